@@ -1,0 +1,142 @@
+//! The query's hypergraph: variables as vertices, atoms as hyperedges, and
+//! the set of free variables. Every class test works on this, nothing else.
+//!
+//! Sets of variables and of atoms are 64-bit masks; the checker rejects
+//! larger queries. Each atom is its own edge, also when two atoms name the
+//! same relation (a self-join) or have the same variables.
+
+use crate::query::Query;
+
+/// A set of variables or atoms, one bit per index.
+pub type Mask = u64;
+
+/// The indexes of the set bits of a mask, in increasing order.
+pub fn members(mask: Mask) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            None
+        } else {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            Some(i)
+        }
+    })
+}
+
+/// The mask with only bit `i` set.
+pub fn bit(i: usize) -> Mask {
+    1u64 << i
+}
+
+/// Whether `a` is a subset of `b`.
+pub fn subset(a: Mask, b: Mask) -> bool {
+    a & !b == 0
+}
+
+/// A query's hypergraph with display names for witnesses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hypergraph {
+    /// Variable names, by variable index.
+    pub var_names: Vec<String>,
+    /// How each atom is written (`S(x, y)`), by atom index.
+    pub atom_labels: Vec<String>,
+    /// The variables of each atom.
+    pub atoms: Vec<Mask>,
+    /// The free (head) variables.
+    pub free: Mask,
+}
+
+impl Hypergraph {
+    /// Builds a hypergraph from plain data: variable names, atoms as
+    /// (label, variable indexes), and the free variable indexes.
+    ///
+    /// ```
+    /// use ivm_compiler::analysis::Hypergraph;
+    /// let hg = Hypergraph::new(
+    ///     ["x", "y"].map(String::from).to_vec(),
+    ///     vec![("S(x, y)".into(), vec![0, 1]), ("T(y)".into(), vec![1])],
+    ///     &[0],
+    /// );
+    /// assert_eq!(hg.at(1), 0b11);
+    /// ```
+    pub fn new(var_names: Vec<String>, atoms: Vec<(String, Vec<usize>)>, free: &[usize]) -> Self {
+        assert!(var_names.len() <= 64 && atoms.len() <= 64, "at most 64 variables and atoms");
+        let (atom_labels, atoms) = atoms
+            .into_iter()
+            .map(|(label, vars)| (label, vars.iter().fold(0, |m, &v| m | bit(v))))
+            .unzip();
+        Hypergraph {
+            var_names,
+            atom_labels,
+            atoms,
+            free: free.iter().fold(0, |m, &v| m | bit(v)),
+        }
+    }
+
+    /// The hypergraph of a checked query.
+    pub fn of(query: &Query) -> Self {
+        Hypergraph::new(
+            query.variables.iter().map(|v| v.name.to_string()).collect(),
+            query
+                .atoms
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (query.atom_label(i), a.vars.clone()))
+                .collect(),
+            &query.head,
+        )
+    }
+
+    /// The number of variables.
+    pub fn var_count(&self) -> usize {
+        self.var_names.len()
+    }
+
+    /// All variables.
+    pub fn vars(&self) -> Mask {
+        self.atoms.iter().fold(0, |m, a| m | a)
+    }
+
+    /// The bound (summed-out) variables.
+    pub fn bound(&self) -> Mask {
+        self.vars() & !self.free
+    }
+
+    /// at(X): the atoms that contain variable `var`.
+    pub fn at(&self, var: usize) -> Mask {
+        self.atoms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| *a & bit(var) != 0)
+            .fold(0, |m, (i, _)| m | bit(i))
+    }
+
+    /// Whether `var` is free.
+    pub fn is_free(&self, var: usize) -> bool {
+        self.free & bit(var) != 0
+    }
+
+    /// Names of the variables in a mask, comma-separated.
+    pub fn names(&self, vars: Mask) -> String {
+        members(vars)
+            .map(|v| self.var_names[v].as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Labels of the atoms in a mask, comma-separated.
+    pub fn labels(&self, atoms: Mask) -> String {
+        self.label_list(atoms).join(", ")
+    }
+
+    /// Labels of the atoms in a mask.
+    pub fn label_list(&self, atoms: Mask) -> Vec<&str> {
+        members(atoms).map(|a| self.atom_labels[a].as_str()).collect()
+    }
+
+    /// Names of the variables in a mask.
+    pub fn name_list(&self, vars: Mask) -> Vec<&str> {
+        members(vars).map(|v| self.var_names[v].as_str()).collect()
+    }
+}

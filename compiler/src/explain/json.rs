@@ -1,0 +1,57 @@
+//! The JSON form of `ivmc explain --json`: one object per query per line.
+
+use serde_json::{Value, json};
+
+use super::Report;
+
+/// The report as a JSON value.
+///
+/// The fields `name`, `classes` (`acyclic`, `free_connex`, `hierarchical`,
+/// `q_hierarchical`, `p_hierarchical`, `strong_connex`), `fhtw` and
+/// `verdict` (`tractable`, `strategy`, `update_time`, `delay`, `witness`)
+/// are stable; the others may grow.
+pub fn to_json(r: &Report) -> Value {
+    let a = &r.analysis;
+    let v = &r.verdict;
+    let strategy = match v.strategy {
+        Some(s) => s.keyword(),
+        None => "reject",
+    };
+    let mut verdict = json!({
+        "tractable": v.tractable,
+        "accepted": v.accepted(),
+        "strategy": strategy,
+        "update_time": v.update_time,
+        "delay": v.delay,
+        "witness": v.witness,
+        "reason": v.reason,
+        "source": v.source,
+    });
+    if let Some(crate::query::Strategy::IvmEps { eps }) = v.strategy {
+        verdict["eps"] = json!(eps);
+    }
+    if let Some(space) = &v.space {
+        verdict["space"] = json!(space);
+    }
+    if let Some(hint) = &v.hint {
+        verdict["hint"] = json!(hint);
+    }
+    json!({
+        "name": r.query.name.to_string(),
+        "rule": r.query.rule_text(),
+        "semiring": r.query.semiring.name,
+        "updates": r.query.updates.keyword(),
+        "classes": {
+            "acyclic": a.acyclic.is_ok(),
+            "free_connex": a.free_connex.is_ok(),
+            "hierarchical": a.hierarchical.is_ok(),
+            "q_hierarchical": a.q_hierarchical.is_ok(),
+            "p_hierarchical": a.p_hierarchical.is_ok(),
+            "strong_connex": a.strong_connex(),
+        },
+        "fhtw": a.fhtw.value.to_f64(),
+        "fhtw_exact": a.fhtw.exact,
+        "fhtw_fraction": a.fhtw.value.to_string(),
+        "verdict": verdict,
+    })
+}

@@ -1,0 +1,264 @@
+//! The human form of `ivmc explain`.
+
+use std::fmt::Write as _;
+
+use super::Report;
+use super::tree::{self, Node};
+use crate::analysis::hypergraph::{Mask, members};
+use crate::analysis::{Analysis, Hypergraph, JoinTree, VariableOrder};
+use crate::plan::verdict;
+use crate::query::{Strategy, UpdateModel};
+use crate::semiring;
+
+/// Renders one report as indented text.
+pub fn to_text(r: &Report) -> String {
+    let q = &r.query;
+    let a = &r.analysis;
+    let hg = &a.hypergraph;
+    let v = &r.verdict;
+    let mut out = String::new();
+    let _ = writeln!(out, "query {}", q.name);
+    let _ = writeln!(out, "  rule      {}", q.rule_text());
+    let _ = writeln!(out, "  semiring  {} ({})", q.semiring.name, q.semiring.class);
+    let _ = writeln!(out, "  updates   {}", q.updates.keyword());
+    out.push('\n');
+
+    out.push_str("classes\n");
+    let line = |out: &mut String, name: &str, ok: bool, why: Option<String>| {
+        let _ = write!(out, "  {name:<16} {}", if ok { "yes" } else { "no" });
+        if let Some(why) = why {
+            let _ = write!(out, "  {why}");
+        }
+        out.push('\n');
+    };
+    line(&mut out, "α-acyclic", a.acyclic.is_ok(), a.acyclic.err().map(|c| c.describe(hg)));
+    line(
+        &mut out,
+        "free-connex",
+        a.free_connex.is_ok(),
+        match a.free_connex {
+            Err(crate::analysis::NotFreeConnex::Head(_)) => a.free_connex.err().map(|w| w.describe(hg)),
+            Err(_) => Some("(not α-acyclic)".to_owned()),
+            Ok(()) => None,
+        },
+    );
+    line(&mut out, "hierarchical", a.hierarchical.is_ok(), a.hierarchical.err().map(|w| w.describe(hg)));
+    line(
+        &mut out,
+        "q-hierarchical",
+        a.q_hierarchical.is_ok(),
+        match a.q_hierarchical {
+            Err(crate::analysis::NotQHierarchical::QCore(w)) => Some(format!("a q-core: {}", w.describe(hg))),
+            Err(_) => Some("(not hierarchical)".to_owned()),
+            Ok(()) => None,
+        },
+    );
+    line(&mut out, "p-hierarchical", a.p_hierarchical.is_ok(), a.p_hierarchical.err().map(|c| c.describe(hg)));
+    line(&mut out, "strong-connex", a.strong_connex(), None);
+    let _ = writeln!(out, "  {:<16} {}", "fhtw", a.fhtw);
+    out.push('\n');
+
+    match v.strategy {
+        Some(s) => {
+            let name = match s {
+                Strategy::IvmEps { eps } => format!("ivm_eps (ε = {eps})"),
+                other => other.keyword().to_owned(),
+            };
+            let how = if v.opted_in && !v.tractable {
+                " (opted in: the query is not tractable)"
+            } else if v.opted_in {
+                " (forced with #[strategy])"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "verdict: maintained with {name}{how}");
+            let _ = writeln!(out, "  update time  {} amortized", v.update_time);
+            let _ = writeln!(out, "  delay        {}", v.delay);
+            if let Some(space) = &v.space {
+                let _ = writeln!(out, "  space        {space}");
+            }
+            let _ = writeln!(out, "  why          {}", v.reason);
+            if let Some(w) = &v.witness {
+                let _ = writeln!(out, "  witness      {w}");
+            }
+            let _ = writeln!(out, "  source       {}", v.source);
+        }
+        None => {
+            let _ = writeln!(out, "verdict: rejected");
+            let _ = writeln!(out, "  lower bound  {}", v.update_time);
+            let _ = writeln!(out, "  why          {}", v.reason);
+            if let Some(w) = &v.witness {
+                let _ = writeln!(out, "  witness      {w}");
+            }
+            let _ = writeln!(out, "  source       {}", v.source);
+            if let Some(h) = &v.hint {
+                let _ = writeln!(out, "  help         {h}");
+            }
+            let alternatives = tractable_elsewhere(a);
+            if !alternatives.is_empty() {
+                let _ = writeln!(out, "  tractable over");
+                for alt in alternatives {
+                    let _ = writeln!(out, "    {alt}");
+                }
+            }
+        }
+    }
+
+    let plan = plan_text(r);
+    if !plan.is_empty() {
+        out.push('\n');
+        out.push_str(&plan);
+    }
+    out
+}
+
+/// The catalogue semirings and update models under which the query is
+/// maintainable, for a rejected query.
+fn tractable_elsewhere(a: &Analysis) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in semiring::CATALOGUE {
+        let known = semiring::catalogue(name).expect("catalogue name");
+        for updates in [UpdateModel::InsertDelete, UpdateModel::InsertOnly] {
+            if known.class.ring && updates == UpdateModel::InsertOnly {
+                continue;
+            }
+            let v = verdict::auto(a, &known.class, updates);
+            if let Some(s) = v.strategy {
+                out.push(format!("{name:<14} {:<14} {} in {}", updates.keyword(), s.keyword(), v.update_time));
+            }
+        }
+    }
+    out
+}
+
+fn plan_text(r: &Report) -> String {
+    let a = &r.analysis;
+    let hg = &a.hypergraph;
+    let mut out = String::new();
+    match r.verdict.strategy {
+        Some(Strategy::ViewTree) => {
+            if let Some(order) = &a.variable_order {
+                out.push_str("plan: canonical free-top variable order (one view per variable; free variables marked *)\n");
+                tree::draw(&order_forest(hg, order), "  ", &mut out);
+            }
+        }
+        Some(Strategy::TwoLayer) => {
+            if let Some(subs) = &a.decomposition {
+                out.push_str("plan: free-dominated q-hierarchical subqueries (bottom layer, over the semiring)\n");
+                let mut forest = Vec::new();
+                for (i, s) in subs.iter().enumerate() {
+                    let label = format!("Q{}({}) = {}", i + 1, hg.names(s.free), hg.label_list(s.atoms).join(" * "));
+                    forest.push(Node::new(label, order_forest(hg, &s.order)));
+                }
+                tree::draw(&forest, "  ", &mut out);
+                let tops: Vec<String> = (0..subs.len())
+                    .map(|i| format!("1[Q{}({})]", i + 1, hg.names(subs[i].free)))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "top layer (Boolean, inserts only): {}",
+                    tops.join(" ⋈ ")
+                );
+                if a.acyclic.is_err() {
+                    let _ = writeln!(out, "  joined over a tree decomposition of width {}", a.fhtw);
+                }
+            }
+        }
+        Some(Strategy::Crown) | Some(Strategy::ClusterCrown) => {
+            if let Some(tree) = &a.join_tree {
+                out.push_str("plan: free-connex join tree (rooted at the head)\n");
+                tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
+            }
+        }
+        Some(Strategy::IvmEps { .. }) | Some(Strategy::Factorized) if a.triangle.is_some() => {
+            let t = a.triangle.expect("checked");
+            let atom = |i: usize| hg.atom_labels[t.atoms[i]].clone();
+            let var = |i: usize| hg.var_names[t.vars[i]].clone();
+            let rel = |i: usize| {
+                let label = atom(i);
+                label[..label.find('(').unwrap_or(label.len())].to_owned()
+            };
+            if matches!(r.verdict.strategy, Some(Strategy::IvmEps { .. })) {
+                out.push_str("plan: heavy/light partitions (threshold M^ε, ⌊M/4⌋ ≤ N < M)\n");
+                for i in 0..3 {
+                    let _ = writeln!(out, "  {} partitioned on {}", atom(i), var(i));
+                }
+                out.push_str("  views (h: heavy part, l: light part)\n");
+                for i in 0..3 {
+                    let j = (i + 1) % 3;
+                    let (x, y, z) = (var(i), var(j), var((i + 2) % 3));
+                    let _ = writeln!(
+                        out,
+                        "    V_{}{}({x}, {z}) = Σ_{y} {}_h · {}_l",
+                        rel(i),
+                        rel(j),
+                        atom(i),
+                        atom(j)
+                    );
+                }
+            } else {
+                let _ = writeln!(
+                    out,
+                    "plan: one view V({}, {}) = Σ_{} {} · {}",
+                    var(1),
+                    var(0),
+                    var(2),
+                    atom(1),
+                    atom(2)
+                );
+            }
+        }
+        Some(Strategy::FirstOrder) => {
+            out.push_str("plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n");
+            for i in 0..hg.atoms.len() {
+                let others: Mask = (0..hg.atoms.len()).filter(|&j| j != i).fold(0, |m, j| m | (1 << j));
+                let rest = hg.vars() & !hg.atoms[i];
+                let cost = crate::analysis::width::fractional_edge_cover(
+                    &members(others).map(|j| hg.atoms[j]).collect::<Vec<_>>(),
+                    rest,
+                );
+                let _ = writeln!(
+                    out,
+                    "  δ{}: join with {} — {}",
+                    hg.atom_labels[i],
+                    if others == 0 { "nothing".to_owned() } else { hg.labels(others) },
+                    verdict::power(cost.to_f64())
+                );
+            }
+        }
+        _ => {
+            // Rejected (or recompute): show the structure the analysis found.
+            if let Some(order) = &a.variable_order {
+                out.push_str("structure: canonical free-top variable order (free variables marked *)\n");
+                tree::draw(&order_forest(hg, order), "  ", &mut out);
+            } else if let Some(tree) = &a.join_tree {
+                out.push_str("structure: free-connex join tree (rooted at the head)\n");
+                tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
+            } else if let Some(tree) = JoinTree::of_acyclic(hg) {
+                out.push_str("structure: join tree\n");
+                tree::draw(&[join_forest(r, &tree, tree.root)], "  ", &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn order_forest(hg: &Hypergraph, order: &VariableOrder) -> Vec<Node> {
+    fn node(hg: &Hypergraph, order: &VariableOrder, v: usize) -> Node {
+        let star = if hg.is_free(v) { "*" } else { "" };
+        let mut children: Vec<Node> = order.nodes[v].children.iter().map(|&c| node(hg, order, c)).collect();
+        children.extend(order.nodes[v].atoms.iter().map(|&a| Node::leaf(hg.atom_labels[a].clone())));
+        Node::new(format!("{}{star}", hg.var_names[v]), children)
+    }
+    order.roots.iter().map(|&r| node(hg, order, r)).collect()
+}
+
+fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {
+    let hg = &r.analysis.hypergraph;
+    let n = &tree.nodes[at];
+    let label = match n.atom {
+        Some(a) => hg.atom_labels[a].clone(),
+        None => format!("{}({}) (head)", r.query.head_name, hg.names(n.vars)),
+    };
+    Node::new(label, n.children.iter().map(|&c| join_forest(r, tree, c)).collect())
+}

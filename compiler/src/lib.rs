@@ -1,0 +1,39 @@
+//! The compiler from join-aggregate queries to incremental view maintenance
+//! code.
+//!
+//! A query flows one way through the stages, one module each:
+//!
+//! | stage | module | what it holds |
+//! |---|---|---|
+//! | parse | [`syntax`] | the syntax tree with spans, from tokens or text |
+//! | check | [`syntax::check`] | [`query::Query`]: names resolved, variables typed |
+//! | analyse | [`analysis`] | classes, witnesses, width, variable orders, join trees |
+//! | plan | [`plan`] | the verdict: strategy and bounds, or a rejection |
+//! | explain | [`explain`] | `ivmc explain` output, human and JSON |
+//!
+//! Code generation (IR and emitter) follows in later work. The classes and
+//! verdicts follow DESIGN sections 5 and 6 and the papers behind them:
+//! F-IVM and q-hierarchical queries, p-hierarchical queries under inserts
+//! (papers/001), strong-connex queries and strictly monotone semirings
+//! (papers/002), IVMε for the triangle count (papers/000).
+//!
+//! ```
+//! let reports = ivm_compiler::explain::explain_str(
+//!     "query Q { relation S(x: u32, y: u32); relation T(y: u32); Q(x) = S(x, y) * T(y); }",
+//! )
+//! .unwrap();
+//! let r = &reports[0];
+//! assert!(r.analysis.hierarchical.is_ok());
+//! assert!(r.analysis.q_hierarchical.is_err()); // a q-core: y dominates x
+//! assert!(!r.verdict.tractable);
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod analysis;
+pub mod diagnostic;
+pub mod explain;
+pub mod plan;
+pub mod query;
+pub mod semiring;
+pub mod syntax;

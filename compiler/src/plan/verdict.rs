@@ -1,0 +1,421 @@
+//! The verdict of DESIGN section 6: from the query's classes, the update
+//! model and the semiring's class to a strategy with its bounds, or a
+//! rejection with the witness the lower bound rests on.
+//!
+//! The table's rows are tried in order and the first that matches applies.
+//! A strategy forced with `#[strategy(...)]` is checked for soundness
+//! instead; `#[allow(intractable)]` turns a rejection into the first-order
+//! strategy.
+
+use crate::analysis::width::first_order_exponent;
+use crate::analysis::{Analysis, NotFreeConnex, Ratio};
+use crate::query::{Strategy, UpdateModel};
+use crate::semiring::SemiringClass;
+
+/// The outcome of planning one query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// Whether the automatic choice maintains the query (no rejection).
+    pub tractable: bool,
+    /// The strategy that maintains it; `None` when it is rejected.
+    pub strategy: Option<Strategy>,
+    /// Whether the strategy was forced with `#[strategy(...)]` or taken on
+    /// with `#[allow(intractable)]` rather than chosen.
+    pub opted_in: bool,
+    /// Amortized update time (an upper bound), or the lower bound that
+    /// rules out efficient maintenance when rejected.
+    pub update_time: String,
+    /// Enumeration delay.
+    pub delay: String,
+    /// Space, where the strategy's source states it.
+    pub space: Option<String>,
+    /// Why this strategy, or why the rejection, in one sentence.
+    pub reason: String,
+    /// Where the bound comes from.
+    pub source: &'static str,
+    /// The witness of the failed class test behind a rejection (also kept
+    /// when the user opted in to a slower strategy).
+    pub witness: Option<String>,
+    /// What the user can do, when rejected.
+    pub hint: Option<String>,
+}
+
+impl Verdict {
+    /// Whether code will be generated for the query.
+    pub fn accepted(&self) -> bool {
+        self.strategy.is_some()
+    }
+}
+
+/// The inputs of the verdict besides the analysis.
+#[derive(Debug, Clone, Copy)]
+pub struct Setting<'a> {
+    /// The semiring's class.
+    pub semiring: &'a SemiringClass,
+    /// The semiring's display name, for messages.
+    pub semiring_name: &'a str,
+    /// The update model.
+    pub updates: UpdateModel,
+    /// A strategy forced with `#[strategy(...)]`.
+    pub forced: Option<Strategy>,
+    /// `#[allow(intractable)]`.
+    pub allow_intractable: bool,
+}
+
+const OMV: &str = "no O(N^(1/2-γ)) for any γ > 0 under the OMv conjecture";
+
+/// `O(N^e)` written the usual way: `O(1)`, `O(N)`, `O(N^2)`, `O(N^0.5)`.
+pub fn power(e: f64) -> String {
+    if e.abs() < 1e-12 {
+        "O(1)".to_owned()
+    } else if (e - 1.0).abs() < 1e-12 {
+        "O(N)".to_owned()
+    } else if (e - e.round()).abs() < 1e-12 {
+        format!("O(N^{})", e.round() as i64)
+    } else {
+        let s = format!("{e:.3}");
+        format!("O(N^{})", s.trim_end_matches('0'))
+    }
+}
+
+fn ratio_power(r: Ratio) -> String {
+    power(r.to_f64())
+}
+
+fn accept(strategy: Strategy, update_time: String, reason: String, source: &'static str) -> Verdict {
+    Verdict {
+        tractable: true,
+        strategy: Some(strategy),
+        opted_in: false,
+        update_time,
+        delay: "O(1)".to_owned(),
+        space: None,
+        reason,
+        source,
+        witness: None,
+        hint: None,
+    }
+}
+
+fn reject(lower_bound: &str, reason: String, source: &'static str, witness: String, hint: String) -> Verdict {
+    Verdict {
+        tractable: false,
+        strategy: None,
+        opted_in: false,
+        update_time: lower_bound.to_owned(),
+        delay: lower_bound.to_owned(),
+        space: None,
+        reason,
+        source,
+        witness: Some(witness),
+        hint: Some(hint),
+    }
+}
+
+/// Whether deletes must be supported: under `insert_delete`, or in a ring,
+/// where an insert with a negative payload is a delete (papers/002 §1.1).
+fn with_deletes(class: &SemiringClass, updates: UpdateModel) -> bool {
+    updates == UpdateModel::InsertDelete || class.ring
+}
+
+fn ivm_eps(eps: f64, reason: String) -> Verdict {
+    let mut v = accept(
+        Strategy::IvmEps { eps },
+        power(eps.max(1.0 - eps)),
+        reason,
+        "papers/000 (IVMε)",
+    );
+    v.space = Some(power(1.0 + eps.min(1.0 - eps)));
+    v
+}
+
+/// The automatic verdict: the first matching row of DESIGN section 6.
+pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdict {
+    let hg = &a.hypergraph;
+    let deletes = with_deletes(class, updates);
+    let ring_note = if class.ring && updates == UpdateModel::InsertOnly {
+        " (a ring is maintained as under inserts and deletes: an insert with a negative payload is a delete)"
+    } else {
+        ""
+    };
+    if deletes {
+        if a.q_hierarchical.is_ok() {
+            if class.deletable {
+                return accept(
+                    Strategy::ViewTree,
+                    "O(1)".to_owned(),
+                    format!("q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"),
+                    "F-IVM view trees; papers/002 section 5.3",
+                );
+            }
+            if class.ordered_deletes {
+                return accept(
+                    Strategy::ViewTree,
+                    "O(log N)".to_owned(),
+                    "q-hierarchical under inserts and deletes; the semiring's aggregates are retracted through ordered multisets, and Ω(log N) is unavoidable for it".to_owned(),
+                    "papers/002 section 5.3",
+                );
+            }
+        }
+        if a.triangle.is_some() && (class.ring || class.counting) {
+            return ivm_eps(
+                0.5,
+                format!("the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"),
+            );
+        }
+        if a.q_hierarchical.is_ok() {
+            return reject(
+                "no way to retract",
+                "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
+                "papers/002 section 5.3",
+                "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
+                "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use `#[updates(insert_only)]`".to_owned(),
+            );
+        }
+        let witness = a
+            .q_hierarchical
+            .err()
+            .map(|w| w.describe(hg))
+            .unwrap_or_default();
+        return reject(
+            OMV,
+            format!("not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"),
+            "papers/001 and papers/002 (q-hierarchical dichotomy, for queries without self-joins)",
+            witness,
+            insert_only_hint(a, class),
+        );
+    }
+
+    // Inserts only, and the semiring is not a ring.
+    if a.triangle.is_some() && class.counting {
+        return ivm_eps(
+            0.5,
+            "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2".to_owned(),
+        );
+    }
+    if class.positive && a.p_hierarchical.is_ok() {
+        if a.acyclic.is_ok() {
+            return accept(
+                Strategy::TwoLayer,
+                "O(1)".to_owned(),
+                "p-hierarchical and α-acyclic under inserts over a positive semiring".to_owned(),
+                "papers/001 Theorem 1; papers/002 section 5.1",
+            );
+        }
+        return accept(
+            Strategy::TwoLayer,
+            ratio_power(Ratio::new(
+                a.fhtw.value.numer() - a.fhtw.value.denom(),
+                a.fhtw.value.denom(),
+            )),
+            format!(
+                "p-hierarchical but cyclic under inserts over a positive semiring: the top layer runs over a tree decomposition of width {}",
+                a.fhtw
+            ),
+            "papers/001 Theorem 1",
+        );
+    }
+    if class.bounded_monotone && a.free_connex.is_ok() {
+        return accept(
+            Strategy::Crown,
+            "O(1)".to_owned(),
+            "free-connex under inserts over a bounded monotone semiring: a payload improves O(1) times".to_owned(),
+            "papers/002 section 5.1 (Lemma 18); CROWN",
+        );
+    }
+    if class.max_max && a.free_connex.is_ok() && !a.has_q_core() {
+        return accept(
+            Strategy::ClusterCrown,
+            "O(1)".to_owned(),
+            "free-connex without a q-core under inserts over the max-max semiring".to_owned(),
+            "papers/002 section 5.2",
+        );
+    }
+    if a.free_connex.is_ok() {
+        let witness = a
+            .p_hierarchical
+            .err()
+            .map(|c| c.describe(hg))
+            .unwrap_or_else(|| "the semiring is not positive".to_owned());
+        let hard = class.strictly_monotone || class.in_k || (class.oplus_strictly_monotone && a.has_q_core());
+        let reason = if hard {
+            "free-connex but not strong-connex: over this semiring the core forces polynomial update time under inserts".to_owned()
+        } else {
+            "free-connex but not strong-connex, and no strategy is known for this semiring's class".to_owned()
+        };
+        return reject(
+            if hard { OMV } else { "no known bound" },
+            reason,
+            "papers/002 Corollary 14; papers/001 Theorem 2",
+            witness,
+            "over `Bool` or `AccessControl` (bounded monotone) it is maintainable with CROWN in O(1); `#[allow(intractable)]` compiles it with the first-order strategy".to_owned(),
+        );
+    }
+    let witness = a
+        .free_connex
+        .err()
+        .map(|w| w.describe(hg))
+        .unwrap_or_default();
+    let extra = match (a.free_connex, a.p_hierarchical) {
+        (Err(NotFreeConnex::Cyclic(_)), Err(core)) => format!("; and it is not p-hierarchical: {}", core.describe(hg)),
+        _ => String::new(),
+    };
+    reject(
+        "no O(1) update time with O(1) delay, even over Bool (under the OMv, BMM or hyperclique conjectures)",
+        "not free-connex, and not a p-hierarchical query over a positive semiring".to_owned(),
+        "papers/001 Theorem 2; papers/002 Table 1",
+        format!("{witness}{extra}"),
+        "`#[allow(intractable)]` compiles it with the first-order strategy".to_owned(),
+    )
+}
+
+/// What `#[updates(insert_only)]` would give, for a rejection under deletes.
+fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
+    let opt_in = "`#[allow(intractable)]` compiles it with the first-order strategy in O(N) or worse per update";
+    if class.ring {
+        return format!("the semiring is a ring, so inserts-only does not help; {opt_in}");
+    }
+    let v = auto(a, class, UpdateModel::InsertOnly);
+    match v.strategy {
+        Some(s) => format!(
+            "with `#[updates(insert_only)]` it is maintainable with the `{}` strategy in {} amortized; or {opt_in}",
+            s.keyword(),
+            v.update_time
+        ),
+        None => format!("inserts-only does not make it tractable over this semiring; {opt_in}"),
+    }
+}
+
+/// The verdict for a query: the automatic one, or the check of a forced
+/// strategy, with `#[allow(intractable)]` applied.
+pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
+    let auto_verdict = auto(a, setting.semiring, setting.updates);
+    let mut v = match setting.forced {
+        None => auto_verdict.clone(),
+        Some(s) => forced(a, setting, s, &auto_verdict),
+    };
+    if v.strategy.is_none() && setting.allow_intractable && setting.forced.is_none() {
+        let mut f = first_order(a);
+        f.tractable = false;
+        f.opted_in = true;
+        f.witness = v.witness.take();
+        f.reason = format!("{} — compiled anyway because of `#[allow(intractable)]`", v.reason);
+        v = f;
+    }
+    v
+}
+
+fn first_order(a: &Analysis) -> Verdict {
+    let k = first_order_exponent(&a.hypergraph);
+    let mut v = accept(
+        Strategy::FirstOrder,
+        ratio_power(k),
+        "first-order delta: each update joins its tuple with the other relations through hash indexes".to_owned(),
+        "classical IVM (DBToaster's first-order deltas)",
+    );
+    v.tractable = true;
+    v
+}
+
+fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdict) -> Verdict {
+    let class = setting.semiring;
+    let deletes = with_deletes(class, setting.updates);
+    let not_applicable = |why: String| {
+        let mut v = reject(
+            "strategy does not apply",
+            format!("`#[strategy({})]` does not apply: {why}", s.keyword()),
+            auto_verdict.source,
+            auto_verdict
+                .witness
+                .clone()
+                .unwrap_or_else(|| why.clone()),
+            match auto_verdict.strategy {
+                Some(auto) => format!(
+                    "remove the attribute to get the `{}` strategy ({})",
+                    auto.keyword(),
+                    auto_verdict.update_time
+                ),
+                None => "use `#[strategy(first_order)]` or `#[strategy(recompute)]`, which apply to every query".to_owned(),
+            },
+        );
+        v.tractable = auto_verdict.tractable;
+        v
+    };
+    let mut v = match s {
+        Strategy::ViewTree => {
+            if let Err(w) = a.q_hierarchical {
+                return not_applicable(format!("the query is not q-hierarchical ({})", w.describe(&a.hypergraph)));
+            }
+            if deletes && !class.deletable && !class.ordered_deletes {
+                return not_applicable(format!("`{}` has no way to retract a contribution", setting.semiring_name));
+            }
+            let time = if deletes && !class.deletable { "O(log N)" } else { "O(1)" };
+            accept(s, time.to_owned(), "view tree over the canonical free-top variable order".to_owned(), "F-IVM view trees")
+        }
+        Strategy::TwoLayer => {
+            if deletes {
+                return not_applicable("it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring".to_owned());
+            }
+            if !class.positive {
+                return not_applicable(format!("`{}` is not positive", setting.semiring_name));
+            }
+            if let Err(c) = a.p_hierarchical {
+                return not_applicable(format!("the query is not p-hierarchical ({})", c.describe(&a.hypergraph)));
+            }
+            let e = Ratio::new(a.fhtw.value.numer() - a.fhtw.value.denom(), a.fhtw.value.denom());
+            accept(s, ratio_power(e), "two layers over the free-dominated subqueries".to_owned(), "papers/001 Theorem 1")
+        }
+        Strategy::Crown | Strategy::ClusterCrown => {
+            if deletes {
+                return not_applicable("it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring".to_owned());
+            }
+            if let Err(w) = a.free_connex {
+                return not_applicable(format!("the query is not free-connex ({})", w.describe(&a.hypergraph)));
+            }
+            if s == Strategy::Crown && !class.bounded_monotone {
+                return not_applicable(format!("`{}` is not bounded monotone (CROWN needs `Bool`, `AccessControl` or a semiring declared `bounded_monotone`)", setting.semiring_name));
+            }
+            if s == Strategy::ClusterCrown && !(class.max_max && !a.has_q_core()) {
+                return not_applicable("it needs the max-max semiring and a query without a q-core".to_owned());
+            }
+            accept(s, "O(1)".to_owned(), "CROWN over a free-connex join tree".to_owned(), "papers/002 section 5")
+        }
+        Strategy::IvmEps { eps } => {
+            if a.triangle.is_none() {
+                return not_applicable("IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)` only".to_owned());
+            }
+            if !(class.ring || class.counting) {
+                return not_applicable(format!("IVMε needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`", setting.semiring_name));
+            }
+            ivm_eps(eps, format!("the triangle count with heavy/light partitions at ε = {eps}"))
+        }
+        Strategy::Factorized => {
+            if a.triangle.is_none() {
+                return not_applicable("the factorized baseline is implemented for the triangle count only; use `first_order` for other queries".to_owned());
+            }
+            let mut v = accept(
+                s,
+                "O(N)".to_owned(),
+                "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned(),
+                "papers/000 (factorized IVM)",
+            );
+            v.space = Some("O(N^2)".to_owned());
+            v
+        }
+        Strategy::FirstOrder => first_order(a),
+        Strategy::Recompute => {
+            let mut v = accept(
+                s,
+                "O(1)".to_owned(),
+                "recompute: updates only store the tuple; the result is evaluated from scratch with a worst-case-optimal join when read".to_owned(),
+                "worst-case-optimal joins",
+            );
+            v.delay = format!("{} before the first tuple, then O(1)", ratio_power(a.fhtw.value));
+            v
+        }
+    };
+    v.tractable = auto_verdict.tractable;
+    v.opted_in = auto_verdict.strategy != Some(s);
+    v.witness = auto_verdict.witness.clone();
+    v
+}

@@ -1,0 +1,227 @@
+//! The checked query: names resolved, variables typed, attributes decided.
+//!
+//! Everything after [`syntax::check`](crate::syntax::check) works on this
+//! representation. It keeps spans so later stages can point at the user's
+//! text, but never the raw syntax tree.
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::{Ident, Type, Visibility};
+
+use crate::semiring::SemiringClass;
+
+/// Index of a variable in [`Query::variables`].
+pub type VarId = usize;
+/// Index of a relation in [`Query::relations`].
+pub type RelId = usize;
+
+/// A checked query item.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The item's name (the generated struct's name).
+    pub name: Ident,
+    /// The item's visibility, given to the generated struct.
+    pub vis: Visibility,
+    /// The item's doc comment lines.
+    pub docs: Vec<String>,
+    /// A span covering `query Name`, where whole-query errors point.
+    pub span: Span,
+    /// The semiring of the payloads.
+    pub semiring: SemiringSpec,
+    /// Which updates the generated code must support.
+    pub updates: UpdateModel,
+    /// The strategy the user asked for, or `None` for the automatic choice.
+    pub strategy: Option<StrategyRequest>,
+    /// `#[allow(intractable)]`: compile a rejected query with the
+    /// first-order strategy instead of failing.
+    pub allow_intractable: bool,
+    /// The declared relations.
+    pub relations: Vec<Relation>,
+    /// The rule's variables, in order of first occurrence (head first).
+    pub variables: Vec<Variable>,
+    /// The rule head's name as written.
+    pub head_name: Ident,
+    /// The free variables, in head order.
+    pub head: Vec<VarId>,
+    /// The body's atoms, in order.
+    pub atoms: Vec<Atom>,
+}
+
+/// The semiring named by `#[semiring(...)]`.
+#[derive(Debug, Clone)]
+pub struct SemiringSpec {
+    /// The Rust type of the payloads.
+    pub ty: Type,
+    /// A short display name (`Int`, `my::Prov`).
+    pub name: String,
+    /// Whether it is from `ivm::semiring` (and so its class is known).
+    pub catalogue: bool,
+    /// Its algebraic class.
+    pub class: SemiringClass,
+    /// Where the attribute was written, if it was.
+    pub span: Option<Span>,
+}
+
+/// The update model of `#[updates(...)]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpdateModel {
+    /// Inserts and deletes (the default).
+    InsertDelete,
+    /// Inserts only (append-only data).
+    InsertOnly,
+}
+
+impl UpdateModel {
+    /// The keyword as written in the attribute.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            UpdateModel::InsertDelete => "insert_delete",
+            UpdateModel::InsertOnly => "insert_only",
+        }
+    }
+}
+
+/// A maintenance strategy (DESIGN section 6).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Strategy {
+    /// F-IVM view tree over a canonical free-top variable order.
+    ViewTree,
+    /// Two layers: view trees per free-dominated subquery, a Boolean
+    /// insert-only join of their supports on top.
+    TwoLayer,
+    /// CROWN with support counters over a free-connex join tree.
+    Crown,
+    /// Cluster decomposition with a Boolean CROWN on top (max-max).
+    ClusterCrown,
+    /// IVMε heavy/light partitioning for the triangle count.
+    IvmEps {
+        /// The partition exponent ε in [0, 1].
+        eps: f64,
+    },
+    /// Classical first-order delta through hash indexes.
+    FirstOrder,
+    /// Factorized IVM for the triangle: one materialized join view.
+    Factorized,
+    /// Recompute from scratch on demand.
+    Recompute,
+}
+
+impl Strategy {
+    /// The strategy's name as written in `#[strategy(...)]` and in JSON.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Strategy::ViewTree => "view_tree",
+            Strategy::TwoLayer => "two_layer",
+            Strategy::Crown => "crown",
+            Strategy::ClusterCrown => "cluster_crown",
+            Strategy::IvmEps { .. } => "ivm_eps",
+            Strategy::FirstOrder => "first_order",
+            Strategy::Factorized => "factorized",
+            Strategy::Recompute => "recompute",
+        }
+    }
+
+    /// Every strategy keyword, for error messages.
+    pub const KEYWORDS: &'static [&'static str] = &[
+        "auto",
+        "view_tree",
+        "two_layer",
+        "crown",
+        "cluster_crown",
+        "ivm_eps",
+        "first_order",
+        "factorized",
+        "recompute",
+    ];
+}
+
+/// A strategy forced with `#[strategy(...)]`.
+#[derive(Debug, Clone, Copy)]
+pub struct StrategyRequest {
+    /// The strategy asked for.
+    pub strategy: Strategy,
+    /// Where the attribute was written.
+    pub span: Span,
+}
+
+/// A declared relation.
+#[derive(Debug, Clone)]
+pub struct Relation {
+    /// Its name.
+    pub name: Ident,
+    /// Its doc comment lines.
+    pub docs: Vec<String>,
+    /// Its typed columns.
+    pub columns: Vec<Column>,
+}
+
+/// A typed column of a relation.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// The column's name.
+    pub name: Ident,
+    /// The column's Rust type.
+    pub ty: Type,
+}
+
+/// A variable of the rule.
+#[derive(Debug, Clone)]
+pub struct Variable {
+    /// Its name, with the span of its first occurrence.
+    pub name: Ident,
+    /// Its type, taken from the columns it binds.
+    pub ty: Type,
+}
+
+/// An atom of the rule's body.
+#[derive(Debug, Clone)]
+pub struct Atom {
+    /// The relation it reads.
+    pub relation: RelId,
+    /// Its variables, one per column of the relation.
+    pub vars: Vec<VarId>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl Query {
+    /// Whether a variable is free (in the head).
+    pub fn is_free(&self, var: VarId) -> bool {
+        self.head.contains(&var)
+    }
+
+    /// The atom as written, e.g. `S(x, y)`.
+    pub fn atom_label(&self, atom: usize) -> String {
+        let atom = &self.atoms[atom];
+        let vars: Vec<String> = atom
+            .vars
+            .iter()
+            .map(|&v| self.variables[v].name.to_string())
+            .collect();
+        format!("{}({})", self.relations[atom.relation].name, vars.join(", "))
+    }
+
+    /// The rule as one line, e.g. `Q(x) = S(x, y) * T(y)`.
+    pub fn rule_text(&self) -> String {
+        let head: Vec<String> = self
+            .head
+            .iter()
+            .map(|&v| self.variables[v].name.to_string())
+            .collect();
+        let body: Vec<String> = (0..self.atoms.len()).map(|i| self.atom_label(i)).collect();
+        format!("{}({}) = {}", self.head_name, head.join(", "), body.join(" * "))
+    }
+}
+
+/// Renders a type as a compact string (`u32`, `Vec<u8>`), for messages and
+/// type comparisons.
+pub fn type_string(ty: &Type) -> String {
+    ty.to_token_stream()
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" <", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
+}

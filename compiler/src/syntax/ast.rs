@@ -1,0 +1,119 @@
+//! The syntax tree of a query file, exactly as written (with spans).
+
+use proc_macro2::Span;
+use syn::{Ident, Lit, Type, Visibility};
+
+/// A parsed `.ivm` file or macro input: one or more query items.
+#[derive(Debug, Clone)]
+pub struct File {
+    /// The query items in source order.
+    pub items: Vec<QueryItem>,
+}
+
+/// One `query Name { ... }` item with its attributes.
+#[derive(Debug, Clone)]
+pub struct QueryItem {
+    /// `#[...]` attributes other than doc comments, in source order.
+    pub attrs: Vec<Attribute>,
+    /// Lines of the item's doc comment (`///`), without the leading slashes.
+    pub docs: Vec<String>,
+    /// `pub`, `pub(crate)`, or inherited.
+    pub vis: Visibility,
+    /// The span of the `query` keyword.
+    pub query_token: Span,
+    /// The query's name, which becomes the generated struct's name.
+    pub name: Ident,
+    /// `relation` declarations in source order.
+    pub relations: Vec<RelationDecl>,
+    /// The query's single rule.
+    pub rule: Rule,
+}
+
+/// An attribute on a query item.
+#[derive(Debug, Clone)]
+pub enum Attribute {
+    /// `#[semiring(Path)]` or `#[semiring(Path, class, ...)]`.
+    Semiring {
+        /// Span of the whole attribute.
+        span: Span,
+        /// The semiring type as written.
+        ty: Type,
+        /// Class keywords stated for a user semiring.
+        classes: Vec<Ident>,
+    },
+    /// `#[updates(insert_delete)]` or `#[updates(insert_only)]`.
+    Updates {
+        /// Span of the whole attribute.
+        span: Span,
+        /// The update model keyword.
+        model: Ident,
+    },
+    /// `#[strategy(name)]` or `#[strategy(name(key = value, ...))]`.
+    Strategy {
+        /// Span of the whole attribute.
+        span: Span,
+        /// The strategy name.
+        name: Ident,
+        /// `key = value` parameters, e.g. `eps = 0.3`.
+        params: Vec<(Ident, Lit)>,
+    },
+    /// `#[allow(intractable)]`.
+    AllowIntractable {
+        /// Span of the whole attribute.
+        span: Span,
+    },
+}
+
+impl Attribute {
+    /// The span of the whole attribute, for duplicate-attribute errors.
+    pub fn span(&self) -> Span {
+        match self {
+            Attribute::Semiring { span, .. }
+            | Attribute::Updates { span, .. }
+            | Attribute::Strategy { span, .. }
+            | Attribute::AllowIntractable { span } => *span,
+        }
+    }
+}
+
+/// `relation Name(col: Type, ...);`
+#[derive(Debug, Clone)]
+pub struct RelationDecl {
+    /// Doc comment lines.
+    pub docs: Vec<String>,
+    /// The relation's name.
+    pub name: Ident,
+    /// Its typed columns, in order.
+    pub columns: Vec<ColumnDecl>,
+}
+
+/// One `name: Type` column of a relation.
+#[derive(Debug, Clone)]
+pub struct ColumnDecl {
+    /// The column's name.
+    pub name: Ident,
+    /// The column's Rust type.
+    pub ty: Type,
+}
+
+/// `Head(vars...) = Atom * Atom * ...;`
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// The head's name (free to choose; it names nothing in the output).
+    pub head_name: Ident,
+    /// The head (free) variables, in order.
+    pub head: Vec<Ident>,
+    /// The body's atoms, in order.
+    pub atoms: Vec<AtomSyntax>,
+}
+
+/// `Relation(var, ...)` in a rule body.
+#[derive(Debug, Clone)]
+pub struct AtomSyntax {
+    /// The relation the atom reads.
+    pub relation: Ident,
+    /// The variables bound by position to the relation's columns.
+    pub args: Vec<Ident>,
+    /// Span from the relation name to the closing parenthesis.
+    pub span: Span,
+}

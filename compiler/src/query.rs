@@ -198,7 +198,11 @@ impl Query {
             .iter()
             .map(|&v| self.variables[v].name.to_string())
             .collect();
-        format!("{}({})", self.relations[atom.relation].name, vars.join(", "))
+        format!(
+            "{}({})",
+            self.relations[atom.relation].name,
+            vars.join(", ")
+        )
     }
 
     /// The rule as one line, e.g. `Q(x) = S(x, y) * T(y)`.
@@ -209,7 +213,12 @@ impl Query {
             .map(|&v| self.variables[v].name.to_string())
             .collect();
         let body: Vec<String> = (0..self.atoms.len()).map(|i| self.atom_label(i)).collect();
-        format!("{}({}) = {}", self.head_name, head.join(", "), body.join(" * "))
+        format!(
+            "{}({}) = {}",
+            self.head_name,
+            head.join(", "),
+            body.join(" * ")
+        )
     }
 }
 

@@ -55,13 +55,22 @@ impl SemiringClass {
         ("ring", "additive inverses exist; deletes subtract"),
         ("positive", "zero-sum free and zero-divisor free"),
         ("strictly_monotone", "strictly monotone (papers/002 Def. 7)"),
-        ("oplus_strictly_monotone", "⊕-strictly monotone (papers/002 section 4.2)"),
+        (
+            "oplus_strictly_monotone",
+            "⊕-strictly monotone (papers/002 section 4.2)",
+        ),
         ("bounded_monotone", "monotone sequences have bounded length"),
-        ("idempotent", "idempotent and strictly ordered (papers/001 Def. 8)"),
+        (
+            "idempotent",
+            "idempotent and strictly ordered (papers/001 Def. 8)",
+        ),
         ("natural", "has an injective homomorphism from (ℕ, +, ×)"),
         ("max_max", "⊕ and ⊗ are both max over an ordered domain"),
         ("deletable", "O(1)-deletable aggregates"),
-        ("ordered", "retraction through an ordered multiset, O(log N)"),
+        (
+            "ordered",
+            "retraction through an ordered multiset, O(log N)",
+        ),
         ("counting", "⊕ is + and ⊗ is × over numbers"),
     ];
 

@@ -48,7 +48,9 @@ pub fn gyo(edges: &[Mask]) -> Gyo {
         // Drop variables that occur in one remaining edge only.
         let all = alive.iter().fold(0, |m, &(_, v)| m | v);
         for v in members(all) {
-            let holders: Vec<usize> = (0..alive.len()).filter(|&i| alive[i].1 & bit(v) != 0).collect();
+            let holders: Vec<usize> = (0..alive.len())
+                .filter(|&i| alive[i].1 & bit(v) != 0)
+                .collect();
             if holders.len() == 1 {
                 alive[holders[0]].1 &= !bit(v);
                 changed = true;
@@ -178,7 +180,12 @@ impl JoinTree {
         if !g.is_acyclic() {
             return None;
         }
-        Some(JoinTree::from_gyo(&edges, &g, hg.atoms.len(), hg.atoms.len()))
+        Some(JoinTree::from_gyo(
+            &edges,
+            &g,
+            hg.atoms.len(),
+            hg.atoms.len(),
+        ))
     }
 
     /// Checks the running-intersection property (used by tests).

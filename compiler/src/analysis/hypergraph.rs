@@ -61,7 +61,10 @@ impl Hypergraph {
     /// assert_eq!(hg.at(1), 0b11);
     /// ```
     pub fn new(var_names: Vec<String>, atoms: Vec<(String, Vec<usize>)>, free: &[usize]) -> Self {
-        assert!(var_names.len() <= 64 && atoms.len() <= 64, "at most 64 variables and atoms");
+        assert!(
+            var_names.len() <= 64 && atoms.len() <= 64,
+            "at most 64 variables and atoms"
+        );
         let (atom_labels, atoms) = atoms
             .into_iter()
             .map(|(label, vars)| (label, vars.iter().fold(0, |m, &v| m | bit(v))))
@@ -132,7 +135,9 @@ impl Hypergraph {
 
     /// Labels of the atoms in a mask.
     pub fn label_list(&self, atoms: Mask) -> Vec<&str> {
-        members(atoms).map(|a| self.atom_labels[a].as_str()).collect()
+        members(atoms)
+            .map(|a| self.atom_labels[a].as_str())
+            .collect()
     }
 
     /// Names of the variables in a mask.

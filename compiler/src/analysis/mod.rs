@@ -135,8 +135,12 @@ pub fn analyse(hg: &Hypergraph) -> Analysis {
         p_hierarchical,
         fhtw: width::fhtw(hg),
         triangle: shape::triangle(hg),
-        variable_order: q_hierarchical.ok().and_then(|()| VariableOrder::canonical(hg)),
-        decomposition: p_hierarchical.ok().and_then(|()| decomposition::decompose(hg)),
+        variable_order: q_hierarchical
+            .ok()
+            .and_then(|()| VariableOrder::canonical(hg)),
+        decomposition: p_hierarchical
+            .ok()
+            .and_then(|()| decomposition::decompose(hg)),
         join_tree: free_connex.ok().and_then(|()| JoinTree::free_connex(hg)),
     }
 }

@@ -88,7 +88,9 @@ impl VariableOrder {
                 .find(|&l| vs.iter().all(|&v| v == l || above(v, l)))?;
             nodes[lowest].atoms.push(a);
         }
-        let roots = members(vars).filter(|&v| nodes[v].parent.is_none()).collect();
+        let roots = members(vars)
+            .filter(|&v| nodes[v].parent.is_none())
+            .collect();
         Some(VariableOrder { nodes, roots })
     }
 
@@ -108,16 +110,19 @@ impl VariableOrder {
     /// variable dominates its descendants.
     pub fn is_valid(&self, hg: &Hypergraph, atoms: Mask) -> bool {
         members(atoms).all(|a| {
-            let Some(owner) = (0..self.nodes.len()).find(|&v| self.nodes[v].atoms.contains(&a)) else {
+            let Some(owner) = (0..self.nodes.len()).find(|&v| self.nodes[v].atoms.contains(&a))
+            else {
                 return false;
             };
             let path = self.path_to_root(owner).iter().fold(0, |m, &v| m | bit(v));
             path == hg.atoms[a]
-        }) && (0..self.nodes.len()).filter(|&v| self.nodes[v].present).all(|v| {
-            self.nodes[v]
-                .parent
-                .is_none_or(|p| subset(hg.at(v) & atoms, hg.at(p) & atoms))
-        })
+        }) && (0..self.nodes.len())
+            .filter(|&v| self.nodes[v].present)
+            .all(|v| {
+                self.nodes[v]
+                    .parent
+                    .is_none_or(|p| subset(hg.at(v) & atoms, hg.at(p) & atoms))
+            })
     }
 }
 

@@ -169,7 +169,8 @@ pub fn fractional_edge_cover(edges: &[Mask], bag: Mask) -> Ratio {
                 }
             }
         }
-        let (row, _) = leave.expect("every variable of a bag is covered by an edge, so the packing is bounded");
+        let (row, _) = leave
+            .expect("every variable of a bag is covered by an edge, so the packing is bounded");
         let p = t[row][enter];
         for c in t[row].iter_mut() {
             *c = c.div(p);
@@ -219,10 +220,20 @@ pub fn fhtw(hg: &Hypergraph) -> Width {
         .collect();
     let n = vars.len();
     let neighbours: Vec<Mask> = (0..n)
-        .map(|v| edges.iter().filter(|&&e| e & bit(v) != 0).fold(0, |m, e| m | e) & !bit(v))
+        .map(|v| {
+            edges
+                .iter()
+                .filter(|&&e| e & bit(v) != 0)
+                .fold(0, |m, e| m | e)
+                & !bit(v)
+        })
         .collect();
     let mut cache: HashMap<Mask, Ratio> = HashMap::new();
-    let mut rho = |bag: Mask| *cache.entry(bag).or_insert_with(|| fractional_edge_cover(&edges, bag));
+    let mut rho = |bag: Mask| {
+        *cache
+            .entry(bag)
+            .or_insert_with(|| fractional_edge_cover(&edges, bag))
+    };
 
     if n > EXACT_LIMIT {
         // Greedy: eliminate the variable whose bag is cheapest each time.
@@ -318,7 +329,11 @@ mod tests {
     use super::*;
 
     fn hg(atoms: &[&[usize]]) -> Hypergraph {
-        let n = atoms.iter().flat_map(|a| a.iter()).max().map_or(0, |m| m + 1);
+        let n = atoms
+            .iter()
+            .flat_map(|a| a.iter())
+            .max()
+            .map_or(0, |m| m + 1);
         Hypergraph::new(
             (0..n).map(|i| format!("x{i}")).collect(),
             atoms
@@ -342,7 +357,10 @@ mod tests {
             Ratio::new(4, 3)
         );
         // The 5-cycle.
-        assert_eq!(w(&[&[0, 1], &[1, 2], &[2, 3], &[3, 4], &[4, 0]]), Ratio::int(2));
+        assert_eq!(
+            w(&[&[0, 1], &[1, 2], &[2, 3], &[3, 4], &[4, 0]]),
+            Ratio::int(2)
+        );
         // K4 as binary edges: ρ*(K4) = 2.
         assert_eq!(
             w(&[&[0, 1], &[0, 2], &[0, 3], &[1, 2], &[1, 3], &[2, 3]]),

@@ -12,7 +12,11 @@ use clap::{Parser, Subcommand};
 use ivm_compiler::{diagnostic, explain};
 
 #[derive(Parser)]
-#[command(name = "ivmc", version, about = "Compiler for incremental view maintenance of join-aggregate queries")]
+#[command(
+    name = "ivmc",
+    version,
+    about = "Compiler for incremental view maintenance of join-aggregate queries"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -26,7 +30,12 @@ enum Command {
         #[arg(required_unless_present = "expr")]
         files: Vec<PathBuf>,
         /// Query text given on the command line instead of files.
-        #[arg(short = 'e', long = "expr", value_name = "TEXT", conflicts_with = "files")]
+        #[arg(
+            short = 'e',
+            long = "expr",
+            value_name = "TEXT",
+            conflicts_with = "files"
+        )]
         expr: Option<String>,
         /// One JSON object per query per line.
         #[arg(long)]
@@ -74,7 +83,11 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+            if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
         }
     }
 }

@@ -19,7 +19,11 @@ pub fn to_text(r: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "query {}", q.name);
     let _ = writeln!(out, "  rule      {}", q.rule_text());
-    let _ = writeln!(out, "  semiring  {} ({})", q.semiring.name, q.semiring.class);
+    let _ = writeln!(
+        out,
+        "  semiring  {} ({})",
+        q.semiring.name, q.semiring.class
+    );
     let _ = writeln!(out, "  updates   {}", q.updates.keyword());
     out.push('\n');
 
@@ -31,29 +35,48 @@ pub fn to_text(r: &Report) -> String {
         }
         out.push('\n');
     };
-    line(&mut out, "α-acyclic", a.acyclic.is_ok(), a.acyclic.err().map(|c| c.describe(hg)));
+    line(
+        &mut out,
+        "α-acyclic",
+        a.acyclic.is_ok(),
+        a.acyclic.err().map(|c| c.describe(hg)),
+    );
     line(
         &mut out,
         "free-connex",
         a.free_connex.is_ok(),
         match a.free_connex {
-            Err(crate::analysis::NotFreeConnex::Head(_)) => a.free_connex.err().map(|w| w.describe(hg)),
+            Err(crate::analysis::NotFreeConnex::Head(_)) => {
+                a.free_connex.err().map(|w| w.describe(hg))
+            }
             Err(_) => Some("(not α-acyclic)".to_owned()),
             Ok(()) => None,
         },
     );
-    line(&mut out, "hierarchical", a.hierarchical.is_ok(), a.hierarchical.err().map(|w| w.describe(hg)));
+    line(
+        &mut out,
+        "hierarchical",
+        a.hierarchical.is_ok(),
+        a.hierarchical.err().map(|w| w.describe(hg)),
+    );
     line(
         &mut out,
         "q-hierarchical",
         a.q_hierarchical.is_ok(),
         match a.q_hierarchical {
-            Err(crate::analysis::NotQHierarchical::QCore(w)) => Some(format!("a q-core: {}", w.describe(hg))),
+            Err(crate::analysis::NotQHierarchical::QCore(w)) => {
+                Some(format!("a q-core: {}", w.describe(hg)))
+            }
             Err(_) => Some("(not hierarchical)".to_owned()),
             Ok(()) => None,
         },
     );
-    line(&mut out, "p-hierarchical", a.p_hierarchical.is_ok(), a.p_hierarchical.err().map(|c| c.describe(hg)));
+    line(
+        &mut out,
+        "p-hierarchical",
+        a.p_hierarchical.is_ok(),
+        a.p_hierarchical.err().map(|c| c.describe(hg)),
+    );
     line(&mut out, "strong-connex", a.strong_connex(), None);
     let _ = writeln!(out, "  {:<16} {}", "fhtw", a.fhtw);
     out.push('\n');
@@ -85,7 +108,9 @@ pub fn to_text(r: &Report) -> String {
         }
         None => {
             let _ = writeln!(out, "verdict: rejected");
-            let _ = writeln!(out, "  lower bound  {}", v.update_time);
+            if v.update_time != verdict::NOT_APPLICABLE {
+                let _ = writeln!(out, "  lower bound  {}", v.update_time);
+            }
             let _ = writeln!(out, "  why          {}", v.reason);
             if let Some(w) = &v.witness {
                 let _ = writeln!(out, "  witness      {w}");
@@ -124,7 +149,12 @@ fn tractable_elsewhere(a: &Analysis) -> Vec<String> {
             }
             let v = verdict::auto(a, &known.class, updates);
             if let Some(s) = v.strategy {
-                out.push(format!("{name:<14} {:<14} {} in {}", updates.keyword(), s.keyword(), v.update_time));
+                out.push(format!(
+                    "{name:<14} {:<14} {} in {}",
+                    updates.keyword(),
+                    s.keyword(),
+                    v.update_time
+                ));
             }
         }
     }
@@ -147,7 +177,12 @@ fn plan_text(r: &Report) -> String {
                 out.push_str("plan: free-dominated q-hierarchical subqueries (bottom layer, over the semiring)\n");
                 let mut forest = Vec::new();
                 for (i, s) in subs.iter().enumerate() {
-                    let label = format!("Q{}({}) = {}", i + 1, hg.names(s.free), hg.label_list(s.atoms).join(" * "));
+                    let label = format!(
+                        "Q{}({}) = {}",
+                        i + 1,
+                        hg.names(s.free),
+                        hg.label_list(s.atoms).join(" * ")
+                    );
                     forest.push(Node::new(label, order_forest(hg, &s.order)));
                 }
                 tree::draw(&forest, "  ", &mut out);
@@ -160,7 +195,11 @@ fn plan_text(r: &Report) -> String {
                     tops.join(" ⋈ ")
                 );
                 if a.acyclic.is_err() {
-                    let _ = writeln!(out, "  joined over a tree decomposition of width {}", a.fhtw);
+                    let _ = writeln!(
+                        out,
+                        "  joined over a tree decomposition of width {}",
+                        a.fhtw
+                    );
                 }
             }
         }
@@ -209,9 +248,13 @@ fn plan_text(r: &Report) -> String {
             }
         }
         Some(Strategy::FirstOrder) => {
-            out.push_str("plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n");
+            out.push_str(
+                "plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n",
+            );
             for i in 0..hg.atoms.len() {
-                let others: Mask = (0..hg.atoms.len()).filter(|&j| j != i).fold(0, |m, j| m | (1 << j));
+                let others: Mask = (0..hg.atoms.len())
+                    .filter(|&j| j != i)
+                    .fold(0, |m, j| m | (1 << j));
                 let rest = hg.vars() & !hg.atoms[i];
                 let cost = crate::analysis::width::fractional_edge_cover(
                     &members(others).map(|j| hg.atoms[j]).collect::<Vec<_>>(),
@@ -221,7 +264,11 @@ fn plan_text(r: &Report) -> String {
                     out,
                     "  δ{}: join with {} — {}",
                     hg.atom_labels[i],
-                    if others == 0 { "nothing".to_owned() } else { hg.labels(others) },
+                    if others == 0 {
+                        "nothing".to_owned()
+                    } else {
+                        hg.labels(others)
+                    },
                     verdict::power(cost.to_f64())
                 );
             }
@@ -229,7 +276,9 @@ fn plan_text(r: &Report) -> String {
         _ => {
             // Rejected (or recompute): show the structure the analysis found.
             if let Some(order) = &a.variable_order {
-                out.push_str("structure: canonical free-top variable order (free variables marked *)\n");
+                out.push_str(
+                    "structure: canonical free-top variable order (free variables marked *)\n",
+                );
                 tree::draw(&order_forest(hg, order), "  ", &mut out);
             } else if let Some(tree) = &a.join_tree {
                 out.push_str("structure: free-connex join tree (rooted at the head)\n");
@@ -246,8 +295,17 @@ fn plan_text(r: &Report) -> String {
 fn order_forest(hg: &Hypergraph, order: &VariableOrder) -> Vec<Node> {
     fn node(hg: &Hypergraph, order: &VariableOrder, v: usize) -> Node {
         let star = if hg.is_free(v) { "*" } else { "" };
-        let mut children: Vec<Node> = order.nodes[v].children.iter().map(|&c| node(hg, order, c)).collect();
-        children.extend(order.nodes[v].atoms.iter().map(|&a| Node::leaf(hg.atom_labels[a].clone())));
+        let mut children: Vec<Node> = order.nodes[v]
+            .children
+            .iter()
+            .map(|&c| node(hg, order, c))
+            .collect();
+        children.extend(
+            order.nodes[v]
+                .atoms
+                .iter()
+                .map(|&a| Node::leaf(hg.atom_labels[a].clone())),
+        );
         Node::new(format!("{}{star}", hg.var_names[v]), children)
     }
     order.roots.iter().map(|&r| node(hg, order, r)).collect()
@@ -260,5 +318,11 @@ fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {
         Some(a) => hg.atom_labels[a].clone(),
         None => format!("{}({}) (head)", r.query.head_name, hg.names(n.vars)),
     };
-    Node::new(label, n.children.iter().map(|&c| join_forest(r, tree, c)).collect())
+    Node::new(
+        label,
+        n.children
+            .iter()
+            .map(|&c| join_forest(r, tree, c))
+            .collect(),
+    )
 }

@@ -33,7 +33,7 @@ pub fn draw(forest: &[Node], indent: &str, out: &mut String) {
         out.push_str(indent);
         out.push_str(&node.label);
         out.push('\n');
-        draw_children(&node.children, &format!("{indent}"), out);
+        draw_children(&node.children, indent, out);
     }
 }
 

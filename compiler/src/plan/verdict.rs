@@ -62,6 +62,9 @@ pub struct Setting<'a> {
     pub allow_intractable: bool,
 }
 
+/// The `update_time` of a verdict whose forced strategy does not fit.
+pub const NOT_APPLICABLE: &str = "not applicable";
+
 const OMV: &str = "no O(N^(1/2-γ)) for any γ > 0 under the OMv conjecture";
 
 /// `O(N^e)` written the usual way: `O(1)`, `O(N)`, `O(N^2)`, `O(N^0.5)`.
@@ -82,7 +85,12 @@ fn ratio_power(r: Ratio) -> String {
     power(r.to_f64())
 }
 
-fn accept(strategy: Strategy, update_time: String, reason: String, source: &'static str) -> Verdict {
+fn accept(
+    strategy: Strategy,
+    update_time: String,
+    reason: String,
+    source: &'static str,
+) -> Verdict {
     Verdict {
         tractable: true,
         strategy: Some(strategy),
@@ -97,7 +105,13 @@ fn accept(strategy: Strategy, update_time: String, reason: String, source: &'sta
     }
 }
 
-fn reject(lower_bound: &str, reason: String, source: &'static str, witness: String, hint: String) -> Verdict {
+fn reject(
+    lower_bound: &str,
+    reason: String,
+    source: &'static str,
+    witness: String,
+    hint: String,
+) -> Verdict {
     Verdict {
         tractable: false,
         strategy: None,
@@ -144,7 +158,9 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
                 return accept(
                     Strategy::ViewTree,
                     "O(1)".to_owned(),
-                    format!("q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"),
+                    format!(
+                        "q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"
+                    ),
                     "F-IVM view trees; papers/002 section 5.3",
                 );
             }
@@ -160,7 +176,9 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
         if a.triangle.is_some() && (class.ring || class.counting) {
             return ivm_eps(
                 0.5,
-                format!("the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"),
+                format!(
+                    "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"
+                ),
             );
         }
         if a.q_hierarchical.is_ok() {
@@ -179,7 +197,9 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
             .unwrap_or_default();
         return reject(
             OMV,
-            format!("not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"),
+            format!(
+                "not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"
+            ),
             "papers/001 and papers/002 (q-hierarchical dichotomy, for queries without self-joins)",
             witness,
             insert_only_hint(a, class),
@@ -190,7 +210,8 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
     if a.triangle.is_some() && class.counting {
         return ivm_eps(
             0.5,
-            "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2".to_owned(),
+            "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2"
+                .to_owned(),
         );
     }
     if class.positive && a.p_hierarchical.is_ok() {
@@ -237,11 +258,14 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
             .err()
             .map(|c| c.describe(hg))
             .unwrap_or_else(|| "the semiring is not positive".to_owned());
-        let hard = class.strictly_monotone || class.in_k || (class.oplus_strictly_monotone && a.has_q_core());
+        let hard = class.strictly_monotone
+            || class.in_k
+            || (class.oplus_strictly_monotone && a.has_q_core());
         let reason = if hard {
             "free-connex but not strong-connex: over this semiring the core forces polynomial update time under inserts".to_owned()
         } else {
-            "free-connex but not strong-connex, and no strategy is known for this semiring's class".to_owned()
+            "free-connex but not strong-connex, and no strategy is known for this semiring's class"
+                .to_owned()
         };
         return reject(
             if hard { OMV } else { "no known bound" },
@@ -257,7 +281,9 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
         .map(|w| w.describe(hg))
         .unwrap_or_default();
     let extra = match (a.free_connex, a.p_hierarchical) {
-        (Err(NotFreeConnex::Cyclic(_)), Err(core)) => format!("; and it is not p-hierarchical: {}", core.describe(hg)),
+        (Err(NotFreeConnex::Cyclic(_)), Err(core)) => {
+            format!("; and it is not p-hierarchical: {}", core.describe(hg))
+        }
         _ => String::new(),
     };
     reject(
@@ -291,7 +317,7 @@ fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
 pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
     let auto_verdict = auto(a, setting.semiring, setting.updates);
     let mut v = match setting.forced {
-        None => auto_verdict.clone(),
+        None => auto_verdict,
         Some(s) => forced(a, setting, s, &auto_verdict),
     };
     if v.strategy.is_none() && setting.allow_intractable && setting.forced.is_none() {
@@ -299,7 +325,10 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         f.tractable = false;
         f.opted_in = true;
         f.witness = v.witness.take();
-        f.reason = format!("{} — compiled anyway because of `#[allow(intractable)]`", v.reason);
+        f.reason = format!(
+            "{} — compiled anyway because of `#[allow(intractable)]`",
+            v.reason
+        );
         v = f;
     }
     v
@@ -322,13 +351,10 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     let deletes = with_deletes(class, setting.updates);
     let not_applicable = |why: String| {
         let mut v = reject(
-            "strategy does not apply",
-            format!("`#[strategy({})]` does not apply: {why}", s.keyword()),
-            auto_verdict.source,
-            auto_verdict
-                .witness
-                .clone()
-                .unwrap_or_else(|| why.clone()),
+            NOT_APPLICABLE,
+            format!("`#[strategy({})]` does not apply to this query", s.keyword()),
+            "DESIGN section 6 (where each strategy applies)",
+            why,
             match auto_verdict.strategy {
                 Some(auto) => format!(
                     "remove the attribute to get the `{}` strategy ({})",
@@ -344,13 +370,28 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     let mut v = match s {
         Strategy::ViewTree => {
             if let Err(w) = a.q_hierarchical {
-                return not_applicable(format!("the query is not q-hierarchical ({})", w.describe(&a.hypergraph)));
+                return not_applicable(format!(
+                    "the query is not q-hierarchical ({})",
+                    w.describe(&a.hypergraph)
+                ));
             }
             if deletes && !class.deletable && !class.ordered_deletes {
-                return not_applicable(format!("`{}` has no way to retract a contribution", setting.semiring_name));
+                return not_applicable(format!(
+                    "`{}` has no way to retract a contribution",
+                    setting.semiring_name
+                ));
             }
-            let time = if deletes && !class.deletable { "O(log N)" } else { "O(1)" };
-            accept(s, time.to_owned(), "view tree over the canonical free-top variable order".to_owned(), "F-IVM view trees")
+            let time = if deletes && !class.deletable {
+                "O(log N)"
+            } else {
+                "O(1)"
+            };
+            accept(
+                s,
+                time.to_owned(),
+                "view tree over the canonical free-top variable order".to_owned(),
+                "F-IVM view trees",
+            )
         }
         Strategy::TwoLayer => {
             if deletes {
@@ -360,34 +401,67 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 return not_applicable(format!("`{}` is not positive", setting.semiring_name));
             }
             if let Err(c) = a.p_hierarchical {
-                return not_applicable(format!("the query is not p-hierarchical ({})", c.describe(&a.hypergraph)));
+                return not_applicable(format!(
+                    "the query is not p-hierarchical ({})",
+                    c.describe(&a.hypergraph)
+                ));
             }
-            let e = Ratio::new(a.fhtw.value.numer() - a.fhtw.value.denom(), a.fhtw.value.denom());
-            accept(s, ratio_power(e), "two layers over the free-dominated subqueries".to_owned(), "papers/001 Theorem 1")
+            let e = Ratio::new(
+                a.fhtw.value.numer() - a.fhtw.value.denom(),
+                a.fhtw.value.denom(),
+            );
+            accept(
+                s,
+                ratio_power(e),
+                "two layers over the free-dominated subqueries".to_owned(),
+                "papers/001 Theorem 1",
+            )
         }
         Strategy::Crown | Strategy::ClusterCrown => {
             if deletes {
                 return not_applicable("it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring".to_owned());
             }
             if let Err(w) = a.free_connex {
-                return not_applicable(format!("the query is not free-connex ({})", w.describe(&a.hypergraph)));
+                return not_applicable(format!(
+                    "the query is not free-connex ({})",
+                    w.describe(&a.hypergraph)
+                ));
             }
             if s == Strategy::Crown && !class.bounded_monotone {
-                return not_applicable(format!("`{}` is not bounded monotone (CROWN needs `Bool`, `AccessControl` or a semiring declared `bounded_monotone`)", setting.semiring_name));
+                return not_applicable(format!(
+                    "`{}` is not bounded monotone (CROWN needs `Bool`, `AccessControl` or a semiring declared `bounded_monotone`)",
+                    setting.semiring_name
+                ));
             }
-            if s == Strategy::ClusterCrown && !(class.max_max && !a.has_q_core()) {
-                return not_applicable("it needs the max-max semiring and a query without a q-core".to_owned());
+            if s == Strategy::ClusterCrown && (!class.max_max || a.has_q_core()) {
+                return not_applicable(
+                    "it needs the max-max semiring and a query without a q-core".to_owned(),
+                );
             }
-            accept(s, "O(1)".to_owned(), "CROWN over a free-connex join tree".to_owned(), "papers/002 section 5")
+            accept(
+                s,
+                "O(1)".to_owned(),
+                "CROWN over a free-connex join tree".to_owned(),
+                "papers/002 section 5",
+            )
         }
         Strategy::IvmEps { eps } => {
             if a.triangle.is_none() {
-                return not_applicable("IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)` only".to_owned());
+                return not_applicable(
+                    "IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)` only"
+                        .to_owned(),
+                );
             }
             if !(class.ring || class.counting) {
-                return not_applicable(format!("IVMε needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`", setting.semiring_name));
+                return not_applicable(format!(
+                    "IVMε needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`",
+                    setting.semiring_name
+                ));
             }
-            ivm_eps(eps, format!("the triangle count with heavy/light partitions at ε = {eps}"))
+            ivm_eps(
+                eps,
+                format!("the triangle count with heavy/light partitions at ε = {eps}"),
+            )
         }
         Strategy::Factorized => {
             if a.triangle.is_none() {
@@ -410,7 +484,10 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 "recompute: updates only store the tuple; the result is evaluated from scratch with a worst-case-optimal join when read".to_owned(),
                 "worst-case-optimal joins",
             );
-            v.delay = format!("{} before the first tuple, then O(1)", ratio_power(a.fhtw.value));
+            v.delay = format!(
+                "{} before the first tuple, then O(1)",
+                ratio_power(a.fhtw.value)
+            );
             v
         }
     };

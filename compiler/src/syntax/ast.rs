@@ -37,7 +37,7 @@ pub enum Attribute {
         /// Span of the whole attribute.
         span: Span,
         /// The semiring type as written.
-        ty: Type,
+        ty: Box<Type>,
         /// Class keywords stated for a user semiring.
         classes: Vec<Ident>,
     },

@@ -4,7 +4,7 @@
 //! All errors of a file are collected and reported together (as serde's
 //! `Ctxt` does), each on the narrowest span.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -27,16 +27,16 @@ pub const MAX_VARIABLES: usize = 64;
 pub fn check(file: &ast::File) -> syn::Result<Vec<Query>> {
     let mut errors = Errors::default();
     let mut queries = Vec::new();
-    let mut names: HashMap<String, Span> = HashMap::new();
+    let mut names: HashSet<String> = HashSet::new();
     for item in &file.items {
         let key = item.name.to_string();
-        if names.contains_key(&key) {
+        if !names.insert(key.clone()) {
             errors.push(
                 item.name.span(),
-                format!("a query named `{key}` is already defined in this input: rename one of them"),
+                format!(
+                    "a query named `{key}` is already defined in this input: rename one of them"
+                ),
             );
-        } else {
-            names.insert(key, item.name.span());
         }
         if let Some(q) = check_item(item, &mut errors) {
             queries.push(q);
@@ -139,9 +139,13 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             if columns.iter().any(|c| c.name == col.name) {
                 errors.push(
                     col.name.span(),
-                    format!("relation `{key}` has two columns named `{}`: rename one", col.name),
+                    format!(
+                        "relation `{key}` has two columns named `{}`: rename one",
+                        col.name
+                    ),
                 );
-                continue;
+                // Keep the column so the relation's arity stays as written
+                // and atoms using it are not reported too.
             }
             columns.push(Column {
                 name: col.name.clone(),
@@ -183,9 +187,13 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     let mut typed: Vec<Option<(Type, Span, String)>> = vec![None; variables.len()];
 
     let mut atoms: Vec<Atom> = Vec::new();
+    // Variables of atoms that failed a check: the head check skips them so
+    // one mistake does not also report "not bound" for its variables.
+    let mut in_failed_atoms: Vec<String> = Vec::new();
     for atom in &rule.atoms {
         let key = atom.relation.to_string();
         let Some(&rel) = relation_index.get(&key) else {
+            in_failed_atoms.extend(atom.args.iter().map(Ident::to_string));
             let declared: Vec<String> = relations.iter().map(|r| format!("`{}`", r.name)).collect();
             let hint = if declared.is_empty() {
                 format!("declare it with `relation {key}(...);`")
@@ -219,6 +227,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                     plural(atom.args.len()),
                 ),
             );
+            in_failed_atoms.extend(atom.args.iter().map(Ident::to_string));
             continue;
         }
         let mut vars: Vec<VarId> = Vec::new();
@@ -277,7 +286,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         }
     }
     for (i, &v) in head.iter().enumerate() {
-        if typed[v].is_none() {
+        if typed[v].is_none() && !in_failed_atoms.contains(&variables[v].name.to_string()) {
             errors.push(
                 head_spans[i],
                 format!(
@@ -319,7 +328,9 @@ fn plural(n: usize) -> &'static str {
 }
 
 fn default_semiring() -> SemiringSpec {
-    let class = semiring::catalogue("Int").expect("Int is in the catalogue").class;
+    let class = semiring::catalogue("Int")
+        .expect("Int is in the catalogue")
+        .class;
     SemiringSpec {
         ty: syn::parse_quote!(::ivm::semiring::Int),
         name: "Int".to_owned(),
@@ -349,8 +360,7 @@ fn check_semiring(
         .map(|s| s.ident.to_string())
         .collect();
     let last = segments.last().cloned().unwrap_or_default();
-    let in_semiring_module =
-        segments.len() == 1 || segments[segments.len() - 2] == "semiring";
+    let in_semiring_module = segments.len() == 1 || segments[segments.len() - 2] == "semiring";
     if classes.is_empty() {
         if let Some(known) = semiring::catalogue(&last).filter(|_| in_semiring_module) {
             let name = type_string(&Type::Path(syn::TypePath {
@@ -359,13 +369,20 @@ fn check_semiring(
             }));
             return Some(SemiringSpec {
                 ty: ty.clone(),
-                name: if known.name == "Covariance" { name } else { known.name.to_owned() },
+                name: if known.name == "Covariance" {
+                    name
+                } else {
+                    known.name.to_owned()
+                },
                 catalogue: true,
                 class: known.class,
                 span: Some(span),
             });
         }
-        let catalogue: Vec<String> = semiring::CATALOGUE.iter().map(|n| format!("`{n}`")).collect();
+        let catalogue: Vec<String> = semiring::CATALOGUE
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect();
         errors.push(
             ty.span(),
             format!(
@@ -387,7 +404,10 @@ fn check_semiring(
                 .collect();
             errors.push(
                 kw.span(),
-                format!("unknown semiring class `{kw}`: the classes are {}", known.join(", ")),
+                format!(
+                    "unknown semiring class `{kw}`: the classes are {}",
+                    known.join(", ")
+                ),
             );
             ok = false;
         }
@@ -449,10 +469,16 @@ fn check_strategy(
             });
         }
         other => {
-            let known: Vec<String> = Strategy::KEYWORDS.iter().map(|k| format!("`{k}`")).collect();
+            let known: Vec<String> = Strategy::KEYWORDS
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect();
             errors.push(
                 name.span(),
-                format!("unknown strategy `{other}`: the strategies are {}", known.join(", ")),
+                format!(
+                    "unknown strategy `{other}`: the strategies are {}",
+                    known.join(", ")
+                ),
             );
             return None;
         }

@@ -30,7 +30,10 @@ pub fn parse_str(text: &str) -> syn::Result<File> {
     // Tokenize first so a lexing error (an unclosed delimiter, a stray
     // character) is reported as such rather than as a grammar error.
     let tokens: TokenStream = text.parse().map_err(|e: proc_macro2::LexError| {
-        syn::Error::new(e.span(), format!("cannot read the query text: {e}"))
+        syn::Error::new(
+            e.span(),
+            "cannot read the query text: a delimiter opened here is not closed, or a literal is malformed",
+        )
     })?;
     parse_tokens(tokens)
 }
@@ -137,7 +140,9 @@ impl Parse for RelationDecl {
         if !input.peek(syn::token::Paren) {
             return Err(syn::Error::new(
                 input.span(),
-                format!("expected `(` after `relation {name}`: declare its columns as `{name}(a: u32, b: u32)`"),
+                format!(
+                    "expected `(` after `relation {name}`: declare its columns as `{name}(a: u32, b: u32)`"
+                ),
             ));
         }
         let content;
@@ -147,7 +152,9 @@ impl Parse for RelationDecl {
         if columns.is_empty() {
             return Err(syn::Error::new(
                 parens.span.join(),
-                format!("relation `{name}` has no columns: declare at least one, e.g. `{name}(a: u32)`"),
+                format!(
+                    "relation `{name}` has no columns: declare at least one, e.g. `{name}(a: u32)`"
+                ),
             ));
         }
         if !input.peek(Token![;]) {
@@ -224,13 +231,15 @@ impl Parse for Rule {
 
 impl Parse for AtomSyntax {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let relation: Ident = input.parse().map_err(|e| {
-            syn::Error::new(e.span(), "expected an atom such as `R(a, b)`")
-        })?;
+        let relation: Ident = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), "expected an atom such as `R(a, b)`"))?;
         if !input.peek(syn::token::Paren) {
             return Err(syn::Error::new(
                 input.span(),
-                format!("expected `(` after `{relation}`: an atom binds variables by position, e.g. `{relation}(a, b)`"),
+                format!(
+                    "expected `(` after `{relation}`: an atom binds variables by position, e.g. `{relation}(a, b)`"
+                ),
             ));
         }
         let content;
@@ -282,7 +291,9 @@ fn doc_lines_only(raw: Vec<syn::Attribute>, what: &str) -> syn::Result<Vec<Strin
             None => {
                 return Err(syn::Error::new(
                     attr.span(),
-                    format!("only doc comments are allowed on {what}: move this attribute to the `query` item"),
+                    format!(
+                        "only doc comments are allowed on {what}: move this attribute to the `query` item"
+                    ),
                 ));
             }
         }
@@ -337,11 +348,15 @@ fn parse_attribute(attr: &syn::Attribute) -> syn::Result<Attribute> {
                     classes.push(input.parse::<Ident>()?);
                 }
                 if !input.is_empty() {
-                    return Err(input.error(
-                        "expected `,` and a semiring class such as `positive`, or `)`",
-                    ));
+                    return Err(
+                        input.error("expected `,` and a semiring class such as `positive`, or `)`")
+                    );
                 }
-                Ok(Attribute::Semiring { span, ty, classes })
+                Ok(Attribute::Semiring {
+                    span,
+                    ty: Box::new(ty),
+                    classes,
+                })
             })
         }
         "updates" => {
@@ -351,7 +366,9 @@ fn parse_attribute(attr: &syn::Attribute) -> syn::Result<Attribute> {
             attr.parse_args_with(|input: ParseStream| {
                 let model: Ident = input.parse()?;
                 if !input.is_empty() {
-                    return Err(input.error("`#[updates(...)]` takes one keyword: `insert_delete` or `insert_only`"));
+                    return Err(input.error(
+                        "`#[updates(...)]` takes one keyword: `insert_delete` or `insert_only`",
+                    ));
                 }
                 Ok(Attribute::Updates { span, model })
             })
@@ -378,7 +395,9 @@ fn parse_attribute(attr: &syn::Attribute) -> syn::Result<Attribute> {
                     }
                 }
                 if !input.is_empty() {
-                    return Err(input.error("`#[strategy(...)]` takes one strategy, e.g. `ivm_eps(eps = 0.5)`"));
+                    return Err(input.error(
+                        "`#[strategy(...)]` takes one strategy, e.g. `ivm_eps(eps = 0.5)`",
+                    ));
                 }
                 Ok(Attribute::Strategy { span, name, params })
             })
@@ -393,7 +412,9 @@ fn parse_attribute(attr: &syn::Attribute) -> syn::Result<Attribute> {
             if arg != "intractable" {
                 return Err(syn::Error::new(
                     arg.span(),
-                    format!("unknown `allow({arg})`: the only `allow` a query takes is `#[allow(intractable)]`"),
+                    format!(
+                        "unknown `allow({arg})`: the only `allow` a query takes is `#[allow(intractable)]`"
+                    ),
                 ));
             }
             Ok(Attribute::AllowIntractable { span })

@@ -1,0 +1,55 @@
+//! What a failed update returns to the caller.
+//!
+//! Every fallible method of generated code (`delete_*`, `retract_*`, and
+//! updates over semirings that can overflow) returns `Result<_, Error>`, and
+//! a call that returns an error has changed nothing: the maintained state is
+//! the one before the call.
+
+use std::fmt;
+
+/// Why an update was refused. The maintained state is unchanged.
+///
+/// ```
+/// let err = ivm::Error::AbsentTuple { relation: "Orders" };
+/// assert!(err.to_string().starts_with("cannot delete from `Orders`"));
+/// ```
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A delete or retraction named a tuple, or a contribution of a tuple,
+    /// that is not alive: it was never inserted with that payload, or it was
+    /// already deleted. In a ring this means the tuple is absent; in a
+    /// positive semiring it means no earlier insertion with that payload is
+    /// left to take back. The state is unchanged.
+    AbsentTuple {
+        /// The relation the delete was addressed to, as declared in the
+        /// query.
+        relation: &'static str,
+    },
+    /// Payload arithmetic left the range of its 64-bit representation (the
+    /// `Count` and `Int` semirings, and the finite values of the tropical
+    /// ones). The state is unchanged.
+    Overflow {
+        /// The relation whose update overflowed, as declared in the query.
+        relation: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::AbsentTuple { relation } => write!(
+                f,
+                "cannot delete from `{relation}`: no live insertion of that tuple with that \
+                 payload; delete only what was inserted and not yet deleted"
+            ),
+            Error::Overflow { relation } => write!(
+                f,
+                "payload overflow while updating `{relation}`: the result does not fit in 64 \
+                 bits; use a semiring with a wider range, such as `ivm::semiring::Real`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

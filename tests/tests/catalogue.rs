@@ -1,0 +1,289 @@
+//! The query catalogue: every example of the papers and the shapes users
+//! write, with the classes, width and verdict each must get.
+//!
+//! Classes are written as six flags in the order α-acyclic, free-connex,
+//! hierarchical, q-hierarchical, p-hierarchical, strong-connex.
+
+mod common;
+
+use ivm_compiler::explain::{self, Report};
+
+struct Case {
+    /// What the query is and where it comes from.
+    what: &'static str,
+    attrs: &'static str,
+    rule: &'static str,
+    classes: &'static str,
+    fhtw: &'static str,
+    /// The strategy keyword, or `reject`.
+    strategy: &'static str,
+    /// The update time bound, for accepted queries.
+    update_time: &'static str,
+}
+
+const INT: &str = "";
+const COUNT_IO: &str = "#[semiring(ivm::semiring::Count)] #[updates(insert_only)]";
+const BOOL_IO: &str = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]";
+const BOOL: &str = "#[semiring(ivm::semiring::Bool)]";
+const MINPLUS: &str = "#[semiring(ivm::semiring::MinPlus)]";
+const MINPLUS_IO: &str = "#[semiring(ivm::semiring::MinPlus)] #[updates(insert_only)]";
+const MAXMAX_IO: &str = "#[semiring(ivm::semiring::MaxMax)] #[updates(insert_only)]";
+const ACCESS_IO: &str = "#[semiring(ivm::semiring::AccessControl)] #[updates(insert_only)]";
+const INT_IO: &str = "#[updates(insert_only)]";
+const REAL: &str = "#[semiring(ivm::semiring::Real)]";
+
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    // papers/001 section 4 (Ex. 11) and section 5 (Ex. 13).
+    Case { what: "001 Q1: ∃-hierarchy-core", attrs: COUNT_IO, rule: "Q() = R(x) * S(x, y) * T(y)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "001 Q2: q-core", attrs: COUNT_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "001 full Q1", attrs: COUNT_IO, rule: "Q(x, y) = R(x) * S(x, y) * T(y)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "001 full Q1 under deletes", attrs: INT, rule: "Q(x, y) = R(x) * S(x, y) * T(y)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "001 Ex. 13", attrs: MINPLUS_IO, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "001 Ex. 13 over Count", attrs: COUNT_IO, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "001 Ex. 13 under deletes", attrs: INT, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
+    // papers/002 sections 2 to 5.
+    Case { what: "002 Q_hier over Count", attrs: COUNT_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 Q_hier over Bool", attrs: BOOL_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "002 Q_hier over MaxMax (no q-core)", attrs: MAXMAX_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "cluster_crown", update_time: "O(1)" },
+    Case { what: "002 Q_hier over AccessControl", attrs: ACCESS_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "002 Q_qcore over MaxMax", attrs: MAXMAX_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 Q_qcore over Bool", attrs: BOOL_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "002 MaxMax example with ∃-core, no q-core", attrs: MAXMAX_IO, rule: "Q(x3) = R1(x1, x2, x3) * R2(x1, x3) * R3(x2, x3)", classes: "110000", fhtw: "1", strategy: "cluster_crown", update_time: "O(1)" },
+    Case { what: "002 path Q_4", attrs: COUNT_IO, rule: "Q() = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 path Q_5", attrs: COUNT_IO, rule: "Q() = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3, x4) * R5(x4)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 path Q_h, h = 3", attrs: COUNT_IO, rule: "Q(x1) = R1(x1, x2) * R2(x2, x3) * R3(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 path Q_h over Bool", attrs: BOOL_IO, rule: "Q(x1) = R1(x1, x2) * R2(x2, x3) * R3(x3)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "002 star Q_2", attrs: COUNT_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 star Q_3", attrs: COUNT_IO, rule: "Q() = R1(x1, x2, x3) * R2(x1) * R3(x2) * R4(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "002 Q_hier as q-hierarchical full query", attrs: INT, rule: "Q(x1, x2) = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "strong-connex path, all free", attrs: MINPLUS_IO, rule: "Q(x1, x2, x3, x4) = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3, x4) * R5(x4)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    // q-hierarchical shapes.
+    Case { what: "grouped two-relation count", attrs: INT, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "grouped count over MinPlus", attrs: MINPLUS, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(log N)" },
+    Case { what: "grouped count over Bool", attrs: BOOL, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "nullary count of a join on one key", attrs: INT, rule: "Q() = R(a, b) * S(a, c)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "self-join on a key", attrs: INT, rule: "Q(a) = E(a, b) * E(a, c)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "single atom projection", attrs: INT, rule: "Q(a) = R(a, b, c)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "single atom count", attrs: REAL, rule: "Q() = R(a)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "three-level hierarchy", attrs: INT, rule: "Q(a, b) = R(a, b, c) * S(a, b, d) * T(a, e)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "cartesian product", attrs: INT, rule: "Q(a, b) = R(a) * S(b)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "q-hierarchical under inserts only (two layers)", attrs: COUNT_IO, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "ring under insert_only is treated as deletes", attrs: INT_IO, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    // Acyclic, not free-connex.
+    Case { what: "path with free ends", attrs: INT, rule: "Q(x, z) = R(x, y) * S(y, z)", classes: "101000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "path with free ends over Bool", attrs: BOOL_IO, rule: "Q(x, z) = R(x, y) * S(y, z)", classes: "101000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "matrix multiplication", attrs: COUNT_IO, rule: "Q(i, k) = A(i, j) * B(j, k)", classes: "101000", fhtw: "1", strategy: "reject", update_time: "" },
+    // Cyclic.
+    Case { what: "triangle count", attrs: INT, rule: "Q() = R(a, b) * S(b, c) * T(c, a)", classes: "000000", fhtw: "3/2", strategy: "ivm_eps", update_time: "O(N^0.5)" },
+    Case { what: "triangle count, self-join form", attrs: INT, rule: "Q() = E(a, b) * E(b, c) * E(c, a)", classes: "000000", fhtw: "3/2", strategy: "ivm_eps", update_time: "O(N^0.5)" },
+    Case { what: "triangle count, other column order", attrs: INT, rule: "Q() = R(b, a) * S(c, b) * T(a, c)", classes: "000000", fhtw: "3/2", strategy: "ivm_eps", update_time: "O(N^0.5)" },
+    Case { what: "triangle count over Count, inserts", attrs: COUNT_IO, rule: "Q() = R(a, b) * S(b, c) * T(c, a)", classes: "000000", fhtw: "3/2", strategy: "ivm_eps", update_time: "O(N^0.5)" },
+    Case { what: "triangle count over Real", attrs: REAL, rule: "Q() = R(a, b) * S(b, c) * T(c, a)", classes: "000000", fhtw: "3/2", strategy: "ivm_eps", update_time: "O(N^0.5)" },
+    Case { what: "triangle over Bool", attrs: BOOL, rule: "Q() = R(a, b) * S(b, c) * T(c, a)", classes: "000000", fhtw: "3/2", strategy: "reject", update_time: "" },
+    Case { what: "triangle over MinPlus", attrs: MINPLUS, rule: "Q() = R(a, b) * S(b, c) * T(c, a)", classes: "000000", fhtw: "3/2", strategy: "reject", update_time: "" },
+    Case { what: "triangle listing under inserts", attrs: COUNT_IO, rule: "Q(a, b, c) = R(a, b) * S(b, c) * T(c, a)", classes: "000010", fhtw: "3/2", strategy: "two_layer", update_time: "O(N^0.5)" },
+    Case { what: "triangle listing under deletes", attrs: INT, rule: "Q(a, b, c) = R(a, b) * S(b, c) * T(c, a)", classes: "000010", fhtw: "3/2", strategy: "reject", update_time: "" },
+    Case { what: "triangles per vertex", attrs: INT, rule: "Q(a) = R(a, b) * S(b, c) * T(c, a)", classes: "000000", fhtw: "3/2", strategy: "reject", update_time: "" },
+    Case { what: "4-cycle count", attrs: INT, rule: "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)", classes: "000000", fhtw: "2", strategy: "reject", update_time: "" },
+    Case { what: "4-cycle listing under inserts", attrs: BOOL_IO, rule: "Q(a, b, c, d) = R(a, b) * S(b, c) * T(c, d) * U(d, a)", classes: "000010", fhtw: "2", strategy: "two_layer", update_time: "O(N)" },
+    Case { what: "Loomis-Whitney, 4 variables", attrs: INT, rule: "Q() = R(b, c, d) * S(a, c, d) * T(a, b, d) * U(a, b, c)", classes: "000000", fhtw: "4/3", strategy: "reject", update_time: "" },
+    Case { what: "Loomis-Whitney listing under inserts", attrs: COUNT_IO, rule: "Q(a, b, c, d) = R(b, c, d) * S(a, c, d) * T(a, b, d) * U(a, b, c)", classes: "000010", fhtw: "4/3", strategy: "two_layer", update_time: "O(N^0.333)" },
+    Case { what: "5-cycle count", attrs: INT, rule: "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, e) * V(e, a)", classes: "000000", fhtw: "2", strategy: "reject", update_time: "" },
+    Case { what: "triangle with a covering atom is acyclic, not hierarchical", attrs: INT, rule: "Q() = R(a, b) * S(b, c) * T(c, a) * W(a, b, c)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "covered triangle over Bool, inserts", attrs: BOOL_IO, rule: "Q() = R(a, b) * S(b, c) * T(c, a) * W(a, b, c)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+];
+
+fn run(case: &Case) -> Report {
+    let text = common::item("Q", case.attrs, case.rule);
+    let mut reports =
+        explain::explain_str(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", case.what));
+    reports.remove(0)
+}
+
+fn flags(r: &Report) -> String {
+    let a = &r.analysis;
+    [
+        a.acyclic.is_ok(),
+        a.free_connex.is_ok(),
+        a.hierarchical.is_ok(),
+        a.q_hierarchical.is_ok(),
+        a.p_hierarchical.is_ok(),
+        a.strong_connex(),
+    ]
+    .iter()
+    .map(|&b| if b { '1' } else { '0' })
+    .collect()
+}
+
+#[test]
+fn catalogue_has_the_expected_classes_widths_and_verdicts() {
+    assert!(CASES.len() >= 40);
+    let mut failures = Vec::new();
+    for case in CASES {
+        let r = run(case);
+        let strategy = r.verdict.strategy.map_or("reject", |s| s.keyword());
+        let got = (flags(&r), r.analysis.fhtw.value.to_string(), strategy);
+        let want = (case.classes.to_owned(), case.fhtw.to_owned(), case.strategy);
+        if got != want {
+            failures.push(format!(
+                "{}: {}\n  got  {got:?}\n  want {want:?}",
+                case.what, case.rule
+            ));
+            continue;
+        }
+        if r.verdict.accepted() {
+            if r.verdict.update_time != case.update_time {
+                failures.push(format!(
+                    "{}: update time {} but want {}",
+                    case.what, r.verdict.update_time, case.update_time
+                ));
+            }
+            assert!(r.verdict.tractable, "{}", case.what);
+        } else {
+            let witness = r.verdict.witness.as_deref().unwrap_or("");
+            assert!(
+                !witness.is_empty(),
+                "{}: a rejection names its witness",
+                case.what
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn witnesses_name_the_cores_of_the_papers() {
+    let witness = |attrs, rule| {
+        let case = Case {
+            what: "",
+            attrs,
+            rule,
+            classes: "",
+            fhtw: "",
+            strategy: "",
+            update_time: "",
+        };
+        run(&case).verdict.witness.unwrap_or_default()
+    };
+    let w = witness(COUNT_IO, "Q(x) = S(x, y) * T(y)");
+    assert!(w.starts_with("a q-core"), "{w}");
+    assert!(
+        w.contains("`y` is summed out") && w.contains("`S(x, y)`") && w.contains("`T(y)`"),
+        "{w}"
+    );
+    let w = witness(COUNT_IO, "Q() = R(x) * S(x, y) * T(y)");
+    assert!(w.starts_with("an ∃-hierarchy-core"), "{w}");
+    assert!(
+        w.contains("`R(x)`") && w.contains("`S(x, y)`") && w.contains("`T(y)`"),
+        "{w}"
+    );
+    let w = witness(BOOL_IO, "Q(x, z) = R(x, y) * S(y, z)");
+    assert!(
+        w.contains("free variables are joined through summed-out `y`"),
+        "{w}"
+    );
+    let w = witness(BOOL, "Q() = R(a, b) * S(b, c) * T(c, a)");
+    assert!(w.contains("not hierarchical"), "{w}");
+}
+
+#[test]
+fn forced_strategies_are_checked() {
+    let verdict = |attrs: &'static str, rule: &'static str| {
+        let case = Case {
+            what: attrs,
+            attrs,
+            rule,
+            classes: "",
+            fhtw: "",
+            strategy: "",
+            update_time: "",
+        };
+        run(&case).verdict
+    };
+    let triangle = "Q() = R(a, b) * S(b, c) * T(c, a)";
+    let v = verdict("#[strategy(ivm_eps(eps = 0.3))]", triangle);
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("ivm_eps"));
+    assert_eq!(
+        (v.update_time.as_str(), v.space.as_deref()),
+        ("O(N^0.7)", Some("O(N^1.3)"))
+    );
+    for eps in ["0", "1", "0.0", "1.0"] {
+        let attrs: &'static str =
+            Box::leak(format!("#[strategy(ivm_eps(eps = {eps}))]").into_boxed_str());
+        assert_eq!(verdict(attrs, triangle).update_time, "O(N)", "eps = {eps}");
+    }
+    let v = verdict("#[strategy(factorized)]", triangle);
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("factorized"));
+    let v = verdict("#[strategy(first_order)]", triangle);
+    assert_eq!(
+        (v.strategy.map(|s| s.keyword()), v.update_time.as_str()),
+        (Some("first_order"), "O(N)")
+    );
+    let v = verdict("#[strategy(recompute)]", triangle);
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("recompute"));
+    assert!(v.delay.starts_with("O(N^1.5)"), "{}", v.delay);
+    // A strategy that does not fit is a rejection that says why.
+    let v = verdict("#[strategy(view_tree)]", triangle);
+    assert!(v.strategy.is_none());
+    let why = v.witness.clone().unwrap_or_default();
+    assert!(
+        v.reason.contains("does not apply") && why.contains("not q-hierarchical"),
+        "{v:?}"
+    );
+    let v = verdict("#[strategy(ivm_eps)]", "Q(k) = R(k, x) * S(k, y)");
+    assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("triangle count"));
+    let v = verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)");
+    assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("inserts only"));
+    // `#[allow(intractable)]` turns a rejection into the first-order strategy.
+    let v = verdict("#[allow(intractable)]", "Q(x, z) = R(x, y) * S(y, z)");
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
+    assert!(!v.tractable && v.opted_in && v.witness.is_some());
+    assert_eq!(v.update_time, "O(N)");
+    // A tractable query is unaffected by it.
+    let v = verdict("#[allow(intractable)]", "Q(k) = R(k, x) * S(k, y)");
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+}
+
+#[test]
+fn user_semirings_are_judged_by_their_stated_class() {
+    let verdict = |attrs: &'static str, rule: &'static str| {
+        let case = Case {
+            what: attrs,
+            attrs,
+            rule,
+            classes: "",
+            fhtw: "",
+            strategy: "",
+            update_time: "",
+        };
+        run(&case).verdict
+    };
+    let v = verdict(
+        "#[semiring(my::Prov, positive)] #[updates(insert_only)]",
+        "Q(a, c) = R(a, b) * S(a, c) * T(c, d)",
+    );
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("two_layer"));
+    let v = verdict(
+        "#[semiring(my::Prov, positive)]",
+        "Q(k) = R(k, x) * S(k, y)",
+    );
+    assert!(
+        v.strategy.is_none() && v.reason.contains("no way to retract"),
+        "{}",
+        v.reason
+    );
+    let v = verdict(
+        "#[semiring(my::Prov, positive, deletable)]",
+        "Q(k) = R(k, x) * S(k, y)",
+    );
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    let v = verdict(
+        "#[semiring(my::Ring, ring)] #[updates(insert_only)]",
+        "Q(a, c) = R(a, b) * S(a, c) * T(c, d)",
+    );
+    assert!(
+        v.strategy.is_none(),
+        "a ring under insert_only is judged as under deletes"
+    );
+}

@@ -31,8 +31,12 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod build;
 pub mod diagnostic;
+pub mod driver;
+pub mod emit;
 pub mod explain;
+pub mod ir;
 pub mod plan;
 pub mod query;
 pub mod semiring;

@@ -233,4 +233,5 @@ pub fn type_string(ty: &Type) -> String {
         .replace(" >", ">")
         .replace(" ,", ",")
         .replace(" :: ", "::")
+        .replace(":: ", "::")
 }

@@ -47,11 +47,20 @@
 //!   [`Selective`], [`OplusStrictlyMonotone`], [`StrictlyMonotone`],
 //!   [`BoundedMonotone`], [`DeletableAggregate`]) with their laws, and the
 //!   catalogue of concrete semirings (`Int`, `Count`, `MinPlus`, ...).
+//! - [`maintained`]: [`Maintained`], the one way generated code keeps a
+//!   payload as the ⊕ of contributions that come and go, implemented by
+//!   every catalogue semiring with the retraction rule of its class (sums
+//!   in rings, O(1) summaries, ordered multisets for the selective ones).
 //! - [`error`]: [`Error`], what a failed update returns to the caller.
+//! - `index` (internal): the hash map views live in and `Group`, the keys
+//!   that share a prefix, stored densely for constant-delay enumeration.
+//! - `enumerate` (internal): `product`, the pairs drawn from independent
+//!   branches of a view tree.
 //!
-//! The maps, indexes, partitions and enumerators that maintenance code runs
-//! on, and the re-export of the `ivm_query!` macro, arrive with the code
-//! generation work; until then this crate is the algebra alone.
+//! The internal modules are reached by generated code only, through
+//! `::ivm::__private`, which is not part of the public API. Partitions for
+//! heavy/light strategies and the re-export of the `ivm_query!` macro
+//! arrive with the code generation work.
 //!
 //! # Example
 //!
@@ -74,10 +83,16 @@
 // generated code is written against.
 extern crate self as ivm;
 
+mod enumerate;
 pub mod error;
+mod index;
+pub mod maintained;
+mod output;
 pub mod semiring;
 
 pub use error::Error;
+pub use ivm_macros::ivm_query;
+pub use maintained::Maintained;
 pub use semiring::{
     BoundedMonotone, CheckedSemiring, DeletableAggregate, Idempotent, OplusStrictlyMonotone,
     Positive, Ring, Selective, Semiring, StrictlyMonotone,
@@ -90,4 +105,9 @@ pub use semiring::{
 // by absolute paths (`::ivm::__private::...`), so internals can move without
 // touching what users see (the same arrangement as serde's `__private`).
 #[doc(hidden)]
-pub mod __private {}
+pub mod __private {
+    pub use crate::enumerate::{Product, product};
+    pub use crate::index::{Group, HashMap, map_with_capacity, new_map};
+    pub use crate::output::{FreeLevel, count_product};
+    pub use hashbrown::hash_map::{Entry, EntryRef};
+}

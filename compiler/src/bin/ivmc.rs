@@ -3,13 +3,14 @@
 //! `ivmc explain FILE...` (or `-e TEXT`) tells, for each query, its classes,
 //! the strategy that maintains it with its bounds and source, or why it is
 //! rejected, and the plan drawn as a tree; `--json` prints one JSON object
-//! per query per line instead.
+//! per query per line instead, `--ir` the maintenance IR. `ivmc compile
+//! FILE` prints the Rust code generated for a file's queries.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ivm_compiler::{diagnostic, explain};
+use ivm_compiler::{diagnostic, driver, explain};
 
 #[derive(Parser)]
 #[command(
@@ -38,15 +39,50 @@ enum Command {
         )]
         expr: Option<String>,
         /// One JSON object per query per line.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "ir")]
         json: bool,
+        /// Print the maintenance IR (maps, triggers, enumerator) instead.
+        #[arg(long)]
+        ir: bool,
+    },
+    /// Print the Rust code generated for the queries of a file.
+    Compile {
+        /// The `.ivm` file to compile.
+        file: PathBuf,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Explain { files, expr, json } => {
+        Command::Compile { file } => {
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", file.display());
+                    return ExitCode::FAILURE;
+                }
+            };
+            match driver::compile_str(&text) {
+                Ok(code) => {
+                    print!("{code}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprint!(
+                        "{}",
+                        diagnostic::render(&e, &file.display().to_string(), &text)
+                    );
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Explain {
+            files,
+            expr,
+            json,
+            ir,
+        } => {
             let mut inputs: Vec<(String, String)> = Vec::new();
             let mut failed = false;
             if let Some(text) = expr {
@@ -63,6 +99,30 @@ fn main() -> ExitCode {
             }
             let mut first = true;
             for (name, text) in &inputs {
+                if ir {
+                    match driver::ir_str(text) {
+                        Ok(programs) => {
+                            for p in programs {
+                                if !first {
+                                    println!();
+                                }
+                                first = false;
+                                match p {
+                                    Ok(program) => print!("{program}"),
+                                    Err(e) => {
+                                        eprint!("{}", diagnostic::render(&e, name, text));
+                                        failed = true;
+                                    }
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            eprint!("{}", diagnostic::render(&e, name, text));
+                            failed = true;
+                        }
+                    }
+                    continue;
+                }
                 match explain::explain_str(text) {
                     Ok(reports) => {
                         for r in &reports {

@@ -1,7 +1,9 @@
 //! Planning: choosing the maintenance strategy (the verdict of DESIGN
-//! section 6) and, as strategies land, building the plan each one lowers to
-//! the IR.
+//! section 6) and lowering the chosen strategy's plan to the IR. One
+//! planner per strategy.
 
+pub mod names;
 pub mod verdict;
+pub mod view_tree;
 
 pub use verdict::{Verdict, decide};

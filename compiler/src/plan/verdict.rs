@@ -65,7 +65,8 @@ pub struct Setting<'a> {
 /// The `update_time` of a verdict whose forced strategy does not fit.
 pub const NOT_APPLICABLE: &str = "not applicable";
 
-const OMV: &str = "no O(N^(1/2-γ)) for any γ > 0 under the OMv conjecture";
+const OMV: &str =
+    "no O(N^(1/2-γ)) update time with O(N^(1/2-γ)) delay, for any γ > 0, under the OMv conjecture";
 
 /// `O(N^e)` written the usual way: `O(1)`, `O(N)`, `O(N^2)`, `O(N^0.5)`.
 pub fn power(e: f64) -> String {
@@ -183,7 +184,7 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
         }
         if a.q_hierarchical.is_ok() {
             return reject(
-                "no way to retract",
+                "no retraction: the semiring cannot take a contribution back",
                 "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
                 "papers/002 section 5.3",
                 "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
@@ -287,7 +288,7 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
         _ => String::new(),
     };
     reject(
-        "no O(1) update time with O(1) delay, even over Bool (under the OMv, BMM or hyperclique conjectures)",
+        "no O(1) update time with O(1) delay, even over Bool, under the OMv, BMM or hyperclique conjectures",
         "not free-connex, and not a p-hierarchical query over a positive semiring".to_owned(),
         "papers/001 Theorem 2; papers/002 Table 1",
         format!("{witness}{extra}"),
@@ -297,7 +298,10 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
 
 /// What `#[updates(insert_only)]` would give, for a rejection under deletes.
 fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
-    let opt_in = "`#[allow(intractable)]` compiles it with the first-order strategy in O(N) or worse per update";
+    let opt_in = format!(
+        "`#[allow(intractable)]` compiles it with the first-order strategy in {} per update",
+        ratio_power(first_order_exponent(&a.hypergraph))
+    );
     if class.ring {
         return format!("the semiring is a ring, so inserts-only does not help; {opt_in}");
     }

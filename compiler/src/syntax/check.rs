@@ -114,8 +114,9 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                     }
                 };
             }
-            Attribute::Strategy { span, name, params } => {
-                strategy = check_strategy(*span, name, params, errors).map(Some);
+            Attribute::Strategy { name, params, .. } => {
+                // Errors about the strategy point at its name.
+                strategy = check_strategy(name.span(), name, params, errors).map(Some);
             }
             Attribute::AllowIntractable { .. } => allow_intractable = true,
         }
@@ -346,6 +347,12 @@ fn check_semiring(
     classes: &[Ident],
     errors: &mut Errors,
 ) -> Option<SemiringSpec> {
+    // A type passed through a `macro_rules!` fragment arrives wrapped in an
+    // invisible group.
+    let mut ty = ty;
+    while let Type::Group(g) = ty {
+        ty = &g.elem;
+    }
     let Type::Path(path) = ty else {
         errors.push(
             ty.span(),

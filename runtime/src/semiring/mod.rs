@@ -445,7 +445,7 @@ use {impl_number_semiring, impl_total_checked};
 /// this is loud even in release builds.
 #[cold]
 #[inline(never)]
-fn overflow(semiring: &str, op: &str, a: &dyn Debug, b: &dyn Debug) -> ! {
+pub(crate) fn overflow(semiring: &str, op: &str, a: &dyn Debug, b: &dyn Debug) -> ! {
     panic!(
         "ivm: {semiring} overflow in {op}: {a:?} {op} {b:?} does not fit in 64 bits; \
          use `ivm::CheckedSemiring` to detect it, or a wider payload"

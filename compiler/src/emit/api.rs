@@ -1,0 +1,187 @@
+//! The public methods of DESIGN section 7: updates, deletes, retractions,
+//! batches.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use super::method;
+use crate::ir::{Program, RelationIr};
+use crate::query::UpdateModel;
+
+/// The name of the payload parameter: `delta`, unless a column has it.
+fn delta_name(r: &RelationIr) -> Ident {
+    if r.columns.iter().any(|(c, _)| c == "delta") {
+        format_ident!("delta_payload")
+    } else {
+        format_ident!("delta")
+    }
+}
+
+/// The update, insert, delete and retract methods of every relation.
+pub fn methods(p: &Program) -> TokenStream {
+    let per_relation = p.relations.iter().map(|r| relation_methods(p, r));
+    let apply = apply(p);
+    quote! {
+        #(#per_relation)*
+        #apply
+    }
+}
+
+fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
+    let k = &p.payload;
+    let rel = r.name.to_string();
+    let base = &p.maps[r.base].name;
+    let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+    let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
+    let params = quote! { #(#cols: #tys),* };
+    let delta = delta_name(r);
+    let update = method("update", &r.snake);
+    let insert = method("insert", &r.snake);
+    let on_changed = method("on", &format!("{}_changed", r.snake));
+    let tuple = quote! { (#(#cols,)*) };
+    let tuple_doc = format!(
+        "{}({})",
+        r.name,
+        cols.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let update_doc = format!(
+        " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload."
+    );
+    let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
+    let mut out = quote! {
+        #[doc = #update_doc]
+        ///
+        /// A zero `delta` changes nothing.
+        pub fn #update(&mut self, #params, #delta: #k) {
+            if ::ivm::Semiring::is_zero(&#delta) {
+                return;
+            }
+            let __tuple = #tuple;
+            let __state = self.#base.entry(::core::clone::Clone::clone(&__tuple)).or_default();
+            let __old = <#k as ::ivm::Maintained>::value(__state);
+            <#k as ::ivm::Maintained>::insert(__state, &#delta);
+            let __new = <#k as ::ivm::Maintained>::value(__state);
+            if <#k as ::ivm::Maintained>::is_empty(__state) {
+                self.#base.remove(&__tuple);
+            }
+            if __old != __new {
+                self.#on_changed(&__tuple, &__old, &__new);
+            }
+        }
+
+        #[doc = #insert_doc]
+        pub fn #insert(&mut self, #params) {
+            self.#update(#(#cols,)* <#k as ::ivm::Semiring>::one());
+        }
+    };
+    if p.updates == UpdateModel::InsertDelete {
+        let delete = method("delete", &r.snake);
+        let retract = method("retract", &r.snake);
+        let delete_doc = format!(" Retracts one earlier `{insert}` of `{tuple_doc}`.");
+        let retract_doc =
+            format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
+        out.extend(quote! {
+            #[doc = #delete_doc]
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+            /// such contribution is alive; nothing changes then.
+            pub fn #delete(&mut self, #params) -> ::core::result::Result<(), ::ivm::Error> {
+                self.#retract(#(#cols,)* <#k as ::ivm::Semiring>::one())
+            }
+
+            #[doc = #retract_doc]
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+            /// such contribution is alive; nothing changes then.
+            pub fn #retract(&mut self, #params, #delta: #k) -> ::core::result::Result<(), ::ivm::Error> {
+                let __tuple = #tuple;
+                let ::core::option::Option::Some(__state) = self.#base.get_mut(&__tuple) else {
+                    return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
+                };
+                let __old = <#k as ::ivm::Maintained>::value(__state);
+                if !<#k as ::ivm::Maintained>::retract(__state, &#delta) {
+                    return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
+                }
+                let __new = <#k as ::ivm::Maintained>::value(__state);
+                if <#k as ::ivm::Maintained>::is_empty(__state) {
+                    self.#base.remove(&__tuple);
+                }
+                if __old != __new {
+                    self.#on_changed(&__tuple, &__old, &__new);
+                }
+                ::core::result::Result::Ok(())
+            }
+        });
+    }
+    out
+}
+
+/// The name of the change enum: `<Query>Change`.
+fn change_name(p: &Program) -> Ident {
+    format_ident!("{}Change", p.name)
+}
+
+/// `apply`: a batch of updates in order.
+fn apply(p: &Program) -> TokenStream {
+    let change = change_name(p);
+    let arms = p.relations.iter().map(|r| {
+        let variant = &r.name;
+        let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+        let delta = delta_name(r);
+        let update = method("update", &r.snake);
+        quote! { #change::#variant { #(#cols,)* #delta } => self.#update(#(#cols,)* #delta), }
+    });
+    quote! {
+        /// Applies a batch of updates in order.
+        pub fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
+            for __change in changes {
+                match __change {
+                    #(#arms)*
+                }
+            }
+        }
+    }
+}
+
+/// The enum of single-tuple updates that `apply` takes.
+pub fn change_enum(p: &Program) -> TokenStream {
+    let k = &p.payload;
+    let vis = &p.vis;
+    let change = change_name(p);
+    let doc = format!(
+        " One update to a relation of [`{}`], for [`{}::apply`].",
+        p.name, p.name
+    );
+    let variants = p.relations.iter().map(|r| {
+        let variant = &r.name;
+        let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+        let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
+        let delta = delta_name(r);
+        let vdoc = format!(" `{}(...) ⊕= {delta}`.", r.name);
+        let col_docs = cols.iter().map(|c| format!(" Column `{c}`."));
+        quote! {
+            #[doc = #vdoc]
+            #variant {
+                #(#[doc = #col_docs] #cols: #tys,)*
+                /// The payload to add.
+                #delta: #k,
+            },
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone)]
+        #[allow(dead_code, reason = "generated API: not every update kind is used")]
+        #vis enum #change {
+            #(#variants)*
+        }
+    }
+}

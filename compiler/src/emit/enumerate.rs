@@ -1,0 +1,232 @@
+//! Reading the result: `iter`, `get`, `len`, `is_empty`.
+//!
+//! The result is the product, along the free variables of the variable
+//! order, of each value's local payload, times the nullary views of the
+//! summed-out roots. Enumeration walks the free levels top-down through
+//! values that have output only, so each tuple costs O(1).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::{MapId, MapKind, Program};
+
+/// The reading methods.
+pub fn methods(p: &Program) -> TokenStream {
+    let k = &p.payload;
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = quote! { (#(#head_tys,)*) };
+    let scalars = p.output.scalars.iter().map(|&m| {
+        let field = &p.maps[m].name;
+        quote! {
+            let __factor: #k = self.#field.get(&()).map_or_else(
+                <#k as ::ivm::Semiring>::zero,
+                <#k as ::ivm::Maintained>::value,
+            );
+            __scalar = ::ivm::Semiring::mul(&__scalar, &__factor);
+        }
+    });
+    let scalar_body = if p.output.scalars.is_empty() {
+        quote! { <#k as ::ivm::Semiring>::one() }
+    } else {
+        quote! {
+            let mut __scalar = <#k as ::ivm::Semiring>::one();
+            #(#scalars)*
+            __scalar
+        }
+    };
+    let scalar_doc = if p.output.scalars.is_empty() {
+        " The factor every output tuple's payload is multiplied by: one, as no variable is summed out at the root."
+    } else {
+        " The factor every output tuple's payload is multiplied by: the views of the summed-out root variables."
+    };
+
+    // Enumeration: a product over the root levels.
+    let (roots_iter, roots_pat) =
+        levels_product(p, &p.output.roots, quote! { () }, quote! { __scalar });
+    let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+    // Flatten the nested tuples of the levels into the head's order (a
+    // nullary head needs nothing).
+    let to_head = (!p.output.roots.is_empty()).then(|| {
+        quote! { .map(|(#roots_pat, __payload)| ((#(#head_names,)*), __payload)) }
+    });
+    let filter = p.zero_divisors.then(|| {
+        quote! { .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload)) }
+    });
+    let iter = quote! {
+        /// The result: each output tuple (the head variables, in head
+        /// order) with its non-zero payload, with constant delay.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            let __scalar = self.scalar();
+            let __start = if ::ivm::Semiring::is_zero(&__scalar) {
+                ::core::option::Option::None
+            } else {
+                ::core::option::Option::Some(__scalar)
+            };
+            __start
+                .into_iter()
+                .flat_map(move |__scalar| #roots_iter)
+                #to_head
+                #filter
+        }
+    };
+
+    // Lookup: the product of the local payloads along the key.
+    let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
+    let lookups = free_levels(p).into_iter().map(|m| {
+        let map = &p.maps[m];
+        let MapKind::Free { var, .. } = map.kind else {
+            unreachable!("free levels")
+        };
+        let field = &map.name;
+        let group = {
+            let names = map.key.iter().map(|&v| &p.vars[v].name);
+            quote! { (#(::core::clone::Clone::clone(#names),)*) }
+        };
+        let x = &p.vars[var].name;
+        quote! {
+            let ::core::option::Option::Some(__local) = self.#field.local(&#group, #x) else {
+                return <#k as ::ivm::Semiring>::zero();
+            };
+            __payload = ::ivm::Semiring::mul(&__payload, __local);
+        }
+    });
+    let destructure = if key_names.is_empty() {
+        quote! { let () = key; }
+    } else {
+        quote! { let (#(#key_names,)*) = key; }
+    };
+    let get = quote! {
+        /// The payload of one output tuple; zero when it is not in the
+        /// result.
+        pub fn get(&self, key: &#head_ty) -> #k {
+            #destructure
+            let mut __payload = self.scalar();
+            if ::ivm::Semiring::is_zero(&__payload) {
+                return __payload;
+            }
+            #(#lookups)*
+            __payload
+        }
+    };
+
+    let len = if p.zero_divisors {
+        quote! {
+            /// The number of output tuples. The semiring has zero divisors,
+            /// so a product of non-zero payloads can vanish: this counts by
+            /// enumerating, in time linear in the result.
+            pub fn len(&self) -> usize {
+                self.iter().count()
+            }
+
+            /// Whether the result is empty.
+            pub fn is_empty(&self) -> bool {
+                self.iter().next().is_none()
+            }
+        }
+    } else {
+        let totals = p.output.roots.iter().map(|&m| {
+            let field = &p.maps[m].name;
+            quote! { self.#field.total(&()) }
+        });
+        quote! {
+            /// The number of output tuples, in O(1).
+            pub fn len(&self) -> usize {
+                if ::ivm::Semiring::is_zero(&self.scalar()) {
+                    return 0;
+                }
+                let __count = ::ivm::__private::count_product([#(#totals),*]);
+                usize::try_from(__count).expect("ivm: more output tuples than fit in usize")
+            }
+
+            /// Whether the result is empty, in O(1).
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+        }
+    };
+
+    quote! {
+        #iter
+        #get
+        #len
+
+        #[doc = #scalar_doc]
+        fn scalar(&self) -> #k {
+            #scalar_body
+        }
+    }
+}
+
+/// Every free level, top-down.
+fn free_levels(p: &Program) -> Vec<MapId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<MapId> = p.output.roots.iter().rev().copied().collect();
+    while let Some(m) = stack.pop() {
+        out.push(m);
+        if let MapKind::Free { children, .. } = &p.maps[m].kind {
+            stack.extend(children.iter().rev().copied());
+        }
+    }
+    out
+}
+
+/// An iterator over the combinations of the levels' values under `group`
+/// (an expression of the group key), each with the payload `acc` times their
+/// local payloads, and the pattern that destructures its items' tuples.
+fn levels_product(
+    p: &Program,
+    levels: &[MapId],
+    group: TokenStream,
+    acc: TokenStream,
+) -> (TokenStream, TokenStream) {
+    let k = &p.payload;
+    match levels {
+        [] => (quote! { ::core::iter::once(((), #acc)) }, quote! { () }),
+        [one] => level(p, *one, group, acc),
+        [first, rest @ ..] => {
+            let (a, pa) = level(p, *first, group.clone(), acc);
+            let (b, pb) = levels_product(p, rest, group, quote! { <#k as ::ivm::Semiring>::one() });
+            (
+                quote! {
+                    ::ivm::__private::product(#a, #b).map(|((__a, __pa), (__b, __pb))| {
+                        ((__a, __b), ::ivm::Semiring::mul(&__pa, &__pb))
+                    })
+                },
+                quote! { (#pa, #pb) },
+            )
+        }
+    }
+}
+
+/// The values of one free level under `group`, with what lies below them.
+fn level(
+    p: &Program,
+    m: MapId,
+    group: TokenStream,
+    acc: TokenStream,
+) -> (TokenStream, TokenStream) {
+    let map = &p.maps[m];
+    let MapKind::Free { var, children, .. } = &map.kind else {
+        unreachable!("free levels only")
+    };
+    let field = &map.name;
+    let x = &p.vars[*var].name;
+    let mut key = map.key.clone();
+    key.push(*var);
+    let below_group = {
+        let names = key.iter().map(|&v| &p.vars[v].name);
+        quote! { (#(::core::clone::Clone::clone(#names),)*) }
+    };
+    let (below, below_pat) = levels_product(p, children, below_group, quote! { __acc });
+    // The variables above this level are in scope by reference, as `x` is
+    // below; bind `x` the same way for the levels under it.
+    (
+        quote! {
+            self.#field.values(&#group).flat_map(move |(#x, __local)| {
+                let __acc = ::ivm::Semiring::mul(&#acc, __local);
+                #below.map(move |(__below, __payload)| ((::core::clone::Clone::clone(#x), __below), __payload))
+            })
+        },
+        quote! { (#x, #below_pat) },
+    )
+}

@@ -1,0 +1,158 @@
+//! The one emitter: IR in, Rust tokens out.
+//!
+//! The generated code names every map after what it holds, documents each
+//! one, and reaches the runtime only through absolute paths (`::ivm::...`,
+//! `::ivm::__private::...`, `::core::...`), so it compiles in any crate that
+//! depends on `ivm`. Locals of its own start with `__` so they never clash
+//! with the query's variable names.
+
+mod api;
+mod enumerate;
+mod fallback;
+mod trigger;
+
+pub use fallback::fallback;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use crate::ir::{Factor, MapId, MapKind, Program, VarId};
+
+/// Emits the struct, its maintenance methods and its enumerator.
+pub fn emit(p: &Program) -> TokenStream {
+    let name = &p.name;
+    let vis = &p.vis;
+    let mut docs: Vec<String> = p.docs.clone();
+    if !docs.is_empty() {
+        docs.push(String::new());
+    }
+    docs.push(format!(
+        " Keeps `{}` fresh under single-tuple updates.",
+        p.rule
+    ));
+    docs.push(String::new());
+    docs.push(format!(" {}", p.summary));
+    let fields = p.maps.iter().enumerate().map(|(i, m)| {
+        let field = &m.name;
+        let doc = format!(" {}", m.doc);
+        let ty = map_type(p, i);
+        quote! { #[doc = #doc] #field: #ty, }
+    });
+    let inits = p.maps.iter().map(|m| {
+        let field = &m.name;
+        match &m.kind {
+            MapKind::Free {
+                children, factors, ..
+            } => {
+                let leaf = children.is_empty();
+                let has_factors = !factors.is_empty();
+                quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
+            }
+            _ => quote! { #field: ::ivm::__private::HashMap::default(), },
+        }
+    });
+    let api = api::methods(p);
+    let triggers = trigger::propagations(p);
+    let enumerate = enumerate::methods(p);
+    let change = api::change_enum(p);
+    quote! {
+        #(#[doc = #docs])*
+        #vis struct #name {
+            #(#fields)*
+        }
+
+        // A query's struct is its whole API; a program rarely calls every
+        // method, and that is no reason to warn.
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        impl #name {
+            /// An empty database.
+            pub fn new() -> Self {
+                #name { #(#inits)* }
+            }
+
+            #api
+            #enumerate
+            #triggers
+        }
+
+        impl ::core::default::Default for #name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        #change
+    }
+}
+
+/// The Rust type of a map's field.
+fn map_type(p: &Program, map: MapId) -> TokenStream {
+    let k = &p.payload;
+    let m = &p.maps[map];
+    match &m.kind {
+        MapKind::Base { relation } => {
+            let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
+            quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as ::ivm::Maintained>::State> }
+        }
+        MapKind::Sum { .. } => {
+            let key = key_type(p, &m.key);
+            quote! { ::ivm::__private::HashMap<#key, <#k as ::ivm::Maintained>::State> }
+        }
+        MapKind::Free { var, .. } => {
+            let key = key_type(p, &m.key);
+            let x = &p.vars[*var].ty;
+            quote! { ::ivm::__private::FreeLevel<#key, #x, #k> }
+        }
+    }
+}
+
+/// The tuple type of a key over `vars`: `()`, `(u32,)`, `(u32, u64)`.
+fn key_type(p: &Program, vars: &[VarId]) -> TokenStream {
+    let tys = vars.iter().map(|&v| &p.vars[v].ty);
+    quote! { (#(#tys,)*) }
+}
+
+/// A key value over `vars` from variables in scope (bound as references).
+fn key_expr(p: &Program, vars: &[VarId]) -> TokenStream {
+    let names = vars.iter().map(|&v| &p.vars[v].name);
+    quote! { (#(::core::clone::Clone::clone(#names),)*) }
+}
+
+/// The payload of a factor at the key formed by the variables in scope.
+fn factor_value(p: &Program, f: Factor) -> TokenStream {
+    let k = &p.payload;
+    match f {
+        Factor::Atom(a) => {
+            let base = &p.maps[p.relations[p.atoms[a].relation].base].name;
+            let key = key_expr(p, &p.atoms[a].vars);
+            quote! {
+                self.#base.get(&#key).map_or_else(
+                    <#k as ::ivm::Semiring>::zero,
+                    <#k as ::ivm::Maintained>::value,
+                )
+            }
+        }
+        Factor::Map(m) => {
+            let map = &p.maps[m].name;
+            let key = key_expr(p, &p.maps[m].key);
+            quote! {
+                self.#map.get(&#key).map_or_else(
+                    <#k as ::ivm::Semiring>::zero,
+                    <#k as ::ivm::Maintained>::value,
+                )
+            }
+        }
+    }
+}
+
+/// `snake_case` method name with a prefix: `update_sales`.
+fn method(prefix: &str, snake: &str) -> Ident {
+    format_ident!("{prefix}_{snake}")
+}
+
+/// Formats generated tokens as a Rust file with prettyplease.
+pub fn to_file_string(tokens: TokenStream) -> Result<String, syn::Error> {
+    let file: syn::File = syn::parse2(tokens)?;
+    Ok(prettyplease::unparse(&file))
+}

@@ -1,0 +1,261 @@
+//! The propagation methods: what a change of one relation's tuple does to
+//! the views above each of its atoms.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{factor_value, key_expr, method};
+use crate::ir::{AtomPath, Factor, MapKind, Program, Trigger};
+
+/// One `on_<relation>_changed` method per relation.
+pub fn propagations(p: &Program) -> TokenStream {
+    let methods = p.triggers.iter().map(|t| propagation(p, t));
+    quote! { #(#methods)* }
+}
+
+fn propagation(p: &Program, t: &Trigger) -> TokenStream {
+    let k = &p.payload;
+    let r = &p.relations[t.relation];
+    let name = method("on", &format!("{}_changed", r.snake));
+    let cols = r.columns.iter().map(|(_, ty)| ty);
+    let doc = format!(
+        " Propagates a change of one `{}` tuple's payload from `old` to `new` through the views above each atom of `{}`.",
+        r.name, r.name
+    );
+    let paths = t.paths.iter().map(|path| atom_path(p, path));
+    quote! {
+        #[doc = #doc]
+        fn #name(&mut self, __tuple: &(#(#cols,)*), __old: &#k, __new: &#k) {
+            #(#paths)*
+        }
+    }
+}
+
+fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
+    let k = &p.payload;
+    let atom = &p.atoms[path.atom];
+    // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
+    // a reader sees which atom each early exit leaves.
+    let mut label_name = p.relations[atom.relation].snake.clone();
+    for &v in &atom.vars {
+        label_name.push('_');
+        label_name.push_str(&p.vars[v].name.to_string());
+    }
+    let block = syn::Lifetime::new(&format!("'{label_name}"), proc_macro2::Span::call_site());
+    // Bind the atom's variables to the tuple's columns all at once, so a
+    // variable named like another column cannot shadow it.
+    // Variables no key on the path needs are bound to `_`.
+    let used = used_vars(p, path);
+    let names = atom.vars.iter().map(|&v| {
+        if used.contains(&v) {
+            let name = &p.vars[v].name;
+            quote! { #name }
+        } else {
+            quote! { _ }
+        }
+    });
+    let fields = (0..atom.vars.len()).map(syn::Index::from);
+    let bind = quote! { let (#(#names,)*) = (#(&__tuple.#fields,)*); };
+
+    let mut breaks = false;
+    let mut steps = Vec::new();
+    let last = path.steps.len() - 1;
+    for (s, step) in path.steps.iter().enumerate() {
+        let target = &p.maps[step.target];
+        let field = &target.name;
+        // The product of the siblings at the current key. A sibling that is
+        // a later atom of the same relation, read at the updated tuple, must
+        // still show its old payload (the self-join delta rule).
+        let sibs: Vec<TokenStream> = step
+            .siblings
+            .iter()
+            .map(|&f| {
+                let value = factor_value(p, f);
+                match f {
+                    Factor::Atom(a) if path.later_same_relation.contains(&a) => {
+                        let key = key_expr(p, &p.atoms[a].vars);
+                        quote! {
+                            let __sibling: #k = if #key == *__tuple {
+                                ::core::clone::Clone::clone(__old)
+                            } else {
+                                #value
+                            };
+                            let __sib = ::ivm::Semiring::mul(&__sib, &__sibling);
+                        }
+                    }
+                    _ => quote! {
+                        let __sibling: #k = #value;
+                        let __sib = ::ivm::Semiring::mul(&__sib, &__sibling);
+                    },
+                }
+            })
+            .collect();
+        if !sibs.is_empty() {
+            breaks = true;
+        }
+        let sib_product = quote! {
+            let __sib = <#k as ::ivm::Semiring>::one();
+            #(#sibs)*
+            if ::ivm::Semiring::is_zero(&__sib) {
+                break #block;
+            }
+        };
+        match &target.kind {
+            MapKind::Sum { .. } => {
+                let key = key_expr(p, &target.key);
+                let terms = if sibs.is_empty() {
+                    quote! {
+                        let __old_term = __changed_old;
+                        let __new_term = __changed_new;
+                    }
+                } else {
+                    quote! {
+                        #sib_product
+                        let __old_term = ::ivm::Semiring::mul(&__changed_old, &__sib);
+                        let __new_term = ::ivm::Semiring::mul(&__changed_new, &__sib);
+                    }
+                };
+                let replace = quote! {
+                    <#k as ::ivm::Maintained>::replace(__state, &__old_term, &__new_term);
+                };
+                // A nullary view has the unit key, which needs no clone.
+                let (bind_key, entry_key, key_ref) = if target.key.is_empty() {
+                    (quote! {}, quote! { () }, quote! { &() })
+                } else {
+                    (
+                        quote! { let __key = #key; },
+                        quote! { ::core::clone::Clone::clone(&__key) },
+                        quote! { &__key },
+                    )
+                };
+                let drop_empty = quote! {
+                    if <#k as ::ivm::Maintained>::is_empty(__state) {
+                        self.#field.remove(#key_ref);
+                    }
+                };
+                let enter = quote! {
+                    #terms
+                    #bind_key
+                    let __state = self.#field.entry(#entry_key).or_default();
+                };
+                if s == last {
+                    // A root view: nothing above it to tell.
+                    steps.push(quote! { { #enter #replace #drop_empty } });
+                } else {
+                    breaks = true;
+                    steps.push(quote! {
+                        let (__changed_old, __changed_new) = {
+                            #enter
+                            let __before = <#k as ::ivm::Maintained>::value(__state);
+                            #replace
+                            let __after = <#k as ::ivm::Maintained>::value(__state);
+                            #drop_empty
+                            if __before == __after {
+                                break #block;
+                            }
+                            (__before, __after)
+                        };
+                    });
+                }
+            }
+            MapKind::Free { var, .. } => {
+                let group = key_expr(p, &target.key);
+                let x = &p.vars[*var].name;
+                let recount = recount(p, step.target);
+                let local = if sibs.is_empty() {
+                    quote! { let __local = __changed_new; }
+                } else {
+                    quote! {
+                        #sib_product
+                        let __local = ::ivm::Semiring::mul(&__changed_new, &__sib);
+                    }
+                };
+                let set = quote! { self.#field.set_local(#group, ::core::clone::Clone::clone(#x), __local) };
+                if recount.is_empty() {
+                    steps.push(quote! { #local #set; });
+                } else {
+                    steps.push(quote! {
+                        #local
+                        if #set {
+                            #recount
+                        }
+                    });
+                }
+            }
+            MapKind::Base { .. } => {}
+        }
+    }
+    let first_is_sum = matches!(p.maps[path.steps[0].target].kind, MapKind::Sum { .. });
+    let old = first_is_sum
+        .then(|| quote! { let __changed_old: #k = ::core::clone::Clone::clone(__old); });
+    let body = quote! {
+        #bind
+        #old
+        let __changed_new: #k = ::core::clone::Clone::clone(__new);
+        #(#steps)*
+    };
+    if breaks {
+        quote! { #block: { #body } }
+    } else {
+        quote! { { #body } }
+    }
+}
+
+/// The variables the keys along a path read.
+fn used_vars(p: &Program, path: &AtomPath) -> Vec<usize> {
+    let mut used = Vec::new();
+    for step in &path.steps {
+        let target = &p.maps[step.target];
+        used.extend(&target.key);
+        for &f in &step.siblings {
+            used.extend(p.factor_key(f));
+        }
+        if let MapKind::Free { var, .. } = target.kind {
+            used.push(var);
+            // The recount walks up the free levels, whose keys are a prefix
+            // of this one: nothing new.
+        }
+    }
+    used
+}
+
+/// After the count of output tuples under one group of a free level
+/// changed, refresh the level above (and so on up to the root).
+fn recount(p: &Program, level: usize) -> TokenStream {
+    let MapKind::Free { parent, .. } = &p.maps[level].kind else {
+        return quote! {};
+    };
+    let Some(parent) = *parent else {
+        return quote! {};
+    };
+    let pm = &p.maps[parent];
+    let MapKind::Free { var, children, .. } = &pm.kind else {
+        return quote! {};
+    };
+    let field = &pm.name;
+    let x = &p.vars[*var].name;
+    let group = key_expr(p, &pm.key);
+    let mut child_key = pm.key.clone();
+    child_key.push(*var);
+    let child_group = key_expr(p, &child_key);
+    let totals = children.iter().map(|&c| {
+        let child = &p.maps[c].name;
+        quote! { self.#child.total(&__below_key) }
+    });
+    let above = recount(p, parent);
+    let set = quote! { self.#field.set_below(#group, ::core::clone::Clone::clone(#x), __below) };
+    let then = if above.is_empty() {
+        quote! { #set; }
+    } else {
+        quote! {
+            if #set {
+                #above
+            }
+        }
+    };
+    quote! {
+        let __below_key = #child_group;
+        let __below = ::ivm::__private::count_product([#(#totals),*]);
+        #then
+    }
+}

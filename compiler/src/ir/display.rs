@@ -1,0 +1,149 @@
+//! The IR as text, the way `ivmc explain --ir` shows it.
+
+use std::fmt;
+
+use super::{MapKind, Program};
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "program {} over {}",
+            self.name,
+            crate::query::type_string(&self.payload)
+        )?;
+        writeln!(f, "  rule {}", self.rule)?;
+        writeln!(f, "maps")?;
+        for map in &self.maps {
+            let key = self.var_list(&map.key);
+            match &map.kind {
+                MapKind::Base { relation } => {
+                    let r = &self.relations[*relation];
+                    let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
+                    writeln!(
+                        f,
+                        "  {}[{}] := contributions of {}",
+                        map.name,
+                        cols.join(", "),
+                        r.name
+                    )?;
+                }
+                MapKind::Sum { var, factors } => {
+                    let product: Vec<String> =
+                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    writeln!(
+                        f,
+                        "  {}[{key}] := ⊕_{} {}",
+                        map.name,
+                        self.vars[*var].name,
+                        product.join(" ⊗ ")
+                    )?;
+                }
+                MapKind::Free {
+                    var,
+                    factors,
+                    children,
+                    ..
+                } => {
+                    let product: Vec<String> =
+                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    let mut full = map.key.clone();
+                    full.push(*var);
+                    let local = if product.is_empty() {
+                        "1".to_owned()
+                    } else {
+                        product.join(" ⊗ ")
+                    };
+                    let below: Vec<String> = children
+                        .iter()
+                        .map(|&c| self.maps[c].name.to_string())
+                        .collect();
+                    write!(
+                        f,
+                        "  {}[{}] := free {}: local {local}",
+                        map.name,
+                        self.var_list(&full),
+                        self.vars[*var].name
+                    )?;
+                    if !below.is_empty() {
+                        write!(f, "; counts tuples of {}", below.join(", "))?;
+                    }
+                    writeln!(f)?;
+                }
+            }
+        }
+        for t in &self.triggers {
+            let r = &self.relations[t.relation];
+            let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
+            writeln!(f, "on {}({}) ⊕= δ", r.name, cols.join(", "))?;
+            writeln!(
+                f,
+                "  {}[{}] ⊕= δ  (stop if its payload is unchanged)",
+                self.maps[r.base].name,
+                cols.join(", ")
+            )?;
+            for path in &t.paths {
+                writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;
+                for step in &path.steps {
+                    let target = &self.maps[step.target];
+                    let sib: Vec<String> = step
+                        .siblings
+                        .iter()
+                        .map(|&x| self.factor_label(x))
+                        .collect();
+                    let times = if sib.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ⊗ {}", sib.join(" ⊗ "))
+                    };
+                    match target.kind {
+                        MapKind::Sum { .. } => writeln!(
+                            f,
+                            "    {}[{}]: replace term old{times} by new{times}",
+                            target.name,
+                            self.var_list(&target.key)
+                        )?,
+                        MapKind::Free { var, .. } => {
+                            let mut full = target.key.clone();
+                            full.push(var);
+                            writeln!(
+                                f,
+                                "    {}[{}]: local := new{times}; recount tuples up to the root",
+                                target.name,
+                                self.var_list(&full)
+                            )?
+                        }
+                        MapKind::Base { .. } => {}
+                    }
+                }
+                if !path.later_same_relation.is_empty() {
+                    let later: Vec<String> = path
+                        .later_same_relation
+                        .iter()
+                        .map(|&a| self.atoms[a].label.clone())
+                        .collect();
+                    writeln!(
+                        f,
+                        "    (reads of {} at the updated tuple see its old payload)",
+                        later.join(", ")
+                    )?;
+                }
+            }
+        }
+        let head = self.var_list(&self.output.head);
+        writeln!(f, "enumerate ({head})")?;
+        if !self.output.scalars.is_empty() {
+            let s: Vec<String> = self
+                .output
+                .scalars
+                .iter()
+                .map(|&m| format!("{}[]", self.maps[m].name))
+                .collect();
+            writeln!(f, "  times {}", s.join(" ⊗ "))?;
+        }
+        for &r in &self.output.roots {
+            writeln!(f, "  over the values of {}", self.maps[r].name)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,236 @@
+//! The maintenance IR: what a strategy keeps and what each update does to
+//! it, in the spirit of DBToaster's M3.
+//!
+//! A [`Program`] holds the materialized maps (base relations, aggregate
+//! views, the free-variable levels the output is enumerated from), one
+//! [`Trigger`] per relation, and the [`Output`] description. Planners lower
+//! into it; the one emitter turns it into Rust. `ivmc explain --ir` prints
+//! it with [`Program`]'s `Display`.
+
+mod display;
+
+use proc_macro2::Ident;
+use syn::{Type, Visibility};
+
+use crate::query::UpdateModel;
+
+/// Index of a variable in [`Program::vars`].
+pub type VarId = usize;
+/// Index of a map in [`Program::maps`].
+pub type MapId = usize;
+/// Index of a relation in [`Program::relations`].
+pub type RelId = usize;
+/// Index of an atom in [`Program::atoms`].
+pub type AtomId = usize;
+
+/// A query lowered for maintenance.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The generated struct's name.
+    pub name: Ident,
+    /// Its visibility.
+    pub vis: Visibility,
+    /// Its doc comment lines (the query item's).
+    pub docs: Vec<String>,
+    /// The rule as written, for the generated docs.
+    pub rule: String,
+    /// The payload (semiring) type.
+    pub payload: Type,
+    /// Whether products of non-zero payloads can be zero (a semiring with
+    /// zero divisors): enumeration then filters, and `len` counts by
+    /// enumerating.
+    pub zero_divisors: bool,
+    /// Which updates the generated code supports.
+    pub updates: UpdateModel,
+    /// One line on the strategy and its bounds, for the generated docs.
+    pub summary: String,
+    /// The variables, with their types.
+    pub vars: Vec<Var>,
+    /// The relations.
+    pub relations: Vec<RelationIr>,
+    /// The atoms of the rule.
+    pub atoms: Vec<AtomIr>,
+    /// Every materialized map.
+    pub maps: Vec<Map>,
+    /// One trigger per relation, in relation order.
+    pub triggers: Vec<Trigger>,
+    /// How the result is read.
+    pub output: Output,
+}
+
+/// A variable of the query.
+#[derive(Debug, Clone)]
+pub struct Var {
+    /// Its name.
+    pub name: Ident,
+    /// Its type.
+    pub ty: Type,
+}
+
+/// A relation and the map holding its tuples.
+#[derive(Debug, Clone)]
+pub struct RelationIr {
+    /// Its name as declared.
+    pub name: Ident,
+    /// `snake_case` of the name, for method names.
+    pub snake: String,
+    /// Its doc comment lines.
+    pub docs: Vec<String>,
+    /// Its columns, as (name, type).
+    pub columns: Vec<(Ident, Type)>,
+    /// The base map holding its tuples.
+    pub base: MapId,
+}
+
+/// An atom: a relation read with one variable per column.
+#[derive(Debug, Clone)]
+pub struct AtomIr {
+    /// The relation it reads.
+    pub relation: RelId,
+    /// The variable bound to each column.
+    pub vars: Vec<VarId>,
+    /// How it is written, e.g. `S(x, y)`.
+    pub label: String,
+}
+
+/// A materialized map.
+#[derive(Debug, Clone)]
+pub struct Map {
+    /// The field name in the generated struct.
+    pub name: Ident,
+    /// What it holds, in words (becomes the field's doc comment).
+    pub doc: String,
+    /// Its key variables, outermost first: the variables above its own in
+    /// the variable order (a free level's entries are keyed by these and
+    /// its variable). For a base map, the relation's columns stand for
+    /// themselves and this is empty.
+    pub key: Vec<VarId>,
+    /// What kind of map it is.
+    pub kind: MapKind,
+}
+
+/// The kinds of maps.
+#[derive(Debug, Clone)]
+pub enum MapKind {
+    /// A base relation: each tuple's live contributions.
+    Base {
+        /// The relation.
+        relation: RelId,
+    },
+    /// For each key, the ⊕ over `var` of the ⊗ of `factors` (each keyed by
+    /// the key extended with `var`): a view of a summed-out variable.
+    Sum {
+        /// The variable summed out.
+        var: VarId,
+        /// The factors multiplied for each value of `var`.
+        factors: Vec<Factor>,
+    },
+    /// For each key and each value of the free variable `var`: the ⊗ of
+    /// `factors` (its local payload), the number of output tuples below it,
+    /// and its place among the values sharing the key, for enumeration.
+    Free {
+        /// The free variable.
+        var: VarId,
+        /// The factors multiplied into the local payload.
+        factors: Vec<Factor>,
+        /// The free variables directly below, whose levels count into this
+        /// one.
+        children: Vec<MapId>,
+        /// The free variable directly above, if any.
+        parent: Option<MapId>,
+    },
+}
+
+/// A factor of a view's product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Factor {
+    /// Another map, looked up at the same key extended with the variable.
+    Map(MapId),
+    /// An atom, looked up in its relation's base map.
+    Atom(AtomId),
+}
+
+/// What an update to one relation does: the path of each of its atoms.
+#[derive(Debug, Clone)]
+pub struct Trigger {
+    /// The relation updated.
+    pub relation: RelId,
+    /// One path per atom of the relation, applied in order (the exact
+    /// delta of a self-join).
+    pub paths: Vec<AtomPath>,
+}
+
+/// The propagation of a change of one atom up the view tree.
+#[derive(Debug, Clone)]
+pub struct AtomPath {
+    /// The atom.
+    pub atom: AtomId,
+    /// The steps, from the atom's lowest variable up.
+    pub steps: Vec<Step>,
+    /// Atoms of the same relation updated after this one: when a sibling
+    /// lookup reads one of them at the updated tuple, it must see the old
+    /// payload.
+    pub later_same_relation: Vec<AtomId>,
+}
+
+/// One step of a path: a factor of `target` changed from an old to a new
+/// payload at the path's current key.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The map whose entry changes.
+    pub target: MapId,
+    /// The factor that changed.
+    pub changed: Factor,
+    /// The other factors of `target`, looked up to form the product.
+    pub siblings: Vec<Factor>,
+}
+
+/// How the result is read.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// The head variables, in head order.
+    pub head: Vec<VarId>,
+    /// Nullary maps (views of summed-out root variables) whose product
+    /// multiplies every output tuple.
+    pub scalars: Vec<MapId>,
+    /// The free levels of the root free variables.
+    pub roots: Vec<MapId>,
+}
+
+impl Program {
+    /// The map's variable (for `Sum` and `Free` maps).
+    pub fn map_var(&self, map: MapId) -> Option<VarId> {
+        match &self.maps[map].kind {
+            MapKind::Base { .. } => None,
+            MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
+        }
+    }
+
+    /// The variables a factor is looked up with, in key order.
+    pub fn factor_key(&self, factor: Factor) -> Vec<VarId> {
+        match factor {
+            Factor::Atom(a) => self.atoms[a].vars.clone(),
+            Factor::Map(m) => self.maps[m].key.clone(),
+        }
+    }
+
+    /// How a factor is written, e.g. `S(x, y)` or `sum_over_y[x]`.
+    pub fn factor_label(&self, factor: Factor) -> String {
+        match factor {
+            Factor::Atom(a) => self.atoms[a].label.clone(),
+            Factor::Map(m) => format!(
+                "{}[{}]",
+                self.maps[m].name,
+                self.var_list(&self.maps[m].key)
+            ),
+        }
+    }
+
+    /// Variable names, comma-separated.
+    pub fn var_list(&self, vars: &[VarId]) -> String {
+        vars.iter()
+            .map(|&v| self.vars[v].name.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

@@ -1,0 +1,155 @@
+//! The maps and indexes that maintained views live in: a fast hash map, and
+//! [`Group`], the keys that share a prefix, for constant-delay enumeration.
+//!
+//! Generated code reaches everything here through `::ivm::__private`.
+
+/// The hash map every view, index and relation of generated code is stored
+/// in, keyed by tuples of column values.
+//
+// Why foldhash's `fast::RandomState` and not std's SipHash, nor a fixed-seed
+// hasher:
+//
+// - Speed. Every update hashes one key per view on its path, and keys are
+//   mostly tuples of small integers; SipHash-1-3 costs several times what
+//   foldhash does on those, and would be the bulk of an O(1) update.
+// - The keys are the user's data, and in a service that maintains a view
+//   over events it receives they are chosen by whoever sends the events. A
+//   fixed hasher would let anyone compute colliding keys offline and turn
+//   every O(1) update into O(N), silently voiding the bounds the compiler
+//   promised. `RandomState` draws a per-process seed and a per-map seed, so
+//   collisions cannot be precomputed; foldhash calls this "minimal DoS
+//   resistance": it does not stand up to an attacker who can time a
+//   long-running process to recover the seed. SipHash would, at a cost
+//   paid on every update by every user, most of whom load data they trust.
+// - Moving entries between maps. Maintenance copies one map into another
+//   (bulk loads, rebuilding a partition, the views of a heavy/light split);
+//   with one fixed seed, inserting keys in another map's iteration order
+//   clusters them and makes the copy quadratic. Per-map seeds avoid that.
+//
+// The price is that iteration order differs between runs; enumeration goes
+// through `Group`s, whose order is the order of insertion, and tests compare
+// results as sets.
+pub type HashMap<K, V> = hashbrown::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// An empty [`HashMap`] with a fresh seed. Does not allocate.
+#[inline]
+pub fn new_map<K, V>() -> HashMap<K, V> {
+    HashMap::with_hasher(foldhash::fast::RandomState::default())
+}
+
+/// An empty [`HashMap`] with room for `capacity` entries, for bulk loads
+/// that know their size.
+#[inline]
+pub fn map_with_capacity<K, V>(capacity: usize) -> HashMap<K, V> {
+    HashMap::with_capacity_and_hasher(capacity, foldhash::fast::RandomState::default())
+}
+
+/// The keys that share a prefix (the entries of a view below one value of
+/// its parent's variables), stored densely so that they can be enumerated
+/// with constant delay.
+///
+/// A hash map cannot do that: its iterator skips empty buckets, and after
+/// deletes a map of capacity C holding n keys costs O(C / n) per key. A
+/// `Group` keeps its keys in a `Vec`; the caller stores each key's position
+/// (usually beside the key's payload in a [`HashMap`]) and removes a key by
+/// position in O(1), moving the last key into the hole and fixing the
+/// position it stored for that one.
+///
+/// ```
+/// use ivm::__private::{Group, HashMap, new_map};
+///
+/// // Each key's position in the group, kept by the caller.
+/// let mut positions: HashMap<&str, usize> = new_map();
+/// let mut group = Group::new();
+/// for key in ["a", "b", "c"] {
+///     positions.insert(key, group.push(key));
+/// }
+///
+/// // Removing "a" moves "c", the last key, into its place.
+/// let pos = positions.remove("a").unwrap();
+/// if let Some(moved) = group.swap_remove(pos) {
+///     positions.insert(*moved, pos);
+/// }
+/// assert_eq!(group.iter().copied().collect::<Vec<_>>(), ["c", "b"]);
+/// assert_eq!(positions["c"], 0);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group<K> {
+    keys: Vec<K>,
+}
+
+impl<K> Group<K> {
+    /// An empty group. Does not allocate.
+    #[inline]
+    pub const fn new() -> Self {
+        Group { keys: Vec::new() }
+    }
+
+    /// Appends `key` and returns its position, which stays valid until a
+    /// [`swap_remove`](Self::swap_remove) moves the key. Amortized O(1).
+    ///
+    /// The group does not check that `key` is new: it holds whatever it is
+    /// given, and the caller's map is what knows which keys are present.
+    #[inline]
+    pub fn push(&mut self, key: K) -> usize {
+        self.keys.push(key);
+        self.keys.len() - 1
+    }
+
+    /// Removes the key at `pos` in O(1) and returns the key now stored at
+    /// `pos`: the one moved there from the end, whose stored position the
+    /// caller must update. `None` when `pos` was the last position, so
+    /// nothing moved.
+    ///
+    /// # Panics
+    ///
+    /// When `pos` is out of bounds: a position the caller kept is always in
+    /// bounds, so this is a bug in the caller's bookkeeping.
+    #[inline]
+    pub fn swap_remove(&mut self, pos: usize) -> Option<&K> {
+        self.keys.swap_remove(pos);
+        self.keys.get(pos)
+    }
+
+    /// The key at `pos`, if `pos` is in bounds.
+    #[inline]
+    pub fn get(&self, pos: usize) -> Option<&K> {
+        self.keys.get(pos)
+    }
+
+    /// The keys, each in O(1), in the order of their positions.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, K> {
+        self.keys.iter()
+    }
+
+    /// How many keys the group holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the group holds no key: the entry holding it can be dropped.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+}
+
+impl<K> Default for Group<K> {
+    /// An empty group.
+    #[inline]
+    fn default() -> Self {
+        Group::new()
+    }
+}
+
+impl<'a, K> IntoIterator for &'a Group<K> {
+    type Item = &'a K;
+    type IntoIter = std::slice::Iter<'a, K>;
+
+    #[inline]
+    fn into_iter(self) -> Self::IntoIter {
+        self.keys.iter()
+    }
+}

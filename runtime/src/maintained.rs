@@ -1,0 +1,497 @@
+//! Payloads under inserts and deletes: the [`Maintained`] trait, through
+//! which generated code keeps the ⊕ of a multiset of contributions in every
+//! semiring, and [`OrderedState`], its state for the selective semirings.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use crate::semiring::{
+    AccessControl, Bool, BoolState, Count, Covariance, Int, LevelCounts, MaxMax, MaxMin, MaxPlus,
+    MinMax, MinPlus, Real, SumState, overflow,
+};
+use crate::{DeletableAggregate, Ring, Selective, Semiring};
+
+/// A multiset of contributions and its ⊕, under inserts and retractions:
+/// how a view keeps the payload of one key while the updates below it come
+/// and go. Every catalogue semiring implements it, so generated code has
+/// one way to maintain payloads whatever the semiring; how a retraction
+/// works is the semiring's business (DESIGN §4):
+///
+/// - a [`Ring`] (`Int`, `Real`, `Covariance<M>`) keeps the ⊕ itself, as a
+///   plain sum would, and retracts by subtracting;
+/// - `Count`, `Bool` and `AccessControl` keep their O(1)
+///   [`DeletableAggregate`] states: a sum with a count of contributions,
+///   and derivation counts;
+/// - the selective semirings without an O(1) summary (`MinPlus`, `MaxPlus`,
+///   `MaxMin`, `MinMax`, `MaxMax`) keep an [`OrderedState`], O(log N) per
+///   operation, which is optimal under deletes (papers/002, §5.3).
+///
+/// Generated code calls it with qualified paths
+/// (`<P as ::ivm::Maintained>::insert(..)`): `Count`, `Bool` and the rings
+/// also implement [`DeletableAggregate`], whose methods share the names.
+///
+/// # Laws
+///
+/// For a state built from `Default` by `insert`s, successful `retract`s and
+/// `replace`s:
+///
+/// - `value` is the ⊕ of the live contributions, and zero when none is
+///   live;
+/// - `retract(v)` of a live contribution `v` returns `true` and takes it
+///   back; a `retract` that returns `false` has changed nothing;
+/// - `replace(old, new)`, with `old` live or zero, has the effect of
+///   `retract(old)` unless `old` is zero, then `insert(new)` unless `new` is
+///   zero;
+/// - `is_empty` holds exactly when no contribution is live. In a ring that
+///   is when the value is zero: the tuple is then absent.
+///
+/// # Not required
+///
+/// - That `retract` refuses every contribution that is not live. A ring
+///   cannot tell its contributions apart (after 2 and 3, taking back 5
+///   leaves zero), so it refuses only when the value is zero; `Count`
+///   refuses what its sum and count rule out. The others are exact.
+/// - O(1) time: an [`OrderedState`] takes O(log N).
+/// - Zero contributions: callers never insert zero (a zero contribution is
+///   an absent one), so a positive semiring refuses to retract zero.
+///
+/// ```
+/// use ivm::Maintained;
+/// use ivm::semiring::MinPlus;
+///
+/// let mut costs = <MinPlus as Maintained>::State::default();
+/// for cost in [5, 3, 8] {
+///     MinPlus::insert(&mut costs, &MinPlus(cost));
+/// }
+/// assert_eq!(MinPlus::value(&costs), MinPlus(3));
+///
+/// // The cheapest derivation goes; the next cheapest takes over.
+/// assert!(MinPlus::retract(&mut costs, &MinPlus(3)));
+/// assert_eq!(MinPlus::value(&costs), MinPlus(5));
+///
+/// // 4 was never inserted: refused, nothing changes.
+/// assert!(!MinPlus::retract(&mut costs, &MinPlus(4)));
+///
+/// // One derivation gets cheaper.
+/// MinPlus::replace(&mut costs, &MinPlus(8), &MinPlus(1));
+/// assert_eq!(MinPlus::value(&costs), MinPlus(1));
+/// assert!(!MinPlus::is_empty(&costs));
+/// ```
+pub trait Maintained: Semiring {
+    /// The ⊕ of a multiset of live contributions, in a form that supports
+    /// retraction. `Default` is the empty multiset.
+    type State: Clone + Debug + Default;
+
+    /// The ⊕ of the live contributions (zero when none).
+    fn value(state: &Self::State) -> Self;
+
+    /// Adds one contribution `v` (callers never pass zero).
+    fn insert(state: &mut Self::State, v: &Self);
+
+    /// Retracts one live contribution `v`. Returns `false`, leaving the
+    /// state unchanged, when no such contribution is alive.
+    fn retract(state: &mut Self::State, v: &Self) -> bool;
+
+    /// One contribution changes from `old` to `new` (either may be zero,
+    /// meaning absent). Never fails when `old` is alive (or zero).
+    ///
+    /// The provided method retracts `old` and inserts `new`; rings replace
+    /// it by one addition. Passing an `old` that is not alive is a bug in
+    /// the caller, caught by a debug assertion.
+    fn replace(state: &mut Self::State, old: &Self, new: &Self) {
+        if !old.is_zero() {
+            let retracted = Self::retract(state, old);
+            debug_assert!(
+                retracted,
+                "ivm: replace of {old:?}, which is not a live contribution"
+            );
+        }
+        if !new.is_zero() {
+            Self::insert(state, new);
+        }
+    }
+
+    /// No live contribution: the entry holding this state can be dropped.
+    fn is_empty(state: &Self::State) -> bool;
+}
+
+// ---------------------------------------------------------------------------
+// Rings: the state is the sum.
+
+impl Maintained for Int {
+    type State = Int;
+
+    #[inline]
+    fn value(state: &Int) -> Int {
+        *state
+    }
+
+    /// Panics when the sum leaves `i64`, like [`Semiring::add`].
+    #[inline]
+    fn insert(state: &mut Int, v: &Int) {
+        state.add_assign(v);
+    }
+
+    /// Refuses exactly when the sum is zero (the tuple is absent).
+    #[inline]
+    fn retract(state: &mut Int, v: &Int) -> bool {
+        if state.is_zero() {
+            return false;
+        }
+        // Not `Ring::sub`, which negates first and so fails for
+        // `Int(i64::MIN)` even where the difference fits.
+        let rest = state.0.checked_sub(v.0).unwrap_or_else(|| {
+            overflow("Int", "⊕", &state.0, &-i128::from(v.0));
+        });
+        state.0 = rest;
+        true
+    }
+
+    /// Exact: panics only when the new sum leaves `i64`, not when
+    /// `new − old` or a partial sum would.
+    #[inline]
+    fn replace(state: &mut Int, old: &Int, new: &Int) {
+        let change = i128::from(new.0) - i128::from(old.0);
+        state.0 = i64::try_from(i128::from(state.0) + change)
+            .unwrap_or_else(|_| overflow("Int", "⊕", &state.0, &change));
+    }
+
+    #[inline]
+    fn is_empty(state: &Int) -> bool {
+        state.is_zero()
+    }
+}
+
+/// `retract` of a ring whose state is its sum: refuses exactly when the sum
+/// is zero.
+#[inline]
+fn ring_retract<K: Ring>(state: &mut K, v: &K) -> bool {
+    if state.is_zero() {
+        return false;
+    }
+    *state = state.sub(v);
+    true
+}
+
+/// `replace` of a ring whose state is its sum.
+#[inline]
+fn ring_replace<K: Ring>(state: &mut K, old: &K, new: &K) {
+    // new − old first, so that a float sum replaced by an equal payload
+    // stays bit for bit what it was instead of drifting by rounding.
+    state.add_assign(&new.sub(old));
+}
+
+/// Over floats, a sum returns to exactly zero only where the arithmetic is
+/// exact: after contributions 0.1 and 0.2 are retracted, a residue of
+/// rounding may remain, and the state is then not empty. That is the ring
+/// ℝ approximated by `f64`, not a retraction rule.
+impl Maintained for Real {
+    type State = Real;
+
+    #[inline]
+    fn value(state: &Real) -> Real {
+        *state
+    }
+
+    #[inline]
+    fn insert(state: &mut Real, v: &Real) {
+        state.add_assign(v);
+    }
+
+    /// Refuses exactly when the sum is zero (the tuple is absent).
+    #[inline]
+    fn retract(state: &mut Real, v: &Real) -> bool {
+        ring_retract(state, v)
+    }
+
+    #[inline]
+    fn replace(state: &mut Real, old: &Real, new: &Real) {
+        ring_replace(state, old, new);
+    }
+
+    #[inline]
+    fn is_empty(state: &Real) -> bool {
+        state.is_zero()
+    }
+}
+
+/// As for [`Real`], rounding may leave a residue where every contribution
+/// has been retracted.
+impl<const M: usize> Maintained for Covariance<M> {
+    type State = Covariance<M>;
+
+    #[inline]
+    fn value(state: &Self) -> Self {
+        *state
+    }
+
+    #[inline]
+    fn insert(state: &mut Self, v: &Self) {
+        state.add_assign(v);
+    }
+
+    /// Refuses exactly when the sum is zero (the tuple is absent).
+    #[inline]
+    fn retract(state: &mut Self, v: &Self) -> bool {
+        ring_retract(state, v)
+    }
+
+    #[inline]
+    fn replace(state: &mut Self, old: &Self, new: &Self) {
+        ring_replace(state, old, new);
+    }
+
+    #[inline]
+    fn is_empty(state: &Self) -> bool {
+        state.is_zero()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Positive semirings with an O(1) summary: the `DeletableAggregate` states.
+
+/// Implements [`Maintained`] by the type's [`DeletableAggregate`] state,
+/// given how to tell that state holds no contribution.
+macro_rules! maintained_by_deletable {
+    ($($ty:ty: $state:ty, |$s:ident| $is_empty:expr;)*) => {$(
+        impl Maintained for $ty {
+            type State = $state;
+
+            #[inline]
+            fn value(state: &$state) -> Self {
+                <$ty as DeletableAggregate>::value(state)
+            }
+
+            #[inline]
+            fn insert(state: &mut $state, v: &Self) {
+                <$ty as DeletableAggregate>::insert(state, v);
+            }
+
+            /// Refuses zero, which is never a live contribution; otherwise
+            /// refuses what [`DeletableAggregate::remove`] does.
+            #[inline]
+            fn retract(state: &mut $state, v: &Self) -> bool {
+                // Checked here because the summary cannot: `Count`'s sum
+                // would take back a 0 from two live contributions and
+                // lose count of one of them.
+                !v.is_zero() && <$ty as DeletableAggregate>::remove(state, v)
+            }
+
+            #[inline]
+            fn is_empty($s: &$state) -> bool {
+                $is_empty
+            }
+        }
+    )*};
+}
+
+maintained_by_deletable! {
+    Count: SumState<Count>, |state| state.contributions() == 0;
+    Bool: BoolState, |state| {
+        state.contributions(Bool(true)) == 0 && state.contributions(Bool(false)) == 0
+    };
+    AccessControl: LevelCounts, |state| {
+        AccessControl::LEVELS.iter().all(|&level| state.contributions(level) == 0)
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Selective semirings: an ordered multiset.
+
+/// The live contributions of a selective semiring, as an ordered multiset
+/// (each distinct value with how many times it is live), so that when the
+/// best contribution is retracted the next best is at hand. O(log N) per
+/// operation for N distinct values, which is optimal: no O(1) summary can
+/// yield the new best after the best goes (papers/002, Lemma 24 and §5.3).
+///
+/// Most keys of a view have a single distinct contribution; a state with
+/// one keeps it inline and allocates nothing. There is one representation
+/// per multiset, so two states are equal exactly when their multisets are.
+///
+/// The order of `K` (its `Ord`) must rank values by the semiring's
+/// preference, in either direction: then the best of a multiset is at one
+/// of its ends and is found as first ⊕ last. The derived orders of the
+/// catalogue types do (smaller is better for [`MinPlus`] and [`MinMax`],
+/// larger for the rest). A user's selective semiring can use this state
+/// for its own [`Maintained`] implementation.
+///
+/// ```
+/// use ivm::maintained::OrderedState;
+/// use ivm::semiring::MaxPlus;
+///
+/// let mut scores = OrderedState::default();
+/// scores.insert(MaxPlus(4));
+/// scores.insert(MaxPlus(9));
+/// scores.insert(MaxPlus(9));
+/// assert_eq!(scores.best(), MaxPlus(9));
+/// assert_eq!(scores.contributions(&MaxPlus(9)), 2);
+///
+/// assert!(scores.retract(&MaxPlus(9)));
+/// assert!(scores.retract(&MaxPlus(9)));
+/// assert_eq!(scores.best(), MaxPlus(4));
+/// assert!(!scores.retract(&MaxPlus(9)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderedState<K> {
+    repr: Repr<K>,
+}
+
+/// The forms of an [`OrderedState`]. `Many` always holds at least two
+/// distinct values, which is what makes the form of a multiset unique.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Repr<K> {
+    /// Nothing is live.
+    Empty,
+    /// One distinct value is live, this many times.
+    One(K, u32),
+    /// Two or more distinct values are live, each this many times.
+    Many(BTreeMap<K, u32>),
+}
+
+impl<K> Default for OrderedState<K> {
+    /// The empty multiset.
+    #[inline]
+    fn default() -> Self {
+        OrderedState { repr: Repr::Empty }
+    }
+}
+
+impl<K: Ord + Clone> OrderedState<K> {
+    /// Adds one contribution `v`. O(log N).
+    ///
+    /// # Panics
+    ///
+    /// When one value would be live more than `u32::MAX` times.
+    pub fn insert(&mut self, v: K) {
+        match &mut self.repr {
+            Repr::Empty => self.repr = Repr::One(v, 1),
+            Repr::One(k, count) if *k == v => increment(count),
+            Repr::One(k, count) => {
+                let map = BTreeMap::from([(k.clone(), *count), (v, 1)]);
+                self.repr = Repr::Many(map);
+            }
+            Repr::Many(map) => increment(map.entry(v).or_insert(0)),
+        }
+    }
+
+    /// Takes back one contribution `v`. Returns `false`, with the state
+    /// unchanged, when `v` is not live. O(log N).
+    pub fn retract(&mut self, v: &K) -> bool {
+        match &mut self.repr {
+            Repr::Empty => false,
+            Repr::One(k, _) if k != v => false,
+            Repr::One(_, count) => {
+                if *count > 1 {
+                    *count -= 1;
+                } else {
+                    self.repr = Repr::Empty;
+                }
+                true
+            }
+            Repr::Many(map) => {
+                let Some(count) = map.get_mut(v) else {
+                    return false;
+                };
+                if *count > 1 {
+                    *count -= 1;
+                    return true;
+                }
+                map.remove(v);
+                // Back to the inline form when one value is left: frees the
+                // tree, and keeps the form of each multiset unique.
+                if map.len() == 1 {
+                    if let Some((k, count)) = map.pop_first() {
+                        self.repr = Repr::One(k, count);
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// How many live contributions equal `v`.
+    pub fn contributions(&self, v: &K) -> u32 {
+        match &self.repr {
+            Repr::Empty => 0,
+            Repr::One(k, count) => {
+                if k == v {
+                    *count
+                } else {
+                    0
+                }
+            }
+            Repr::Many(map) => map.get(v).copied().unwrap_or(0),
+        }
+    }
+
+    /// Whether no contribution is live.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        matches!(self.repr, Repr::Empty)
+    }
+}
+
+impl<K: Selective + Ord> OrderedState<K> {
+    /// The ⊕ of the live contributions: the best one, or zero when none is
+    /// live. O(log N).
+    pub fn best(&self) -> K {
+        match &self.repr {
+            Repr::Empty => K::zero(),
+            Repr::One(k, _) => k.clone(),
+            // The best is at one end of the order; which end is the
+            // semiring's to say, so ask ⊕ instead of assuming min or max.
+            Repr::Many(map) => match (map.first_key_value(), map.last_key_value()) {
+                (Some((first, _)), Some((last, _))) => first.add(last),
+                _ => K::zero(),
+            },
+        }
+    }
+}
+
+/// Adds one to a count of live contributions.
+#[inline]
+fn increment(count: &mut u32) {
+    *count = count.checked_add(1).unwrap_or_else(|| too_many());
+}
+
+#[cold]
+#[inline(never)]
+fn too_many() -> ! {
+    panic!(
+        "ivm: more than u32::MAX live contributions of one value to one payload; \
+         retract some before inserting more"
+    )
+}
+
+/// Implements [`Maintained`] by an [`OrderedState`] for selective semirings
+/// whose derived order ranks their values.
+macro_rules! maintained_by_order {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Maintained for $ty {
+            type State = OrderedState<$ty>;
+
+            #[inline]
+            fn value(state: &Self::State) -> Self {
+                state.best()
+            }
+
+            #[inline]
+            fn insert(state: &mut Self::State, v: &Self) {
+                state.insert(*v);
+            }
+
+            /// Exact: refuses exactly when no live contribution equals `v`.
+            #[inline]
+            fn retract(state: &mut Self::State, v: &Self) -> bool {
+                state.retract(v)
+            }
+
+            #[inline]
+            fn is_empty(state: &Self::State) -> bool {
+                state.is_empty()
+            }
+        }
+    )*};
+}
+
+maintained_by_order!(MinPlus, MaxPlus, MaxMin, MinMax, MaxMax);

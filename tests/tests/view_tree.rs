@@ -1,0 +1,468 @@
+//! View trees against the naive evaluator: random sequences of updates,
+//! inserts, deletes and retractions (absent ones included) over skewed
+//! data, self-joins and every catalogue semiring the strategy serves, with
+//! `iter`, `get`, `len` and the outcome of every call compared after every
+//! step.
+
+use std::collections::BTreeMap;
+
+use ivm::Semiring;
+use ivm::semiring::{AccessControl, Bool, Count, Int, MaxMax, MaxPlus, MinPlus, Real};
+use ivm_tests::naive::{Naive, Retraction};
+use proptest::prelude::*;
+
+/// A generated struct seen through generic operations.
+trait Subject: Default {
+    type K: Semiring;
+    fn update(&mut self, rel: usize, t: &[u64], d: Self::K);
+    fn retract(&mut self, rel: usize, t: &[u64], d: Self::K) -> Result<(), ivm::Error>;
+    fn delete(&mut self, rel: usize, t: &[u64]) -> Result<(), ivm::Error>;
+    fn rows(&self) -> Vec<(Vec<u64>, Self::K)>;
+    fn get(&self, key: &[u64]) -> Self::K;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool;
+}
+
+/// Implements [`Subject`] for a generated struct: each relation with its
+/// methods and column count, and the head arity.
+macro_rules! subject {
+    ($ty:ident: $k:ty; $( $rel:literal => $upd:ident $ret:ident $del:ident [$($c:tt)*] ),* ; head [$($h:tt)*]) => {
+        impl Subject for $ty {
+            type K = $k;
+            fn update(&mut self, rel: usize, t: &[u64], d: $k) {
+                match rel {
+                    $( $rel => self.$upd($(t[$c] as u32,)* d), )*
+                    _ => unreachable!(),
+                }
+            }
+            fn retract(&mut self, rel: usize, t: &[u64], d: $k) -> Result<(), ivm::Error> {
+                match rel {
+                    $( $rel => self.$ret($(t[$c] as u32,)* d), )*
+                    _ => unreachable!(),
+                }
+            }
+            fn delete(&mut self, rel: usize, t: &[u64]) -> Result<(), ivm::Error> {
+                match rel {
+                    $( $rel => self.$del($(t[$c] as u32,)*), )*
+                    _ => unreachable!(),
+                }
+            }
+            fn rows(&self) -> Vec<(Vec<u64>, $k)> {
+                self.iter()
+                    .map(|(k, p)| {
+                        let _ = &k;
+                        (vec![$(u64::from(k.$h)),*], p)
+                    })
+                    .collect()
+            }
+            fn get(&self, key: &[u64]) -> $k {
+                let _ = key;
+                $ty::get(self, &($(key[$h] as u32,)*))
+            }
+            fn len(&self) -> usize {
+                $ty::len(self)
+            }
+            fn is_empty(&self) -> bool {
+                $ty::is_empty(self)
+            }
+        }
+    };
+}
+
+/// How test payloads are made for a semiring, and how it retracts.
+trait TestPayload: Semiring + std::fmt::Debug {
+    /// A non-zero payload from a small random number.
+    fn from_raw(raw: u8) -> Self;
+    fn retraction() -> Retraction<Self>;
+    /// Whether retracting anything but a live contribution may disagree
+    /// with the exact model (Count's truncated subtraction).
+    const LIVE_RETRACTIONS_ONLY: bool = false;
+}
+
+impl TestPayload for Int {
+    fn from_raw(raw: u8) -> Self {
+        Int(i64::from(raw % 7) - 3).add(&Int(i64::from(raw % 7 == 3)))
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::ring()
+    }
+}
+impl TestPayload for Real {
+    fn from_raw(raw: u8) -> Self {
+        Real(f64::from(raw % 5) - 2.0 + if raw % 5 == 2 { 0.5 } else { 0.0 })
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::ring()
+    }
+}
+impl TestPayload for Count {
+    fn from_raw(raw: u8) -> Self {
+        Count(u64::from(raw % 3) + 1)
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+    const LIVE_RETRACTIONS_ONLY: bool = true;
+}
+impl TestPayload for Bool {
+    fn from_raw(_: u8) -> Self {
+        Bool(true)
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+impl TestPayload for MinPlus {
+    fn from_raw(raw: u8) -> Self {
+        MinPlus(i64::from(raw % 9) - 2)
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+impl TestPayload for MaxPlus {
+    fn from_raw(raw: u8) -> Self {
+        MaxPlus(i64::from(raw % 9) - 2)
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+impl TestPayload for MaxMax {
+    fn from_raw(raw: u8) -> Self {
+        MaxMax(i64::from(raw % 9))
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+impl TestPayload for AccessControl {
+    fn from_raw(raw: u8) -> Self {
+        AccessControl::LEVELS[usize::from(raw) % 4]
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+
+/// A query's shape for the naive evaluator: relation arities, atoms as
+/// (relation, variables), head variables.
+type Shape = (
+    &'static [usize],
+    &'static [(usize, &'static [usize])],
+    &'static [usize],
+);
+
+/// One call on the generated API.
+#[derive(Debug, Clone)]
+enum Op {
+    Update(usize, Vec<u64>, u8),
+    Insert(usize, Vec<u64>),
+    Delete(usize, Vec<u64>),
+    Retract(usize, Vec<u64>, u8),
+    /// Retract the n-th live contribution made so far (always present).
+    RetractLive(usize),
+}
+
+/// Tuples over a small, skewed domain: value 0 is a hub that most tuples
+/// share, so joins fan out and self-join tuples like (0, 0) are common.
+fn tuple(arity: usize) -> BoxedStrategy<Vec<u64>> {
+    proptest::collection::vec(
+        prop_oneof![3 => Just(0u64), 2 => 1u64..3, 1 => 3u64..6],
+        arity,
+    )
+    .boxed()
+}
+
+fn ops(arities: &'static [usize]) -> impl Strategy<Value = Vec<Op>> {
+    let rel = 0..arities.len();
+    let op = rel.prop_flat_map(move |r| {
+        let t = tuple(arities[r]);
+        prop_oneof![
+            4 => (t.clone(), any::<u8>()).prop_map(move |(t, d)| Op::Update(r, t, d)),
+            3 => t.clone().prop_map(move |t| Op::Insert(r, t)),
+            2 => t.clone().prop_map(move |t| Op::Delete(r, t)),
+            1 => (t, any::<u8>()).prop_map(move |(t, d)| Op::Retract(r, t, d)),
+            2 => any::<usize>().prop_map(Op::RetractLive),
+        ]
+    });
+    proptest::collection::vec(op, 1..60)
+}
+
+/// Runs `ops` on a fresh subject and the naive evaluator, comparing after
+/// every step.
+fn check<S: Subject>(query: Shape, ops: &[Op]) -> Result<(), TestCaseError>
+where
+    S::K: TestPayload,
+{
+    let (arities, atoms, head) = query;
+    let mut subject = S::default();
+    let mut naive = Naive::<S::K>::new(
+        arities.to_vec(),
+        atoms.iter().map(|(r, v)| (*r, v.to_vec())).collect(),
+        head.to_vec(),
+        S::K::retraction(),
+    );
+    let mut live: Vec<(usize, Vec<u64>, S::K)> = Vec::new();
+    for (step, op) in ops.iter().enumerate() {
+        let (got, want) = match op {
+            Op::Update(r, t, d) => {
+                let d = S::K::from_raw(*d);
+                subject.update(*r, t, d.clone());
+                naive.update(*r, t, d.clone());
+                live.push((*r, t.clone(), d));
+                (true, true)
+            }
+            Op::Insert(r, t) => {
+                subject.update(*r, t, S::K::one());
+                naive.update(*r, t, S::K::one());
+                live.push((*r, t.clone(), S::K::one()));
+                (true, true)
+            }
+            Op::Delete(r, t) => {
+                if S::K::LIVE_RETRACTIONS_ONLY && naive.payload(*r, t) != S::K::zero() {
+                    continue;
+                }
+                (subject.delete(*r, t).is_ok(), naive.delete(*r, t).is_ok())
+            }
+            Op::Retract(r, t, d) => {
+                if S::K::LIVE_RETRACTIONS_ONLY && naive.payload(*r, t) != S::K::zero() {
+                    continue;
+                }
+                let d = S::K::from_raw(*d);
+                (
+                    subject.retract(*r, t, d.clone()).is_ok(),
+                    naive.retract(*r, t, d).is_ok(),
+                )
+            }
+            Op::RetractLive(n) => {
+                if live.is_empty() {
+                    continue;
+                }
+                let (r, t, d) = live.swap_remove(n % live.len());
+                let want = naive.retract(r, &t, d.clone()).is_ok();
+                if S::K::LIVE_RETRACTIONS_ONLY && !want {
+                    continue;
+                }
+                (subject.retract(r, &t, d).is_ok(), want)
+            }
+        };
+        prop_assert_eq!(got, want, "step {}: {:?} succeeded differently", step, op);
+        let rows = subject.rows();
+        let mut seen = BTreeMap::new();
+        for (k, p) in rows {
+            prop_assert!(
+                !p.is_zero(),
+                "step {}: iter yields a zero payload for {:?}",
+                step,
+                k
+            );
+            prop_assert!(
+                seen.insert(k.clone(), p).is_none(),
+                "step {}: iter yields {:?} twice",
+                step,
+                k
+            );
+        }
+        let expected = naive.result();
+        prop_assert_eq!(&seen, &expected, "step {}: after {:?}", step, op);
+        prop_assert_eq!(subject.len(), expected.len(), "step {}: len", step);
+        prop_assert_eq!(subject.is_empty(), expected.is_empty());
+        for (k, p) in &expected {
+            prop_assert_eq!(&subject.get(k), p, "step {}: get({:?})", step, k);
+        }
+        if !head.is_empty() {
+            let absent = vec![9; head.len()];
+            prop_assert_eq!(subject.get(&absent), S::K::zero());
+        }
+    }
+    Ok(())
+}
+
+// Q(k) = R(k, x) * S(k, y): a grouped two-relation join.
+macro_rules! grouped {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(k: u32, x: u32);
+                relation S(k: u32, y: u32);
+                Q(k) = R(k, x) * S(k, y);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
+    };
+}
+const GROUPED: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[0, 2])], &[0]);
+
+grouped!(GroupedInt, Int);
+grouped!(GroupedCount, Count);
+grouped!(GroupedMinPlus, MinPlus);
+grouped!(GroupedBool, Bool);
+grouped!(GroupedMaxMax, MaxMax);
+grouped!(GroupedAccess, AccessControl);
+
+// Q() = R(a, b) * S(a, c) * T(a): a nullary count with three levels.
+macro_rules! nullary {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(a: u32, b: u32);
+                relation S(a: u32, c: u32);
+                relation T(a: u32);
+                Q() = R(a, b) * S(a, c) * T(a);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0]; head []);
+    };
+}
+const NULLARY: Shape = (&[2, 2, 1], &[(0, &[0, 1]), (1, &[0, 2]), (2, &[0])], &[]);
+
+nullary!(NullaryInt, Int);
+nullary!(NullaryReal, Real);
+nullary!(NullaryCount, Count);
+nullary!(NullaryMaxPlus, MaxPlus);
+
+// Q(v) = E(v, a) * E(v, b): a self-join.
+macro_rules! wedges {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation E(src: u32, dst: u32);
+                Q(v) = E(v, a) * E(v, b);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_e retract_e delete_e [0 1]; head [0]);
+    };
+}
+const WEDGES: Shape = (&[2], &[(0, &[0, 1]), (0, &[0, 2])], &[0]);
+
+wedges!(WedgesInt, Int);
+wedges!(WedgesCount, Count);
+wedges!(WedgesMinPlus, MinPlus);
+
+// Q(a) = E(a, b) * E(b, a): a self-join whose atoms meet at the same key,
+// where (x, x) tuples exercise the self-join delta rule.
+macro_rules! mutual {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation E(src: u32, dst: u32);
+                Q(a) = E(a, b) * E(b, a);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_e retract_e delete_e [0 1]; head [0]);
+    };
+}
+const MUTUAL: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 0])], &[0]);
+
+mutual!(MutualInt, Int);
+mutual!(MutualCount, Count);
+mutual!(MutualMinPlus, MinPlus);
+mutual!(MutualBool, Bool);
+
+// Q(a, b, c) = R(a, b) * S(a, c) * T(d): free variables that branch, and
+// a summed-out root that scales every tuple.
+macro_rules! branching {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(a: u32, b: u32);
+                relation S(a: u32, c: u32);
+                relation T(d: u32);
+                Q(a, b, c) = R(a, b) * S(a, c) * T(d);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0]; head [0 1 2]);
+    };
+}
+const BRANCHING: Shape = (
+    &[2, 2, 1],
+    &[(0, &[0, 1]), (1, &[0, 2]), (2, &[3])],
+    &[0, 1, 2],
+);
+
+branching!(BranchingInt, Int);
+branching!(BranchingCount, Count);
+branching!(BranchingMinPlus, MinPlus);
+branching!(BranchingAccess, AccessControl);
+
+// Q(a, b) = R(a, b, c) * S(a, b, d) * T(a, e): a three-level hierarchy
+// with free variables over summed-out ones.
+macro_rules! deep {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(a: u32, b: u32, c: u32);
+                relation S(a: u32, b: u32, d: u32);
+                relation T(a: u32, e: u32);
+                Q(a, b) = R(a, b, c) * S(a, b, d) * T(a, e);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1 2], 1 => update_s retract_s delete_s [0 1 2], 2 => update_t retract_t delete_t [0 1]; head [0 1]);
+    };
+}
+const DEEP: Shape = (
+    &[3, 3, 2],
+    &[(0, &[0, 1, 2]), (1, &[0, 1, 3]), (2, &[0, 4])],
+    &[0, 1],
+);
+
+deep!(DeepInt, Int);
+deep!(DeepMinPlus, MinPlus);
+deep!(DeepBool, Bool);
+
+// Q(a, b) = R(a) * S(b): a product of independent free variables.
+macro_rules! product {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(a: u32);
+                relation S(b: u32);
+                Q(a, b) = R(a) * S(b);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0], 1 => update_s retract_s delete_s [0]; head [0 1]);
+    };
+}
+const PRODUCT: Shape = (&[1, 1], &[(0, &[0]), (1, &[1])], &[0, 1]);
+
+product!(ProductInt, Int);
+product!(ProductCount, Count);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test] fn grouped_int(ops in ops(GROUPED.0)) { check::<GroupedInt>(GROUPED, &ops)?; }
+    #[test] fn grouped_count(ops in ops(GROUPED.0)) { check::<GroupedCount>(GROUPED, &ops)?; }
+    #[test] fn grouped_min_plus(ops in ops(GROUPED.0)) { check::<GroupedMinPlus>(GROUPED, &ops)?; }
+    #[test] fn grouped_bool(ops in ops(GROUPED.0)) { check::<GroupedBool>(GROUPED, &ops)?; }
+    #[test] fn grouped_max_max(ops in ops(GROUPED.0)) { check::<GroupedMaxMax>(GROUPED, &ops)?; }
+    #[test] fn grouped_access(ops in ops(GROUPED.0)) { check::<GroupedAccess>(GROUPED, &ops)?; }
+    #[test] fn nullary_int(ops in ops(NULLARY.0)) { check::<NullaryInt>(NULLARY, &ops)?; }
+    #[test] fn nullary_real(ops in ops(NULLARY.0)) { check::<NullaryReal>(NULLARY, &ops)?; }
+    #[test] fn nullary_count(ops in ops(NULLARY.0)) { check::<NullaryCount>(NULLARY, &ops)?; }
+    #[test] fn nullary_max_plus(ops in ops(NULLARY.0)) { check::<NullaryMaxPlus>(NULLARY, &ops)?; }
+    #[test] fn wedges_int(ops in ops(WEDGES.0)) { check::<WedgesInt>(WEDGES, &ops)?; }
+    #[test] fn wedges_count(ops in ops(WEDGES.0)) { check::<WedgesCount>(WEDGES, &ops)?; }
+    #[test] fn wedges_min_plus(ops in ops(WEDGES.0)) { check::<WedgesMinPlus>(WEDGES, &ops)?; }
+    #[test] fn mutual_int(ops in ops(MUTUAL.0)) { check::<MutualInt>(MUTUAL, &ops)?; }
+    #[test] fn mutual_count(ops in ops(MUTUAL.0)) { check::<MutualCount>(MUTUAL, &ops)?; }
+    #[test] fn mutual_min_plus(ops in ops(MUTUAL.0)) { check::<MutualMinPlus>(MUTUAL, &ops)?; }
+    #[test] fn mutual_bool(ops in ops(MUTUAL.0)) { check::<MutualBool>(MUTUAL, &ops)?; }
+    #[test] fn branching_int(ops in ops(BRANCHING.0)) { check::<BranchingInt>(BRANCHING, &ops)?; }
+    #[test] fn branching_count(ops in ops(BRANCHING.0)) { check::<BranchingCount>(BRANCHING, &ops)?; }
+    #[test] fn branching_min_plus(ops in ops(BRANCHING.0)) { check::<BranchingMinPlus>(BRANCHING, &ops)?; }
+    #[test] fn branching_access(ops in ops(BRANCHING.0)) { check::<BranchingAccess>(BRANCHING, &ops)?; }
+    #[test] fn deep_int(ops in ops(DEEP.0)) { check::<DeepInt>(DEEP, &ops)?; }
+    #[test] fn deep_min_plus(ops in ops(DEEP.0)) { check::<DeepMinPlus>(DEEP, &ops)?; }
+    #[test] fn deep_bool(ops in ops(DEEP.0)) { check::<DeepBool>(DEEP, &ops)?; }
+    #[test] fn product_int(ops in ops(PRODUCT.0)) { check::<ProductInt>(PRODUCT, &ops)?; }
+    #[test] fn product_count(ops in ops(PRODUCT.0)) { check::<ProductCount>(PRODUCT, &ops)?; }
+}

@@ -1,0 +1,10 @@
+ivm::ivm_query! {
+    #[strategy(view_tree)]
+    pub query Path {
+        relation R(a: u32, b: u32);
+        relation S(b: u32, c: u32);
+        Q(a) = R(a, b) * S(b, c);
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+ivm::ivm_query! {
+    query Q {
+        relation R(a: u32);
+        relation R(b: u32);
+        Q(a) = R(a);
+    }
+}
+
+fn main() {}

@@ -31,7 +31,7 @@ impl Rng {
 
     /// Skewed: half of the draws hit the first 1% of the range.
     fn skewed(&mut self, n: u64) -> u64 {
-        if self.next() % 2 == 0 {
+        if self.next().is_multiple_of(2) {
             self.below(n.div_ceil(100))
         } else {
             self.below(n)

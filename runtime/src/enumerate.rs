@@ -75,11 +75,10 @@ where
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            // Not a let chain: those need Rust 1.88, above our MSRV.
-            if let Some(x) = &self.current {
-                if let Some(y) = self.inner.next() {
-                    return Some((x.clone(), y));
-                }
+            if let Some(x) = &self.current
+                && let Some(y) = self.inner.next()
+            {
+                return Some((x.clone(), y));
             }
             // `b` is known to be non-empty, so this loop turns at most
             // twice per call (unless `b` is an iterator whose clones

@@ -151,6 +151,16 @@ impl Maintained for Int {
     /// `new − old` or a partial sum would.
     #[inline]
     fn replace(state: &mut Int, old: &Int, new: &Int) {
+        // The usual case in plain i64 arithmetic; only when a step of it
+        // overflows is the exact sum worked out in i128.
+        if let Some(sum) = new
+            .0
+            .checked_sub(old.0)
+            .and_then(|d| state.0.checked_add(d))
+        {
+            state.0 = sum;
+            return;
+        }
         let change = i128::from(new.0) - i128::from(old.0);
         state.0 = i64::try_from(i128::from(state.0) + change)
             .unwrap_or_else(|_| overflow("Int", "⊕", &state.0, &change));
@@ -399,10 +409,10 @@ impl<K: Ord + Clone> OrderedState<K> {
                 map.remove(v);
                 // Back to the inline form when one value is left: frees the
                 // tree, and keeps the form of each multiset unique.
-                if map.len() == 1 {
-                    if let Some((k, count)) = map.pop_first() {
-                        self.repr = Repr::One(k, count);
-                    }
+                if map.len() == 1
+                    && let Some((k, count)) = map.pop_first()
+                {
+                    self.repr = Repr::One(k, count);
                 }
                 true
             }

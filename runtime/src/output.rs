@@ -2,32 +2,37 @@
 //!
 //! For a q-hierarchical query the result is never materialized as a list of
 //! tuples: it is the product, along the free variables of the variable
-//! order, of each value's local payload. A [`FreeLevel`] holds, for one free
-//! variable X and each value g of the free variables above it, the values
-//! of X that lead to at least one output tuple, so enumeration walks only
-//! values with output (constant delay) and `len` is a product of counts.
+//! order, of each value's local payload (the product of the views and atoms
+//! below it, which generated code looks up). A [`FreeLevel`] records, for
+//! one free variable X and each value g of the free variables above it,
+//! which values of X lead to at least one output tuple, so enumeration
+//! walks only values with output (constant delay) and `len` is a product of
+//! counts.
+//!
+//! A level hears about a value only when its local payload turns zero or
+//! non-zero, or when the count of tuples below it changes: the common
+//! update, which moves a payload between non-zero values, never touches it.
 
 use std::hash::Hash;
 
 use crate::__private::{Group, HashMap};
-use crate::Semiring;
 
 /// One value of a free variable under a key of the variables above it.
 #[derive(Debug, Clone)]
-struct Entry<K> {
-    /// The product of the variable's summed-out children and atoms.
-    local: K,
-    /// The number of output tuples in the subtree below this value, not
-    /// counting `local` (1 for a variable with no free variable below).
+struct Entry {
+    /// Whether the value's local payload is non-zero.
+    live: bool,
+    /// The number of output tuples in the subtree below this value (1 for
+    /// a variable with no free variable below).
     below: u64,
     /// Where the value sits in its group's list, while it has output.
     pos: usize,
 }
 
-impl<K: Semiring> Entry<K> {
+impl Entry {
     /// Output tuples at or below this value.
     fn tuples(&self) -> u64 {
-        if self.local.is_zero() { 0 } else { self.below }
+        if self.live { self.below } else { 0 }
     }
 }
 
@@ -55,6 +60,7 @@ impl<X> Default for Values<X> {
 ///
 /// When the product exceeds `u64::MAX`: a result that large cannot be
 /// enumerated anyway, and a wrapped count would be a wrong answer.
+#[inline]
 pub fn count_product<const N: usize>(counts: [u64; N]) -> u64 {
     counts
         .iter()
@@ -63,32 +69,33 @@ pub fn count_product<const N: usize>(counts: [u64; N]) -> u64 {
 }
 
 /// The level of one free variable X: for each key `g` of the free variables
-/// above it and each value `x`, the local payload and the count of output
-/// tuples below, with the values that have output kept in a list per `g`.
+/// above it and each value `x`, whether its local payload is non-zero and
+/// the count of output tuples below it, with the values that have output
+/// kept in a list per `g`.
 ///
-/// Generated code calls [`set_local`](FreeLevel::set_local) when a view
-/// below X changes and [`set_below`](FreeLevel::set_below) when the count of
-/// a free variable below changes; both return whether the group's total
-/// changed, which is when the level above needs to hear of it.
+/// Generated code calls [`set_live`](FreeLevel::set_live) when a value's
+/// local payload turns zero or non-zero and
+/// [`set_below`](FreeLevel::set_below) when the count of a free variable
+/// below changes; both return whether the group's total changed, which is
+/// when the level above needs to hear of it.
 #[derive(Debug, Clone)]
-pub struct FreeLevel<G, X, K> {
-    entries: HashMap<(G, X), Entry<K>>,
+pub struct FreeLevel<G, X> {
+    entries: HashMap<(G, X), Entry>,
     groups: HashMap<G, Values<X>>,
+    /// `live` for a value the level has not seen: false when the variable
+    /// has factors (no view below has it yet), true when it has none (its
+    /// payload is all in the levels below).
+    unseen_live: bool,
     /// `below` for a value the level has not seen: 1 for a variable with
     /// no free variable below it (its own value is a whole tuple), 0
     /// otherwise (its children have no output for it yet).
     unseen_below: u64,
-    /// `local` for a value the level has not seen: zero when the variable
-    /// has factors (no view below has it yet), one when it has none (its
-    /// payload is all in the levels below).
-    unseen_local: K,
 }
 
-impl<G, X, K> FreeLevel<G, X, K>
+impl<G, X> FreeLevel<G, X>
 where
     G: Clone + Eq + Hash,
     X: Clone + Eq + Hash,
-    K: Semiring,
 {
     /// An empty level. `leaf`: X has no free variable below it.
     /// `has_factors`: X has summed-out children or atoms, whose product is
@@ -97,15 +104,15 @@ where
         FreeLevel {
             entries: HashMap::default(),
             groups: HashMap::default(),
+            unseen_live: !has_factors,
             unseen_below: u64::from(leaf),
-            unseen_local: if has_factors { K::zero() } else { K::one() },
         }
     }
 
-    /// Sets the local payload of `x` under `g`. Returns whether the total
-    /// number of output tuples under `g` changed.
-    pub fn set_local(&mut self, g: G, x: X, local: K) -> bool {
-        self.update(g, x, |e| e.local = local)
+    /// Records whether the local payload of `x` under `g` is non-zero.
+    /// Returns whether the total number of output tuples under `g` changed.
+    pub fn set_live(&mut self, g: G, x: X, live: bool) -> bool {
+        self.update(g, x, |e| e.live = live)
     }
 
     /// Sets the number of output tuples below `x` under `g` (the product of
@@ -115,11 +122,11 @@ where
         self.update(g, x, |e| e.below = below)
     }
 
-    fn update(&mut self, g: G, x: X, change: impl FnOnce(&mut Entry<K>)) -> bool {
+    fn update(&mut self, g: G, x: X, change: impl FnOnce(&mut Entry)) -> bool {
         let key = (g, x);
-        let (unseen_local, unseen_below) = (&self.unseen_local, self.unseen_below);
+        let (unseen_live, unseen_below) = (self.unseen_live, self.unseen_below);
         let entry = self.entries.entry(key.clone()).or_insert_with(|| Entry {
-            local: unseen_local.clone(),
+            live: unseen_live,
             below: unseen_below,
             pos: usize::MAX,
         });
@@ -127,43 +134,39 @@ where
         change(entry);
         let after = entry.tuples();
         let pos = entry.pos;
-        // An entry that is back to what an unseen value would be carries no
+        // An entry back to what an unseen value would be carries no
         // information: drop it so the map does not grow with dead keys.
-        let dead = entry.local == *unseen_local && entry.below == unseen_below;
-        if before == after {
-            if dead {
-                self.entries.remove(&key);
-            }
-            return false;
-        }
+        let dead = entry.live == unseen_live && entry.below == unseen_below;
         let (g, x) = key;
-        let group = self.groups.entry(g.clone()).or_default();
-        group.total = group
-            .total
-            .checked_add(after)
-            .and_then(|t| t.checked_sub(before))
-            .expect("ivm: more than 2^64 output tuples");
-        if before == 0 {
-            let at = group.live.push(x.clone());
-            self.entries
-                .get_mut(&(g.clone(), x.clone()))
-                .expect("present")
-                .pos = at;
-        } else if after == 0 {
-            if let Some(moved) = group.live.swap_remove(pos).cloned() {
+        if before != after {
+            let group = self.groups.entry(g.clone()).or_default();
+            group.total = group
+                .total
+                .checked_add(after)
+                .and_then(|t| t.checked_sub(before))
+                .expect("ivm: more than 2^64 output tuples");
+            if before == 0 {
+                let at = group.live.push(x.clone());
                 self.entries
-                    .get_mut(&(g.clone(), moved))
-                    .expect("live values have entries")
-                    .pos = pos;
-            }
-            if group.live.is_empty() {
-                self.groups.remove(&g);
+                    .get_mut(&(g.clone(), x.clone()))
+                    .expect("present")
+                    .pos = at;
+            } else if after == 0 {
+                if let Some(moved) = group.live.swap_remove(pos).cloned() {
+                    self.entries
+                        .get_mut(&(g.clone(), moved))
+                        .expect("live values have entries")
+                        .pos = pos;
+                }
+                if group.live.is_empty() {
+                    self.groups.remove(&g);
+                }
             }
         }
         if dead {
             self.entries.remove(&(g, x));
         }
-        true
+        before != after
     }
 
     /// The number of output tuples under `g` (0 when none).
@@ -171,39 +174,16 @@ where
         self.groups.get(g).map_or(0, |group| group.total)
     }
 
-    /// The local payload of `x` under `g`, if it has output.
-    pub fn local(&self, g: &G, x: &X) -> Option<&K>
-    where
-        G: Clone,
-        X: Clone,
-    {
-        self.entries
-            .get(&(g.clone(), x.clone()))
-            .filter(|e| e.tuples() > 0)
-            .map(|e| &e.local)
-    }
-
-    /// The values under `g` that have output, each with its local payload.
-    pub fn values<'a>(
-        &'a self,
-        g: &G,
-    ) -> impl Iterator<Item = (&'a X, &'a K)> + Clone + use<'a, G, X, K> {
-        let g = g.clone();
+    /// The values under `g` that have output.
+    pub fn values<'a>(&'a self, g: &G) -> impl Iterator<Item = &'a X> + Clone + use<'a, G, X> {
         self.groups
-            .get(&g)
+            .get(g)
             .into_iter()
             .flat_map(|group| group.live.iter())
-            .map(move |x| {
-                let e = self
-                    .entries
-                    .get(&(g.clone(), x.clone()))
-                    .expect("live values have entries");
-                (x, &e.local)
-            })
     }
 
     /// Checks the level's invariants (for tests): every listed value has
-    /// output and its recorded position, every value with output is listed,
+    /// output at its recorded position, every value with output is listed,
     /// and each group's total is the sum of its values' tuples.
     pub fn check(&self) -> Result<(), String> {
         for ((g, x), e) in &self.entries {
@@ -214,7 +194,7 @@ where
         }
         for (g, group) in &self.groups {
             let mut sum = 0u64;
-            for x in &group.live {
+            for x in group.live.iter() {
                 let e = self
                     .entries
                     .get(&(g.clone(), x.clone()))

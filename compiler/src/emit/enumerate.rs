@@ -8,6 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::product_value;
 use crate::ir::{MapId, MapKind, Program};
 
 /// The reading methods.
@@ -73,21 +74,19 @@ pub fn methods(p: &Program) -> TokenStream {
     // Lookup: the product of the local payloads along the key.
     let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
     let lookups = free_levels(p).into_iter().map(|m| {
-        let map = &p.maps[m];
-        let MapKind::Free { var, .. } = map.kind else {
+        let MapKind::Free { factors, .. } = &p.maps[m].kind else {
             unreachable!("free levels")
         };
-        let field = &map.name;
-        let group = {
-            let names = map.key.iter().map(|&v| &p.vars[v].name);
-            quote! { (#(::core::clone::Clone::clone(#names),)*) }
-        };
-        let x = &p.vars[var].name;
+        if factors.is_empty() {
+            return quote! {};
+        }
+        let local = product_value(p, factors);
         quote! {
-            let ::core::option::Option::Some(__local) = self.#field.local(&#group, #x) else {
-                return <#k as ::ivm::Semiring>::zero();
-            };
-            __payload = ::ivm::Semiring::mul(&__payload, __local);
+            let __local: #k = #local;
+            if ::ivm::Semiring::is_zero(&__local) {
+                return __local;
+            }
+            __payload = ::ivm::Semiring::mul(&__payload, &__local);
         }
     });
     let destructure = if key_names.is_empty() {
@@ -206,9 +205,16 @@ fn level(
     acc: TokenStream,
 ) -> (TokenStream, TokenStream) {
     let map = &p.maps[m];
-    let MapKind::Free { var, children, .. } = &map.kind else {
+    let MapKind::Free {
+        var,
+        children,
+        factors,
+        ..
+    } = &map.kind
+    else {
         unreachable!("free levels only")
     };
+    let k = &p.payload;
     let field = &map.name;
     let x = &p.vars[*var].name;
     let mut key = map.key.clone();
@@ -218,12 +224,21 @@ fn level(
         quote! { (#(::core::clone::Clone::clone(#names),)*) }
     };
     let (below, below_pat) = levels_product(p, children, below_group, quote! { __acc });
-    // The variables above this level are in scope by reference, as `x` is
-    // below; bind `x` the same way for the levels under it.
+    // The local payload is looked up here, at enumeration; the level only
+    // lists the values whose local payload is non-zero and has output below.
+    let acc_expr = if factors.is_empty() {
+        quote! { let __acc = ::core::clone::Clone::clone(&#acc); }
+    } else {
+        let local = product_value(p, factors);
+        quote! {
+            let __local: #k = #local;
+            let __acc = ::ivm::Semiring::mul(&#acc, &__local);
+        }
+    };
     (
         quote! {
-            self.#field.values(&#group).flat_map(move |(#x, __local)| {
-                let __acc = ::ivm::Semiring::mul(&#acc, __local);
+            self.#field.values(&#group).flat_map(move |#x| {
+                #acc_expr
                 #below.map(move |(__below, __payload)| ((::core::clone::Clone::clone(#x), __below), __payload))
             })
         },

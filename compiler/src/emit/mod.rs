@@ -102,7 +102,7 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
         MapKind::Free { var, .. } => {
             let key = key_type(p, &m.key);
             let x = &p.vars[*var].ty;
-            quote! { ::ivm::__private::FreeLevel<#key, #x, #k> }
+            quote! { ::ivm::__private::FreeLevel<#key, #x> }
         }
     }
 }
@@ -117,6 +117,18 @@ fn key_type(p: &Program, vars: &[VarId]) -> TokenStream {
 fn key_expr(p: &Program, vars: &[VarId]) -> TokenStream {
     let names = vars.iter().map(|&v| &p.vars[v].name);
     quote! { (#(::core::clone::Clone::clone(#names),)*) }
+}
+
+/// The product of `factors` at the key formed by the variables in scope
+/// (one when there are none): a free variable's local payload.
+fn product_value(p: &Program, factors: &[Factor]) -> TokenStream {
+    let k = &p.payload;
+    if factors.is_empty() {
+        return quote! { <#k as ::ivm::Semiring>::one() };
+    }
+    let mut values = factors.iter().map(|&f| factor_value(p, f));
+    let first = values.next().expect("at least one factor");
+    values.fold(first, |acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })
 }
 
 /// The payload of a factor at the key formed by the variables in scope.

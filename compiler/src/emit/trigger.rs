@@ -159,38 +159,47 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                 }
             }
             MapKind::Free { var, .. } => {
+                // The level only records whether the local payload is
+                // non-zero; the payload itself is looked up when read. So a
+                // change between non-zero payloads stops here.
                 let group = key_expr(p, &target.key);
                 let x = &p.vars[*var].name;
                 let recount = recount(p, step.target);
-                let local = if sibs.is_empty() {
-                    quote! { let __local = __changed_new; }
+                let locals = if sibs.is_empty() {
+                    quote! {
+                        let __was_live = !::ivm::Semiring::is_zero(&__changed_old);
+                        let __is_live = !::ivm::Semiring::is_zero(&__changed_new);
+                    }
                 } else {
                     quote! {
                         #sib_product
-                        let __local = ::ivm::Semiring::mul(&__changed_new, &__sib);
+                        let __was_live = !::ivm::Semiring::is_zero(&::ivm::Semiring::mul(&__changed_old, &__sib));
+                        let __is_live = !::ivm::Semiring::is_zero(&::ivm::Semiring::mul(&__changed_new, &__sib));
                     }
                 };
-                let set = quote! { self.#field.set_local(#group, ::core::clone::Clone::clone(#x), __local) };
-                if recount.is_empty() {
-                    steps.push(quote! { #local #set; });
+                let set = quote! { self.#field.set_live(#group, ::core::clone::Clone::clone(#x), __is_live) };
+                let apply = if recount.is_empty() {
+                    quote! { #set; }
                 } else {
-                    steps.push(quote! {
-                        #local
+                    quote! {
                         if #set {
                             #recount
                         }
-                    });
-                }
+                    }
+                };
+                steps.push(quote! {
+                    #locals
+                    if __was_live != __is_live {
+                        #apply
+                    }
+                });
             }
             MapKind::Base { .. } => {}
         }
     }
-    let first_is_sum = matches!(p.maps[path.steps[0].target].kind, MapKind::Sum { .. });
-    let old = first_is_sum
-        .then(|| quote! { let __changed_old: #k = ::core::clone::Clone::clone(__old); });
     let body = quote! {
         #bind
-        #old
+        let __changed_old: #k = ::core::clone::Clone::clone(__old);
         let __changed_new: #k = ::core::clone::Clone::clone(__new);
         #(#steps)*
     };

@@ -58,21 +58,25 @@ pub struct Real(pub f64);
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Count(pub u64);
 
+#[inline]
 fn int_add(a: i64, b: i64) -> i64 {
     a.checked_add(b)
         .unwrap_or_else(|| overflow("Int", "⊕", &a, &b))
 }
 
+#[inline]
 fn int_mul(a: i64, b: i64) -> i64 {
     a.checked_mul(b)
         .unwrap_or_else(|| overflow("Int", "⊗", &a, &b))
 }
 
+#[inline]
 fn count_add(a: u64, b: u64) -> u64 {
     a.checked_add(b)
         .unwrap_or_else(|| overflow("Count", "⊕", &a, &b))
 }
 
+#[inline]
 fn count_mul(a: u64, b: u64) -> u64 {
     a.checked_mul(b)
         .unwrap_or_else(|| overflow("Count", "⊗", &a, &b))

@@ -174,6 +174,11 @@ where
         self.groups.get(g).map_or(0, |group| group.total)
     }
 
+    /// The keys `g` under which some value has output.
+    pub fn groups(&self) -> impl Iterator<Item = &G> {
+        self.groups.keys()
+    }
+
     /// The values under `g` that have output.
     pub fn values<'a>(&'a self, g: &G) -> impl Iterator<Item = &'a X> + Clone + use<'a, G, X> {
         self.groups

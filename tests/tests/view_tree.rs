@@ -21,6 +21,8 @@ trait Subject: Default {
     fn get(&self, key: &[u64]) -> Self::K;
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool;
+    /// `bulk_load` of these contributions.
+    fn bulk(contributions: &[(usize, Vec<u64>, Self::K)]) -> Self;
 }
 
 /// Implements [`Subject`] for a generated struct: each relation with its
@@ -64,6 +66,14 @@ macro_rules! subject {
             }
             fn is_empty(&self) -> bool {
                 $ty::is_empty(self)
+            }
+            fn bulk(contributions: &[(usize, Vec<u64>, $k)]) -> Self {
+                $ty::bulk_load($(
+                    contributions
+                        .iter()
+                        .filter(|c| c.0 == $rel)
+                        .map(|c| (($(c.1[$c] as u32,)*), c.2.clone())),
+                )*)
             }
         }
     };
@@ -204,19 +214,22 @@ where
         S::K::retraction(),
     );
     let mut live: Vec<(usize, Vec<u64>, S::K)> = Vec::new();
+    let mut updates: Vec<(usize, Vec<u64>, S::K)> = Vec::new();
     for (step, op) in ops.iter().enumerate() {
         let (got, want) = match op {
             Op::Update(r, t, d) => {
                 let d = S::K::from_raw(*d);
                 subject.update(*r, t, d.clone());
                 naive.update(*r, t, d.clone());
-                live.push((*r, t.clone(), d));
+                live.push((*r, t.clone(), d.clone()));
+                updates.push((*r, t.clone(), d));
                 (true, true)
             }
             Op::Insert(r, t) => {
                 subject.update(*r, t, S::K::one());
                 naive.update(*r, t, S::K::one());
                 live.push((*r, t.clone(), S::K::one()));
+                updates.push((*r, t.clone(), S::K::one()));
                 (true, true)
             }
             Op::Delete(r, t) => {
@@ -276,6 +289,21 @@ where
             prop_assert_eq!(subject.get(&absent), S::K::zero());
         }
     }
+    // Bulk loading every update at once gives what applying them one at a
+    // time gives.
+    let bulk = S::bulk(&updates);
+    let mut reference = Naive::<S::K>::new(
+        arities.to_vec(),
+        atoms.iter().map(|(r, v)| (*r, v.to_vec())).collect(),
+        head.to_vec(),
+        S::K::retraction(),
+    );
+    for (r, t, d) in &updates {
+        reference.update(*r, t, d.clone());
+    }
+    let loaded: BTreeMap<Vec<u64>, S::K> = bulk.rows().into_iter().collect();
+    prop_assert_eq!(&loaded, &reference.result(), "bulk_load");
+    prop_assert_eq!(bulk.len(), reference.len(), "bulk_load len");
     Ok(())
 }
 

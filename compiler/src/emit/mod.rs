@@ -7,6 +7,7 @@
 //! with the query's variable names.
 
 mod api;
+mod bulk;
 mod enumerate;
 mod fallback;
 mod trigger;
@@ -53,6 +54,7 @@ pub fn emit(p: &Program) -> TokenStream {
         }
     });
     let api = api::methods(p);
+    let bulk = bulk::bulk_load(p);
     let triggers = trigger::propagations(p);
     let enumerate = enumerate::methods(p);
     let change = api::change_enum(p);
@@ -71,6 +73,7 @@ pub fn emit(p: &Program) -> TokenStream {
                 #name { #(#inits)* }
             }
 
+            #bulk
             #api
             #enumerate
             #triggers

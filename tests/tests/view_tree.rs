@@ -494,3 +494,28 @@ proptest! {
     #[test] fn product_int(ops in ops(PRODUCT.0)) { check::<ProductInt>(PRODUCT, &ops)?; }
     #[test] fn product_count(ops in ops(PRODUCT.0)) { check::<ProductCount>(PRODUCT, &ops)?; }
 }
+
+#[test]
+#[should_panic(expected = "ivm: Int overflow in ⊕")]
+fn int_overflow_in_a_base_tuple_is_detected() {
+    let mut q = GroupedInt::default();
+    q.update_r(1, 1, Int(i64::MAX));
+    q.update_r(1, 1, Int(1));
+}
+
+#[test]
+#[should_panic(expected = "ivm: Int overflow in ⊗")]
+fn int_overflow_in_a_view_is_detected() {
+    let mut q = GroupedInt::default();
+    q.update_r(1, 1, Int(i64::MAX / 2));
+    q.update_s(1, 1, Int(3));
+}
+
+#[test]
+#[should_panic(expected = "ivm: Count overflow")]
+fn count_overflow_is_detected() {
+    let mut q = NullaryCount::default();
+    q.update_t(1, Count(u64::MAX));
+    q.update_r(1, 1, Count(2));
+    q.update_s(1, 1, Count(1));
+}

@@ -25,6 +25,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
     let paths = t.paths.iter().map(|path| atom_path(p, path));
     quote! {
         #[doc = #doc]
+        #[inline]
         fn #name(&mut self, __tuple: &(#(#cols,)*), __old: &#k, __new: &#k) {
             #(#paths)*
         }

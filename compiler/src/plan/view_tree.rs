@@ -8,10 +8,10 @@
 //! variables above X plus X, so the product is an intersection of lookups:
 //! an update touches one entry per map on its leaf-to-root path.
 //!
-//! A free variable becomes a `Free` level instead: it keeps, per value, the
-//! product of its summed-out children (its local payload) without summing
-//! it away, and counts the output tuples below it so enumeration never
-//! visits a value with no output.
+//! A free variable becomes a `Free` level instead: it is not summed away,
+//! and keeps, per value, whether the product of its summed-out children
+//! (its local payload, looked up when read) is non-zero and how many output
+//! tuples lie below it, so enumeration never visits a value with no output.
 
 use proc_macro2::Span;
 use syn::Ident;
@@ -111,7 +111,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             (
                 format!("out_{name}"),
                 format!(
-                    "The values of the free variable `{name}`{}: each with its local payload {product} and the number of output tuples below it.",
+                    "The values of the free variable `{name}`{} whose local payload {product} is non-zero, with the number of output tuples below each: what enumeration walks.",
                     if above.is_empty() {
                         String::new()
                     } else {

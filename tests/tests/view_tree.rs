@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use ivm::Semiring;
-use ivm::semiring::{AccessControl, Bool, Count, Int, MaxMax, MaxPlus, MinPlus, Real};
+use ivm::semiring::{
+    AccessControl, Bool, Count, Covariance, Int, MaxMax, MaxMin, MaxPlus, MinMax, MinPlus, Real,
+};
 use ivm_tests::naive::{Naive, Retraction};
 use proptest::prelude::*;
 
@@ -144,6 +146,37 @@ impl TestPayload for MaxMax {
     }
     fn retraction() -> Retraction<Self> {
         Retraction::Contributions
+    }
+}
+impl TestPayload for MaxMin {
+    fn from_raw(raw: u8) -> Self {
+        MaxMin(i64::from(raw % 9) - 4)
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+impl TestPayload for MinMax {
+    fn from_raw(raw: u8) -> Self {
+        MinMax(i64::from(raw % 9) - 4)
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::Contributions
+    }
+}
+impl TestPayload for Covariance<2> {
+    /// Small integer observations, so sums and products stay exact.
+    fn from_raw(raw: u8) -> Self {
+        let x = [f64::from(raw % 3), f64::from(raw / 3 % 3) - 1.0];
+        if raw % 5 == 0 {
+            // A negative count: a ring element that is not one observation.
+            Covariance::<2>::scalar(-1.0)
+        } else {
+            Covariance::lift(x)
+        }
+    }
+    fn retraction() -> Retraction<Self> {
+        Retraction::ring()
     }
 }
 impl TestPayload for AccessControl {
@@ -330,6 +363,51 @@ grouped!(GroupedBool, Bool);
 grouped!(GroupedMaxMax, MaxMax);
 grouped!(GroupedAccess, AccessControl);
 
+// Q(k) = R(k, i) * S(k, i): the shape of the grouped example queries
+// (revenue per store, cheapest offer, statistics per region): two atoms
+// meeting on the same key, an intersection.
+macro_rules! intersect {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(k: u32, i: u32);
+                relation S(k: u32, i: u32);
+                Q(k) = R(k, i) * S(k, i);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
+    };
+}
+const INTERSECT: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[0, 1])], &[0]);
+
+intersect!(IntersectInt, Int);
+intersect!(IntersectMinPlus, MinPlus);
+intersect!(IntersectMaxMin, MaxMin);
+intersect!(IntersectMinMax, MinMax);
+intersect!(IntersectCovariance, Covariance<2>);
+intersect!(IntersectAccess, AccessControl);
+
+// Q() = R(s, i) * S(s, i): the total of the same product.
+macro_rules! total {
+    ($name:ident, $($k:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            query $name {
+                relation R(s: u32, i: u32);
+                relation S(s: u32, i: u32);
+                Q() = R(s, i) * S(s, i);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head []);
+    };
+}
+const TOTAL: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[0, 1])], &[]);
+
+total!(TotalInt, Int);
+total!(TotalCount, Count);
+total!(TotalCovariance, Covariance<2>);
+
 // Q() = R(a, b) * S(a, c) * T(a): a nullary count with three levels.
 macro_rules! nullary {
     ($name:ident, $($k:tt)*) => {
@@ -492,6 +570,15 @@ proptest! {
     #[test] fn deep_min_plus(ops in ops(DEEP.0)) { check::<DeepMinPlus>(DEEP, &ops)?; }
     #[test] fn deep_bool(ops in ops(DEEP.0)) { check::<DeepBool>(DEEP, &ops)?; }
     #[test] fn product_int(ops in ops(PRODUCT.0)) { check::<ProductInt>(PRODUCT, &ops)?; }
+    #[test] fn intersect_int(ops in ops(INTERSECT.0)) { check::<IntersectInt>(INTERSECT, &ops)?; }
+    #[test] fn intersect_min_plus(ops in ops(INTERSECT.0)) { check::<IntersectMinPlus>(INTERSECT, &ops)?; }
+    #[test] fn intersect_max_min(ops in ops(INTERSECT.0)) { check::<IntersectMaxMin>(INTERSECT, &ops)?; }
+    #[test] fn intersect_min_max(ops in ops(INTERSECT.0)) { check::<IntersectMinMax>(INTERSECT, &ops)?; }
+    #[test] fn intersect_covariance(ops in ops(INTERSECT.0)) { check::<IntersectCovariance>(INTERSECT, &ops)?; }
+    #[test] fn intersect_access(ops in ops(INTERSECT.0)) { check::<IntersectAccess>(INTERSECT, &ops)?; }
+    #[test] fn total_int(ops in ops(TOTAL.0)) { check::<TotalInt>(TOTAL, &ops)?; }
+    #[test] fn total_count(ops in ops(TOTAL.0)) { check::<TotalCount>(TOTAL, &ops)?; }
+    #[test] fn total_covariance(ops in ops(TOTAL.0)) { check::<TotalCovariance>(TOTAL, &ops)?; }
     #[test] fn product_count(ops in ops(PRODUCT.0)) { check::<ProductCount>(PRODUCT, &ops)?; }
 }
 

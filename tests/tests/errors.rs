@@ -165,6 +165,11 @@ error_case!(
 );
 error_case!(empty_input, "// nothing here\n", "no query here");
 error_case!(
+    reserved_name,
+    "query Q {\n    relation R(__tuple: u32);\n    Q(__x) = R(__x);\n}\n",
+    "variable `__x` starts with `__`"
+);
+error_case!(
     duplicate_query_name,
     "query Q {\n    relation R(a: u32);\n    Q(a) = R(a);\n}\nquery Q {\n    relation R(a: u32);\n    Q(a) = R(a);\n}\n",
     "a query named `Q` is already defined"

@@ -123,6 +123,33 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     }
     let semiring = semiring_spec.unwrap_or_else(default_semiring);
 
+    // Names starting with `__` are the generated code's own locals.
+    let reserved = |ident: &Ident, what: &str, errors: &mut Errors| {
+        if ident.to_string().starts_with("__") {
+            errors.push(
+                ident.span(),
+                format!("{what} `{ident}` starts with `__`, which generated code reserves for its own names: rename it"),
+            );
+        }
+    };
+    for decl in &item.relations {
+        reserved(&decl.name, "relation", errors);
+        for col in &decl.columns {
+            reserved(&col.name, "column", errors);
+        }
+    }
+    let mut reported: HashSet<String> = HashSet::new();
+    for v in item
+        .rule
+        .head
+        .iter()
+        .chain(item.rule.atoms.iter().flat_map(|a| a.args.iter()))
+    {
+        if reported.insert(v.to_string()) {
+            reserved(v, "variable", errors);
+        }
+    }
+
     // Relations.
     let mut relations: Vec<Relation> = Vec::new();
     let mut relation_index: HashMap<String, usize> = HashMap::new();

@@ -168,7 +168,7 @@ impl TestPayload for Covariance<2> {
     /// Small integer observations, so sums and products stay exact.
     fn from_raw(raw: u8) -> Self {
         let x = [f64::from(raw % 3), f64::from(raw / 3 % 3) - 1.0];
-        if raw % 5 == 0 {
+        if raw.is_multiple_of(5) {
             // A negative count: a ring element that is not one observation.
             Covariance::<2>::scalar(-1.0)
         } else {

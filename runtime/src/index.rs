@@ -153,3 +153,55 @@ impl<'a, K> IntoIterator for &'a Group<K> {
         self.keys.iter()
     }
 }
+
+/// A secondary index of a relation: its tuples grouped by the values of
+/// some of their columns, for the first-order delta's lookups. O(1) insert
+/// and remove; iteration over a group visits only its tuples.
+#[derive(Debug, Clone)]
+pub struct Index<K, T> {
+    groups: HashMap<K, Group<T>>,
+    /// Where each tuple sits in its group.
+    pos: HashMap<T, usize>,
+}
+
+impl<K, T> Default for Index<K, T> {
+    fn default() -> Self {
+        Index {
+            groups: HashMap::default(),
+            pos: HashMap::default(),
+        }
+    }
+}
+
+impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
+    /// Adds tuple `t` under key `k`; a tuple already present is left as it
+    /// is.
+    pub fn insert(&mut self, k: K, t: T) {
+        if self.pos.contains_key(&t) {
+            return;
+        }
+        let at = self.groups.entry(k).or_default().push(t.clone());
+        self.pos.insert(t, at);
+    }
+
+    /// Removes tuple `t` from under key `k`, if present.
+    pub fn remove(&mut self, k: &K, t: &T) {
+        let Some(at) = self.pos.remove(t) else {
+            return;
+        };
+        let Some(group) = self.groups.get_mut(k) else {
+            return;
+        };
+        if let Some(moved) = group.swap_remove(at).cloned() {
+            self.pos.insert(moved, at);
+        }
+        if group.is_empty() {
+            self.groups.remove(k);
+        }
+    }
+
+    /// The tuples under key `k`.
+    pub fn get<'a>(&'a self, k: &K) -> impl Iterator<Item = &'a T> + use<'a, K, T> {
+        self.groups.get(k).into_iter().flat_map(|g| g.iter())
+    }
+}

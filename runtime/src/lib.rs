@@ -107,7 +107,7 @@ pub use semiring::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::enumerate::{Product, product};
-    pub use crate::index::{Group, HashMap, map_with_capacity, new_map};
+    pub use crate::index::{Group, HashMap, Index, map_with_capacity, new_map};
     pub use crate::output::{FreeLevel, count_product};
     pub use hashbrown::hash_map::{Entry, EntryRef};
 }

@@ -606,3 +606,87 @@ fn count_overflow_is_detected() {
     q.update_r(1, 1, Count(2));
     q.update_s(1, 1, Count(1));
 }
+
+// The first-order delta strategy, forced or taken on with
+// `#[allow(intractable)]`: any query, any semiring.
+macro_rules! first_order {
+    ($name:ident, [$($k:tt)*], { $($query:tt)* }, $($spec:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            #[allow(intractable)]
+            #[strategy(first_order)]
+            query $name { $($query)* }
+        }
+        subject!($name: $($k)*; $($spec)*);
+    };
+}
+
+first_order!(FoTriangleInt, [Int], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(c, a);
+}, 0 => update_e retract_e delete_e [0 1]; head []);
+first_order!(FoTriangleCount, [Count], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(c, a);
+}, 0 => update_e retract_e delete_e [0 1]; head []);
+first_order!(FoTriangleMinPlus, [MinPlus], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(c, a);
+}, 0 => update_e retract_e delete_e [0 1]; head []);
+const FO_TRIANGLE: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 2]), (0, &[2, 0])], &[]);
+
+first_order!(FoPathInt, [Int], {
+    relation R(x: u32, y: u32);
+    relation S(y: u32, z: u32);
+    Q(x, z) = R(x, y) * S(y, z);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0 1]);
+first_order!(FoPathBool, [Bool], {
+    relation R(x: u32, y: u32);
+    relation S(y: u32, z: u32);
+    Q(x, z) = R(x, y) * S(y, z);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0 1]);
+first_order!(FoPathMaxPlus, [MaxPlus], {
+    relation R(x: u32, y: u32);
+    relation S(y: u32, z: u32);
+    Q(x, z) = R(x, y) * S(y, z);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0 1]);
+const FO_PATH: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[1, 2])], &[0, 2]);
+
+first_order!(FoCycleInt, [Int], {
+    relation R(a: u32, b: u32);
+    relation S(b: u32, c: u32);
+    relation T(c: u32, d: u32);
+    relation U(d: u32, a: u32);
+    Q(a) = R(a, b) * S(b, c) * T(c, d) * U(d, a);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0 1], 3 => update_u retract_u delete_u [0 1]; head [0]);
+const FO_CYCLE: Shape = (
+    &[2, 2, 2, 2],
+    &[(0, &[0, 1]), (1, &[1, 2]), (2, &[2, 3]), (3, &[3, 0])],
+    &[0],
+);
+
+first_order!(FoQCoreCount, [Count], {
+    relation S(x: u32, y: u32);
+    relation T(y: u32);
+    Q(x) = S(x, y) * T(y);
+}, 0 => update_s retract_s delete_s [0 1], 1 => update_t retract_t delete_t [0]; head [0]);
+const FO_Q_CORE: Shape = (&[2, 1], &[(0, &[0, 1]), (1, &[1])], &[0]);
+
+first_order!(FoMutualInt, [Int], {
+    relation E(src: u32, dst: u32);
+    Q(a) = E(a, b) * E(b, a);
+}, 0 => update_e retract_e delete_e [0 1]; head [0]);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test] fn first_order_triangle_int(ops in ops(FO_TRIANGLE.0)) { check::<FoTriangleInt>(FO_TRIANGLE, &ops)?; }
+    #[test] fn first_order_triangle_count(ops in ops(FO_TRIANGLE.0)) { check::<FoTriangleCount>(FO_TRIANGLE, &ops)?; }
+    #[test] fn first_order_triangle_min_plus(ops in ops(FO_TRIANGLE.0)) { check::<FoTriangleMinPlus>(FO_TRIANGLE, &ops)?; }
+    #[test] fn first_order_path_int(ops in ops(FO_PATH.0)) { check::<FoPathInt>(FO_PATH, &ops)?; }
+    #[test] fn first_order_path_bool(ops in ops(FO_PATH.0)) { check::<FoPathBool>(FO_PATH, &ops)?; }
+    #[test] fn first_order_path_max_plus(ops in ops(FO_PATH.0)) { check::<FoPathMaxPlus>(FO_PATH, &ops)?; }
+    #[test] fn first_order_cycle_int(ops in ops(FO_CYCLE.0)) { check::<FoCycleInt>(FO_CYCLE, &ops)?; }
+    #[test] fn first_order_q_core_count(ops in ops(FO_Q_CORE.0)) { check::<FoQCoreCount>(FO_Q_CORE, &ops)?; }
+    #[test] fn first_order_mutual_int(ops in ops(MUTUAL.0)) { check::<FoMutualInt>(MUTUAL, &ops)?; }
+}

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::method;
-use crate::ir::{Program, RelationIr};
+use crate::ir::{MapKind, Program, RelationIr};
 use crate::query::UpdateModel;
 
 /// The name of the payload parameter: `delta`, unless a column has it.
@@ -28,8 +28,48 @@ pub fn methods(p: &Program) -> TokenStream {
     }
 }
 
+/// Keeping a relation's indexes in step with its tuples: a tuple enters
+/// them when its payload turns non-zero (before the change propagates, so
+/// the delta join sees it) and leaves them when it turns zero (after).
+fn index_upkeep(p: &Program, r: &RelationIr) -> (TokenStream, TokenStream) {
+    let k = &p.payload;
+    let rel = p
+        .relations
+        .iter()
+        .position(|x| x.name == r.name)
+        .expect("relation");
+    let (mut enter, mut leave) = (Vec::new(), Vec::new());
+    for m in &p.maps {
+        if let MapKind::Index { relation, columns } = &m.kind
+            && *relation == rel
+        {
+            let field = &m.name;
+            let fields = columns.iter().map(|&c| syn::Index::from(c));
+            let key = quote! { (#(::core::clone::Clone::clone(&__tuple.#fields),)*) };
+            enter.push(quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); });
+            leave.push(quote! { self.#field.remove(&#key, &__tuple); });
+        }
+    }
+    if enter.is_empty() {
+        return (quote! {}, quote! {});
+    }
+    (
+        quote! {
+            if ::ivm::Semiring::is_zero(&__old) {
+                #(#enter)*
+            }
+        },
+        quote! {
+            if <#k as ::ivm::Semiring>::is_zero(&__new) {
+                #(#leave)*
+            }
+        },
+    )
+}
+
 fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
     let k = &p.payload;
+    let (enter, leave) = index_upkeep(p, r);
     let rel = r.name.to_string();
     let base = &p.maps[r.base].name;
     let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
@@ -69,7 +109,9 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
                 self.#base.remove(&__tuple);
             }
             if __old != __new {
+                #enter
                 self.#on_changed(&__tuple, &__old, &__new);
+                #leave
             }
         }
 
@@ -115,7 +157,9 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
                     self.#base.remove(&__tuple);
                 }
                 if __old != __new {
+                    #enter
                     self.#on_changed(&__tuple, &__old, &__new);
+                    #leave
                 }
                 ::core::result::Result::Ok(())
             }

@@ -15,6 +15,9 @@ use crate::ir::{Factor, MapKind, Program};
 /// The `bulk_load` constructor.
 pub fn bulk_load(p: &Program) -> TokenStream {
     let k = &p.payload;
+    if p.output.result.is_some() {
+        return bulk_by_updates(p);
+    }
     let params = p.relations.iter().map(|r| {
         let name = format_ident!("{}", r.snake);
         let tys = r.columns.iter().map(|(_, t)| t);
@@ -37,7 +40,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     let views = p.maps.iter().filter_map(|map| {
         let field = &map.name;
         match &map.kind {
-            MapKind::Base { .. } => None,
+            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => None,
             MapKind::Sum { factors, .. } => {
                 let key = key_expr(p, &map.key);
                 let (source, bind) = scan(p, factors[0]);
@@ -141,6 +144,38 @@ fn scan(p: &Program, factor: Factor) -> (TokenStream, TokenStream) {
                 quote! { __key in self.#field.keys() },
                 quote! { let (#(#names,)*) = (#(&__key.#fields,)*); },
             )
+        }
+    }
+}
+
+/// `bulk_load` for a materialized result: the contributions go in one
+/// update at a time. (A first-order delta costs what evaluating the join
+/// costs anyway, and one batched pass over a non-acyclic join is no
+/// cheaper than the sum of its deltas.)
+fn bulk_by_updates(p: &Program) -> TokenStream {
+    let k = &p.payload;
+    let params = p.relations.iter().map(|r| {
+        let name = format_ident!("{}", r.snake);
+        let tys = r.columns.iter().map(|(_, t)| t);
+        quote! { #name: impl ::core::iter::IntoIterator<Item = ((#(#tys,)*), #k)> }
+    });
+    let feed = p.relations.iter().map(|r| {
+        let name = format_ident!("{}", r.snake);
+        let update = format_ident!("update_{}", r.snake);
+        let cols: Vec<_> = (0..r.columns.len()).map(syn::Index::from).collect();
+        quote! {
+            for (__tuple, __payload) in #name {
+                __db.#update(#(__tuple.#cols,)* __payload);
+            }
+        }
+    });
+    quote! {
+        /// A database holding the given contributions (each `(tuple,
+        /// payload)` is one `update`), applied one at a time.
+        pub fn bulk_load(#(#params),*) -> Self {
+            let mut __db = Self::new();
+            #(#feed)*
+            __db
         }
     }
 }

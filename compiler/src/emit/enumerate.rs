@@ -14,6 +14,9 @@ use crate::ir::{MapId, MapKind, Program};
 /// The reading methods.
 pub fn methods(p: &Program) -> TokenStream {
     let k = &p.payload;
+    if let Some(result) = p.output.result {
+        return materialized(p, result);
+    }
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
     let scalars = p.output.scalars.iter().map(|&m| {
@@ -244,4 +247,43 @@ fn level(
         },
         quote! { (#x, #below_pat) },
     )
+}
+
+/// The reading methods over a materialized result.
+fn materialized(p: &Program, result: MapId) -> TokenStream {
+    let k = &p.payload;
+    let field = &p.maps[result].name;
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = quote! { (#(#head_tys,)*) };
+    quote! {
+        /// The result: each output tuple (the head variables, in head
+        /// order) with its non-zero payload, read from the materialized
+        /// result.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            self.#field
+                .iter()
+                .map(|(__key, __state)| (::core::clone::Clone::clone(__key), <#k as ::ivm::Maintained>::value(__state)))
+                .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
+        }
+
+        /// The payload of one output tuple; zero when it is not in the
+        /// result.
+        pub fn get(&self, key: &#head_ty) -> #k {
+            self.#field.get(key).map_or_else(
+                <#k as ::ivm::Semiring>::zero,
+                <#k as ::ivm::Maintained>::value,
+            )
+        }
+
+        /// The number of output tuples, in O(1): an entry is kept exactly
+        /// while its payload is non-zero.
+        pub fn len(&self) -> usize {
+            self.#field.len()
+        }
+
+        /// Whether the result is empty, in O(1).
+        pub fn is_empty(&self) -> bool {
+            self.#field.is_empty()
+        }
+    }
 }

@@ -50,6 +50,7 @@ pub fn emit(p: &Program) -> TokenStream {
                 let has_factors = !factors.is_empty();
                 quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
             }
+            MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
             _ => quote! { #field: ::ivm::__private::HashMap::default(), },
         }
     });
@@ -106,6 +107,16 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             let key = key_type(p, &m.key);
             let x = &p.vars[*var].ty;
             quote! { ::ivm::__private::FreeLevel<#key, #x> }
+        }
+        MapKind::Index { relation, columns } => {
+            let r = &p.relations[*relation];
+            let key = columns.iter().map(|&c| &r.columns[c].1);
+            let all = r.columns.iter().map(|(_, t)| t);
+            quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
+        }
+        MapKind::Result => {
+            let key = key_type(p, &m.key);
+            quote! { ::ivm::__private::HashMap<#key, <#k as ::ivm::Maintained>::State> }
         }
     }
 }

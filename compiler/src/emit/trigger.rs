@@ -2,10 +2,10 @@
 //! the views above each of its atoms.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, method};
-use crate::ir::{AtomPath, Factor, MapKind, Program, Trigger};
+use crate::ir::{Access, AtomPath, DeltaJoin, Factor, MapKind, Program, Trigger};
 
 /// One `on_<relation>_changed` method per relation.
 pub fn propagations(p: &Program) -> TokenStream {
@@ -33,6 +33,9 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 }
 
 fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
+    if let Some(join) = &path.delta {
+        return delta_join(p, path.atom, join);
+    }
     let k = &p.payload;
     let atom = &p.atoms[path.atom];
     // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
@@ -195,7 +198,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     }
                 });
             }
-            MapKind::Base { .. } => {}
+            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => {}
         }
     }
     let body = quote! {
@@ -267,5 +270,145 @@ fn recount(p: &Program, level: usize) -> TokenStream {
         let __below_key = #child_group;
         let __below = ::ivm::__private::count_product([#(#totals),*]);
         #then
+    }
+}
+
+/// The first-order delta of one atom: nested loops over the other atoms,
+/// and for each derivation found, its old payload replaced by its new one
+/// in the result.
+fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
+    let k = &p.payload;
+    let own = &p.atoms[atom];
+    let names = own.vars.iter().map(|&v| &p.vars[v].name);
+    let fields = (0..own.vars.len()).map(syn::Index::from);
+    let rel = own.relation;
+    // The innermost body: the derivation's payloads before and after.
+    let olds = join.loops.iter().map(|l| format_ident!("__old_{}", l.atom));
+    let news = join.loops.iter().map(|l| format_ident!("__new_{}", l.atom));
+    let result = &p.maps[join.result].name;
+    let head = key_expr(p, &p.output.head);
+    // A nullary result has the unit key, which needs no clone.
+    let (bind_key, entry_key, key_ref) = if p.output.head.is_empty() {
+        (quote! {}, quote! { () }, quote! { &() })
+    } else {
+        (
+            quote! { let __key = #head; },
+            quote! { ::core::clone::Clone::clone(&__key) },
+            quote! { &__key },
+        )
+    };
+    let mut body = quote! {
+        let __old_term: #k = ::core::clone::Clone::clone(__old);
+        #(let __old_term = ::ivm::Semiring::mul(&__old_term, &#olds);)*
+        let __new_term: #k = ::core::clone::Clone::clone(__new);
+        #(let __new_term = ::ivm::Semiring::mul(&__new_term, &#news);)*
+        if __old_term != __new_term {
+            #bind_key
+            let __state = self.#result.entry(#entry_key).or_default();
+            <#k as ::ivm::Maintained>::replace(__state, &__old_term, &__new_term);
+            if <#k as ::ivm::Maintained>::is_empty(__state) {
+                self.#result.remove(#key_ref);
+            }
+        }
+    };
+    // Wrap it in the loops, innermost first.
+    for l in join.loops.iter().rev() {
+        let a = &p.atoms[l.atom];
+        let base = &p.maps[p.relations[a.relation].base].name;
+        let old = format_ident!("__old_{}", l.atom);
+        let new = format_ident!("__new_{}", l.atom);
+        let same = a.relation == rel;
+        let earlier = join.earlier_same_relation.contains(&l.atom);
+        // This atom's payload before and after the update: they differ only
+        // at the updated tuple of the same relation.
+        let payloads = |tuple: TokenStream, value: TokenStream| {
+            let skip = earlier.then(|| quote! { if #tuple == *__tuple { continue; } });
+            let pick = if same && !earlier {
+                quote! {
+                    let (#old, #new): (#k, #k) = if #tuple == *__tuple {
+                        (::core::clone::Clone::clone(__old), ::core::clone::Clone::clone(__new))
+                    } else {
+                        let __v: #k = #value;
+                        (::core::clone::Clone::clone(&__v), __v)
+                    };
+                }
+            } else {
+                quote! {
+                    let #new: #k = #value;
+                    let #old: #k = ::core::clone::Clone::clone(&#new);
+                }
+            };
+            quote! { #skip #pick }
+        };
+        body = match l.access {
+            Access::Point => {
+                let key = key_expr(p, &a.vars);
+                let value = quote! {
+                    self.#base.get(&__u).map_or_else(
+                        <#k as ::ivm::Semiring>::zero,
+                        <#k as ::ivm::Maintained>::value,
+                    )
+                };
+                let pay = payloads(quote! { __u }, value);
+                quote! {
+                    #[allow(clippy::never_loop)]
+                    for __u in ::core::iter::once(#key) {
+                        #pay
+                        if ::ivm::Semiring::is_zero(&#old) && ::ivm::Semiring::is_zero(&#new) {
+                            continue;
+                        }
+                        #body
+                    }
+                }
+            }
+            Access::Scan => {
+                let vars = a.vars.iter().map(|&v| &p.vars[v].name);
+                let fields = (0..a.vars.len()).map(syn::Index::from);
+                let pay = payloads(
+                    quote! { *__u },
+                    quote! { <#k as ::ivm::Maintained>::value(__state) },
+                );
+                quote! {
+                    for (__u, __state) in &self.#base {
+                        let (#(#vars,)*) = (#(&__u.#fields,)*);
+                        #pay
+                        #body
+                    }
+                }
+            }
+            Access::Index(m) => {
+                let MapKind::Index { columns, .. } = &p.maps[m].kind else {
+                    unreachable!("an index")
+                };
+                let index = &p.maps[m].name;
+                let key_vars: Vec<usize> = columns.iter().map(|&c| a.vars[c]).collect();
+                let key = key_expr(p, &key_vars);
+                let binds = (0..a.vars.len()).filter(|c| !columns.contains(c)).map(|c| {
+                    let v = &p.vars[a.vars[c]].name;
+                    let f = syn::Index::from(c);
+                    quote! { let #v = &__u.#f; }
+                });
+                let value = quote! {
+                    self.#base.get(__u).map_or_else(
+                        <#k as ::ivm::Semiring>::zero,
+                        <#k as ::ivm::Maintained>::value,
+                    )
+                };
+                let pay = payloads(quote! { *__u }, value);
+                quote! {
+                    for __u in self.#index.get(&#key) {
+                        #(#binds)*
+                        #pay
+                        #body
+                    }
+                }
+            }
+        };
+    }
+    quote! {
+        {
+            let (#(#names,)*) = (#(&__tuple.#fields,)*);
+            #body
+        }
     }
 }

@@ -28,6 +28,28 @@ impl fmt::Display for Program {
                         r.name
                     )?;
                 }
+                MapKind::Index { relation, columns } => {
+                    let r = &self.relations[*relation];
+                    let cols: Vec<String> = columns
+                        .iter()
+                        .map(|&c| r.columns[c].0.to_string())
+                        .collect();
+                    writeln!(
+                        f,
+                        "  {}[{}] := the tuples of {} by ({})",
+                        map.name,
+                        cols.join(", "),
+                        r.name,
+                        cols.join(", ")
+                    )?;
+                }
+                MapKind::Result => {
+                    writeln!(
+                        f,
+                        "  {}[{key}] := ⊕ of the payloads of each head tuple's derivations",
+                        map.name
+                    )?;
+                }
                 MapKind::Sum { var, factors } => {
                     let product: Vec<String> =
                         factors.iter().map(|&x| self.factor_label(x)).collect();
@@ -84,6 +106,22 @@ impl fmt::Display for Program {
             )?;
             for path in &t.paths {
                 writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;
+                if let Some(join) = &path.delta {
+                    for l in &join.loops {
+                        let how = match l.access {
+                            super::Access::Point => "look up".to_owned(),
+                            super::Access::Scan => "scan".to_owned(),
+                            super::Access::Index(m) => format!("through {}", self.maps[m].name),
+                        };
+                        writeln!(f, "    join {} ({how})", self.atoms[l.atom].label)?;
+                    }
+                    writeln!(
+                        f,
+                        "    {}[{}]: replace each derivation's old payload by its new one",
+                        self.maps[join.result].name,
+                        head_list(self)
+                    )?;
+                }
                 for step in &path.steps {
                     let target = &self.maps[step.target];
                     let sib: Vec<String> = step
@@ -113,7 +151,7 @@ impl fmt::Display for Program {
                                 self.var_list(&full)
                             )?
                         }
-                        MapKind::Base { .. } => {}
+                        MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => {}
                     }
                 }
                 if !path.later_same_relation.is_empty() {
@@ -141,9 +179,16 @@ impl fmt::Display for Program {
                 .collect();
             writeln!(f, "  times {}", s.join(" ⊗ "))?;
         }
+        if let Some(r) = self.output.result {
+            writeln!(f, "  over the entries of {}", self.maps[r].name)?;
+        }
         for &r in &self.output.roots {
             writeln!(f, "  over the values of {}", self.maps[r].name)?;
         }
         Ok(())
     }
+}
+
+fn head_list(p: &Program) -> String {
+    p.var_list(&p.output.head)
 }

@@ -125,6 +125,17 @@ pub enum MapKind {
         /// The factors multiplied for each value of `var`.
         factors: Vec<Factor>,
     },
+    /// A secondary index of a relation on some of its columns (the first
+    /// order delta's lookups); its key is those columns' values.
+    Index {
+        /// The relation indexed.
+        relation: RelId,
+        /// The column positions of the key.
+        columns: Vec<usize>,
+    },
+    /// The materialized result: for each head tuple, the ⊕ of the payloads
+    /// of its derivations (first-order delta). Keyed by the head.
+    Result,
     /// For each key and each value of the free variable `var`: the ⊗ of
     /// `factors` (its local payload), the number of output tuples below it,
     /// and its place among the values sharing the key, for enumeration.
@@ -171,6 +182,43 @@ pub struct AtomPath {
     /// lookup reads one of them at the updated tuple, it must see the old
     /// payload.
     pub later_same_relation: Vec<AtomId>,
+    /// For the first-order strategy: the join of the other atoms that
+    /// computes the delta (instead of `steps`).
+    pub delta: Option<DeltaJoin>,
+}
+
+/// The first-order delta of one atom: every derivation in which this atom
+/// reads the updated tuple, found by joining the other atoms one at a time.
+#[derive(Debug, Clone)]
+pub struct DeltaJoin {
+    /// The other atoms, in join order, with how each is reached.
+    pub loops: Vec<Loop>,
+    /// The result map the derivations' payloads are added to.
+    pub result: MapId,
+    /// Atoms of the same relation before this one: they must not read the
+    /// updated tuple here, or a derivation reading it twice would count
+    /// twice.
+    pub earlier_same_relation: Vec<AtomId>,
+}
+
+/// One atom of a delta join.
+#[derive(Debug, Clone)]
+pub struct Loop {
+    /// The atom.
+    pub atom: AtomId,
+    /// How its tuples are found from the variables bound so far.
+    pub access: Access,
+}
+
+/// How a delta join reaches an atom's tuples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// All its variables are bound: one lookup.
+    Point,
+    /// None is bound: a scan of the relation.
+    Scan,
+    /// Some are: the tuples of this index under their values.
+    Index(MapId),
 }
 
 /// One step of a path: a factor of `target` changed from an old to a new
@@ -195,13 +243,15 @@ pub struct Output {
     pub scalars: Vec<MapId>,
     /// The free levels of the root free variables.
     pub roots: Vec<MapId>,
+    /// The materialized result, for strategies that keep one.
+    pub result: Option<MapId>,
 }
 
 impl Program {
     /// The map's variable (for `Sum` and `Free` maps).
     pub fn map_var(&self, map: MapId) -> Option<VarId> {
         match &self.maps[map].kind {
-            MapKind::Base { .. } => None,
+            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => None,
             MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
         }
     }

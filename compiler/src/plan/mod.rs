@@ -2,8 +2,12 @@
 //! section 6) and lowering the chosen strategy's plan to the IR. One
 //! planner per strategy.
 
+pub mod first_order;
 pub mod names;
+mod skeleton;
 pub mod verdict;
 pub mod view_tree;
+
+pub use skeleton::skeleton;
 
 pub use verdict::{Verdict, decide};

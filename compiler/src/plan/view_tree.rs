@@ -16,59 +16,24 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use super::names::snake_case;
 use crate::analysis::{Analysis, VariableOrder};
 use crate::ir::{
-    AtomIr, AtomPath, Factor, Map, MapId, MapKind, Output, Program, RelationIr, Step, Trigger, Var,
+    AtomIr, AtomPath, Factor, Map, MapId, MapKind, Output, Program, Step, Trigger, Var,
 };
-use crate::plan::Verdict;
+use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
 /// Lowers a q-hierarchical query to the IR. `None` if the analysis has no
 /// canonical variable order (the query is not q-hierarchical).
 pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Program> {
     let order = analysis.variable_order.as_ref()?;
-    let vars: Vec<Var> = query
-        .variables
-        .iter()
-        .map(|v| Var {
-            name: v.name.clone(),
-            ty: v.ty.clone(),
-        })
-        .collect();
-    let atoms: Vec<AtomIr> = query
-        .atoms
-        .iter()
-        .enumerate()
-        .map(|(i, a)| AtomIr {
-            relation: a.relation,
-            vars: a.vars.clone(),
-            label: query.atom_label(i),
-        })
-        .collect();
-
-    let mut maps: Vec<Map> = Vec::new();
-    let mut relations: Vec<RelationIr> = Vec::new();
-    for (i, r) in query.relations.iter().enumerate() {
-        let snake = snake_case(&r.name.to_string());
-        maps.push(Map {
-            name: Ident::new(&snake, r.name.span()),
-            doc: format!("`{}`: each tuple's live contributions.", r.name),
-            key: Vec::new(),
-            kind: MapKind::Base { relation: i },
-        });
-        relations.push(RelationIr {
-            name: r.name.clone(),
-            snake,
-            docs: r.docs.clone(),
-            columns: r
-                .columns
-                .iter()
-                .map(|c| (c.name.clone(), c.ty.clone()))
-                .collect(),
-            base: i,
-        });
-    }
+    let Program {
+        vars,
+        relations,
+        atoms,
+        mut maps,
+        ..
+    } = skeleton(query, verdict);
 
     // One map per variable, children before parents.
     let mut map_of: Vec<Option<MapId>> = vec![None; vars.len()];
@@ -180,7 +145,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                             MapKind::Sum { factors, .. } | MapKind::Free { factors, .. } => {
                                 factors.clone()
                             }
-                            MapKind::Base { .. } => unreachable!("variables have views"),
+                            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => {
+                                unreachable!("variables have views")
+                            }
                         };
                         steps.push(Step {
                             target,
@@ -199,6 +166,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         atom,
                         steps,
                         later_same_relation: own[i + 1..].to_vec(),
+                        delta: None,
                     }
                 })
                 .collect();
@@ -222,31 +190,16 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         .map(|&r| map_of[r].expect("mapped"))
         .collect();
 
-    Some(Program {
-        name: query.name.clone(),
-        vis: query.vis.clone(),
-        docs: query.docs.clone(),
-        rule: query.rule_text(),
-        payload: query.semiring.ty.clone(),
-        zero_divisors: !(query.semiring.class.positive || query.semiring.class.counting),
-        updates: query.updates,
-        summary: format!(
-            "Maintained with the `{}` strategy: {} per update, {} enumeration delay.",
-            verdict.strategy.map_or("?", |s| s.keyword()),
-            verdict.update_time,
-            verdict.delay
-        ),
-        vars,
-        relations,
-        atoms,
-        maps,
-        triggers,
-        output: Output {
-            head: query.head.clone(),
-            scalars,
-            roots,
-        },
-    })
+    let mut program = skeleton(query, verdict);
+    program.maps = maps;
+    program.triggers = triggers;
+    program.output = Output {
+        head: query.head.clone(),
+        scalars,
+        roots,
+        result: None,
+    };
+    Some(program)
 }
 
 fn post_order(order: &VariableOrder, v: usize, out: &mut Vec<usize>) {

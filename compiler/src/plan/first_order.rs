@@ -1,0 +1,121 @@
+//! The first-order delta planner (classical IVM, DBToaster's first-order
+//! deltas): the result is materialized, and an update to a tuple joins it
+//! with the other atoms, one at a time, through hash indexes on the
+//! variables bound so far. It maintains any query, at the cost of the join
+//! of the other atoms (up to O(N) or more per update).
+//!
+//! Each derivation that reads the updated tuple is visited once: the atom
+//! that reads it first (in atom order) owns it, so a self-join's atoms skip
+//! the updated tuple when an earlier atom of the same relation could have
+//! read it. Each visited derivation replaces its old payload by its new one
+//! in the result, which keeps the result exact in every semiring, with or
+//! without additive inverses.
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use super::Verdict;
+use super::skeleton::skeleton;
+use crate::ir::{Access, AtomPath, DeltaJoin, Loop, Map, MapId, MapKind, Program, Trigger};
+use crate::query::Query;
+
+/// Lowers any query to the first-order delta strategy.
+pub fn lower(query: &Query, verdict: &Verdict) -> Program {
+    let mut p = skeleton(query, verdict);
+    let result = p.maps.len();
+    p.maps.push(Map {
+        name: Ident::new("result", Span::call_site()),
+        doc: format!(
+            "The result: for each ({}), the ⊕ of its derivations' payloads.",
+            p.var_list(&query.head)
+        ),
+        key: query.head.clone(),
+        kind: MapKind::Result,
+    });
+    p.output.result = Some(result);
+
+    let n = p.atoms.len();
+    let mut triggers = Vec::new();
+    for rel in 0..p.relations.len() {
+        let own: Vec<usize> = (0..n).filter(|&a| p.atoms[a].relation == rel).collect();
+        let mut paths = Vec::new();
+        for (k, &atom) in own.iter().enumerate() {
+            let mut bound: Vec<usize> = p.atoms[atom].vars.clone();
+            let mut rest: Vec<usize> = (0..n).filter(|&j| j != atom).collect();
+            let mut loops = Vec::new();
+            while !rest.is_empty() {
+                // Next: the atom with the most variables bound already
+                // (a lookup beats an index, an index beats a scan).
+                let (pos, &j) = rest
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|&(_, &j)| {
+                        let vars = &p.atoms[j].vars;
+                        let known = vars.iter().filter(|v| bound.contains(v)).count();
+                        (known == vars.len(), known, std::cmp::Reverse(j))
+                    })
+                    .expect("non-empty");
+                rest.remove(pos);
+                let vars = p.atoms[j].vars.clone();
+                let columns: Vec<usize> = (0..vars.len())
+                    .filter(|&c| bound.contains(&vars[c]))
+                    .collect();
+                let access = if columns.len() == vars.len() {
+                    Access::Point
+                } else if columns.is_empty() {
+                    Access::Scan
+                } else {
+                    let relation = p.atoms[j].relation;
+                    Access::Index(index_for(&mut p, relation, columns))
+                };
+                bound.extend(
+                    vars.iter()
+                        .filter(|v| !bound.contains(v))
+                        .copied()
+                        .collect::<Vec<_>>(),
+                );
+                loops.push(Loop { atom: j, access });
+            }
+            paths.push(AtomPath {
+                atom,
+                steps: Vec::new(),
+                later_same_relation: Vec::new(),
+                delta: Some(DeltaJoin {
+                    loops,
+                    result,
+                    earlier_same_relation: own[..k].to_vec(),
+                }),
+            });
+        }
+        triggers.push(Trigger {
+            relation: rel,
+            paths,
+        });
+    }
+    p.triggers = triggers;
+    p
+}
+
+/// The index of `relation` on `columns`, made if it does not exist yet.
+fn index_for(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
+    if let Some(m) = p.maps.iter().position(|m| {
+        matches!(&m.kind, MapKind::Index { relation: r, columns: c } if *r == relation && *c == columns)
+    }) {
+        return m;
+    }
+    let r = &p.relations[relation];
+    let cols: Vec<String> = columns
+        .iter()
+        .map(|&c| r.columns[c].0.to_string())
+        .collect();
+    p.maps.push(Map {
+        name: Ident::new(
+            &format!("{}_by_{}", r.snake, cols.join("_")),
+            Span::call_site(),
+        ),
+        doc: format!("The tuples of `{}`, by ({}).", r.name, cols.join(", ")),
+        key: Vec::new(),
+        kind: MapKind::Index { relation, columns },
+    });
+    p.maps.len() - 1
+}

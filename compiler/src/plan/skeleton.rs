@@ -1,0 +1,80 @@
+//! What every strategy's program starts from: the variables, the atoms, and
+//! one base map per relation holding its tuples' live contributions.
+
+use syn::Ident;
+
+use super::Verdict;
+use super::names::snake_case;
+use crate::ir::{AtomIr, Map, MapKind, Output, Program, RelationIr, Var};
+use crate::query::Query;
+
+/// A program with the query's variables, atoms, relations and base maps,
+/// and no views, triggers or output yet.
+pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
+    let vars = query
+        .variables
+        .iter()
+        .map(|v| Var {
+            name: v.name.clone(),
+            ty: v.ty.clone(),
+        })
+        .collect();
+    let atoms = query
+        .atoms
+        .iter()
+        .enumerate()
+        .map(|(i, a)| AtomIr {
+            relation: a.relation,
+            vars: a.vars.clone(),
+            label: query.atom_label(i),
+        })
+        .collect();
+    let mut maps = Vec::new();
+    let mut relations = Vec::new();
+    for (i, r) in query.relations.iter().enumerate() {
+        let snake = snake_case(&r.name.to_string());
+        maps.push(Map {
+            name: Ident::new(&snake, r.name.span()),
+            doc: format!("`{}`: each tuple's live contributions.", r.name),
+            key: Vec::new(),
+            kind: MapKind::Base { relation: i },
+        });
+        relations.push(RelationIr {
+            name: r.name.clone(),
+            snake,
+            docs: r.docs.clone(),
+            columns: r
+                .columns
+                .iter()
+                .map(|c| (c.name.clone(), c.ty.clone()))
+                .collect(),
+            base: i,
+        });
+    }
+    Program {
+        name: query.name.clone(),
+        vis: query.vis.clone(),
+        docs: query.docs.clone(),
+        rule: query.rule_text(),
+        payload: query.semiring.ty.clone(),
+        zero_divisors: !(query.semiring.class.positive || query.semiring.class.counting),
+        updates: query.updates,
+        summary: format!(
+            "Maintained with the `{}` strategy: {} per update, {} enumeration delay.",
+            verdict.strategy.map_or("?", |s| s.keyword()),
+            verdict.update_time,
+            verdict.delay
+        ),
+        vars,
+        relations,
+        atoms,
+        maps,
+        triggers: Vec::new(),
+        output: Output {
+            head: query.head.clone(),
+            scalars: Vec::new(),
+            roots: Vec::new(),
+            result: None,
+        },
+    }
+}

@@ -59,7 +59,24 @@ pub fn emit(p: &Program) -> TokenStream {
     let triggers = trigger::propagations(p);
     let enumerate = enumerate::methods(p);
     let change = api::change_enum(p);
+    // Stable Rust has no way for a macro to raise a warning of its own, so
+    // a use of a deprecated constant carries it, at the query's name.
+    let warning = p.warning.as_ref().map(|note| {
+        let flag = format_ident!(
+            "__IVM_INTRACTABLE_{}",
+            name.to_string().to_uppercase(),
+            span = name.span()
+        );
+        quote::quote_spanned! {name.span()=>
+            #[deprecated(note = #note)]
+            #[doc(hidden)]
+            const #flag: () = ();
+            const _: () = #flag;
+        }
+    });
     quote! {
+        #warning
+
         #(#[doc = #docs])*
         #vis struct #name {
             #(#fields)*

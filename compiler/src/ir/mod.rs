@@ -44,6 +44,9 @@ pub struct Program {
     pub updates: UpdateModel,
     /// One line on the strategy and its bounds, for the generated docs.
     pub summary: String,
+    /// A warning to raise where the query is compiled: set when a query
+    /// that is not tractable was taken on with `#[allow(intractable)]`.
+    pub warning: Option<String>,
     /// The variables, with their types.
     pub vars: Vec<Var>,
     /// The relations.

@@ -65,6 +65,15 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             verdict.update_time,
             verdict.delay
         ),
+        warning: (!verdict.tractable).then(|| {
+            format!(
+                "query `{}` is not tractable ({}); it is maintained with the `{}` strategy in {} per update because of `#[allow(intractable)]`",
+                query.name,
+                verdict.witness.as_deref().unwrap_or("see `ivmc explain`"),
+                verdict.strategy.map_or("?", |s| s.keyword()),
+                verdict.update_time
+            )
+        }),
         vars,
         relations,
         atoms,

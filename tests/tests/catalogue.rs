@@ -68,7 +68,8 @@ const CASES: &[Case] = &[
     Case { what: "single atom count", attrs: REAL, rule: "Q() = R(a)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
     Case { what: "three-level hierarchy", attrs: INT, rule: "Q(a, b) = R(a, b, c) * S(a, b, d) * T(a, e)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
     Case { what: "cartesian product", attrs: INT, rule: "Q(a, b) = R(a) * S(b)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
-    Case { what: "q-hierarchical under inserts only (two layers)", attrs: COUNT_IO, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "q-hierarchical under inserts only: a view tree", attrs: COUNT_IO, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
+    Case { what: "q-hierarchical over MaxMax under inserts only", attrs: MAXMAX_IO, rule: "Q(k) = R(k, x) * S(k, x)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
     Case { what: "ring under insert_only is treated as deletes", attrs: INT_IO, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },
     // Acyclic, not free-connex.
     Case { what: "path with free ends", attrs: INT, rule: "Q(x, z) = R(x, y) * S(y, z)", classes: "101000", fhtw: "1", strategy: "reject", update_time: "" },

@@ -694,3 +694,42 @@ proptest! {
     #[test] fn first_order_q_core_count(ops in ops(FO_Q_CORE.0)) { check::<FoQCoreCount>(FO_Q_CORE, &ops)?; }
     #[test] fn first_order_mutual_int(ops in ops(MUTUAL.0)) { check::<FoMutualInt>(MUTUAL, &ops)?; }
 }
+
+// Under inserts only a q-hierarchical query is still a view tree, and its
+// generated API has no deletes (calling one does not compile).
+ivm::ivm_query! {
+    #[semiring(ivm::semiring::MaxMax)]
+    #[updates(insert_only)]
+    query AppendOnlyMaxMax {
+        relation R(k: u32, x: u32);
+        relation S(k: u32, x: u32);
+        Q(k) = R(k, x) * S(k, x);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn insert_only_view_tree(inserts in proptest::collection::vec((0..2usize, tuple(2), any::<u8>()), 1..60)) {
+        let mut q = AppendOnlyMaxMax::new();
+        let mut naive = Naive::<MaxMax>::new(
+            vec![2, 2],
+            vec![(0, vec![0, 1]), (1, vec![0, 1])],
+            vec![0],
+            Retraction::Contributions,
+        );
+        for (r, t, d) in &inserts {
+            let d = MaxMax::from_raw(*d);
+            match r {
+                0 => q.update_r(t[0] as u32, t[1] as u32, d),
+                _ => q.update_s(t[0] as u32, t[1] as u32, d),
+            }
+            naive.update(*r, t, d);
+            let got: BTreeMap<Vec<u64>, MaxMax> =
+                q.iter().map(|((k,), p)| (vec![u64::from(k)], p)).collect();
+            prop_assert_eq!(&got, &naive.result());
+            prop_assert_eq!(q.len(), naive.len());
+        }
+    }
+}

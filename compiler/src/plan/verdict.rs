@@ -215,6 +215,19 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
                 .to_owned(),
         );
     }
+    // A q-hierarchical query needs no second layer: its view tree is O(1)
+    // under inserts as under deletes, over any semiring, with less state
+    // than the two-layer structure (whose top join would be a single
+    // subquery's support, or a product of them).
+    if a.q_hierarchical.is_ok() {
+        return accept(
+            Strategy::ViewTree,
+            "O(1)".to_owned(),
+            "q-hierarchical: a view tree maintains it in O(1) under inserts, over any semiring"
+                .to_owned(),
+            "F-IVM view trees",
+        );
+    }
     if class.positive && a.p_hierarchical.is_ok() {
         if a.acyclic.is_ok() {
             return accept(

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{first_order, view_tree};
+use crate::plan::{first_order, ivm_eps, view_tree};
 use crate::query::{Strategy, UpdateModel};
 use crate::syntax;
 
@@ -28,10 +28,14 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
             syn::Error::new(span, "internal error: a view tree was chosen for a query without a canonical variable order")
         }),
         Strategy::FirstOrder => Ok(first_order::lower(q, v)),
+        Strategy::IvmEps { eps } => match &report.analysis.triangle {
+            Some(t) => Ok(ivm_eps::lower(q, t, eps, v)),
+            None => Err(syn::Error::new(span, "internal error: IVMε was chosen for a query that is not a triangle count")),
+        },
         other => Err(syn::Error::new(
             span,
             format!(
-                "query `{}` is maintained with the `{}` strategy ({} per update), whose code generation is not implemented yet; `ivmc explain` shows its plan. The `view_tree` (q-hierarchical queries) and `first_order` strategies compile today: `#[strategy(first_order)]` maintains any query, in O(N) or more per update",
+                "query `{}` is maintained with the `{}` strategy ({} per update), whose code generation is not implemented yet; `ivmc explain` shows its plan. The `view_tree` (q-hierarchical queries), `ivm_eps` (the triangle count) and `first_order` strategies compile today: `#[strategy(first_order)]` maintains any query, in O(N) or more per update",
                 q.name,
                 other.keyword(),
                 v.update_time

@@ -89,6 +89,7 @@ mod index;
 pub mod maintained;
 mod output;
 pub mod semiring;
+mod triangle;
 
 pub use error::Error;
 pub use ivm_macros::ivm_query;
@@ -109,5 +110,6 @@ pub mod __private {
     pub use crate::enumerate::{Product, product};
     pub use crate::index::{Group, HashMap, Index, map_with_capacity, new_map};
     pub use crate::output::{FreeLevel, count_product};
+    pub use crate::triangle::{Counting, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};
 }

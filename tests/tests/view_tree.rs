@@ -29,13 +29,22 @@ trait Subject: Default {
     fn is_empty(&self) -> bool;
     /// `bulk_load` of these contributions.
     fn bulk(contributions: &[(usize, Vec<u64>, Self::K)]) -> Self;
+    /// The strategy's own invariants, where it has a check for them.
+    fn invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Implements [`Subject`] for a generated struct: each relation with its
 /// methods and column count, and the head arity.
 macro_rules! subject {
-    ($ty:ident: $k:ty; $( $rel:literal => $upd:ident $ret:ident $del:ident [$($c:tt)*] ),* ; head [$($h:tt)*]) => {
+    ($ty:ident: $k:ty; $( $rel:literal => $upd:ident $ret:ident $del:ident [$($c:tt)*] ),* ; head [$($h:tt)*] $(; $inv:ident)?) => {
         impl Subject for $ty {
+            $(
+                fn $inv(&self) -> Result<(), String> {
+                    self.check_invariants()
+                }
+            )?
             type K = $k;
             fn update(&mut self, rel: usize, t: &[u64], d: $k) {
                 match rel {
@@ -298,6 +307,11 @@ where
             }
         };
         prop_assert_eq!(got, want, "step {}: {:?} succeeded differently", step, op);
+        if let Err(e) = subject.invariants() {
+            return Err(TestCaseError::fail(format!(
+                "step {step}: after {op:?}: {e}"
+            )));
+        }
         let rows = subject.rows();
         let mut seen = BTreeMap::new();
         for (k, p) in rows {
@@ -730,6 +744,121 @@ proptest! {
                 q.iter().map(|((k,), p)| (vec![u64::from(k)], p)).collect();
             prop_assert_eq!(&got, &naive.result());
             prop_assert_eq!(q.len(), naive.len());
+        }
+    }
+}
+
+// IVMε for the triangle count, at every ε, with separate relations and in
+// the graph form (one relation used three times); the invariants of
+// papers/000 are checked after every step.
+macro_rules! ivm_eps {
+    ($name:ident, [$($k:tt)*], $eps:literal) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            #[strategy(ivm_eps(eps = $eps))]
+            query $name {
+                relation R(a: u32, b: u32);
+                relation S(c: u32, b: u32);
+                relation T(c: u32, a: u32);
+                Q() = R(a, b) * S(c, b) * T(c, a);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0 1]; head []; invariants);
+    };
+}
+const EPS_TRIANGLE: Shape = (&[2, 2, 2], &[(0, &[0, 1]), (1, &[2, 1]), (2, &[2, 0])], &[]);
+
+ivm_eps!(EpsInt0, [Int], 0);
+ivm_eps!(EpsInt25, [Int], 0.25);
+ivm_eps!(EpsInt50, [Int], 0.5);
+ivm_eps!(EpsInt75, [Int], 0.75);
+ivm_eps!(EpsInt1, [Int], 1);
+ivm_eps!(EpsCount50, [Count], 0.5);
+ivm_eps!(EpsReal50, [Real], 0.5);
+
+macro_rules! ivm_eps_graph {
+    ($name:ident, [$($k:tt)*], $eps:literal) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            #[strategy(ivm_eps(eps = $eps))]
+            query $name {
+                relation E(src: u32, dst: u32);
+                Q() = E(a, b) * E(b, c) * E(c, a);
+            }
+        }
+        subject!($name: $($k)*; 0 => update_e retract_e delete_e [0 1]; head []; invariants);
+    };
+}
+
+ivm_eps_graph!(EpsGraphInt50, [Int], 0.5);
+ivm_eps_graph!(EpsGraphCount25, [Count], 0.25);
+ivm_eps_graph!(EpsGraphInt0, [Int], 0);
+ivm_eps_graph!(EpsGraphInt1, [Int], 1);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test] fn ivm_eps_int_0(ops in ops(EPS_TRIANGLE.0)) { check::<EpsInt0>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_int_025(ops in ops(EPS_TRIANGLE.0)) { check::<EpsInt25>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_int_05(ops in ops(EPS_TRIANGLE.0)) { check::<EpsInt50>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_int_075(ops in ops(EPS_TRIANGLE.0)) { check::<EpsInt75>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_int_1(ops in ops(EPS_TRIANGLE.0)) { check::<EpsInt1>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_count(ops in ops(EPS_TRIANGLE.0)) { check::<EpsCount50>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_real(ops in ops(EPS_TRIANGLE.0)) { check::<EpsReal50>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_graph_int(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphInt50>(FO_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_graph_count(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphCount25>(FO_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_graph_int_0(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphInt0>(FO_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_graph_int_1(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphInt1>(FO_TRIANGLE, &ops)?; }
+}
+
+/// A long run over a graph with hubs: the database grows past several
+/// doublings of M and shrinks back, hubs turn heavy and light again, and
+/// the invariants and the count are checked after every update.
+#[test]
+fn ivm_eps_crosses_every_rebalancing_boundary() {
+    let mut q = EpsGraphInt50::new();
+    let mut naive = Naive::<Int>::new(
+        vec![2],
+        vec![(0, vec![0, 1]), (0, vec![1, 2]), (0, vec![2, 0])],
+        vec![],
+        Retraction::ring(),
+    );
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut live: Vec<(u32, u32)> = Vec::new();
+    for step in 0..3000 {
+        // Grow for 1500 steps, then shrink; a third of the endpoints are
+        // one of three hubs.
+        let grow = step < 1500 || next().is_multiple_of(4);
+        if grow || live.is_empty() {
+            let pick = |r: u64| {
+                if r.is_multiple_of(3) {
+                    (r / 3 % 3) as u32
+                } else {
+                    (r % 40) as u32
+                }
+            };
+            let (a, b) = (pick(next()), pick(next()));
+            q.insert_e(a, b);
+            naive.update(0, &[u64::from(a), u64::from(b)], Int(1));
+            live.push((a, b));
+        } else {
+            let i = (next() % live.len() as u64) as usize;
+            let (a, b) = live.swap_remove(i);
+            q.delete_e(a, b).expect("live");
+            naive
+                .delete(0, &[u64::from(a), u64::from(b)])
+                .expect("live");
+        }
+        if step % 7 == 0 || step > 2900 {
+            q.check_invariants()
+                .unwrap_or_else(|e| panic!("step {step}: {e}"));
+            assert_eq!(q.get(&()), naive.get(&[]), "step {step}");
         }
     }
 }

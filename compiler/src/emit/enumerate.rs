@@ -17,6 +17,9 @@ pub fn methods(p: &Program) -> TokenStream {
     if let Some(result) = p.output.result {
         return materialized(p, result);
     }
+    if let Some(triangle) = p.output.triangle {
+        return counted(p, triangle);
+    }
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
     let scalars = p.output.scalars.iter().map(|&m| {
@@ -284,6 +287,46 @@ fn materialized(p: &Program, result: MapId) -> TokenStream {
         /// Whether the result is empty, in O(1).
         pub fn is_empty(&self) -> bool {
             self.#field.is_empty()
+        }
+    }
+}
+
+/// The reading methods of a triangle count, plus the invariant check that
+/// tests call after every update.
+fn counted(p: &Program, triangle: MapId) -> TokenStream {
+    let k = &p.payload;
+    let field = &p.maps[triangle].name;
+    quote! {
+        /// The result: the count, as the single output tuple `()`, when it
+        /// is non-zero.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), #k)> + '_ {
+            let __count: #k = ::core::clone::Clone::clone(self.#field.count());
+            (!::ivm::Semiring::is_zero(&__count)).then_some(((), __count)).into_iter()
+        }
+
+        /// The count (zero when there is no triangle).
+        pub fn get(&self, key: &()) -> #k {
+            let () = key;
+            ::core::clone::Clone::clone(self.#field.count())
+        }
+
+        /// 1 when the count is non-zero, else 0.
+        pub fn len(&self) -> usize {
+            usize::from(!::ivm::Semiring::is_zero(self.#field.count()))
+        }
+
+        /// Whether the count is zero.
+        pub fn is_empty(&self) -> bool {
+            ::ivm::Semiring::is_zero(self.#field.count())
+        }
+
+        /// Checks the invariants of IVMε (papers/000): the size bounds of the
+        /// threshold, the degrees of heavy and light values, the views, and
+        /// the count against one evaluated from scratch. For tests: it costs
+        /// time linear in the database or more.
+        #[doc(hidden)]
+        pub fn check_invariants(&self) -> ::core::result::Result<(), ::std::string::String> {
+            self.#field.check()
         }
     }
 }

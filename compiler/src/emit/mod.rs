@@ -51,6 +51,9 @@ pub fn emit(p: &Program) -> TokenStream {
                 quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
             }
             MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
+            MapKind::Triangle { eps, .. } => {
+                quote! { #field: ::ivm::__private::Triangle::new(#eps), }
+            }
             _ => quote! { #field: ::ivm::__private::HashMap::default(), },
         }
     });
@@ -130,6 +133,10 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             let key = columns.iter().map(|&c| &r.columns[c].1);
             let all = r.columns.iter().map(|(_, t)| t);
             quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
+        }
+        MapKind::Triangle { vars, .. } => {
+            let tys = vars.iter().map(|&v| &p.vars[v].ty);
+            quote! { ::ivm::__private::Triangle<#(#tys,)* #k> }
         }
         MapKind::Result => {
             let key = key_type(p, &m.key);

@@ -33,6 +33,14 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 }
 
 fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
+    if let Some((map, role, [x, y])) = path.triangle {
+        let field = &p.maps[map].name;
+        let update = format_ident!("update_{}", ["r", "s", "t"][role]);
+        let (x, y) = (syn::Index::from(x), syn::Index::from(y));
+        return quote! {
+            self.#field.#update(&__tuple.#x, &__tuple.#y, __old, __new);
+        };
+    }
     if let Some(join) = &path.delta {
         return delta_join(p, path.atom, join);
     }
@@ -198,7 +206,10 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     }
                 });
             }
-            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => {}
+            MapKind::Base { .. }
+            | MapKind::Index { .. }
+            | MapKind::Result
+            | MapKind::Triangle { .. } => {}
         }
     }
     let body = quote! {

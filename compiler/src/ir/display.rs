@@ -43,6 +43,14 @@ impl fmt::Display for Program {
                         cols.join(", ")
                     )?;
                 }
+                MapKind::Triangle { eps, vars } => {
+                    writeln!(
+                        f,
+                        "  {} := IVMε over ({}) with ε = {eps}: partitions, three views, the count",
+                        map.name,
+                        self.var_list(vars)
+                    )?;
+                }
                 MapKind::Result => {
                     writeln!(
                         f,
@@ -106,6 +114,14 @@ impl fmt::Display for Program {
             )?;
             for path in &t.paths {
                 writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;
+                if let Some((m, role, _)) = path.triangle {
+                    writeln!(
+                        f,
+                        "    {}: update role {} (heavy/light delta rules, then minor and major rebalancing)",
+                        self.maps[m].name,
+                        ["R", "S", "T"][role]
+                    )?;
+                }
                 if let Some(join) = &path.delta {
                     for l in &join.loops {
                         let how = match l.access {
@@ -151,7 +167,10 @@ impl fmt::Display for Program {
                                 self.var_list(&full)
                             )?
                         }
-                        MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => {}
+                        MapKind::Base { .. }
+                        | MapKind::Index { .. }
+                        | MapKind::Result
+                        | MapKind::Triangle { .. } => {}
                     }
                 }
                 if !path.later_same_relation.is_empty() {
@@ -178,6 +197,9 @@ impl fmt::Display for Program {
                 .map(|&m| format!("{}[]", self.maps[m].name))
                 .collect();
             writeln!(f, "  times {}", s.join(" ⊗ "))?;
+        }
+        if let Some(t) = self.output.triangle {
+            writeln!(f, "  the count of {}", self.maps[t].name)?;
         }
         if let Some(r) = self.output.result {
             writeln!(f, "  over the entries of {}", self.maps[r].name)?;

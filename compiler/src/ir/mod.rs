@@ -136,6 +136,14 @@ pub enum MapKind {
         /// The column positions of the key.
         columns: Vec<usize>,
     },
+    /// The IVMε state of a triangle count: the three relations partitioned
+    /// by degree, the three views and the count.
+    Triangle {
+        /// The partition exponent ε.
+        eps: f64,
+        /// The variables A, B, C: role i joins `vars[i]` and `vars[(i + 1) % 3]`.
+        vars: [VarId; 3],
+    },
     /// The materialized result: for each head tuple, the ⊕ of the payloads
     /// of its derivations (first-order delta). Keyed by the head.
     Result,
@@ -188,6 +196,9 @@ pub struct AtomPath {
     /// For the first-order strategy: the join of the other atoms that
     /// computes the delta (instead of `steps`).
     pub delta: Option<DeltaJoin>,
+    /// For IVMε: the role (0 for R, 1 for S, 2 for T) this atom plays in
+    /// the triangle map, and the columns holding its two variables.
+    pub triangle: Option<(MapId, usize, [usize; 2])>,
 }
 
 /// The first-order delta of one atom: every derivation in which this atom
@@ -248,13 +259,18 @@ pub struct Output {
     pub roots: Vec<MapId>,
     /// The materialized result, for strategies that keep one.
     pub result: Option<MapId>,
+    /// The IVMε state whose count is the (nullary) result.
+    pub triangle: Option<MapId>,
 }
 
 impl Program {
     /// The map's variable (for `Sum` and `Free` maps).
     pub fn map_var(&self, map: MapId) -> Option<VarId> {
         match &self.maps[map].kind {
-            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => None,
+            MapKind::Base { .. }
+            | MapKind::Index { .. }
+            | MapKind::Result
+            | MapKind::Triangle { .. } => None,
             MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
         }
     }

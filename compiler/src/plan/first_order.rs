@@ -80,6 +80,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 atom,
                 steps: Vec::new(),
                 later_same_relation: Vec::new(),
+                triangle: None,
                 delta: Some(DeltaJoin {
                     loops,
                     result,

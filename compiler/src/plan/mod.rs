@@ -3,6 +3,7 @@
 //! planner per strategy.
 
 pub mod first_order;
+pub mod ivm_eps;
 pub mod names;
 mod skeleton;
 pub mod verdict;

@@ -84,6 +84,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             scalars: Vec::new(),
             roots: Vec::new(),
             result: None,
+            triangle: None,
         },
     }
 }

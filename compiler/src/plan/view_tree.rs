@@ -145,7 +145,10 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                             MapKind::Sum { factors, .. } | MapKind::Free { factors, .. } => {
                                 factors.clone()
                             }
-                            MapKind::Base { .. } | MapKind::Index { .. } | MapKind::Result => {
+                            MapKind::Base { .. }
+                            | MapKind::Index { .. }
+                            | MapKind::Result
+                            | MapKind::Triangle { .. } => {
                                 unreachable!("variables have views")
                             }
                         };
@@ -167,6 +170,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         steps,
                         later_same_relation: own[i + 1..].to_vec(),
                         delta: None,
+                        triangle: None,
                     }
                 })
                 .collect();
@@ -198,6 +202,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         scalars,
         roots,
         result: None,
+        triangle: None,
     };
     Some(program)
 }

@@ -235,6 +235,41 @@ fn plan_text(r: &Report) -> String {
                         atom(j)
                     );
                 }
+                let eps = match r.verdict.strategy {
+                    Some(Strategy::IvmEps { eps }) => eps,
+                    _ => 0.5,
+                };
+                let (small, large) = (verdict::power(eps), verdict::power(1.0 - eps));
+                out.push_str(
+                    "  delta rules, for an update to the first atom (the others rotate)
+",
+                );
+                let (x, y) = (var(0), var(1));
+                let _ = writeln!(
+                    out,
+                    "    {y} light in {}: Σ over the {}({y}, ·) partners, fewer than 3/2·M^ε — {small}",
+                    rel(1),
+                    rel(1)
+                );
+                let _ = writeln!(
+                    out,
+                    "    {y} heavy in {}: V_{}{}({y}, {x}) plus Σ over the heavy values of {}, at most N/M^ε — {large}",
+                    rel(1),
+                    rel(1),
+                    rel(2),
+                    rel(2)
+                );
+                let _ = writeln!(
+                    out,
+                    "    view upkeep: {x} heavy in {}: V_{}{}({x}, ·) over {y}'s light partners — {small}; {x} light: V_{}{}(·, {y}) over the heavy values of {} — {large}",
+                    rel(0),
+                    rel(0),
+                    rel(1),
+                    rel(2),
+                    rel(0),
+                    rel(2)
+                );
+                out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·M^ε or falls below 1/2·M^ε; major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
             } else {
                 let _ = writeln!(
                     out,

@@ -29,13 +29,17 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
         }),
         Strategy::FirstOrder => Ok(first_order::lower(q, v)),
         Strategy::IvmEps { eps } => match &report.analysis.triangle {
-            Some(t) => Ok(ivm_eps::lower(q, t, eps, v)),
+            Some(t) => Ok(ivm_eps::lower(q, t, Some(eps), v)),
             None => Err(syn::Error::new(span, "internal error: IVMε was chosen for a query that is not a triangle count")),
+        },
+        Strategy::Factorized => match &report.analysis.triangle {
+            Some(t) => Ok(ivm_eps::lower(q, t, None, v)),
+            None => Err(syn::Error::new(span, "internal error: the factorized baseline was chosen for a query that is not a triangle count")),
         },
         other => Err(syn::Error::new(
             span,
             format!(
-                "query `{}` is maintained with the `{}` strategy ({} per update), whose code generation is not implemented yet; `ivmc explain` shows its plan. The `view_tree` (q-hierarchical queries), `ivm_eps` (the triangle count) and `first_order` strategies compile today: `#[strategy(first_order)]` maintains any query, in O(N) or more per update",
+                "query `{}` is maintained with the `{}` strategy ({} per update), whose code generation is not implemented yet; `ivmc explain` shows its plan. The `view_tree` (q-hierarchical queries), `ivm_eps` and `factorized` (the triangle count) and `first_order` strategies compile today: `#[strategy(first_order)]` maintains any query, in O(N) or more per update",
                 q.name,
                 other.keyword(),
                 v.update_time

@@ -862,3 +862,32 @@ fn ivm_eps_crosses_every_rebalancing_boundary() {
         }
     }
 }
+
+// The factorized baseline for the triangle count.
+ivm::ivm_query! {
+    #[strategy(factorized)]
+    query FactorizedInt {
+        relation R(a: u32, b: u32);
+        relation S(c: u32, b: u32);
+        relation T(c: u32, a: u32);
+        Q() = R(a, b) * S(c, b) * T(c, a);
+    }
+}
+subject!(FactorizedInt: Int; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0 1]; head []; invariants);
+
+ivm::ivm_query! {
+    #[semiring(ivm::semiring::Count)]
+    #[strategy(factorized)]
+    query FactorizedGraphCount {
+        relation E(src: u32, dst: u32);
+        Q() = E(a, b) * E(b, c) * E(c, a);
+    }
+}
+subject!(FactorizedGraphCount: Count; 0 => update_e retract_e delete_e [0 1]; head []; invariants);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test] fn factorized_int(ops in ops(EPS_TRIANGLE.0)) { check::<FactorizedInt>(EPS_TRIANGLE, &ops)?; }
+    #[test] fn factorized_graph_count(ops in ops(FO_TRIANGLE.0)) { check::<FactorizedGraphCount>(FO_TRIANGLE, &ops)?; }
+}

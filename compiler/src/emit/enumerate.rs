@@ -320,10 +320,10 @@ fn counted(p: &Program, triangle: MapId) -> TokenStream {
             ::ivm::Semiring::is_zero(self.#field.count())
         }
 
-        /// Checks the invariants of IVMε (papers/000): the size bounds of the
-        /// threshold, the degrees of heavy and light values, the views, and
-        /// the count against one evaluated from scratch. For tests: it costs
-        /// time linear in the database or more.
+        /// Checks the strategy's invariants (papers/000): for IVMε the size
+        /// bounds of the threshold and the degrees of heavy and light values;
+        /// for both, the views and the count against their definitions. For
+        /// tests: it costs time linear in the database or more.
         #[doc(hidden)]
         pub fn check_invariants(&self) -> ::core::result::Result<(), ::std::string::String> {
             self.#field.check()

@@ -51,8 +51,11 @@ pub fn emit(p: &Program) -> TokenStream {
                 quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
             }
             MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
-            MapKind::Triangle { eps, .. } => {
+            MapKind::Triangle { eps: Some(eps), .. } => {
                 quote! { #field: ::ivm::__private::Triangle::new(#eps), }
+            }
+            MapKind::Triangle { eps: None, .. } => {
+                quote! { #field: ::ivm::__private::Factorized::new(), }
             }
             _ => quote! { #field: ::ivm::__private::HashMap::default(), },
         }
@@ -134,9 +137,13 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             let all = r.columns.iter().map(|(_, t)| t);
             quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
         }
-        MapKind::Triangle { vars, .. } => {
+        MapKind::Triangle { vars, eps } => {
             let tys = vars.iter().map(|&v| &p.vars[v].ty);
-            quote! { ::ivm::__private::Triangle<#(#tys,)* #k> }
+            if eps.is_some() {
+                quote! { ::ivm::__private::Triangle<#(#tys,)* #k> }
+            } else {
+                quote! { ::ivm::__private::Factorized<#(#tys,)* #k> }
+            }
         }
         MapKind::Result => {
             let key = key_type(p, &m.key);

@@ -43,10 +43,21 @@ impl fmt::Display for Program {
                         cols.join(", ")
                     )?;
                 }
-                MapKind::Triangle { eps, vars } => {
+                MapKind::Triangle {
+                    eps: Some(eps),
+                    vars,
+                } => {
                     writeln!(
                         f,
                         "  {} := IVMε over ({}) with ε = {eps}: partitions, three views, the count",
+                        map.name,
+                        self.var_list(vars)
+                    )?;
+                }
+                MapKind::Triangle { eps: None, vars } => {
+                    writeln!(
+                        f,
+                        "  {} := factorized over ({}): one view V(B, A) = Σ_C S(B, C)·T(C, A), the count",
                         map.name,
                         self.var_list(vars)
                     )?;

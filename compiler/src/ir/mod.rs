@@ -139,8 +139,9 @@ pub enum MapKind {
     /// The IVMε state of a triangle count: the three relations partitioned
     /// by degree, the three views and the count.
     Triangle {
-        /// The partition exponent ε.
-        eps: f64,
+        /// The partition exponent ε; `None` for the factorized baseline,
+        /// which keeps one view and no partitions.
+        eps: Option<f64>,
         /// The variables A, B, C: role i joins `vars[i]` and `vars[(i + 1) % 3]`.
         vars: [VarId; 3],
     },

@@ -1,6 +1,7 @@
-//! The IVMε planner for the triangle count (papers/000): one triangle map,
-//! which the runtime's `Triangle` maintains with heavy/light partitions,
-//! and each atom of the query given its role (R, S or T) in it.
+//! The planner of the triangle count's own strategies (papers/000): one
+//! triangle map, which the runtime maintains with IVMε's heavy/light
+//! partitions (`Triangle`) or with the factorized baseline's single view
+//! (`Factorized`), and each atom of the query given its role (R, S or T).
 
 use proc_macro2::Span;
 use syn::Ident;
@@ -11,16 +12,22 @@ use crate::analysis::Triangle;
 use crate::ir::{AtomPath, Map, MapKind, Program, Trigger};
 use crate::query::Query;
 
-/// Lowers a triangle count to IVMε with exponent `eps`.
-pub fn lower(query: &Query, triangle: &Triangle, eps: f64, verdict: &Verdict) -> Program {
+/// Lowers a triangle count to IVMε with exponent `eps`, or to the
+/// factorized baseline when `eps` is `None`.
+pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Verdict) -> Program {
     let mut p = skeleton(query, verdict);
     let map = p.maps.len();
     let names = p.var_list(&triangle.vars);
     p.maps.push(Map {
         name: Ident::new("triangle", Span::call_site()),
-        doc: format!(
-            "IVMε state over ({names}), ε = {eps}: each relation partitioned into heavy and light parts by degree against M^ε, the three views joining a heavy part with the next light part, and the count."
-        ),
+        doc: match eps {
+            Some(eps) => format!(
+                "IVMε state over ({names}), ε = {eps}: each relation partitioned into heavy and light parts by degree against M^ε, the three views joining a heavy part with the next light part, and the count."
+            ),
+            None => format!(
+                "Factorized state over ({names}): the view V(B, A) = Σ_C S(B, C)·T(C, A), and the count."
+            ),
+        },
         key: Vec::new(),
         kind: MapKind::Triangle { eps, vars: triangle.vars },
     });

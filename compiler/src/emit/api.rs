@@ -92,6 +92,19 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
         " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload."
     );
     let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
+    // What follows any change of a base tuple's state: drop the entry once
+    // nothing is alive in it, and propagate a change of its payload.
+    let settle = quote! {
+        let __new = <#k as ::ivm::Maintained>::value(__state);
+        if <#k as ::ivm::Maintained>::is_empty(__state) {
+            self.#base.remove(&__tuple);
+        }
+        if __old != __new {
+            #enter
+            self.#on_changed(&__tuple, &__old, &__new);
+            #leave
+        }
+    };
     let mut out = quote! {
         #[doc = #update_doc]
         ///
@@ -104,15 +117,7 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
             let __state = self.#base.entry(::core::clone::Clone::clone(&__tuple)).or_default();
             let __old = <#k as ::ivm::Maintained>::value(__state);
             <#k as ::ivm::Maintained>::insert(__state, &#delta);
-            let __new = <#k as ::ivm::Maintained>::value(__state);
-            if <#k as ::ivm::Maintained>::is_empty(__state) {
-                self.#base.remove(&__tuple);
-            }
-            if __old != __new {
-                #enter
-                self.#on_changed(&__tuple, &__old, &__new);
-                #leave
-            }
+            #settle
         }
 
         #[doc = #insert_doc]
@@ -152,15 +157,7 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
                 if !<#k as ::ivm::Maintained>::retract(__state, &#delta) {
                     return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
                 }
-                let __new = <#k as ::ivm::Maintained>::value(__state);
-                if <#k as ::ivm::Maintained>::is_empty(__state) {
-                    self.#base.remove(&__tuple);
-                }
-                if __old != __new {
-                    #enter
-                    self.#on_changed(&__tuple, &__old, &__new);
-                    #leave
-                }
+                #settle
                 ::core::result::Result::Ok(())
             }
         });

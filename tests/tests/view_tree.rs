@@ -94,6 +94,19 @@ macro_rules! subject {
     };
 }
 
+/// Generates one query over one semiring (with any further attributes)
+/// and its [`Subject`] impl: what every shape below has in common.
+macro_rules! under_test {
+    ($name:ident, [$($k:tt)*], [$($attrs:tt)*], { $($query:tt)* }, $($spec:tt)*) => {
+        ivm::ivm_query! {
+            #[semiring($($k)*)]
+            $($attrs)*
+            query $name { $($query)* }
+        }
+        subject!($name: $($k)*; $($spec)*);
+    };
+}
+
 /// How test payloads are made for a semiring, and how it retracts.
 trait TestPayload: Semiring + std::fmt::Debug {
     /// A non-zero payload from a small random number.
@@ -361,15 +374,11 @@ where
 // Q(k) = R(k, x) * S(k, y): a grouped two-relation join.
 macro_rules! grouped {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(k: u32, x: u32);
-                relation S(k: u32, y: u32);
-                Q(k) = R(k, x) * S(k, y);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
+        under_test!($name, [$($k)*], [], {
+            relation R(k: u32, x: u32);
+            relation S(k: u32, y: u32);
+            Q(k) = R(k, x) * S(k, y);
+        }, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
     };
 }
 const GROUPED: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[0, 2])], &[0]);
@@ -386,15 +395,11 @@ grouped!(GroupedAccess, AccessControl);
 // meeting on the same key, an intersection.
 macro_rules! intersect {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(k: u32, i: u32);
-                relation S(k: u32, i: u32);
-                Q(k) = R(k, i) * S(k, i);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
+        under_test!($name, [$($k)*], [], {
+            relation R(k: u32, i: u32);
+            relation S(k: u32, i: u32);
+            Q(k) = R(k, i) * S(k, i);
+        }, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
     };
 }
 const INTERSECT: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[0, 1])], &[0]);
@@ -409,15 +414,11 @@ intersect!(IntersectAccess, AccessControl);
 // Q() = R(s, i) * S(s, i): the total of the same product.
 macro_rules! total {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(s: u32, i: u32);
-                relation S(s: u32, i: u32);
-                Q() = R(s, i) * S(s, i);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head []);
+        under_test!($name, [$($k)*], [], {
+            relation R(s: u32, i: u32);
+            relation S(s: u32, i: u32);
+            Q() = R(s, i) * S(s, i);
+        }, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head []);
     };
 }
 const TOTAL: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[0, 1])], &[]);
@@ -429,16 +430,12 @@ total!(TotalCovariance, Covariance<2>);
 // Q() = R(a, b) * S(a, c) * T(a): a nullary count with three levels.
 macro_rules! nullary {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(a: u32, b: u32);
-                relation S(a: u32, c: u32);
-                relation T(a: u32);
-                Q() = R(a, b) * S(a, c) * T(a);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0]; head []);
+        under_test!($name, [$($k)*], [], {
+            relation R(a: u32, b: u32);
+            relation S(a: u32, c: u32);
+            relation T(a: u32);
+            Q() = R(a, b) * S(a, c) * T(a);
+        }, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0]; head []);
     };
 }
 const NULLARY: Shape = (&[2, 2, 1], &[(0, &[0, 1]), (1, &[0, 2]), (2, &[0])], &[]);
@@ -451,14 +448,10 @@ nullary!(NullaryMaxPlus, MaxPlus);
 // Q(v) = E(v, a) * E(v, b): a self-join.
 macro_rules! wedges {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation E(src: u32, dst: u32);
-                Q(v) = E(v, a) * E(v, b);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_e retract_e delete_e [0 1]; head [0]);
+        under_test!($name, [$($k)*], [], {
+            relation E(src: u32, dst: u32);
+            Q(v) = E(v, a) * E(v, b);
+        }, 0 => update_e retract_e delete_e [0 1]; head [0]);
     };
 }
 const WEDGES: Shape = (&[2], &[(0, &[0, 1]), (0, &[0, 2])], &[0]);
@@ -471,14 +464,10 @@ wedges!(WedgesMinPlus, MinPlus);
 // where (x, x) tuples exercise the self-join delta rule.
 macro_rules! mutual {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation E(src: u32, dst: u32);
-                Q(a) = E(a, b) * E(b, a);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_e retract_e delete_e [0 1]; head [0]);
+        under_test!($name, [$($k)*], [], {
+            relation E(src: u32, dst: u32);
+            Q(a) = E(a, b) * E(b, a);
+        }, 0 => update_e retract_e delete_e [0 1]; head [0]);
     };
 }
 const MUTUAL: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 0])], &[0]);
@@ -492,16 +481,12 @@ mutual!(MutualBool, Bool);
 // a summed-out root that scales every tuple.
 macro_rules! branching {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(a: u32, b: u32);
-                relation S(a: u32, c: u32);
-                relation T(d: u32);
-                Q(a, b, c) = R(a, b) * S(a, c) * T(d);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0]; head [0 1 2]);
+        under_test!($name, [$($k)*], [], {
+            relation R(a: u32, b: u32);
+            relation S(a: u32, c: u32);
+            relation T(d: u32);
+            Q(a, b, c) = R(a, b) * S(a, c) * T(d);
+        }, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0]; head [0 1 2]);
     };
 }
 const BRANCHING: Shape = (
@@ -519,16 +504,12 @@ branching!(BranchingAccess, AccessControl);
 // with free variables over summed-out ones.
 macro_rules! deep {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(a: u32, b: u32, c: u32);
-                relation S(a: u32, b: u32, d: u32);
-                relation T(a: u32, e: u32);
-                Q(a, b) = R(a, b, c) * S(a, b, d) * T(a, e);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1 2], 1 => update_s retract_s delete_s [0 1 2], 2 => update_t retract_t delete_t [0 1]; head [0 1]);
+        under_test!($name, [$($k)*], [], {
+            relation R(a: u32, b: u32, c: u32);
+            relation S(a: u32, b: u32, d: u32);
+            relation T(a: u32, e: u32);
+            Q(a, b) = R(a, b, c) * S(a, b, d) * T(a, e);
+        }, 0 => update_r retract_r delete_r [0 1 2], 1 => update_s retract_s delete_s [0 1 2], 2 => update_t retract_t delete_t [0 1]; head [0 1]);
     };
 }
 const DEEP: Shape = (
@@ -544,15 +525,11 @@ deep!(DeepBool, Bool);
 // Q(a, b) = R(a) * S(b): a product of independent free variables.
 macro_rules! product {
     ($name:ident, $($k:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            query $name {
-                relation R(a: u32);
-                relation S(b: u32);
-                Q(a, b) = R(a) * S(b);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0], 1 => update_s retract_s delete_s [0]; head [0 1]);
+        under_test!($name, [$($k)*], [], {
+            relation R(a: u32);
+            relation S(b: u32);
+            Q(a, b) = R(a) * S(b);
+        }, 0 => update_r retract_r delete_r [0], 1 => update_s retract_s delete_s [0]; head [0 1]);
     };
 }
 const PRODUCT: Shape = (&[1, 1], &[(0, &[0]), (1, &[1])], &[0, 1]);
@@ -629,13 +606,7 @@ fn count_overflow_is_detected() {
 // `#[allow(intractable)]`: any query, any semiring.
 macro_rules! first_order {
     ($name:ident, [$($k:tt)*], { $($query:tt)* }, $($spec:tt)*) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            #[allow(intractable)]
-            #[strategy(first_order)]
-            query $name { $($query)* }
-        }
-        subject!($name: $($k)*; $($spec)*);
+        under_test!($name, [$($k)*], [#[allow(intractable)] #[strategy(first_order)]], { $($query)* }, $($spec)*);
     };
 }
 
@@ -753,17 +724,12 @@ proptest! {
 // papers/000 are checked after every step.
 macro_rules! ivm_eps {
     ($name:ident, [$($k:tt)*], $eps:literal) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            #[strategy(ivm_eps(eps = $eps))]
-            query $name {
-                relation R(a: u32, b: u32);
-                relation S(c: u32, b: u32);
-                relation T(c: u32, a: u32);
-                Q() = R(a, b) * S(c, b) * T(c, a);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0 1]; head []; invariants);
+        under_test!($name, [$($k)*], [#[strategy(ivm_eps(eps = $eps))]], {
+            relation R(a: u32, b: u32);
+            relation S(c: u32, b: u32);
+            relation T(c: u32, a: u32);
+            Q() = R(a, b) * S(c, b) * T(c, a);
+        }, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0 1]; head []; invariants);
     };
 }
 const EPS_TRIANGLE: Shape = (&[2, 2, 2], &[(0, &[0, 1]), (1, &[2, 1]), (2, &[2, 0])], &[]);
@@ -778,15 +744,10 @@ ivm_eps!(EpsReal50, [Real], 0.5);
 
 macro_rules! ivm_eps_graph {
     ($name:ident, [$($k:tt)*], $eps:literal) => {
-        ivm::ivm_query! {
-            #[semiring($($k)*)]
-            #[strategy(ivm_eps(eps = $eps))]
-            query $name {
-                relation E(src: u32, dst: u32);
-                Q() = E(a, b) * E(b, c) * E(c, a);
-            }
-        }
-        subject!($name: $($k)*; 0 => update_e retract_e delete_e [0 1]; head []; invariants);
+        under_test!($name, [$($k)*], [#[strategy(ivm_eps(eps = $eps))]], {
+            relation E(src: u32, dst: u32);
+            Q() = E(a, b) * E(b, c) * E(c, a);
+        }, 0 => update_e retract_e delete_e [0 1]; head []; invariants);
     };
 }
 

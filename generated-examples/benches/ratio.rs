@@ -12,7 +12,7 @@ use ivm::semiring::{Int, MinPlus};
 use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
 
 mod common;
-use common::{HandCheapest, HandRevenue, Rng, workload};
+use common::{HandCheapest, HandRevenue, OfferWorkload, offer_workload, workload};
 
 const ROUNDS: usize = 31;
 const OPS_PER_ROUND: usize = 20_000;
@@ -96,19 +96,7 @@ fn revenue(n: usize) -> (f64, f64, f64) {
 }
 
 fn cheapest(n: usize) -> (f64, f64, f64) {
-    let mut rng = Rng(7);
-    let products = (n as u64 / 20).max(10);
-    let pairs: Vec<(u64, u32)> = (0..n / 2)
-        .map(|_| (rng.next() % products, (rng.next() % 50) as u32))
-        .collect();
-    let stream: Vec<(usize, i64)> = (0..1 << 16)
-        .map(|_| {
-            (
-                (rng.next() % pairs.len() as u64) as usize,
-                (rng.next() % 1000) as i64,
-            )
-        })
-        .collect();
+    let OfferWorkload { pairs, stream } = offer_workload(n);
     let mut generated = CheapestOffer::new();
     let mut hand = HandCheapest::default();
     let mut live_g = VecDeque::new();

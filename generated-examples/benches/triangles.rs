@@ -10,6 +10,9 @@ use std::time::Instant;
 
 use ivm::semiring::Int;
 
+mod common;
+use common::Rng;
+
 ivm::ivm_query! {
     #[strategy(ivm_eps(eps = 0.5))]
     query Eps50 {
@@ -81,17 +84,6 @@ engine!(Eps25);
 engine!(Eps75);
 engine!(FirstOrder);
 engine!(Factorized);
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
 
 /// An edge: over `vertices` vertices, or, with `hubs`, one endpoint in
 /// two among 8 hub vertices.

@@ -15,7 +15,9 @@ use ivm::semiring::{Int, MinPlus};
 use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
 
 mod common;
-use common::{HandCheapest, HandRevenue, RecomputeRevenue, Rng, workload};
+use common::{
+    HandCheapest, HandRevenue, OfferWorkload, RecomputeRevenue, offer_workload, workload,
+};
 
 fn revenue(c: &mut Criterion) {
     let mut group = c.benchmark_group("revenue_by_store");
@@ -120,22 +122,7 @@ fn cheapest(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
     for n in [10_000usize, 100_000, 1_000_000] {
-        let mut rng = Rng(7);
-        let products = (n as u64 / 20).max(10);
-        let sellers = 50;
-        // N/2 shipping entries and N/2 live offers over the same pairs.
-        let pairs: Vec<(u64, u32)> = (0..n / 2)
-            .map(|_| (rng.next() % products, (rng.next() % sellers) as u32))
-            .collect();
-        let stream: Vec<(usize, i64)> = (0..1 << 16)
-            .map(|_| {
-                (
-                    (rng.next() % pairs.len() as u64) as usize,
-                    (rng.next() % 1000) as i64,
-                )
-            })
-            .collect();
-
+        let OfferWorkload { pairs, stream } = offer_workload(n);
         let mut generated = CheapestOffer::new();
         let mut hand = HandCheapest::default();
         let mut live = std::collections::VecDeque::new();

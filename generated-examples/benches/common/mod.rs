@@ -212,3 +212,28 @@ impl HandCheapest {
         min(self.best.get(&product))
     }
 }
+
+/// The offers workload of `CheapestOffer`: N/2 (product, seller) pairs,
+/// each with shipping and one live offer, and a stream of (pair, price)
+/// new offers.
+pub struct OfferWorkload {
+    pub pairs: Vec<(u64, u32)>,
+    pub stream: Vec<(usize, i64)>,
+}
+
+pub fn offer_workload(n: usize) -> OfferWorkload {
+    let mut rng = Rng(7);
+    let products = (n as u64 / 20).max(10);
+    let pairs: Vec<(u64, u32)> = (0..n / 2)
+        .map(|_| (rng.next() % products, (rng.next() % 50) as u32))
+        .collect();
+    let stream = (0..1 << 16)
+        .map(|_| {
+            (
+                (rng.next() % pairs.len() as u64) as usize,
+                (rng.next() % 1000) as i64,
+            )
+        })
+        .collect();
+    OfferWorkload { pairs, stream }
+}

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{first_order, ivm_eps, view_tree};
+use crate::plan::{crown, first_order, ivm_eps, two_layer, view_tree};
 use crate::query::{Strategy, UpdateModel};
 use crate::syntax;
 
@@ -26,6 +26,16 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
     match strategy {
         Strategy::ViewTree => view_tree::lower(q, &report.analysis, v).ok_or_else(|| {
             syn::Error::new(span, "internal error: a view tree was chosen for a query without a canonical variable order")
+        }),
+        Strategy::TwoLayer => two_layer::lower(q, &report.analysis, v).ok_or_else(|| {
+            syn::Error::new(span, format!(
+                "query `{}` is p-hierarchical but cyclic: the two-layer strategy over a tree decomposition is not implemented yet; `#[strategy(first_order)]` maintains it in {} per update",
+                q.name,
+                crate::plan::verdict::power(crate::analysis::width::first_order_exponent(&report.analysis.hypergraph).to_f64())
+            ))
+        }),
+        Strategy::Crown => crown::lower(q, &report.analysis, v).ok_or_else(|| {
+            syn::Error::new(span, "internal error: CROWN was chosen for a query without a free-connex join tree")
         }),
         Strategy::FirstOrder => Ok(first_order::lower(q, v)),
         Strategy::IvmEps { eps } => match &report.analysis.triangle {

@@ -56,6 +56,8 @@
 //!   that share a prefix, stored densely for constant-delay enumeration.
 //! - `enumerate` (internal): `product`, the pairs drawn from independent
 //!   branches of a view tree.
+//! - `join` (internal): `JoinNode`, a relation of the insert-only join at
+//!   the top of the two-layer and CROWN strategies.
 //!
 //! The internal modules are reached by generated code only, through
 //! `::ivm::__private`, which is not part of the public API. Partitions for
@@ -86,6 +88,7 @@ extern crate self as ivm;
 mod enumerate;
 pub mod error;
 mod index;
+mod join;
 pub mod maintained;
 mod output;
 pub mod semiring;
@@ -109,6 +112,7 @@ pub use semiring::{
 pub mod __private {
     pub use crate::enumerate::{Product, product};
     pub use crate::index::{Group, HashMap, Index, map_with_capacity, new_map};
+    pub use crate::join::{JoinNode, grow, require_positive};
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::triangle::{Counting, Factorized, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};

@@ -20,6 +20,9 @@ pub fn methods(p: &Program) -> TokenStream {
     if let Some(triangle) = p.output.triangle {
         return counted(p, triangle);
     }
+    if !p.output.top.is_empty() {
+        return super::top::reading(p);
+    }
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
     let scalars = p.output.scalars.iter().map(|&m| {

@@ -10,6 +10,7 @@ mod api;
 mod bulk;
 mod enumerate;
 mod fallback;
+mod top;
 mod trigger;
 
 pub use fallback::fallback;
@@ -51,6 +52,7 @@ pub fn emit(p: &Program) -> TokenStream {
                 quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
             }
             MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
+            MapKind::Join { .. } => quote! { #field: ::ivm::__private::JoinNode::new(), },
             MapKind::Triangle { eps: Some(eps), .. } => {
                 quote! { #field: ::ivm::__private::Triangle::new(#eps), }
             }
@@ -63,6 +65,7 @@ pub fn emit(p: &Program) -> TokenStream {
     let api = api::methods(p);
     let bulk = bulk::bulk_load(p);
     let triggers = trigger::propagations(p);
+    let top = top::methods(p);
     let enumerate = enumerate::methods(p);
     let change = api::change_enum(p);
     // Stable Rust has no way for a macro to raise a warning of its own, so
@@ -80,8 +83,17 @@ pub fn emit(p: &Program) -> TokenStream {
             const _: () = #flag;
         }
     });
+    // The insert-only strategies rely on a positive semiring; say so where
+    // the compiler checks it.
+    let positive = (!p.output.top.is_empty()).then(|| {
+        let k = &p.payload;
+        quote! {
+            const _: () = ::ivm::__private::require_positive::<#k>();
+        }
+    });
     quote! {
         #warning
+        #positive
 
         #(#[doc = #docs])*
         #vis struct #name {
@@ -101,6 +113,7 @@ pub fn emit(p: &Program) -> TokenStream {
             #api
             #enumerate
             #triggers
+            #top
         }
 
         impl ::core::default::Default for #name {
@@ -149,6 +162,20 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             let key = key_type(p, &m.key);
             quote! { ::ivm::__private::HashMap<#key, <#k as ::ivm::Maintained>::State> }
         }
+        MapKind::Join { parent, shared, .. } => {
+            let key = key_type(p, &m.key);
+            let up = if parent.is_some() {
+                key_type(p, shared)
+            } else {
+                quote! { () }
+            };
+            quote! { ::ivm::__private::JoinNode<#key, #up> }
+        }
+        MapKind::Message { .. } => {
+            // Entries only grow, so the plain payload is the state.
+            let key = key_type(p, &m.key);
+            quote! { ::ivm::__private::HashMap<#key, #k> }
+        }
     }
 }
 
@@ -187,6 +214,17 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
                 self.#base.get(&#key).map_or_else(
                     <#k as ::ivm::Semiring>::zero,
                     <#k as ::ivm::Maintained>::value,
+                )
+            }
+        }
+        Factor::Map(m) if matches!(p.maps[m].kind, MapKind::Message { .. }) => {
+            // Messages only grow: their entries are plain payloads.
+            let map = &p.maps[m].name;
+            let key = key_expr(p, &p.maps[m].key);
+            quote! {
+                self.#map.get(&#key).map_or_else(
+                    <#k as ::ivm::Semiring>::zero,
+                    ::core::clone::Clone::clone,
                 )
             }
         }

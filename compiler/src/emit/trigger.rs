@@ -44,6 +44,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
     if let Some(join) = &path.delta {
         return delta_join(p, path.atom, join);
     }
+    if let Some(message) = path.raise {
+        return super::top::raise_path(p, path.atom, message);
+    }
     let k = &p.payload;
     let atom = &p.atoms[path.atom];
     // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
@@ -206,10 +209,32 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     }
                 });
             }
+            MapKind::Join { .. } => {
+                // Over a positive semiring a non-zero payload stays
+                // non-zero under inserts: the support only grows, and a
+                // value already in it is ignored.
+                let key = key_expr(p, &target.key);
+                let reach = super::top::reach(p, step.target);
+                let product = if sibs.is_empty() {
+                    quote! { let __product = __changed_new; }
+                } else {
+                    quote! {
+                        #sib_product
+                        let __product = ::ivm::Semiring::mul(&__changed_new, &__sib);
+                    }
+                };
+                steps.push(quote! {
+                    #product
+                    if !::ivm::Semiring::is_zero(&__product) {
+                        self.#reach(#key);
+                    }
+                });
+            }
             MapKind::Base { .. }
             | MapKind::Index { .. }
             | MapKind::Result
-            | MapKind::Triangle { .. } => {}
+            | MapKind::Triangle { .. }
+            | MapKind::Message { .. } => {}
         }
     }
     let body = quote! {

@@ -111,6 +111,57 @@ impl fmt::Display for Program {
                     }
                     writeln!(f)?;
                 }
+                MapKind::Join {
+                    factors,
+                    parent,
+                    shared,
+                    ..
+                } => {
+                    let product: Vec<String> =
+                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    write!(
+                        f,
+                        "  {}[{key}] := top join: the values where {} ≠ 0",
+                        map.name,
+                        product.join(" ⊗ ")
+                    )?;
+                    match parent {
+                        Some(p) => writeln!(
+                            f,
+                            "; below {} on ({})",
+                            self.maps[*p].name,
+                            self.var_list(shared)
+                        )?,
+                        None => writeln!(f, "; the root")?,
+                    }
+                }
+                MapKind::Message {
+                    atom,
+                    children,
+                    parent,
+                } => {
+                    let mut product = vec![self.atoms[*atom].label.clone()];
+                    product.extend(
+                        children
+                            .iter()
+                            .map(|&c| self.factor_label(super::Factor::Map(c))),
+                    );
+                    let to = match parent {
+                        super::MessageParent::Message { map, index } => format!(
+                            "tells {} through {}",
+                            self.maps[*map].name, self.maps[*index].name
+                        ),
+                        super::MessageParent::Join(m) => {
+                            format!("its support is {}", self.maps[*m].name)
+                        }
+                    };
+                    writeln!(
+                        f,
+                        "  {}[{key}] := ⊕ of {} (grows only); {to}",
+                        map.name,
+                        product.join(" ⊗ ")
+                    )?;
+                }
             }
         }
         for t in &self.triggers {
@@ -131,6 +182,14 @@ impl fmt::Display for Program {
                         "    {}: update role {} (heavy/light delta rules, then minor and major rebalancing)",
                         self.maps[m].name,
                         ["R", "S", "T"][role]
+                    )?;
+                }
+                if let Some(m) = path.raise {
+                    writeln!(
+                        f,
+                        "    {}[{}] ⊕= new ⊗ the children's messages; if it grew, tell the parent",
+                        self.maps[m].name,
+                        self.var_list(&self.maps[m].key)
                     )?;
                 }
                 if let Some(join) = &path.delta {
@@ -178,10 +237,17 @@ impl fmt::Display for Program {
                                 self.var_list(&full)
                             )?
                         }
+                        MapKind::Join { .. } => writeln!(
+                            f,
+                            "    {}[{}]: if new{times} ≠ 0, insert the value (once) and make live what it completes",
+                            target.name,
+                            self.var_list(&target.key)
+                        )?,
                         MapKind::Base { .. }
                         | MapKind::Index { .. }
                         | MapKind::Result
-                        | MapKind::Triangle { .. } => {}
+                        | MapKind::Triangle { .. }
+                        | MapKind::Message { .. } => {}
                     }
                 }
                 if !path.later_same_relation.is_empty() {
@@ -214,6 +280,9 @@ impl fmt::Display for Program {
         }
         if let Some(r) = self.output.result {
             writeln!(f, "  over the entries of {}", self.maps[r].name)?;
+        }
+        for &m in &self.output.top {
+            writeln!(f, "  over the live values of {}", self.maps[m].name)?;
         }
         for &r in &self.output.roots {
             writeln!(f, "  over the values of {}", self.maps[r].name)?;

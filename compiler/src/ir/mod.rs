@@ -148,6 +148,35 @@ pub enum MapKind {
     /// The materialized result: for each head tuple, the ⊕ of the payloads
     /// of its derivations (first-order delta). Keyed by the head.
     Result,
+    /// A relation of the insert-only top join (two-layer and CROWN): the
+    /// values of its key (free variables only) where the ⊗ of `factors` is
+    /// non-zero. A value crosses once, when that product first turns
+    /// non-zero, and is live once every child has a live value it agrees
+    /// with; enumeration walks the live values top-down.
+    Join {
+        /// The factors whose product is the payload at a key value.
+        factors: Vec<Factor>,
+        /// The node above in the top join tree; `None` at its root.
+        parent: Option<MapId>,
+        /// The nodes below.
+        children: Vec<MapId>,
+        /// The key variables shared with the parent, in key order.
+        shared: Vec<VarId>,
+    },
+    /// CROWN: what one atom tells its parent in the free-connex join tree.
+    /// For each value of the key (the variables it shares with the parent),
+    /// the ⊕ over the atom's tuples with that value of their payload ⊗ the
+    /// messages of the atom's children. Under inserts over a bounded
+    /// monotone semiring each entry only grows, and a bounded number of
+    /// times.
+    Message {
+        /// The atom.
+        atom: AtomId,
+        /// The messages of the atoms below it.
+        children: Vec<MapId>,
+        /// Whom a growing entry tells.
+        parent: MessageParent,
+    },
     /// For each key and each value of the free variable `var`: the ⊗ of
     /// `factors` (its local payload), the number of output tuples below it,
     /// and its place among the values sharing the key, for enumeration.
@@ -162,6 +191,21 @@ pub enum MapKind {
         /// The free variable directly above, if any.
         parent: Option<MapId>,
     },
+}
+
+/// Where a CROWN message goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageParent {
+    /// The message of the parent atom, whose tuples sharing the key are
+    /// found through `index` (an index of its relation on those columns).
+    Message {
+        /// The parent's message map.
+        map: MapId,
+        /// The index of the parent atom's relation on the shared columns.
+        index: MapId,
+    },
+    /// A node of the top join: the message's support is that relation.
+    Join(MapId),
 }
 
 /// A factor of a view's product.
@@ -200,6 +244,9 @@ pub struct AtomPath {
     /// For IVMε: the role (0 for R, 1 for S, 2 for T) this atom plays in
     /// the triangle map, and the columns holding its two variables.
     pub triangle: Option<(MapId, usize, [usize; 2])>,
+    /// For CROWN: the atom's message map, raised by the tuple's new
+    /// contribution (instead of `steps`).
+    pub raise: Option<MapId>,
 }
 
 /// The first-order delta of one atom: every derivation in which this atom
@@ -262,6 +309,9 @@ pub struct Output {
     pub result: Option<MapId>,
     /// The IVMε state whose count is the (nullary) result.
     pub triangle: Option<MapId>,
+    /// The nodes of the insert-only top join, root first, each after its
+    /// parent: the result is their join.
+    pub top: Vec<MapId>,
 }
 
 impl Program {
@@ -271,7 +321,9 @@ impl Program {
             MapKind::Base { .. }
             | MapKind::Index { .. }
             | MapKind::Result
-            | MapKind::Triangle { .. } => None,
+            | MapKind::Triangle { .. }
+            | MapKind::Join { .. }
+            | MapKind::Message { .. } => None,
             MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
         }
     }

@@ -81,6 +81,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 steps: Vec::new(),
                 later_same_relation: Vec::new(),
                 triangle: None,
+                raise: None,
                 delta: Some(DeltaJoin {
                     loops,
                     result,

@@ -65,6 +65,7 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
                     later_same_relation: Vec::new(),
                     delta: None,
                     triangle: Some((map, role, columns)),
+                    raise: None,
                 })
                 .collect(),
         });

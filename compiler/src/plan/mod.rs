@@ -2,10 +2,13 @@
 //! section 6) and lowering the chosen strategy's plan to the IR. One
 //! planner per strategy.
 
+pub mod crown;
 pub mod first_order;
 pub mod ivm_eps;
 pub mod names;
 mod skeleton;
+pub mod top_join;
+pub mod two_layer;
 pub mod verdict;
 pub mod view_tree;
 

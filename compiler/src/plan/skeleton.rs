@@ -85,6 +85,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             roots: Vec::new(),
             result: None,
             triangle: None,
+            top: Vec::new(),
         },
     }
 }

@@ -148,7 +148,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                             MapKind::Base { .. }
                             | MapKind::Index { .. }
                             | MapKind::Result
-                            | MapKind::Triangle { .. } => {
+                            | MapKind::Triangle { .. }
+                            | MapKind::Join { .. }
+                            | MapKind::Message { .. } => {
                                 unreachable!("variables have views")
                             }
                         };
@@ -171,6 +173,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         later_same_relation: own[i + 1..].to_vec(),
                         delta: None,
                         triangle: None,
+                        raise: None,
                     }
                 })
                 .collect();
@@ -203,6 +206,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         roots,
         result: None,
         triangle: None,
+        top: Vec::new(),
     };
     Some(program)
 }

@@ -1,0 +1,406 @@
+//! The insert-only layers: the methods that feed the top join
+//! (`reach_<node>`, `live_<node>`) and the CROWN messages
+//! (`raise_<message>`), and the reading methods over the top join.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{factor_value, key_expr, key_type, product_value};
+use crate::ir::{Factor, MapId, MapKind, MessageParent, Program, VarId};
+
+/// The maintenance methods of the top join's nodes and of the messages.
+pub fn methods(p: &Program) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (m, map) in p.maps.iter().enumerate() {
+        match &map.kind {
+            MapKind::Join { .. } => out.extend(join_methods(p, m)),
+            MapKind::Message { .. } => out.extend(raise_method(p, m)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The name of the method that offers a value to a top join node.
+pub fn reach(p: &Program, node: MapId) -> syn::Ident {
+    format_ident!("reach_{}", p.maps[node].name)
+}
+
+fn live(p: &Program, node: MapId) -> syn::Ident {
+    format_ident!("live_{}", p.maps[node].name)
+}
+
+/// The name of the method that grows a message entry.
+pub fn raise(p: &Program, message: MapId) -> syn::Ident {
+    format_ident!("raise_{}", p.maps[message].name)
+}
+
+/// `(__t.1.clone(), __t.0.clone())`: the values of `vars` taken from a tuple
+/// over `key`.
+fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStream {
+    let fields = vars.iter().map(|v| {
+        let at = syn::Index::from(key.iter().position(|k| k == v).expect("a key variable"));
+        quote! { ::core::clone::Clone::clone(&#tuple.#at) }
+    });
+    quote! { (#(#fields,)*) }
+}
+
+fn join_methods(p: &Program, node: MapId) -> TokenStream {
+    let map = &p.maps[node];
+    let MapKind::Join {
+        parent,
+        children,
+        shared,
+        ..
+    } = &map.kind
+    else {
+        unreachable!("a join node")
+    };
+    let field = &map.name;
+    let key_ty = key_type(p, &map.key);
+    let reach_name = reach(p, node);
+    let live_name = live(p, node);
+    let t = quote! { __t };
+    let child_keys = children.iter().enumerate().map(|(i, &c)| {
+        let MapKind::Join { shared, .. } = &p.maps[c].kind else {
+            unreachable!("a join node")
+        };
+        let k = format_ident!("__key_{i}");
+        let value = project(&map.key, shared, &t);
+        quote! { let #k = #value; }
+    });
+    let waits = children.iter().enumerate().map(|(i, &c)| {
+        let k = format_ident!("__key_{i}");
+        let child = &p.maps[c].name;
+        quote! {
+            if !self.#child.is_live_key(&#k) {
+                self.#child.wait(#k, __id);
+                __missing += 1;
+            }
+        }
+    });
+    let reach_body = if children.is_empty() {
+        quote! { self.#live_name(__id); }
+    } else {
+        quote! {
+            let __t = self.#field.tuple(__id);
+            #(#child_keys)*
+            let mut __missing = 0u32;
+            #(#waits)*
+            if __missing == 0 {
+                self.#live_name(__id);
+            } else {
+                self.#field.set_missing(__id, __missing);
+            }
+        }
+    };
+    let reach_doc = format!(
+        " Adds a ({}) value to `{field}` (its payload has just turned non-zero); a value already there changes nothing.",
+        p.var_list(&map.key)
+    );
+    let live_body = match parent {
+        None => quote! { self.#field.make_live((), __id); },
+        Some(q) => {
+            let up = &p.maps[*q].name;
+            let up_live = live(p, *q);
+            let key = project(&map.key, shared, &quote! { self.#field.tuple(__id) });
+            quote! {
+                let __key = #key;
+                if self.#field.make_live(::core::clone::Clone::clone(&__key), __id) {
+                    for __waiting in self.#field.take_waiting(&__key) {
+                        if self.#up.satisfy(__waiting) {
+                            self.#up_live(__waiting);
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let live_doc = format!(
+        " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
+    );
+    quote! {
+        #[doc = #reach_doc]
+        fn #reach_name(&mut self, __tuple: #key_ty) {
+            let ::core::option::Option::Some(__id) = self.#field.insert(__tuple) else {
+                return;
+            };
+            #reach_body
+        }
+
+        #[doc = #live_doc]
+        fn #live_name(&mut self, __id: u32) {
+            #live_body
+        }
+    }
+}
+
+/// The payload of a message's atom at tuple `__u` (in scope, with the
+/// atom's variables bound) times the messages of its children.
+fn contribution(p: &Program, children: &[MapId], payload: TokenStream) -> TokenStream {
+    let k = &p.payload;
+    let lookups = children.iter().map(|&c| {
+        let v = factor_value(p, Factor::Map(c));
+        quote! { let __c = ::ivm::Semiring::mul(&__c, &#v); }
+    });
+    quote! {
+        {
+            let __c: #k = #payload;
+            #(#lookups)*
+            __c
+        }
+    }
+}
+
+/// The variables an atom's contribution reads: its key towards the parent
+/// and its children's keys.
+fn contribution_vars(p: &Program, message: MapId) -> Vec<VarId> {
+    let map = &p.maps[message];
+    let MapKind::Message { children, .. } = &map.kind else {
+        unreachable!("a message")
+    };
+    let mut vars = map.key.clone();
+    for &c in children {
+        vars.extend(&p.maps[c].key);
+    }
+    vars
+}
+
+/// Binds the atom's variables to the fields of `tuple`, `_` for the ones
+/// not read.
+fn bind_atom(p: &Program, atom: usize, used: &[VarId], tuple: &TokenStream) -> TokenStream {
+    let a = &p.atoms[atom];
+    let names = a.vars.iter().map(|v| {
+        if used.contains(v) {
+            let n = &p.vars[*v].name;
+            quote! { #n }
+        } else {
+            quote! { _ }
+        }
+    });
+    let fields = (0..a.vars.len()).map(syn::Index::from);
+    quote! { let (#(#names,)*) = (#(&#tuple.#fields,)*); }
+}
+
+/// The trigger of a CROWN atom: its tuple's new contribution grows its
+/// message.
+pub fn raise_path(p: &Program, atom: usize, message: MapId) -> TokenStream {
+    let MapKind::Message { children, .. } = &p.maps[message].kind else {
+        unreachable!("a message")
+    };
+    let used = contribution_vars(p, message);
+    let bind = bind_atom(p, atom, &used, &quote! { __tuple });
+    let value = contribution(p, children, quote! { ::core::clone::Clone::clone(__new) });
+    let key = key_expr(p, &p.maps[message].key);
+    let raise_name = raise(p, message);
+    quote! {
+        {
+            #bind
+            let __contribution = #value;
+            if !::ivm::Semiring::is_zero(&__contribution) {
+                self.#raise_name(#key, __contribution);
+            }
+        }
+    }
+}
+
+fn raise_method(p: &Program, message: MapId) -> TokenStream {
+    let k = &p.payload;
+    let map = &p.maps[message];
+    let MapKind::Message { parent, .. } = &map.kind else {
+        unreachable!("a message")
+    };
+    let field = &map.name;
+    let key_ty = key_type(p, &map.key);
+    let name = raise(p, message);
+    let was_zero = matches!(parent, MessageParent::Join(_))
+        .then(|| quote! { let __was_zero = ::ivm::Semiring::is_zero(__entry); });
+    let tell = match *parent {
+        MessageParent::Join(node) => {
+            let reach_name = reach(p, node);
+            quote! {
+                if __was_zero {
+                    self.#reach_name(__key);
+                }
+            }
+        }
+        MessageParent::Message { map: up, index } => {
+            let MapKind::Message {
+                atom: up_atom,
+                children: up_children,
+                ..
+            } = &p.maps[up].kind
+            else {
+                unreachable!("a message")
+            };
+            let MapKind::Index { columns, .. } = &p.maps[index].kind else {
+                unreachable!("an index")
+            };
+            let index_field = &p.maps[index].name;
+            let up_vars = &p.atoms[*up_atom].vars;
+            let index_vars: Vec<VarId> = columns.iter().map(|&c| up_vars[c]).collect();
+            // The key's variables, bound to read the index key.
+            let names = map.key.iter().map(|&v| {
+                let n = &p.vars[v].name;
+                quote! { #n }
+            });
+            let fields = (0..map.key.len()).map(syn::Index::from);
+            let bind_key = quote! { let (#(#names,)*) = (#(&__key.#fields,)*); };
+            let index_key = key_expr(p, &index_vars);
+            let used = contribution_vars(p, up);
+            let bind = bind_atom(p, *up_atom, &used, &quote! { __u });
+            let base = &p.maps[p.relations[p.atoms[*up_atom].relation].base].name;
+            let payload = quote! {
+                self.#base.get(__u).map_or_else(
+                    <#k as ::ivm::Semiring>::zero,
+                    <#k as ::ivm::Maintained>::value,
+                )
+            };
+            let value = contribution(p, up_children, payload);
+            let up_key = key_expr(p, &p.maps[up].key);
+            let up_raise = raise(p, up);
+            quote! {
+                #bind_key
+                // Collected first: raising the parent borrows `self`.
+                let __tuples: ::std::vec::Vec<_> =
+                    self.#index_field.get(&#index_key).cloned().collect();
+                for __u in &__tuples {
+                    #bind
+                    let __contribution = #value;
+                    if !::ivm::Semiring::is_zero(&__contribution) {
+                        self.#up_raise(#up_key, __contribution);
+                    }
+                }
+            }
+        }
+    };
+    let doc = format!(
+        " Adds a contribution to `{field}` at one ({}) value; if the entry grew, tells its parent.",
+        p.var_list(&map.key)
+    );
+    quote! {
+        #[doc = #doc]
+        fn #name(&mut self, __key: #key_ty, __value: #k) {
+            let __entry = self
+                .#field
+                .entry(::core::clone::Clone::clone(&__key))
+                .or_insert_with(<#k as ::ivm::Semiring>::zero);
+            let __grown = ::ivm::__private::grow(__entry, &__value);
+            if __grown == *__entry {
+                return;
+            }
+            #was_zero
+            *__entry = __grown;
+            #tell
+        }
+    }
+}
+
+/// `iter`, `get`, `len` and `is_empty` over the top join.
+pub fn reading(p: &Program) -> TokenStream {
+    let k = &p.payload;
+    let top = &p.output.top;
+    let n = top.len();
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = quote! { (#(#head_tys,)*) };
+    let root = &p.maps[top[0]].name;
+    // One flat_map per node below the root, each after its parent: the
+    // state is the array of the nodes' tuple ids.
+    let levels = top.iter().enumerate().skip(1).map(|(i, &node)| {
+        let MapKind::Join { parent, shared, .. } = &p.maps[node].kind else {
+            unreachable!("a join node")
+        };
+        let q = parent.expect("below the root");
+        let qi = top.iter().position(|&x| x == q).expect("parent placed");
+        let up = &p.maps[q].name;
+        let field = &p.maps[node].name;
+        let key = project(
+            &p.maps[q].key,
+            shared,
+            &quote! { self.#up.tuple(__ids[#qi]) },
+        );
+        quote! {
+            .flat_map(move |__ids: [u32; #n]| {
+                self.#field.live(&#key).iter().map(move |&__id| {
+                    let mut __ids = __ids;
+                    __ids[#i] = __id;
+                    __ids
+                })
+            })
+        }
+    });
+    // Each head variable from the first node that holds it.
+    let binds = p.output.head.iter().map(|&v| {
+        let (i, &node) = top
+            .iter()
+            .enumerate()
+            .find(|(_, m)| p.maps[**m].key.contains(&v))
+            .expect("every head variable is in a top relation");
+        let at = syn::Index::from(
+            p.maps[node]
+                .key
+                .iter()
+                .position(|&x| x == v)
+                .expect("in key"),
+        );
+        let field = &p.maps[node].name;
+        let name = &p.vars[v].name;
+        quote! { let #name = &self.#field.tuple(__ids[#i]).#at; }
+    });
+    let factors: Vec<Factor> = top
+        .iter()
+        .flat_map(|&m| match &p.maps[m].kind {
+            MapKind::Join { factors, .. } => factors.clone(),
+            _ => unreachable!("a join node"),
+        })
+        .collect();
+    let payload = product_value(p, &factors);
+    let head_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
+    let head = key_expr(p, &p.output.head);
+    let destructure = if head_names.is_empty() {
+        quote! { let () = key; }
+    } else {
+        quote! { let (#(#head_names,)*) = key; }
+    };
+    quote! {
+        /// The result: each output tuple (the head variables, in head
+        /// order) with its non-zero payload, with constant delay. The
+        /// tuples come from the live values of the top join; the payload
+        /// is looked up in the views below it.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            self.#root
+                .live(&())
+                .iter()
+                .map(|&__id| {
+                    let mut __ids = [0u32; #n];
+                    __ids[0] = __id;
+                    __ids
+                })
+                #(#levels)*
+                .map(move |__ids: [u32; #n]| {
+                    #(#binds)*
+                    let __payload: #k = #payload;
+                    (#head, __payload)
+                })
+        }
+
+        /// The payload of one output tuple; zero when it is not in the
+        /// result. O(1): the product of the lower layer's payloads at it.
+        pub fn get(&self, key: &#head_ty) -> #k {
+            #destructure
+            #payload
+        }
+
+        /// The number of output tuples, counted by enumerating them (the
+        /// insert-only join keeps no counts): linear in the result.
+        pub fn len(&self) -> usize {
+            self.iter().count()
+        }
+
+        /// Whether the result is empty, in O(1): every live value of the
+        /// top join's root extends to an output tuple.
+        pub fn is_empty(&self) -> bool {
+            self.#root.live(&()).is_empty()
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! The insert-only join at the top of the two-layer and CROWN strategies
+//! (papers/001 section 5, papers/002 section 5.1).
+//!
+//! Below it, each strategy keeps views over the semiring; what reaches this
+//! layer is only their support: a key crosses once, when its payload first
+//! turns non-zero, and never leaves, because under inserts over a positive
+//! semiring a non-zero payload stays non-zero. The layer keeps the full
+//! join of those growing Boolean relations along a join tree, so that the
+//! result can be enumerated with constant delay.
+//!
+//! Each relation is a [`JoinNode`]. A tuple of a node is *live* once every
+//! child node has a live tuple with the values it shares with that child;
+//! live tuples are grouped by the values they share with the parent, and a
+//! group that turns non-empty tells the parent's tuples waiting for it. A
+//! live tuple therefore always extends to at least one tuple of the join
+//! below it, and enumeration walks live tuples top-down without ever
+//! backtracking. Each tuple turns live once and each group turns non-empty
+//! once, so maintenance is O(1) amortized per tuple.
+//!
+//! The generated code drives the nodes: it knows the tree, the key of each
+//! edge and the column types, and calls the methods below in the order the
+//! module documentation of the compiler's `plan::two_layer` describes.
+
+use crate::index::{HashMap, new_map};
+use core::hash::Hash;
+
+/// One relation of the insert-only join: its tuples (each inserted once),
+/// which of them are live, and the parent's tuples waiting for a key of
+/// this node to turn live.
+///
+/// `T` is the node's tuple and `P` the part of it shared with the parent
+/// node (`()` at the root).
+///
+/// ```
+/// use ivm::__private::JoinNode;
+///
+/// // A node with one child: the tuple (1, 2) waits for the child's key 2.
+/// let mut parent: JoinNode<(u32, u32), ()> = JoinNode::new();
+/// let mut child: JoinNode<(u32,), (u32,)> = JoinNode::new();
+/// let id = parent.insert((1, 2)).unwrap();
+/// assert!(!child.is_live_key(&(2,)));
+/// child.wait((2,), id);
+/// parent.set_missing(id, 1);
+///
+/// // The child's tuple (2,) has no children: it is live at once, and its
+/// // group is new, so the waiting parent tuple loses its last missing key.
+/// let c = child.insert((2,)).unwrap();
+/// assert!(child.make_live((2,), c));
+/// for waiting in child.take_waiting(&(2,)) {
+///     assert!(parent.satisfy(waiting));
+///     assert!(parent.make_live((), waiting));
+/// }
+/// assert_eq!(parent.live(&()).len(), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct JoinNode<T, P> {
+    ids: HashMap<T, u32>,
+    tuples: Vec<T>,
+    /// Per tuple: how many children have no live tuple with its key yet.
+    missing: Vec<u32>,
+    /// The live tuples, grouped by the key shared with the parent.
+    live: HashMap<P, Vec<u32>>,
+    /// The parent's tuples waiting for a key of this node to turn live.
+    waiting: HashMap<P, Vec<u32>>,
+    live_count: usize,
+}
+
+impl<T, P> Default for JoinNode<T, P> {
+    fn default() -> Self {
+        JoinNode {
+            ids: new_map(),
+            tuples: Vec::new(),
+            missing: Vec::new(),
+            live: new_map(),
+            waiting: new_map(),
+            live_count: 0,
+        }
+    }
+}
+
+impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
+    /// An empty node.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a tuple; its id if it is new, `None` if it was there already.
+    /// A new tuple counts as missing no child until [`set_missing`] says
+    /// otherwise.
+    ///
+    /// [`set_missing`]: JoinNode::set_missing
+    #[inline]
+    pub fn insert(&mut self, tuple: T) -> Option<u32> {
+        let next = u32::try_from(self.tuples.len()).expect("more than 2^32 tuples in one node");
+        match self.ids.entry(tuple) {
+            hashbrown::hash_map::Entry::Occupied(_) => None,
+            hashbrown::hash_map::Entry::Vacant(v) => {
+                self.tuples.push(v.key().clone());
+                v.insert(next);
+                self.missing.push(0);
+                Some(next)
+            }
+        }
+    }
+
+    /// Whether the tuple has been inserted.
+    #[inline]
+    pub fn contains(&self, tuple: &T) -> bool {
+        self.ids.contains_key(tuple)
+    }
+
+    /// The tuple with this id.
+    #[inline]
+    pub fn tuple(&self, id: u32) -> &T {
+        &self.tuples[id as usize]
+    }
+
+    /// Records how many children the tuple still waits for.
+    #[inline]
+    pub fn set_missing(&mut self, id: u32, missing: u32) {
+        self.missing[id as usize] = missing;
+    }
+
+    /// One child the tuple waited for has turned live at its key; `true`
+    /// when that was the last one, and the tuple is now live.
+    #[inline]
+    pub fn satisfy(&mut self, id: u32) -> bool {
+        let m = &mut self.missing[id as usize];
+        debug_assert!(*m > 0, "a tuple satisfied more often than it waited");
+        *m -= 1;
+        *m == 0
+    }
+
+    /// Whether some live tuple has this key.
+    #[inline]
+    pub fn is_live_key(&self, key: &P) -> bool {
+        self.live.contains_key(key)
+    }
+
+    /// Makes a parent's tuple wait for `key` to turn live here.
+    #[inline]
+    pub fn wait(&mut self, key: P, parent: u32) {
+        self.waiting.entry(key).or_default().push(parent);
+    }
+
+    /// Marks the tuple live under its parent key; `true` when it is the
+    /// first live tuple with that key, which the parent must hear of.
+    #[inline]
+    pub fn make_live(&mut self, key: P, id: u32) -> bool {
+        self.live_count += 1;
+        let group = self.live.entry(key).or_default();
+        group.push(id);
+        group.len() == 1
+    }
+
+    /// The parent's tuples that waited for `key`, which has just turned
+    /// live; they wait no more.
+    #[inline]
+    pub fn take_waiting(&mut self, key: &P) -> Vec<u32> {
+        self.waiting.remove(key).unwrap_or_default()
+    }
+
+    /// The live tuples with this parent key, in the order they turned live.
+    #[inline]
+    pub fn live(&self, key: &P) -> &[u32] {
+        self.live.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The number of tuples inserted.
+    pub fn len(&self) -> usize {
+        self.tuples.len()
+    }
+
+    /// Whether no tuple has been inserted.
+    pub fn is_empty(&self) -> bool {
+        self.tuples.is_empty()
+    }
+
+    /// The number of live tuples.
+    pub fn live_len(&self) -> usize {
+        self.live_count
+    }
+
+    /// Checks the node's bookkeeping (for tests): every live tuple waits
+    /// for nothing, and the live count matches the groups.
+    pub fn check(&self) -> Result<(), String> {
+        let grouped: usize = self.live.values().map(Vec::len).sum();
+        if grouped != self.live_count {
+            return Err(format!(
+                "{grouped} tuples in live groups, but {} counted live",
+                self.live_count
+            ));
+        }
+        for ids in self.live.values() {
+            for &id in ids {
+                if self.missing[id as usize] != 0 {
+                    return Err(format!("live tuple {id} still waits for a child"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compiles only for a positive semiring: the two-layer strategy relies on
+/// a non-zero payload staying non-zero under inserts. Generated code
+/// evaluates it in a `const` item, so a semiring that does not implement
+/// [`Positive`](crate::Positive) fails to compile at this bound.
+pub const fn require_positive<K: crate::Positive>() {}
+
+/// `entry ⊕ value` for a CROWN message. A message entry is grown by each
+/// tuple's latest contribution without taking back the earlier one, which
+/// is only right when ⊕ is idempotent (an earlier, smaller contribution is
+/// absorbed by the larger one): the bound makes a semiring without that
+/// property fail to compile here, rather than count twice.
+#[inline]
+pub fn grow<K: crate::Idempotent + crate::BoundedMonotone>(entry: &K, value: &K) -> K {
+    crate::Semiring::add(entry, value)
+}

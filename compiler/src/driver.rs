@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{crown, first_order, ivm_eps, two_layer, view_tree};
+use crate::plan::{cluster_crown, crown, first_order, ivm_eps, two_layer, view_tree};
 use crate::query::{Strategy, UpdateModel};
 use crate::syntax;
 
@@ -36,6 +36,9 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
         }),
         Strategy::Crown => crown::lower(q, &report.analysis, v).ok_or_else(|| {
             syn::Error::new(span, "internal error: CROWN was chosen for a query without a free-connex join tree")
+        }),
+        Strategy::ClusterCrown => cluster_crown::lower(q, &report.analysis, v).ok_or_else(|| {
+            syn::Error::new(span, "internal error: the max-max strategy was chosen for a query whose clusters have no join tree")
         }),
         Strategy::FirstOrder => Ok(first_order::lower(q, v)),
         Strategy::IvmEps { eps } => match &report.analysis.triangle {

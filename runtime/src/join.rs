@@ -63,6 +63,10 @@ pub struct JoinNode<T, P> {
     /// The parent's tuples waiting for a key of this node to turn live.
     waiting: HashMap<P, Vec<u32>>,
     live_count: usize,
+    /// Used by the max-max strategy only: the keys some participating
+    /// parent tuple has, and which tuples take part in a full join result.
+    active: HashMap<P, ()>,
+    participating: Vec<bool>,
 }
 
 impl<T, P> Default for JoinNode<T, P> {
@@ -74,6 +78,8 @@ impl<T, P> Default for JoinNode<T, P> {
             live: new_map(),
             waiting: new_map(),
             live_count: 0,
+            active: new_map(),
+            participating: Vec::new(),
         }
     }
 }
@@ -98,6 +104,7 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
                 self.tuples.push(v.key().clone());
                 v.insert(next);
                 self.missing.push(0);
+                self.participating.push(false);
                 Some(next)
             }
         }
@@ -166,6 +173,50 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
         self.live.get(key).map_or(&[], Vec::as_slice)
     }
 
+    /// The id of a tuple, if it has been inserted.
+    #[inline]
+    pub fn id(&self, tuple: &T) -> Option<u32> {
+        self.ids.get(tuple).copied()
+    }
+
+    /// Whether some tuple of the parent with this key takes part in a full
+    /// result (the max-max strategy's downward pass).
+    #[inline]
+    pub fn is_active(&self, key: &P) -> bool {
+        self.active.contains_key(key)
+    }
+
+    /// A parent tuple with this key takes part in a full result. The first
+    /// time, returns the live tuples with the key, which take part too;
+    /// `None` when the key was active already.
+    #[inline]
+    pub fn activate(&mut self, key: P) -> Option<Vec<u32>> {
+        match self.active.entry(key) {
+            hashbrown::hash_map::Entry::Occupied(_) => None,
+            hashbrown::hash_map::Entry::Vacant(v) => {
+                let ids = self.live.get(v.key()).cloned().unwrap_or_default();
+                v.insert(());
+                Some(ids)
+            }
+        }
+    }
+
+    /// Records that the tuple takes part in a full result.
+    #[inline]
+    pub fn set_participating(&mut self, id: u32) {
+        debug_assert!(
+            self.missing[id as usize] == 0,
+            "only a live tuple takes part"
+        );
+        self.participating[id as usize] = true;
+    }
+
+    /// Whether the tuple takes part in a full result.
+    #[inline]
+    pub fn participates(&self, id: u32) -> bool {
+        self.participating[id as usize]
+    }
+
     /// The number of tuples inserted.
     pub fn len(&self) -> usize {
         self.tuples.len()
@@ -215,5 +266,13 @@ pub const fn require_positive<K: crate::Positive>() {}
 /// property fail to compile here, rather than count twice.
 #[inline]
 pub fn grow<K: crate::Idempotent + crate::BoundedMonotone>(entry: &K, value: &K) -> K {
+    crate::Semiring::add(entry, value)
+}
+
+/// `entry ⊕ value` for the max-max strategy's best payloads: a tuple's
+/// grown payload is added without taking back its earlier one, which is
+/// only right when ⊕ is idempotent.
+#[inline]
+pub fn absorb<K: crate::Idempotent>(entry: &K, value: &K) -> K {
     crate::Semiring::add(entry, value)
 }

@@ -363,8 +363,55 @@ under_test!(AnyPathBool, [Bool], [#[strategy(crown)]], {
 }, 0 => update_r [0 1], 1 => update_s [0 1], 2 => update_t [0]; head []);
 const ANY_PATH: Shape = (&[2, 2, 1], &[(0, &[0, 1]), (1, &[1, 2]), (2, &[2])], &[]);
 
+// Max-max over free-connex queries without a q-core (papers/002 section
+// 5.2): clusters of atoms connected through bound variables, each tuple
+// counted once it takes part in a full result of its cluster.
+under_test!(HierMaxMax, [MaxMax], [], {
+    relation R1(x1: u32, x2: u32);
+    relation R2(x1: u32);
+    relation R3(x2: u32);
+    Q() = R1(x1, x2) * R2(x1) * R3(x2);
+}, 0 => update_r1 [0 1], 1 => update_r2 [0], 2 => update_r3 [0]; head []);
+const HIER: Shape = (&[2, 1, 1], &[(0, &[0, 1]), (1, &[0]), (2, &[1])], &[]);
+
+under_test!(GroupedCoreMaxMax, [MaxMax], [], {
+    relation R1(x1: u32, x2: u32, x3: u32);
+    relation R2(x1: u32, x3: u32);
+    relation R3(x2: u32, x3: u32);
+    Q(x3) = R1(x1, x2, x3) * R2(x1, x3) * R3(x2, x3);
+}, 0 => update_r1 [0 1 2], 1 => update_r2 [0 1], 2 => update_r3 [0 1]; head [0]);
+const GROUPED_CORE: Shape = (
+    &[3, 2, 2],
+    &[(0, &[0, 1, 2]), (1, &[0, 2]), (2, &[1, 2])],
+    &[2],
+);
+
+under_test!(PathMaxMax, [MaxMax], [], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(c, d);
+}, 0 => update_e [0 1]; head []);
+const PATH3: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 2]), (0, &[2, 3])], &[]);
+
+under_test!(ClusterAndOutputMaxMax, [MaxMax], [], {
+    relation R(k: u32, x: u32, y: u32);
+    relation S(k: u32, x: u32);
+    relation T(k: u32, y: u32);
+    relation U(k: u32, z: u32);
+    Q(k, z) = R(k, x, y) * S(k, x) * T(k, y) * U(k, z);
+}, 0 => update_r [0 1 2], 1 => update_s [0 1], 2 => update_t [0 1], 3 => update_u [0 1]; head [0 1]);
+const CLUSTER_AND_OUTPUT: Shape = (
+    &[3, 2, 2, 2],
+    &[(0, &[0, 1, 2]), (1, &[0, 1]), (2, &[0, 2]), (3, &[0, 3])],
+    &[0, 3],
+);
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test] fn hier_max_max(ops in ops(HIER.0)) { check::<HierMaxMax>(HIER, &ops)?; }
+    #[test] fn grouped_core_max_max(ops in ops(GROUPED_CORE.0)) { check::<GroupedCoreMaxMax>(GROUPED_CORE, &ops)?; }
+    #[test] fn path_max_max(ops in ops(PATH3.0)) { check::<PathMaxMax>(PATH3, &ops)?; }
+    #[test] fn cluster_and_output_max_max(ops in ops(CLUSTER_AND_OUTPUT.0)) { check::<ClusterAndOutputMaxMax>(CLUSTER_AND_OUTPUT, &ops)?; }
 
     #[test] fn branch_count(ops in ops(BRANCH.0)) { check::<BranchCount>(BRANCH, &ops)?; }
     #[test] fn branch_min_plus(ops in ops(BRANCH.0)) { check::<BranchMinPlus>(BRANCH, &ops)?; }

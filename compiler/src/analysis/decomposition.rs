@@ -24,11 +24,9 @@ pub struct Subquery {
     pub order: VariableOrder,
 }
 
-/// Splits the query into groups of atoms connected through bound variables.
-///
-/// Returns `None` when a group is not a free-dominated q-hierarchical
-/// subquery, which happens exactly when the query is not p-hierarchical.
-pub fn decompose(hg: &Hypergraph) -> Option<Vec<Subquery>> {
+/// The groups of atoms connected through bound variables (papers/002 calls
+/// them clusters), each as a mask of atoms, in order of their first atom.
+pub fn clusters(hg: &Hypergraph) -> Vec<Mask> {
     let n = hg.atoms.len();
     let bound = hg.bound();
     let mut group: Vec<usize> = (0..n).collect();
@@ -46,14 +44,25 @@ pub fn decompose(hg: &Hypergraph) -> Option<Vec<Subquery>> {
             group[a.max(b)] = a.min(b);
         }
     }
+    let leader: Vec<usize> = (0..n).map(|i| find(&mut group, i)).collect();
+    (0..n)
+        .filter(|&i| leader[i] == i)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| leader[j] == i)
+                .fold(0, |m, j| m | bit(j))
+        })
+        .collect()
+}
+
+/// Splits the query into groups of atoms connected through bound variables.
+///
+/// Returns `None` when a group is not a free-dominated q-hierarchical
+/// subquery, which happens exactly when the query is not p-hierarchical.
+pub fn decompose(hg: &Hypergraph) -> Option<Vec<Subquery>> {
+    let bound = hg.bound();
     let mut out: Vec<Subquery> = Vec::new();
-    for i in 0..n {
-        if find(&mut group, i) != i {
-            continue;
-        }
-        let atoms = (0..n)
-            .filter(|&j| find(&mut group, j) == i)
-            .fold(0, |m, j| m | bit(j));
+    for atoms in clusters(hg) {
         let vars = members(atoms).fold(0, |m, a| m | hg.atoms[a]);
         let free = vars & hg.free;
         // Free-dominated: every free variable occurs in every atom.

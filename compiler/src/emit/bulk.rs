@@ -45,7 +45,9 @@ pub fn bulk_load(p: &Program) -> TokenStream {
             | MapKind::Result
             | MapKind::Triangle { .. }
             | MapKind::Join { .. }
-            | MapKind::Message { .. } => None,
+            | MapKind::Message { .. }
+            | MapKind::Cluster { .. }
+            | MapKind::Best { .. } => None,
             MapKind::Sum { factors, .. } => {
                 let key = key_expr(p, &map.key);
                 let (source, bind) = scan(p, factors[0]);

@@ -52,7 +52,9 @@ pub fn emit(p: &Program) -> TokenStream {
                 quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
             }
             MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
-            MapKind::Join { .. } => quote! { #field: ::ivm::__private::JoinNode::new(), },
+            MapKind::Join { .. } | MapKind::Cluster { .. } => {
+                quote! { #field: ::ivm::__private::JoinNode::new(), }
+            }
             MapKind::Triangle { eps: Some(eps), .. } => {
                 quote! { #field: ::ivm::__private::Triangle::new(#eps), }
             }
@@ -171,7 +173,24 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             };
             quote! { ::ivm::__private::JoinNode<#key, #up> }
         }
-        MapKind::Message { .. } => {
+        MapKind::Cluster {
+            atom,
+            parent,
+            shared,
+            ..
+        } => {
+            let cols = p.relations[p.atoms[*atom].relation]
+                .columns
+                .iter()
+                .map(|(_, t)| t);
+            let up = if parent.is_some() {
+                key_type(p, shared)
+            } else {
+                quote! { () }
+            };
+            quote! { ::ivm::__private::JoinNode<(#(#cols,)*), #up> }
+        }
+        MapKind::Message { .. } | MapKind::Best { .. } => {
             // Entries only grow, so the plain payload is the state.
             let key = key_type(p, &m.key);
             quote! { ::ivm::__private::HashMap<#key, #k> }
@@ -217,7 +236,12 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
                 )
             }
         }
-        Factor::Map(m) if matches!(p.maps[m].kind, MapKind::Message { .. }) => {
+        Factor::Map(m)
+            if matches!(
+                p.maps[m].kind,
+                MapKind::Message { .. } | MapKind::Best { .. }
+            ) =>
+        {
             // Messages only grow: their entries are plain payloads.
             let map = &p.maps[m].name;
             let key = key_expr(p, &p.maps[m].key);

@@ -13,8 +13,8 @@ pub fn methods(p: &Program) -> TokenStream {
     let mut out = TokenStream::new();
     for (m, map) in p.maps.iter().enumerate() {
         match &map.kind {
-            MapKind::Join { .. } => out.extend(join_methods(p, m)),
-            MapKind::Message { .. } => out.extend(raise_method(p, m)),
+            MapKind::Join { .. } | MapKind::Cluster { .. } => out.extend(join_methods(p, m)),
+            MapKind::Message { .. } | MapKind::Best { .. } => out.extend(raise_method(p, m)),
             _ => {}
         }
     }
@@ -45,26 +45,40 @@ fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStream {
     quote! { (#(#fields,)*) }
 }
 
+/// The tree links of a top join node or a cluster node: its parent, its
+/// children and the variables it shares with the parent.
+fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
+    match &p.maps[node].kind {
+        MapKind::Join {
+            parent,
+            children,
+            shared,
+            ..
+        }
+        | MapKind::Cluster {
+            parent,
+            children,
+            shared,
+            ..
+        } => (*parent, children, shared),
+        _ => unreachable!("a node of a join tree"),
+    }
+}
+
+fn participate(p: &Program, node: MapId) -> syn::Ident {
+    format_ident!("participate_{}", p.maps[node].name)
+}
+
 fn join_methods(p: &Program, node: MapId) -> TokenStream {
     let map = &p.maps[node];
-    let MapKind::Join {
-        parent,
-        children,
-        shared,
-        ..
-    } = &map.kind
-    else {
-        unreachable!("a join node")
-    };
+    let (parent, children, shared) = links(p, node);
     let field = &map.name;
     let key_ty = key_type(p, &map.key);
     let reach_name = reach(p, node);
     let live_name = live(p, node);
     let t = quote! { __t };
     let child_keys = children.iter().enumerate().map(|(i, &c)| {
-        let MapKind::Join { shared, .. } = &p.maps[c].kind else {
-            unreachable!("a join node")
-        };
+        let (_, _, shared) = links(p, c);
         let k = format_ident!("__key_{i}");
         let value = project(&map.key, shared, &t);
         quote! { let #k = #value; }
@@ -98,15 +112,40 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
         " Adds a ({}) value to `{field}` (its payload has just turned non-zero); a value already there changes nothing.",
         p.var_list(&map.key)
     );
-    let live_body = match parent {
-        None => quote! { self.#field.make_live((), __id); },
-        Some(q) => {
-            let up = &p.maps[*q].name;
-            let up_live = live(p, *q);
+    let cluster = matches!(map.kind, MapKind::Cluster { .. });
+    let take_part = participate(p, node);
+    let live_body = match (parent, cluster) {
+        (None, false) => quote! { self.#field.make_live((), __id); },
+        (None, true) => quote! {
+            self.#field.make_live((), __id);
+            self.#take_part(__id);
+        },
+        (Some(q), _) => {
+            let up = &p.maps[q].name;
+            let up_live = live(p, q);
             let key = project(&map.key, shared, &quote! { self.#field.tuple(__id) });
+            // A cluster tuple takes part at once if a parent tuple with its
+            // key already does; asked before the parent hears of the key,
+            // so that a tuple the parent then activates is not counted
+            // twice.
+            let (active, then) = if cluster {
+                (
+                    quote! { let __active = self.#field.is_active(&__key); },
+                    quote! {
+                        if __active {
+                            self.#take_part(__id);
+                        }
+                    },
+                )
+            } else {
+                (quote! {}, quote! {})
+            };
             quote! {
                 let __key = #key;
-                if self.#field.make_live(::core::clone::Clone::clone(&__key), __id) {
+                #active
+                let __new_key = self.#field.make_live(::core::clone::Clone::clone(&__key), __id);
+                #then
+                if __new_key {
                     for __waiting in self.#field.take_waiting(&__key) {
                         if self.#up.satisfy(__waiting) {
                             self.#up_live(__waiting);
@@ -116,9 +155,16 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
             }
         }
     };
-    let live_doc = format!(
-        " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
-    );
+    let live_doc = if cluster {
+        format!(
+            " A `{field}` tuple joins with every atom below it: make it live, let it take part if its parent key is active, and tell the parent if its key is new there."
+        )
+    } else {
+        format!(
+            " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
+        )
+    };
+    let participate_method = cluster.then(|| participate_method(p, node));
     quote! {
         #[doc = #reach_doc]
         fn #reach_name(&mut self, __tuple: #key_ty) {
@@ -131,6 +177,93 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
         #[doc = #live_doc]
         fn #live_name(&mut self, __id: u32) {
             #live_body
+        }
+
+        #participate_method
+    }
+}
+
+/// A cluster tuple takes part in a full result: it raises the cluster's
+/// best payload, and the live tuples below that agree with it take part
+/// too.
+fn participate_method(p: &Program, node: MapId) -> TokenStream {
+    let k = &p.payload;
+    let map = &p.maps[node];
+    let MapKind::Cluster {
+        atom,
+        children,
+        best,
+        ..
+    } = &map.kind
+    else {
+        unreachable!("a cluster node")
+    };
+    let field = &map.name;
+    let name = participate(p, node);
+    let t = quote! { __t };
+    let best_key = project(&map.key, &p.maps[*best].key, &t);
+    let raise_best = raise(p, *best);
+    let base = &p.maps[p.relations[p.atoms[*atom].relation].base].name;
+    let keys = children.iter().enumerate().map(|(i, &c)| {
+        let (_, _, shared) = links(p, c);
+        let k = format_ident!("__key_{i}");
+        let value = project(&map.key, shared, &t);
+        quote! { let #k = #value; }
+    });
+    let activations = children.iter().enumerate().map(|(i, &c)| {
+        let k = format_ident!("__key_{i}");
+        let child = &p.maps[c].name;
+        let child_part = participate(p, c);
+        quote! {
+            if let ::core::option::Option::Some(__ids) = self.#child.activate(#k) {
+                for __child in __ids {
+                    self.#child_part(__child);
+                }
+            }
+        }
+    });
+    let doc = format!(
+        " A `{field}` tuple takes part in a full result of its cluster: raise the cluster's best payload with its own, and let the agreeing tuples below take part."
+    );
+    quote! {
+        #[doc = #doc]
+        fn #name(&mut self, __id: u32) {
+            self.#field.set_participating(__id);
+            let __t = self.#field.tuple(__id);
+            let __payload: #k = self.#base.get(__t).map_or_else(
+                <#k as ::ivm::Semiring>::zero,
+                <#k as ::ivm::Maintained>::value,
+            );
+            let __best_key = #best_key;
+            #(#keys)*
+            self.#raise_best(__best_key, __payload);
+            #(#activations)*
+        }
+    }
+}
+
+/// The trigger of a max-max atom: a new tuple joins its cluster's tree; a
+/// tuple that takes part already raises its cluster's best payload with
+/// its grown one.
+pub fn cluster_path(p: &Program, node: MapId) -> TokenStream {
+    let map = &p.maps[node];
+    let MapKind::Cluster { best, .. } = &map.kind else {
+        unreachable!("a cluster node")
+    };
+    let field = &map.name;
+    let reach_name = reach(p, node);
+    let raise_best = raise(p, *best);
+    let best_key = project(&map.key, &p.maps[*best].key, &quote! { __tuple });
+    quote! {
+        match self.#field.id(__tuple) {
+            ::core::option::Option::Some(__id) => {
+                if self.#field.participates(__id) {
+                    self.#raise_best(#best_key, ::core::clone::Clone::clone(__new));
+                }
+            }
+            ::core::option::Option::None => {
+                self.#reach_name(::core::clone::Clone::clone(__tuple));
+            }
         }
     }
 }
@@ -207,15 +340,24 @@ pub fn raise_path(p: &Program, atom: usize, message: MapId) -> TokenStream {
 fn raise_method(p: &Program, message: MapId) -> TokenStream {
     let k = &p.payload;
     let map = &p.maps[message];
-    let MapKind::Message { parent, .. } = &map.kind else {
-        unreachable!("a message")
+    let parent = match &map.kind {
+        MapKind::Message { parent, .. } => *parent,
+        MapKind::Best { top } => MessageParent::Join(*top),
+        _ => unreachable!("a message or a best map"),
+    };
+    // A message relies on a bounded monotone semiring; a best map on the
+    // max-max semiring's idempotent ⊕ alone.
+    let grow = if matches!(map.kind, MapKind::Best { .. }) {
+        quote! { ::ivm::__private::absorb }
+    } else {
+        quote! { ::ivm::__private::grow }
     };
     let field = &map.name;
     let key_ty = key_type(p, &map.key);
     let name = raise(p, message);
     let was_zero = matches!(parent, MessageParent::Join(_))
         .then(|| quote! { let __was_zero = ::ivm::Semiring::is_zero(__entry); });
-    let tell = match *parent {
+    let tell = match parent {
         MessageParent::Join(node) => {
             let reach_name = reach(p, node);
             quote! {
@@ -285,7 +427,7 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                 .#field
                 .entry(::core::clone::Clone::clone(&__key))
                 .or_insert_with(<#k as ::ivm::Semiring>::zero);
-            let __grown = ::ivm::__private::grow(__entry, &__value);
+            let __grown = #grow(__entry, &__value);
             if __grown == *__entry {
                 return;
             }

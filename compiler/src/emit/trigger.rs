@@ -47,6 +47,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
     if let Some(message) = path.raise {
         return super::top::raise_path(p, path.atom, message);
     }
+    if let Some(node) = path.cluster {
+        return super::top::cluster_path(p, node);
+    }
     let k = &p.payload;
     let atom = &p.atoms[path.atom];
     // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
@@ -234,7 +237,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
             | MapKind::Index { .. }
             | MapKind::Result
             | MapKind::Triangle { .. }
-            | MapKind::Message { .. } => {}
+            | MapKind::Message { .. }
+            | MapKind::Cluster { .. }
+            | MapKind::Best { .. } => {}
         }
     }
     let body = quote! {

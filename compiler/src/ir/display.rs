@@ -135,6 +135,34 @@ impl fmt::Display for Program {
                         None => writeln!(f, "; the root")?,
                     }
                 }
+                MapKind::Cluster {
+                    atom,
+                    parent,
+                    shared,
+                    best,
+                    ..
+                } => {
+                    let place = match parent {
+                        Some(q) => format!(
+                            "below {} on ({})",
+                            self.maps[*q].name,
+                            self.var_list(shared)
+                        ),
+                        None => "the cluster's root".to_owned(),
+                    };
+                    writeln!(
+                        f,
+                        "  {}[{key}] := the tuples of {}, live and taking part; {place}; feeds {}",
+                        map.name, self.atoms[*atom].label, self.maps[*best].name
+                    )?;
+                }
+                MapKind::Best { top } => {
+                    writeln!(
+                        f,
+                        "  {}[{key}] := max payload of a taking-part tuple (grows only); its support is {}",
+                        map.name, self.maps[*top].name
+                    )?;
+                }
                 MapKind::Message {
                     atom,
                     children,
@@ -192,6 +220,13 @@ impl fmt::Display for Program {
                         self.var_list(&self.maps[m].key)
                     )?;
                 }
+                if let Some(m) = path.cluster {
+                    writeln!(
+                        f,
+                        "    {}: a new tuple joins the cluster's tree (live upward, taking part downward); a taking-part tuple raises its cluster's best payload",
+                        self.maps[m].name
+                    )?;
+                }
                 if let Some(join) = &path.delta {
                     for l in &join.loops {
                         let how = match l.access {
@@ -247,7 +282,9 @@ impl fmt::Display for Program {
                         | MapKind::Index { .. }
                         | MapKind::Result
                         | MapKind::Triangle { .. }
-                        | MapKind::Message { .. } => {}
+                        | MapKind::Message { .. }
+                        | MapKind::Cluster { .. }
+                        | MapKind::Best { .. } => {}
                     }
                 }
                 if !path.later_same_relation.is_empty() {

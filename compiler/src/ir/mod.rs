@@ -163,6 +163,30 @@ pub enum MapKind {
         /// The key variables shared with the parent, in key order.
         shared: Vec<VarId>,
     },
+    /// Max-max: one atom of a cluster (atoms connected through bound
+    /// variables) in the cluster's join tree. Its tuples (keyed by the
+    /// atom's variables, so `key` lists them), which of them are live (join
+    /// with the atoms below) and which take part in a full result of the
+    /// cluster's join; the payload of a tuple that takes part feeds `best`.
+    Cluster {
+        /// The atom.
+        atom: AtomId,
+        /// The atom above in the cluster's join tree; `None` at its root.
+        parent: Option<MapId>,
+        /// The atoms below.
+        children: Vec<MapId>,
+        /// The variables shared with the parent, in the atom's order.
+        shared: Vec<VarId>,
+        /// The cluster's best payloads.
+        best: MapId,
+    },
+    /// Max-max: for each value of a cluster's free variables, the largest
+    /// payload of a tuple of the cluster that takes part in a full result
+    /// of the cluster's join. Its support is a relation of the top join.
+    Best {
+        /// The top join relation fed by its support.
+        top: MapId,
+    },
     /// CROWN: what one atom tells its parent in the free-connex join tree.
     /// For each value of the key (the variables it shares with the parent),
     /// the ⊕ over the atom's tuples with that value of their payload ⊗ the
@@ -247,6 +271,8 @@ pub struct AtomPath {
     /// For CROWN: the atom's message map, raised by the tuple's new
     /// contribution (instead of `steps`).
     pub raise: Option<MapId>,
+    /// For max-max: the atom's cluster node (instead of `steps`).
+    pub cluster: Option<MapId>,
 }
 
 /// The first-order delta of one atom: every derivation in which this atom
@@ -323,7 +349,9 @@ impl Program {
             | MapKind::Result
             | MapKind::Triangle { .. }
             | MapKind::Join { .. }
-            | MapKind::Message { .. } => None,
+            | MapKind::Message { .. }
+            | MapKind::Cluster { .. }
+            | MapKind::Best { .. } => None,
             MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
         }
     }

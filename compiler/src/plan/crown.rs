@@ -158,6 +158,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         delta: None,
                         triangle: None,
                         raise: message_of[node],
+                        cluster: None,
                     }
                 })
                 .collect(),

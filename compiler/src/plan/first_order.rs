@@ -82,6 +82,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 later_same_relation: Vec::new(),
                 triangle: None,
                 raise: None,
+                cluster: None,
                 delta: Some(DeltaJoin {
                     loops,
                     result,

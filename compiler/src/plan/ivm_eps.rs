@@ -66,6 +66,7 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
                     delta: None,
                     triangle: Some((map, role, columns)),
                     raise: None,
+                    cluster: None,
                 })
                 .collect(),
         });

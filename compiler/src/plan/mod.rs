@@ -2,6 +2,7 @@
 //! section 6) and lowering the chosen strategy's plan to the IR. One
 //! planner per strategy.
 
+pub mod cluster_crown;
 pub mod crown;
 pub mod first_order;
 pub mod ivm_eps;

@@ -162,6 +162,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         delta: None,
                         triangle: None,
                         raise: None,
+                        cluster: None,
                     }
                 })
                 .collect();

@@ -150,7 +150,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                             | MapKind::Result
                             | MapKind::Triangle { .. }
                             | MapKind::Join { .. }
-                            | MapKind::Message { .. } => {
+                            | MapKind::Message { .. }
+                            | MapKind::Cluster { .. }
+                            | MapKind::Best { .. } => {
                                 unreachable!("variables have views")
                             }
                         };
@@ -174,6 +176,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         delta: None,
                         triangle: None,
                         raise: None,
+                        cluster: None,
                     }
                 })
                 .collect();

@@ -6,6 +6,7 @@ fn main() {
         "queries/retail.ivm",
         "queries/graph.ivm",
         "queries/security.ivm",
+        "queries/append_only.ivm",
     ];
     if let Err(e) = ivm_compiler::build::compile_files(&files) {
         // The error already shows file, line, column and the source.

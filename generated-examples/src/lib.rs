@@ -1,9 +1,7 @@
 //! Example queries compiled by this crate's `build.rs`.
 //!
 //! Each module includes the code generated from one file of `queries/`;
-//! `ivmc compile queries/retail.ivm` prints the same code. The queries in
-//! `queries/planned/` use strategies whose code generation is not
-//! implemented yet; `ivmc explain` shows their plans.
+//! `ivmc compile queries/retail.ivm` prints the same code.
 //!
 //! ```
 //! use ivm::semiring::Int;
@@ -31,4 +29,10 @@ pub mod graph {
 /// Access control levels.
 pub mod security {
     include!(concat!(env!("OUT_DIR"), "/security.rs"));
+}
+
+/// Append-only logs, maintained under inserts only: CROWN over `Bool`, two
+/// layers over `MinPlus`, clusters over `MaxMax`.
+pub mod append_only {
+    include!(concat!(env!("OUT_DIR"), "/append_only.rs"));
 }

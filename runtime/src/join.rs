@@ -276,3 +276,74 @@ pub fn grow<K: crate::Idempotent + crate::BoundedMonotone>(entry: &K, value: &K)
 pub fn absorb<K: crate::Idempotent>(entry: &K, value: &K) -> K {
     crate::Semiring::add(entry, value)
 }
+
+/// An extension index of one relation of a cyclic top join: for each value
+/// of some of its columns (the key), the values of one more column that
+/// extend it to a tuple of the relation. A worst-case-optimal delta join
+/// binds one variable at a time by intersecting such lists: it walks the
+/// shortest and checks the others with [`contains`](Extensions::contains).
+///
+/// ```
+/// use ivm::__private::Extensions;
+///
+/// let mut e: Extensions<(u32,), u32> = Extensions::new();
+/// e.insert((1,), 10);
+/// e.insert((1,), 11);
+/// e.insert((1,), 10); // already there
+/// assert_eq!(e.get(&(1,)), &[10, 11]);
+/// assert!(e.contains(&(1,), &11) && !e.contains(&(2,), &11));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Extensions<K, V> {
+    lists: HashMap<K, Vec<V>>,
+    pairs: HashMap<(K, V), ()>,
+}
+
+impl<K, V> Default for Extensions<K, V> {
+    fn default() -> Self {
+        Extensions {
+            lists: new_map(),
+            pairs: new_map(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone, V: Hash + Eq + Clone> Extensions<K, V> {
+    /// An empty index.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records that `value` extends `key`; a pair seen before changes
+    /// nothing.
+    #[inline]
+    pub fn insert(&mut self, key: K, value: V) {
+        if self
+            .pairs
+            .insert((key.clone(), value.clone()), ())
+            .is_none()
+        {
+            self.lists.entry(key).or_default().push(value);
+        }
+    }
+
+    /// The values that extend `key`, in the order they arrived.
+    #[inline]
+    pub fn get(&self, key: &K) -> &[V] {
+        self.lists.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `value` extends `key`.
+    #[inline]
+    pub fn contains(&self, key: &K, value: &V) -> bool {
+        // The pair is rebuilt to look it up; keys are small tuples.
+        self.pairs.contains_key(&(key.clone(), value.clone()))
+    }
+}
+
+/// The shortest of some candidate lists: the one a worst-case-optimal join
+/// walks.
+#[inline]
+pub fn shortest<V, const N: usize>(lists: [&[V]; N]) -> &[V] {
+    lists.into_iter().min_by_key(|l| l.len()).unwrap_or(&[])
+}

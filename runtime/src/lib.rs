@@ -112,7 +112,7 @@ pub use semiring::{
 pub mod __private {
     pub use crate::enumerate::{Product, product};
     pub use crate::index::{Group, HashMap, Index, map_with_capacity, new_map};
-    pub use crate::join::{JoinNode, absorb, grow, require_positive};
+    pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::triangle::{Counting, Factorized, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};

@@ -405,8 +405,72 @@ const CLUSTER_AND_OUTPUT: Shape = (
     &[0, 3],
 );
 
+// Cyclic p-hierarchical queries: the top join of the supports is cyclic and
+// materialized with worst-case-optimal delta joins.
+macro_rules! triangles {
+    ($name:ident, $($k:tt)*) => {
+        under_test!($name, [$($k)*], [], {
+            relation R(a: u32, b: u32);
+            relation S(b: u32, c: u32);
+            relation T(c: u32, a: u32);
+            Q(a, b, c) = R(a, b) * S(b, c) * T(c, a);
+        }, 0 => update_r [0 1], 1 => update_s [0 1], 2 => update_t [0 1]; head [0 1 2]);
+    };
+}
+const TRIANGLES: Shape = (
+    &[2, 2, 2],
+    &[(0, &[0, 1]), (1, &[1, 2]), (2, &[2, 0])],
+    &[0, 1, 2],
+);
+triangles!(TrianglesCount, Count);
+triangles!(TrianglesMinPlus, MinPlus);
+triangles!(TrianglesBool, Bool);
+
+under_test!(TrianglesGraph, [Count], [], {
+    relation E(src: u32, dst: u32);
+    Q(a, b, c) = E(a, b) * E(b, c) * E(c, a);
+}, 0 => update_e [0 1]; head [0 1 2]);
+const TRIANGLES_GRAPH: Shape = (
+    &[2],
+    &[(0, &[0, 1]), (0, &[1, 2]), (0, &[2, 0])],
+    &[0, 1, 2],
+);
+
+under_test!(FourCycle, [MinPlus], [], {
+    relation R(a: u32, b: u32);
+    relation S(b: u32, c: u32);
+    relation T(c: u32, d: u32);
+    relation U(d: u32, a: u32);
+    Q(a, b, c, d) = R(a, b) * S(b, c) * T(c, d) * U(d, a);
+}, 0 => update_r [0 1], 1 => update_s [0 1], 2 => update_t [0 1], 3 => update_u [0 1]; head [0 1 2 3]);
+const FOUR_CYCLE: Shape = (
+    &[2, 2, 2, 2],
+    &[(0, &[0, 1]), (1, &[1, 2]), (2, &[2, 3]), (3, &[3, 0])],
+    &[0, 1, 2, 3],
+);
+
+// Summed-out variables below a cyclic top join.
+under_test!(TrianglesWithTails, [Count], [], {
+    relation R(a: u32, b: u32, x: u32);
+    relation S(b: u32, c: u32);
+    relation T(c: u32, a: u32, y: u32);
+    Q(a, b, c) = R(a, b, x) * S(b, c) * T(c, a, y);
+}, 0 => update_r [0 1 2], 1 => update_s [0 1], 2 => update_t [0 1 2]; head [0 1 2]);
+const TRIANGLES_WITH_TAILS: Shape = (
+    &[3, 2, 3],
+    &[(0, &[0, 1, 3]), (1, &[1, 2]), (2, &[2, 0, 4])],
+    &[0, 1, 2],
+);
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test] fn triangles_count(ops in ops(TRIANGLES.0)) { check::<TrianglesCount>(TRIANGLES, &ops)?; }
+    #[test] fn triangles_min_plus(ops in ops(TRIANGLES.0)) { check::<TrianglesMinPlus>(TRIANGLES, &ops)?; }
+    #[test] fn triangles_bool(ops in ops(TRIANGLES.0)) { check::<TrianglesBool>(TRIANGLES, &ops)?; }
+    #[test] fn triangles_graph(ops in ops(TRIANGLES_GRAPH.0)) { check::<TrianglesGraph>(TRIANGLES_GRAPH, &ops)?; }
+    #[test] fn four_cycle(ops in ops(FOUR_CYCLE.0)) { check::<FourCycle>(FOUR_CYCLE, &ops)?; }
+    #[test] fn triangles_with_tails(ops in ops(TRIANGLES_WITH_TAILS.0)) { check::<TrianglesWithTails>(TRIANGLES_WITH_TAILS, &ops)?; }
 
     #[test] fn hier_max_max(ops in ops(HIER.0)) { check::<HierMaxMax>(HIER, &ops)?; }
     #[test] fn grouped_core_max_max(ops in ops(GROUPED_CORE.0)) { check::<GroupedCoreMaxMax>(GROUPED_CORE, &ops)?; }

@@ -15,7 +15,11 @@ use crate::ir::{Factor, MapKind, Program};
 /// The `bulk_load` constructor.
 pub fn bulk_load(p: &Program) -> TokenStream {
     let k = &p.payload;
-    if p.output.result.is_some() || p.output.triangle.is_some() || !p.output.top.is_empty() {
+    if p.output.result.is_some()
+        || p.output.triangle.is_some()
+        || !p.output.top.is_empty()
+        || p.output.joined.is_some()
+    {
         return bulk_by_updates(p);
     }
     let params = p.relations.iter().map(|r| {
@@ -47,7 +51,10 @@ pub fn bulk_load(p: &Program) -> TokenStream {
             | MapKind::Join { .. }
             | MapKind::Message { .. }
             | MapKind::Cluster { .. }
-            | MapKind::Best { .. } => None,
+            | MapKind::Best { .. }
+            | MapKind::Support { .. }
+            | MapKind::Extension { .. }
+            | MapKind::Joined => None,
             MapKind::Sum { factors, .. } => {
                 let key = key_expr(p, &map.key);
                 let (source, bind) = scan(p, factors[0]);

@@ -23,6 +23,9 @@ pub fn methods(p: &Program) -> TokenStream {
     if !p.output.top.is_empty() {
         return super::top::reading(p);
     }
+    if let Some(joined) = p.output.joined {
+        return super::top::joined_reading(p, joined);
+    }
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
     let scalars = p.output.scalars.iter().map(|&m| {

@@ -55,6 +55,8 @@ pub fn emit(p: &Program) -> TokenStream {
             MapKind::Join { .. } | MapKind::Cluster { .. } => {
                 quote! { #field: ::ivm::__private::JoinNode::new(), }
             }
+            MapKind::Extension { .. } => quote! { #field: ::ivm::__private::Extensions::new(), },
+            MapKind::Joined => quote! { #field: ::std::vec::Vec::new(), },
             MapKind::Triangle { eps: Some(eps), .. } => {
                 quote! { #field: ::ivm::__private::Triangle::new(#eps), }
             }
@@ -87,7 +89,7 @@ pub fn emit(p: &Program) -> TokenStream {
     });
     // The insert-only strategies rely on a positive semiring; say so where
     // the compiler checks it.
-    let positive = (!p.output.top.is_empty()).then(|| {
+    let positive = (!p.output.top.is_empty() || p.output.joined.is_some()).then(|| {
         let k = &p.payload;
         quote! {
             const _: () = ::ivm::__private::require_positive::<#k>();
@@ -189,6 +191,19 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
                 quote! { () }
             };
             quote! { ::ivm::__private::JoinNode<(#(#cols,)*), #up> }
+        }
+        MapKind::Support { .. } => {
+            let key = key_type(p, &m.key);
+            quote! { ::ivm::__private::HashMap<#key, ()> }
+        }
+        MapKind::Extension { var, .. } => {
+            let key = key_type(p, &m.key);
+            let v = &p.vars[*var].ty;
+            quote! { ::ivm::__private::Extensions<#key, #v> }
+        }
+        MapKind::Joined => {
+            let key = key_type(p, &m.key);
+            quote! { ::std::vec::Vec<#key> }
         }
         MapKind::Message { .. } | MapKind::Best { .. } => {
             // Entries only grow, so the plain payload is the state.

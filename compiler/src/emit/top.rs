@@ -15,6 +15,7 @@ pub fn methods(p: &Program) -> TokenStream {
         match &map.kind {
             MapKind::Join { .. } | MapKind::Cluster { .. } => out.extend(join_methods(p, m)),
             MapKind::Message { .. } | MapKind::Best { .. } => out.extend(raise_method(p, m)),
+            MapKind::Support { .. } => out.extend(support_method(p, m)),
             _ => {}
         }
     }
@@ -108,10 +109,16 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
             }
         }
     };
-    let reach_doc = format!(
-        " Adds a ({}) value to `{field}` (its payload has just turned non-zero); a value already there changes nothing.",
-        p.var_list(&map.key)
-    );
+    let reach_doc = match &map.kind {
+        MapKind::Cluster { atom, .. } => format!(
+            " Adds a new `{}` tuple to `{field}`: it is live at once if every atom below has a live tuple it agrees with, and waits for them otherwise.",
+            p.atoms[*atom].label
+        ),
+        _ => format!(
+            " Adds a ({}) value to `{field}` (its payload has just turned non-zero); a value already there changes nothing.",
+            p.var_list(&map.key)
+        ),
+    };
     let cluster = matches!(map.kind, MapKind::Cluster { .. });
     let take_part = participate(p, node);
     let live_body = match (parent, cluster) {
@@ -123,7 +130,7 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
         (Some(q), _) => {
             let up = &p.maps[q].name;
             let up_live = live(p, q);
-            let key = project(&map.key, shared, &quote! { self.#field.tuple(__id) });
+            let key = project(&map.key, shared, &quote! { __t });
             // A cluster tuple takes part at once if a parent tuple with its
             // key already does; asked before the parent hears of the key,
             // so that a tuple the parent then activates is not counted
@@ -141,6 +148,7 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
                 (quote! {}, quote! {})
             };
             quote! {
+                let __t = self.#field.tuple(__id);
                 let __key = #key;
                 #active
                 let __new_key = self.#field.make_live(::core::clone::Clone::clone(&__key), __id);
@@ -543,6 +551,142 @@ pub fn reading(p: &Program) -> TokenStream {
         /// top join's root extends to an output tuple.
         pub fn is_empty(&self) -> bool {
             self.#root.live(&()).is_empty()
+        }
+    }
+}
+
+/// `reach_<support>` for a cyclic top join: a new value updates the
+/// support's extension indexes, then a generic join finds the results it
+/// completes.
+fn support_method(p: &Program, support: MapId) -> TokenStream {
+    let map = &p.maps[support];
+    let MapKind::Support { delta, .. } = &map.kind else {
+        unreachable!("a support")
+    };
+    let field = &map.name;
+    let key_ty = key_type(p, &map.key);
+    let name = reach(p, support);
+    let names = map.key.iter().map(|&v| &p.vars[v].name);
+    let fields = (0..map.key.len()).map(syn::Index::from);
+    let bind = quote! { let (#(#names,)*) = (#(&__tuple.#fields,)*); };
+    // This support's own extension indexes, read by the other supports'
+    // deltas.
+    let upkeep = p.maps.iter().filter_map(|m| match m.kind {
+        MapKind::Extension { support: s, var } if s == support => {
+            let index = &m.name;
+            let key = key_expr(p, &m.key);
+            let v = &p.vars[var].name;
+            Some(quote! { self.#index.insert(#key, ::core::clone::Clone::clone(#v)); })
+        }
+        _ => None,
+    });
+    let checks = delta.checks.iter().map(|&c| {
+        let other = &p.maps[c].name;
+        let key = key_expr(p, &p.maps[c].key);
+        quote! {
+            if !self.#other.contains_key(&#key) {
+                return;
+            }
+        }
+    });
+    let joined = &p.maps[delta.joined].name;
+    let head = key_expr(p, &p.maps[delta.joined].key);
+    let mut body = quote! { self.#joined.push(#head); };
+    for (v, sources) in delta.steps.iter().rev() {
+        let x = &p.vars[*v].name;
+        let keys: Vec<TokenStream> = sources
+            .iter()
+            .map(|&s| key_expr(p, &p.maps[s].key))
+            .collect();
+        let key_names: Vec<syn::Ident> = (0..sources.len())
+            .map(|i| format_ident!("__key_{}_{}", x, i))
+            .collect();
+        let lists = sources.iter().zip(&key_names).map(|(&s, k)| {
+            let index = &p.maps[s].name;
+            quote! { self.#index.get(&#k) }
+        });
+        let tests = sources.iter().zip(&key_names).map(|(&s, k)| {
+            let index = &p.maps[s].name;
+            quote! { self.#index.contains(&#k, #x) }
+        });
+        body = quote! {
+            #(let #key_names = #keys;)*
+            for #x in ::ivm::__private::shortest([#(#lists),*]) {
+                if #(#tests)&&* {
+                    #body
+                }
+            }
+        };
+    }
+    let doc = format!(
+        " Adds a ({}) value to `{field}` (its payload has just turned non-zero), and to `{joined}` every result it completes; a value already there changes nothing.",
+        p.var_list(&map.key)
+    );
+    quote! {
+        #[doc = #doc]
+        fn #name(&mut self, __tuple: #key_ty) {
+            if self.#field.insert(::core::clone::Clone::clone(&__tuple), ()).is_some() {
+                return;
+            }
+            #bind
+            #(#upkeep)*
+            #(#checks)*
+            #body
+        }
+    }
+}
+
+/// `iter`, `get`, `len` and `is_empty` over a materialized cyclic top join.
+pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
+    let k = &p.payload;
+    let field = &p.maps[joined].name;
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = quote! { (#(#head_tys,)*) };
+    let factors: Vec<Factor> = p
+        .maps
+        .iter()
+        .flat_map(|m| match &m.kind {
+            MapKind::Support { factors, .. } => factors.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let payload = product_value(p, &factors);
+    let head_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
+    let destructure = if head_names.is_empty() {
+        quote! { let () = key; }
+    } else {
+        quote! { let (#(#head_names,)*) = key; }
+    };
+    quote! {
+        /// The result: each output tuple (the head variables, in head
+        /// order) with its non-zero payload, with constant delay. The
+        /// tuples are the materialized top join; the payload is looked up
+        /// in the views below it.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            self.#field.iter().map(move |key| {
+                let __payload: #k = {
+                    #destructure
+                    #payload
+                };
+                (::core::clone::Clone::clone(key), __payload)
+            })
+        }
+
+        /// The payload of one output tuple; zero when it is not in the
+        /// result. O(1): the product of the lower layer's payloads at it.
+        pub fn get(&self, key: &#head_ty) -> #k {
+            #destructure
+            #payload
+        }
+
+        /// The number of output tuples, in O(1).
+        pub fn len(&self) -> usize {
+            self.#field.len()
+        }
+
+        /// Whether the result is empty, in O(1).
+        pub fn is_empty(&self) -> bool {
+            self.#field.is_empty()
         }
     }
 }

@@ -212,7 +212,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     }
                 });
             }
-            MapKind::Join { .. } => {
+            MapKind::Join { .. } | MapKind::Support { .. } => {
                 // Over a positive semiring a non-zero payload stays
                 // non-zero under inserts: the support only grows, and a
                 // value already in it is ignored.
@@ -239,7 +239,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
             | MapKind::Triangle { .. }
             | MapKind::Message { .. }
             | MapKind::Cluster { .. }
-            | MapKind::Best { .. } => {}
+            | MapKind::Best { .. }
+            | MapKind::Extension { .. }
+            | MapKind::Joined => {}
         }
     }
     let body = quote! {

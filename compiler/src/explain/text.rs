@@ -197,17 +197,38 @@ fn plan_text(r: &Report) -> String {
                 if a.acyclic.is_err() {
                     let _ = writeln!(
                         out,
-                        "  joined over a tree decomposition of width {}",
-                        a.fhtw
+                        "  cyclic: materialized with worst-case-optimal delta joins (generic join over the supports' values)"
                     );
                 }
             }
         }
-        Some(Strategy::Crown) | Some(Strategy::ClusterCrown) => {
+        Some(Strategy::Crown) => {
             if let Some(tree) = &a.join_tree {
-                out.push_str("plan: free-connex join tree (rooted at the head)\n");
+                out.push_str("plan: free-connex join tree (rooted at the head); each atom sends its parent a message keyed by the variables they share, which grows a bounded number of times; the head's children are the top join\n");
                 tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
             }
+        }
+        Some(Strategy::ClusterCrown) => {
+            out.push_str("plan: clusters (atoms connected through summed-out variables); per cluster, which tuples take part in a full result (insert-only, upward and downward) and the best payload among them\n");
+            let clusters = crate::analysis::decomposition::clusters(hg);
+            let mut tops = Vec::new();
+            for (i, c) in clusters.iter().enumerate() {
+                let free = crate::analysis::hypergraph::members(*c)
+                    .fold(hg.free, |m, atom| m & hg.atoms[atom]);
+                let _ = writeln!(
+                    out,
+                    "  C{}({}) = {}",
+                    i + 1,
+                    hg.names(free),
+                    hg.label_list(*c).join(" * ")
+                );
+                tops.push(format!("1[C{}({})]", i + 1, hg.names(free)));
+            }
+            let _ = writeln!(
+                out,
+                "top layer (Boolean, inserts only): {}; payload: the max of the clusters' best payloads",
+                tops.join(" ⋈ ")
+            );
         }
         Some(Strategy::IvmEps { .. }) | Some(Strategy::Factorized) if a.triangle.is_some() => {
             let t = a.triangle.expect("checked");

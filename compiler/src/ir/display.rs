@@ -156,6 +156,61 @@ impl fmt::Display for Program {
                         map.name, self.atoms[*atom].label, self.maps[*best].name
                     )?;
                 }
+                MapKind::Support { factors, delta } => {
+                    let product: Vec<String> =
+                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    writeln!(
+                        f,
+                        "  {}[{key}] := cyclic top join: the values where {} ≠ 0",
+                        map.name,
+                        product.join(" ⊗ ")
+                    )?;
+                    let checks: Vec<String> = delta
+                        .checks
+                        .iter()
+                        .map(|&c| self.maps[c].name.to_string())
+                        .collect();
+                    if !checks.is_empty() {
+                        writeln!(f, "    a new value: check it is in {}", checks.join(", "))?;
+                    }
+                    for (v, sources) in &delta.steps {
+                        let s: Vec<String> = sources
+                            .iter()
+                            .map(|&m| {
+                                format!(
+                                    "{}[{}]",
+                                    self.maps[m].name,
+                                    self.var_list(&self.maps[m].key)
+                                )
+                            })
+                            .collect();
+                        writeln!(
+                            f,
+                            "    bind {} from the shortest of {}, checked in the others",
+                            self.vars[*v].name,
+                            s.join(", ")
+                        )?;
+                    }
+                    writeln!(
+                        f,
+                        "    then add each result to {}",
+                        self.maps[delta.joined].name
+                    )?;
+                }
+                MapKind::Extension { support, var } => {
+                    writeln!(
+                        f,
+                        "  {}[{key}] := the values of {} extending it in {}",
+                        map.name, self.vars[*var].name, self.maps[*support].name
+                    )?;
+                }
+                MapKind::Joined => {
+                    writeln!(
+                        f,
+                        "  {}[{key}] := the join of the supports, materialized",
+                        map.name
+                    )?;
+                }
                 MapKind::Best { top } => {
                     writeln!(
                         f,
@@ -272,7 +327,7 @@ impl fmt::Display for Program {
                                 self.var_list(&full)
                             )?
                         }
-                        MapKind::Join { .. } => writeln!(
+                        MapKind::Join { .. } | MapKind::Support { .. } => writeln!(
                             f,
                             "    {}[{}]: if new{times} ≠ 0, insert the value (once) and make live what it completes",
                             target.name,
@@ -284,7 +339,9 @@ impl fmt::Display for Program {
                         | MapKind::Triangle { .. }
                         | MapKind::Message { .. }
                         | MapKind::Cluster { .. }
-                        | MapKind::Best { .. } => {}
+                        | MapKind::Best { .. }
+                        | MapKind::Extension { .. }
+                        | MapKind::Joined => {}
                     }
                 }
                 if !path.later_same_relation.is_empty() {
@@ -317,6 +374,9 @@ impl fmt::Display for Program {
         }
         if let Some(r) = self.output.result {
             writeln!(f, "  over the entries of {}", self.maps[r].name)?;
+        }
+        if let Some(j) = self.output.joined {
+            writeln!(f, "  over the tuples of {}", self.maps[j].name)?;
         }
         for &m in &self.output.top {
             writeln!(f, "  over the live values of {}", self.maps[m].name)?;

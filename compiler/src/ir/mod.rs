@@ -163,6 +163,28 @@ pub enum MapKind {
         /// The key variables shared with the parent, in key order.
         shared: Vec<VarId>,
     },
+    /// A relation of a cyclic top join (two layers over a cyclic
+    /// p-hierarchical query): the values of its key where the ⊗ of
+    /// `factors` is non-zero, each added once. A new value runs `delta`,
+    /// which finds the join results it completes.
+    Support {
+        /// The factors whose product is the payload at a key value.
+        factors: Vec<Factor>,
+        /// The worst-case-optimal delta join of a new value.
+        delta: TopDelta,
+    },
+    /// An extension index of a support (cyclic top join): for each value of
+    /// the key (some of the support's variables), the values of `var` that
+    /// extend it to a value of the support.
+    Extension {
+        /// The support indexed.
+        support: MapId,
+        /// The variable extended to.
+        var: VarId,
+    },
+    /// The materialized cyclic top join: its tuples, over the head
+    /// variables, each added once, when its last support value arrives.
+    Joined,
     /// Max-max: one atom of a cluster (atoms connected through bound
     /// variables) in the cluster's join tree. Its tuples (keyed by the
     /// atom's variables, so `key` lists them), which of them are live (join
@@ -215,6 +237,20 @@ pub enum MapKind {
         /// The free variable directly above, if any.
         parent: Option<MapId>,
     },
+}
+
+/// The delta join of a new value of one support of a cyclic top join:
+/// generic join, one variable at a time.
+#[derive(Debug, Clone)]
+pub struct TopDelta {
+    /// Supports whose key the new value fixes entirely: it completes
+    /// nothing unless each holds the value's projection.
+    pub checks: Vec<MapId>,
+    /// The other variables, in binding order, each with the extension
+    /// indexes whose lists are intersected to bind it.
+    pub steps: Vec<(VarId, Vec<MapId>)>,
+    /// The materialized join the results go to.
+    pub joined: MapId,
 }
 
 /// Where a CROWN message goes.
@@ -338,6 +374,9 @@ pub struct Output {
     /// The nodes of the insert-only top join, root first, each after its
     /// parent: the result is their join.
     pub top: Vec<MapId>,
+    /// The materialized cyclic top join, when the supports' keys form a
+    /// cyclic hypergraph (then `top` is empty).
+    pub joined: Option<MapId>,
 }
 
 impl Program {
@@ -351,7 +390,10 @@ impl Program {
             | MapKind::Join { .. }
             | MapKind::Message { .. }
             | MapKind::Cluster { .. }
-            | MapKind::Best { .. } => None,
+            | MapKind::Best { .. }
+            | MapKind::Support { .. }
+            | MapKind::Extension { .. }
+            | MapKind::Joined => None,
             MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
         }
     }

@@ -90,7 +90,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         let best = p.maps.len();
         let first = best + 1;
         let map_at = |i: usize| first + preorder.iter().position(|&x| x == i).expect("placed");
-        let best_name = top_join::fresh_name(&p, &[], &format!("best_{}", rels.join("_")));
+        let best_name = top_join::fresh_name(&p, &[], &format!("best_{}", rels[0]));
         p.maps.push(Map {
             name: Ident::new(&best_name, Span::call_site()),
             doc: format!(
@@ -148,7 +148,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             });
         }
         tops.push(TopRelation {
-            name: format!("support_{}", rels.join("_")),
+            name: format!("support_{}", rels[0]),
             doc: format!(
                 "The ({}) values where `{best_name}` is non-zero, each added once; live once it joins with the relations below it.",
                 p.var_list(&key)

@@ -86,6 +86,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             result: None,
             triangle: None,
             top: Vec::new(),
+            joined: None,
         },
     }
 }

@@ -12,7 +12,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::analysis::acyclicity::gyo;
-use crate::ir::{Factor, Map, MapId, MapKind, Program, VarId};
+use crate::ir::{Factor, Map, MapId, MapKind, Program, TopDelta, VarId};
 
 /// One relation of the top join, before it is placed in the tree.
 pub struct TopRelation {
@@ -109,4 +109,143 @@ pub fn fresh_name(p: &Program, taken: &[String], base: &str) -> String {
         .map(|i| format!("{base}_{i}"))
         .find(|s| !used(s))
         .expect("some suffix is free")
+}
+
+/// The top join for relations whose keys form a cyclic hypergraph (two
+/// layers over a cyclic p-hierarchical query): the join is materialized.
+/// Each relation is a `Support` set; when a value arrives, a generic join
+/// binds the other variables one at a time, intersecting the candidate
+/// lists of the relations that hold each (walking the shortest), and adds
+/// every result the value completes. A result is added exactly once: when
+/// the last of its relations' values arrives.
+///
+/// Each delta costs at most the AGM bound of the other relations with the
+/// value's variables fixed, and by the query decomposition lemma these add
+/// up to O(N^ρ*) over a whole sequence of inserts (ρ* the fractional edge
+/// cover number of the keys' hypergraph): O(N^(ρ*−1)) amortized, O(√N) for
+/// triangle listing.
+///
+/// Returns the map of each relation, in the order given; sets
+/// `p.output.joined`.
+pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId]) -> Vec<MapId> {
+    let n = relations.len();
+    let first = p.maps.len();
+    let keys: Vec<Vec<VarId>> = relations.iter().map(|r| r.key.clone()).collect();
+    for r in relations {
+        p.maps.push(Map {
+            name: Ident::new(&r.name, Span::call_site()),
+            doc: r.doc,
+            key: r.key,
+            kind: MapKind::Support {
+                factors: r.factors,
+                // Filled in below, once the extension indexes exist.
+                delta: TopDelta {
+                    checks: Vec::new(),
+                    steps: Vec::new(),
+                    joined: usize::MAX,
+                },
+            },
+        });
+    }
+    let joined = p.maps.len();
+    p.maps.push(Map {
+        name: Ident::new(&fresh_name(p, &[], "joined"), Span::call_site()),
+        doc: format!(
+            "The join of the supports, materialized: each ({}) tuple, added once, when the last of its supports' values arrives.",
+            p.var_list(head)
+        ),
+        key: head.to_vec(),
+        kind: MapKind::Joined,
+    });
+    for j in 0..n {
+        let mut bound: Vec<VarId> = keys[j].clone();
+        let checks: Vec<MapId> = (0..n)
+            .filter(|&l| l != j && keys[l].iter().all(|v| bound.contains(v)))
+            .map(|l| first + l)
+            .collect();
+        let mut rest: Vec<VarId> = head
+            .iter()
+            .copied()
+            .filter(|v| !bound.contains(v))
+            .collect();
+        let mut steps = Vec::new();
+        while !rest.is_empty() {
+            // Next: the variable held by the most relations that already
+            // share a bound variable (the tightest intersection).
+            let (pos, &v) = rest
+                .iter()
+                .enumerate()
+                .max_by_key(|&(_, &v)| {
+                    let tied = (0..n)
+                        .filter(|&l| {
+                            l != j
+                                && keys[l].contains(&v)
+                                && keys[l].iter().any(|w| bound.contains(w))
+                        })
+                        .count();
+                    (tied, std::cmp::Reverse(v))
+                })
+                .expect("non-empty");
+            rest.remove(pos);
+            let sources: Vec<MapId> = (0..n)
+                .filter(|&l| l != j && keys[l].contains(&v))
+                .map(|l| {
+                    let key: Vec<VarId> = keys[l]
+                        .iter()
+                        .copied()
+                        .filter(|w| bound.contains(w))
+                        .collect();
+                    extension(p, first + l, key, v)
+                })
+                .collect();
+            bound.push(v);
+            steps.push((v, sources));
+        }
+        if let MapKind::Support { delta, .. } = &mut p.maps[first + j].kind {
+            *delta = TopDelta {
+                checks,
+                steps,
+                joined,
+            };
+        }
+    }
+    p.output.joined = Some(joined);
+    (0..n).map(|l| first + l).collect()
+}
+
+/// The extension index of `support` from `key` to `var`, added if new.
+fn extension(p: &mut Program, support: MapId, key: Vec<VarId>, var: VarId) -> MapId {
+    if let Some(m) = p.maps.iter().position(|m| {
+        matches!(m.kind, MapKind::Extension { support: s, var: v } if s == support && v == var)
+            && m.key == key
+    }) {
+        return m;
+    }
+    let base = format!(
+        "{}_{}_by_{}",
+        p.maps[support].name,
+        p.vars[var].name,
+        if key.is_empty() {
+            "nothing".to_owned()
+        } else {
+            key.iter()
+                .map(|&v| p.vars[v].name.to_string())
+                .collect::<Vec<_>>()
+                .join("_")
+        }
+    );
+    let name = fresh_name(p, &[], &base);
+    let doc = format!(
+        "For each ({}): the values of `{}` that extend it to a value of `{}`.",
+        p.var_list(&key),
+        p.vars[var].name,
+        p.maps[support].name
+    );
+    p.maps.push(Map {
+        name: Ident::new(&name, Span::call_site()),
+        doc,
+        key,
+        kind: MapKind::Extension { support, var },
+    });
+    p.maps.len() - 1
 }

@@ -19,8 +19,9 @@
 //! update that changes a payload without changing a support stops in the
 //! bottom layer. Every step is O(1) amortized, and enumeration has constant
 //! delay, for α-acyclic queries, where the supports' keys form an acyclic
-//! hypergraph. (Cyclic p-hierarchical queries need the top layer over a
-//! tree decomposition; `lower` returns `None` for them.)
+//! hypergraph. When they form a cyclic one (triangle listing), the top join
+//! is materialized with worst-case-optimal delta joins
+//! ([`top_join::materialize`]): O(N^(ρ*−1)) amortized, still O(1) delay.
 
 use proc_macro2::Span;
 use syn::Ident;
@@ -33,7 +34,7 @@ use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
 /// Lowers a p-hierarchical query to two layers; `None` when it is not
-/// p-hierarchical or its top join is cyclic.
+/// p-hierarchical.
 pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Program> {
     let subqueries = analysis.decomposition.as_ref()?;
     let mut p = skeleton(query, verdict);
@@ -114,7 +115,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             .map(|&a| p.relations[p.atoms[a].relation].snake.clone())
             .collect();
         let taken: Vec<String> = tops.iter().map(|t| t.name.clone()).collect();
-        let name = top_join::fresh_name(&p, &taken, &format!("support_{}", rels.join("_")));
+        let name = top_join::fresh_name(&p, &taken, &format!("support_{}", rels[0]));
         let labels_of_atoms: Vec<String> = own_atoms
             .iter()
             .map(|&a| format!("`{}`", p.atoms[a].label))
@@ -132,7 +133,18 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             factors,
         });
     }
-    let top_maps = top_join::place(&mut p, tops)?;
+    let cyclic = {
+        let masks: Vec<u64> = tops
+            .iter()
+            .map(|t| t.key.iter().fold(0u64, |m, &v| m | (1 << v)))
+            .collect();
+        !crate::analysis::acyclicity::gyo(&masks).is_acyclic()
+    };
+    let top_maps = if cyclic {
+        top_join::materialize(&mut p, tops, &query.head)
+    } else {
+        top_join::place(&mut p, tops)?
+    };
 
     let triggers = (0..p.relations.len())
         .map(|rel| {
@@ -179,7 +191,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
 /// A step into `target` whose factor `changed` changed.
 fn step(p: &Program, target: MapId, changed: Factor) -> Step {
     let factors = match &p.maps[target].kind {
-        MapKind::Sum { factors, .. } | MapKind::Join { factors, .. } => factors.clone(),
+        MapKind::Sum { factors, .. }
+        | MapKind::Join { factors, .. }
+        | MapKind::Support { factors, .. } => factors.clone(),
         _ => unreachable!("two-layer steps target views and supports"),
     };
     Step {

@@ -152,7 +152,10 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                             | MapKind::Join { .. }
                             | MapKind::Message { .. }
                             | MapKind::Cluster { .. }
-                            | MapKind::Best { .. } => {
+                            | MapKind::Best { .. }
+                            | MapKind::Support { .. }
+                            | MapKind::Extension { .. }
+                            | MapKind::Joined => {
                                 unreachable!("variables have views")
                             }
                         };
@@ -210,6 +213,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         result: None,
         triangle: None,
         top: Vec::new(),
+        joined: None,
     };
     Some(program)
 }

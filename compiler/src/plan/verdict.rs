@@ -146,6 +146,30 @@ fn ivm_eps(eps: f64, reason: String) -> Verdict {
 
 /// The automatic verdict: the first matching row of DESIGN section 6.
 pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdict {
+    auto_with(a, class, updates, true)
+}
+
+/// The catalogue semirings over which the query is maintainable under
+/// inserts only, with the strategy: what a rejection under inserts points
+/// to.
+fn insert_only_alternatives(a: &Analysis) -> Vec<(&'static str, Strategy)> {
+    crate::semiring::CATALOGUE
+        .iter()
+        .filter_map(|name| {
+            let known = crate::semiring::catalogue(name)?;
+            if known.class.ring {
+                return None;
+            }
+            auto_with(a, &known.class, UpdateModel::InsertOnly, false)
+                .strategy
+                .map(|s| (*name, s))
+        })
+        .collect()
+}
+
+/// [`auto`], with the hints that look at other semirings only when
+/// `hints` (they call back in here without).
+fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: bool) -> Verdict {
     let hg = &a.hypergraph;
     let deletes = with_deletes(class, updates);
     let ring_note = if class.ring && updates == UpdateModel::InsertOnly {
@@ -279,12 +303,29 @@ pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdic
             "free-connex but not strong-connex, and no strategy is known for this semiring's class"
                 .to_owned()
         };
+        let others = if hints {
+            insert_only_alternatives(a)
+        } else {
+            Vec::new()
+        };
+        let hint = if others.is_empty() {
+            "`#[allow(intractable)]` compiles it with the first-order strategy".to_owned()
+        } else {
+            let list: Vec<String> = others
+                .iter()
+                .map(|(name, s)| format!("`{name}` ({})", s.keyword()))
+                .collect();
+            format!(
+                "under inserts it is maintainable in O(1) over {}; `#[allow(intractable)]` compiles it over this semiring with the first-order strategy",
+                list.join(", ")
+            )
+        };
         return reject(
             if hard { OMV } else { "no known bound" },
             reason,
             "papers/002 Corollary 14; papers/001 Theorem 2",
             witness,
-            "over `Bool` or `AccessControl` (bounded monotone) it is maintainable with CROWN in O(1); `#[allow(intractable)]` compiles it with the first-order strategy".to_owned(),
+            hint,
         );
     }
     let witness = a

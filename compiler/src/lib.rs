@@ -8,11 +8,19 @@
 //! | parse | [`syntax`] | the syntax tree with spans, from tokens or text |
 //! | check | [`syntax::check`] | [`query::Query`]: names resolved, variables typed |
 //! | analyse | [`analysis`] | classes, witnesses, width, variable orders, join trees |
-//! | plan | [`plan`] | the verdict: strategy and bounds, or a rejection |
+//! | plan | [`plan`] | the verdict: strategy and bounds, or a rejection; one planner per strategy lowering to the IR |
+//! | lower | [`ir`] | the maintenance IR: maps, triggers, how the result is read |
+//! | emit | [`emit`] | the one emitter: IR in, Rust tokens out |
 //! | explain | [`explain`] | `ivmc explain` output, human and JSON |
 //!
-//! Code generation (IR and emitter) follows in later work. The classes and
-//! verdicts follow DESIGN sections 5 and 6 and the papers behind them:
+//! [`driver`] runs the stages for the `ivm_query!` macro, `build.rs`
+//! ([`build`]) and `ivmc compile`. The planners: view trees
+//! ([`plan::view_tree`]), the first-order delta ([`plan::first_order`]),
+//! IVMε and factorized IVM for the triangle count ([`plan::ivm_eps`]), and
+//! under inserts only the two layers ([`plan::two_layer`]), CROWN
+//! ([`plan::crown`]) and the max-max clusters ([`plan::cluster_crown`]) over
+//! one insert-only top join ([`plan::top_join`]). The classes and verdicts
+//! follow DESIGN sections 5 and 6 and the papers behind them:
 //! F-IVM and q-hierarchical queries, p-hierarchical queries under inserts
 //! (papers/001), strong-connex queries and strictly monotone semirings
 //! (papers/002), IVMε for the triangle count (papers/000).

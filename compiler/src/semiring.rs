@@ -30,6 +30,10 @@ pub struct SemiringClass {
     /// (papers/002 section 5.1): payloads improve O(1) times, so CROWN
     /// maintains every free-connex query in O(1) under inserts.
     pub bounded_monotone: bool,
+    /// ⊕ is idempotent (a ⊕ a = a): under inserts only, a payload can be
+    /// kept as its value, each contribution absorbing the one it grew
+    /// from, in O(1) where deletes would need an ordered multiset.
+    pub idempotent: bool,
     /// Idempotent and strictly ordered, or with an injective homomorphism
     /// from ℕ: a member of the class 𝒦 of papers/001 (Def. 8), for which
     /// non-p-hierarchical queries are hard under inserts.
@@ -89,7 +93,11 @@ impl SemiringClass {
             }
             "oplus_strictly_monotone" => self.oplus_strictly_monotone = true,
             "bounded_monotone" => self.bounded_monotone = true,
-            "idempotent" | "natural" => self.in_k = true,
+            "idempotent" => {
+                self.in_k = true;
+                self.idempotent = true;
+            }
+            "natural" => self.in_k = true,
             "max_max" => self.max_max = true,
             "deletable" => self.deletable = true,
             "ordered" => self.ordered_deletes = true,
@@ -174,6 +182,7 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
         "Bool" => (
             SemiringClass {
                 positive: true,
+                idempotent: true,
                 bounded_monotone: true,
                 deletable: true,
                 ..base
@@ -183,6 +192,7 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
         "AccessControl" => (
             SemiringClass {
                 positive: true,
+                idempotent: true,
                 bounded_monotone: true,
                 deletable: true,
                 ..base
@@ -192,6 +202,7 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
         "MinPlus" | "MaxPlus" | "MaxMin" | "MinMax" => (
             SemiringClass {
                 positive: true,
+                idempotent: true,
                 strictly_monotone: true,
                 oplus_strictly_monotone: true,
                 in_k: true,
@@ -203,6 +214,7 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
         "MaxMax" => (
             SemiringClass {
                 positive: true,
+                idempotent: true,
                 oplus_strictly_monotone: true,
                 max_max: true,
                 ordered_deletes: true,

@@ -50,7 +50,9 @@
 //! - [`maintained`]: [`Maintained`], the one way generated code keeps a
 //!   payload as the ⊕ of contributions that come and go, implemented by
 //!   every catalogue semiring with the retraction rule of its class (sums
-//!   in rings, O(1) summaries, ordered multisets for the selective ones).
+//!   in rings, O(1) summaries, ordered multisets for the selective ones);
+//!   and [`Absorbed`], the O(1) way under inserts only over an idempotent
+//!   semiring.
 //! - [`error`]: [`Error`], what a failed update returns to the caller.
 //! - `index` (internal): the hash map views live in and `Group`, the keys
 //!   that share a prefix, stored densely for constant-delay enumeration.
@@ -96,7 +98,7 @@ mod triangle;
 
 pub use error::Error;
 pub use ivm_macros::ivm_query;
-pub use maintained::Maintained;
+pub use maintained::{Absorbed, Maintained};
 pub use semiring::{
     BoundedMonotone, CheckedSemiring, DeletableAggregate, Idempotent, OplusStrictlyMonotone,
     Positive, Ring, Selective, Semiring, StrictlyMonotone,

@@ -505,3 +505,83 @@ macro_rules! maintained_by_order {
 }
 
 maintained_by_order!(MinPlus, MaxPlus, MaxMin, MinMax, MaxMax);
+
+// ---------------------------------------------------------------------------
+// Inserts only, over an idempotent semiring: the state is the value.
+
+/// How generated code keeps a payload under inserts only over an idempotent
+/// semiring (`Bool`, `MinPlus`, `MaxMax`, ...): the state is the ⊕ itself,
+/// and every operation is one ⊕, O(1). A query compiled with
+/// `#[updates(insert_only)]` over such a semiring calls these methods where
+/// a query under deletes calls [`Maintained`]'s, whose ordered multisets
+/// cost O(log N) for the selective semirings.
+///
+/// Why one ⊕ is enough: under inserts a contribution only grows in the
+/// semiring's natural order (products and sums of growing payloads grow).
+/// When `old ≤ new`, `new = old ⊕ c` for some `c`, so with an idempotent ⊕,
+/// `(rest ⊕ old) ⊕ new = rest ⊕ new`: adding the new contribution without
+/// taking back the old one gives the right total. Nothing here can retract,
+/// and the generated code of an insert-only query has no deletes.
+///
+/// ```
+/// use ivm::Absorbed;
+/// use ivm::semiring::MinPlus;
+///
+/// let mut cost = <MinPlus as Absorbed>::State::default();
+/// <MinPlus as Absorbed>::insert(&mut cost, &MinPlus(5));
+/// // The path got cheaper.
+/// <MinPlus as Absorbed>::replace(&mut cost, &MinPlus(5), &MinPlus(2));
+/// <MinPlus as Absorbed>::insert(&mut cost, &MinPlus(4));
+/// assert_eq!(<MinPlus as Absorbed>::value(&cost), MinPlus(2));
+/// ```
+pub trait Absorbed: crate::Idempotent {
+    /// The ⊕ of the contributions so far; `Default` is zero.
+    type State: Clone + Debug + Default;
+
+    /// The ⊕ of the contributions so far.
+    fn value(state: &Self::State) -> Self;
+
+    /// Adds one contribution.
+    fn insert(state: &mut Self::State, v: &Self);
+
+    /// A contribution grew from `old` to `new`: adds `new`, which absorbs
+    /// `old`.
+    fn replace(state: &mut Self::State, old: &Self, new: &Self);
+
+    /// Whether nothing non-zero has been added.
+    fn is_empty(state: &Self::State) -> bool;
+}
+
+/// The state of an [`Absorbed`] payload: the value, zero by default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbsorbedState<K>(pub K);
+
+impl<K: Semiring> Default for AbsorbedState<K> {
+    fn default() -> Self {
+        AbsorbedState(K::zero())
+    }
+}
+
+impl<K: crate::Idempotent> Absorbed for K {
+    type State = AbsorbedState<K>;
+
+    #[inline]
+    fn value(state: &Self::State) -> Self {
+        state.0.clone()
+    }
+
+    #[inline]
+    fn insert(state: &mut Self::State, v: &Self) {
+        state.0 = state.0.add(v);
+    }
+
+    #[inline]
+    fn replace(state: &mut Self::State, _old: &Self, new: &Self) {
+        state.0 = state.0.add(new);
+    }
+
+    #[inline]
+    fn is_empty(state: &Self::State) -> bool {
+        state.0.is_zero()
+    }
+}

@@ -68,6 +68,7 @@ fn index_upkeep(p: &Program, r: &RelationIr) -> (TokenStream, TokenStream) {
 }
 
 fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     let (enter, leave) = index_upkeep(p, r);
     let rel = r.name.to_string();
@@ -95,8 +96,8 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
     // What follows any change of a base tuple's state: drop the entry once
     // nothing is alive in it, and propagate a change of its payload.
     let settle = quote! {
-        let __new = <#k as ::ivm::Maintained>::value(__state);
-        if <#k as ::ivm::Maintained>::is_empty(__state) {
+        let __new = <#k as #maint>::value(__state);
+        if <#k as #maint>::is_empty(__state) {
             self.#base.remove(&__tuple);
         }
         if __old != __new {
@@ -115,8 +116,8 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
             }
             let __tuple = #tuple;
             let __state = self.#base.entry(::core::clone::Clone::clone(&__tuple)).or_default();
-            let __old = <#k as ::ivm::Maintained>::value(__state);
-            <#k as ::ivm::Maintained>::insert(__state, &#delta);
+            let __old = <#k as #maint>::value(__state);
+            <#k as #maint>::insert(__state, &#delta);
             #settle
         }
 
@@ -153,8 +154,8 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
                 let ::core::option::Option::Some(__state) = self.#base.get_mut(&__tuple) else {
                     return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
                 };
-                let __old = <#k as ::ivm::Maintained>::value(__state);
-                if !<#k as ::ivm::Maintained>::retract(__state, &#delta) {
+                let __old = <#k as #maint>::value(__state);
+                if !<#k as #maint>::retract(__state, &#delta) {
                     return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
                 }
                 #settle

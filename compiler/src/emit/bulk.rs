@@ -14,6 +14,7 @@ use crate::ir::{Factor, MapKind, Program};
 
 /// The `bulk_load` constructor.
 pub fn bulk_load(p: &Program) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     if p.output.result.is_some()
         || p.output.triangle.is_some()
@@ -36,9 +37,9 @@ pub fn bulk_load(p: &Program) -> TokenStream {
                     continue;
                 }
                 let __state = __db.#base.entry(__tuple).or_default();
-                <#k as ::ivm::Maintained>::insert(__state, &__payload);
+                <#k as #maint>::insert(__state, &__payload);
             }
-            __db.#base.retain(|_, __state| !<#k as ::ivm::Maintained>::is_empty(__state));
+            __db.#base.retain(|_, __state| !<#k as #maint>::is_empty(__state));
         }
     });
     let views = p.maps.iter().filter_map(|map| {
@@ -65,7 +66,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
                         let __term: #k = #term;
                         if !::ivm::Semiring::is_zero(&__term) {
                             let __state = self.#field.entry(#key).or_default();
-                            <#k as ::ivm::Maintained>::insert(__state, &__term);
+                            <#k as #maint>::insert(__state, &__term);
                         }
                     }
                 })

@@ -13,6 +13,7 @@ use crate::ir::{MapId, MapKind, Program};
 
 /// The reading methods.
 pub fn methods(p: &Program) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     if let Some(result) = p.output.result {
         return materialized(p, result);
@@ -33,7 +34,7 @@ pub fn methods(p: &Program) -> TokenStream {
         quote! {
             let __factor: #k = self.#field.get(&()).map_or_else(
                 <#k as ::ivm::Semiring>::zero,
-                <#k as ::ivm::Maintained>::value,
+                <#k as #maint>::value,
             );
             __scalar = ::ivm::Semiring::mul(&__scalar, &__factor);
         }
@@ -260,6 +261,7 @@ fn level(
 
 /// The reading methods over a materialized result.
 fn materialized(p: &Program, result: MapId) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     let field = &p.maps[result].name;
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
@@ -271,7 +273,7 @@ fn materialized(p: &Program, result: MapId) -> TokenStream {
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
             self.#field
                 .iter()
-                .map(|(__key, __state)| (::core::clone::Clone::clone(__key), <#k as ::ivm::Maintained>::value(__state)))
+                .map(|(__key, __state)| (::core::clone::Clone::clone(__key), <#k as #maint>::value(__state)))
                 .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
         }
 
@@ -280,7 +282,7 @@ fn materialized(p: &Program, result: MapId) -> TokenStream {
         pub fn get(&self, key: &#head_ty) -> #k {
             self.#field.get(key).map_or_else(
                 <#k as ::ivm::Semiring>::zero,
-                <#k as ::ivm::Maintained>::value,
+                <#k as #maint>::value,
             )
         }
 

@@ -132,16 +132,17 @@ pub fn emit(p: &Program) -> TokenStream {
 
 /// The Rust type of a map's field.
 fn map_type(p: &Program, map: MapId) -> TokenStream {
+    let maint = maintainer(p);
     let k = &p.payload;
     let m = &p.maps[map];
     match &m.kind {
         MapKind::Base { relation } => {
             let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
-            quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as ::ivm::Maintained>::State> }
+            quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as #maint>::State> }
         }
         MapKind::Sum { .. } => {
             let key = key_type(p, &m.key);
-            quote! { ::ivm::__private::HashMap<#key, <#k as ::ivm::Maintained>::State> }
+            quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> }
         }
         MapKind::Free { var, .. } => {
             let key = key_type(p, &m.key);
@@ -164,7 +165,7 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
         }
         MapKind::Result => {
             let key = key_type(p, &m.key);
-            quote! { ::ivm::__private::HashMap<#key, <#k as ::ivm::Maintained>::State> }
+            quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> }
         }
         MapKind::Join { parent, shared, .. } => {
             let key = key_type(p, &m.key);
@@ -213,6 +214,17 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
     }
 }
 
+/// The trait through which the program keeps payloads: `ivm::Maintained`,
+/// or under inserts only over an idempotent semiring the O(1)
+/// `ivm::Absorbed`.
+fn maintainer(p: &Program) -> TokenStream {
+    if p.absorbing {
+        quote! { ::ivm::Absorbed }
+    } else {
+        quote! { ::ivm::Maintained }
+    }
+}
+
 /// The tuple type of a key over `vars`: `()`, `(u32,)`, `(u32, u64)`.
 fn key_type(p: &Program, vars: &[VarId]) -> TokenStream {
     let tys = vars.iter().map(|&v| &p.vars[v].ty);
@@ -239,6 +251,7 @@ fn product_value(p: &Program, factors: &[Factor]) -> TokenStream {
 
 /// The payload of a factor at the key formed by the variables in scope.
 fn factor_value(p: &Program, f: Factor) -> TokenStream {
+    let maint = maintainer(p);
     let k = &p.payload;
     match f {
         Factor::Atom(a) => {
@@ -247,7 +260,7 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
             quote! {
                 self.#base.get(&#key).map_or_else(
                     <#k as ::ivm::Semiring>::zero,
-                    <#k as ::ivm::Maintained>::value,
+                    <#k as #maint>::value,
                 )
             }
         }
@@ -273,7 +286,7 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
             quote! {
                 self.#map.get(&#key).map_or_else(
                     <#k as ::ivm::Semiring>::zero,
-                    <#k as ::ivm::Maintained>::value,
+                    <#k as #maint>::value,
                 )
             }
         }

@@ -195,6 +195,7 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
 /// best payload, and the live tuples below that agree with it take part
 /// too.
 fn participate_method(p: &Program, node: MapId) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     let map = &p.maps[node];
     let MapKind::Cluster {
@@ -240,7 +241,7 @@ fn participate_method(p: &Program, node: MapId) -> TokenStream {
             let __t = self.#field.tuple(__id);
             let __payload: #k = self.#base.get(__t).map_or_else(
                 <#k as ::ivm::Semiring>::zero,
-                <#k as ::ivm::Maintained>::value,
+                <#k as #maint>::value,
             );
             let __best_key = #best_key;
             #(#keys)*
@@ -346,6 +347,7 @@ pub fn raise_path(p: &Program, atom: usize, message: MapId) -> TokenStream {
 }
 
 fn raise_method(p: &Program, message: MapId) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     let map = &p.maps[message];
     let parent = match &map.kind {
@@ -403,7 +405,7 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let payload = quote! {
                 self.#base.get(__u).map_or_else(
                     <#k as ::ivm::Semiring>::zero,
-                    <#k as ::ivm::Maintained>::value,
+                    <#k as #maint>::value,
                 )
             };
             let value = contribution(p, up_children, payload);

@@ -33,6 +33,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 }
 
 fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
+    let maint = super::maintainer(p);
     if let Some((map, role, [x, y])) = path.triangle {
         let field = &p.maps[map].name;
         let update = format_ident!("update_{}", ["r", "s", "t"][role]);
@@ -134,7 +135,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     }
                 };
                 let replace = quote! {
-                    <#k as ::ivm::Maintained>::replace(__state, &__old_term, &__new_term);
+                    <#k as #maint>::replace(__state, &__old_term, &__new_term);
                 };
                 // A nullary view has the unit key, which needs no clone.
                 let (bind_key, entry_key, key_ref) = if target.key.is_empty() {
@@ -147,7 +148,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     )
                 };
                 let drop_empty = quote! {
-                    if <#k as ::ivm::Maintained>::is_empty(__state) {
+                    if <#k as #maint>::is_empty(__state) {
                         self.#field.remove(#key_ref);
                     }
                 };
@@ -164,9 +165,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     steps.push(quote! {
                         let (__changed_old, __changed_new) = {
                             #enter
-                            let __before = <#k as ::ivm::Maintained>::value(__state);
+                            let __before = <#k as #maint>::value(__state);
                             #replace
-                            let __after = <#k as ::ivm::Maintained>::value(__state);
+                            let __after = <#k as #maint>::value(__state);
                             #drop_empty
                             if __before == __after {
                                 break #block;
@@ -320,6 +321,7 @@ fn recount(p: &Program, level: usize) -> TokenStream {
 /// and for each derivation found, its old payload replaced by its new one
 /// in the result.
 fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
+    let maint = super::maintainer(p);
     let k = &p.payload;
     let own = &p.atoms[atom];
     let names = own.vars.iter().map(|&v| &p.vars[v].name);
@@ -348,8 +350,8 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         if __old_term != __new_term {
             #bind_key
             let __state = self.#result.entry(#entry_key).or_default();
-            <#k as ::ivm::Maintained>::replace(__state, &__old_term, &__new_term);
-            if <#k as ::ivm::Maintained>::is_empty(__state) {
+            <#k as #maint>::replace(__state, &__old_term, &__new_term);
+            if <#k as #maint>::is_empty(__state) {
                 self.#result.remove(#key_ref);
             }
         }
@@ -389,7 +391,7 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                 let value = quote! {
                     self.#base.get(&__u).map_or_else(
                         <#k as ::ivm::Semiring>::zero,
-                        <#k as ::ivm::Maintained>::value,
+                        <#k as #maint>::value,
                     )
                 };
                 let pay = payloads(quote! { __u }, value);
@@ -407,10 +409,7 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             Access::Scan => {
                 let vars = a.vars.iter().map(|&v| &p.vars[v].name);
                 let fields = (0..a.vars.len()).map(syn::Index::from);
-                let pay = payloads(
-                    quote! { *__u },
-                    quote! { <#k as ::ivm::Maintained>::value(__state) },
-                );
+                let pay = payloads(quote! { *__u }, quote! { <#k as #maint>::value(__state) });
                 quote! {
                     for (__u, __state) in &self.#base {
                         let (#(#vars,)*) = (#(&__u.#fields,)*);
@@ -434,7 +433,7 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                 let value = quote! {
                     self.#base.get(__u).map_or_else(
                         <#k as ::ivm::Semiring>::zero,
-                        <#k as ::ivm::Maintained>::value,
+                        <#k as #maint>::value,
                     )
                 };
                 let pay = payloads(quote! { *__u }, value);

@@ -42,6 +42,11 @@ pub struct Program {
     pub zero_divisors: bool,
     /// Which updates the generated code supports.
     pub updates: UpdateModel,
+    /// Payloads are kept as plain values that each contribution is ⊕-ed
+    /// into (`ivm::Absorbed`), not as retractable multisets
+    /// (`ivm::Maintained`): inserts only, over an idempotent semiring, so
+    /// every payload operation is O(1).
+    pub absorbing: bool,
     /// One line on the strategy and its bounds, for the generated docs.
     pub summary: String,
     /// A warning to raise where the query is compiled: set when a query

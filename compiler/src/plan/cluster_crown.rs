@@ -19,7 +19,7 @@
 //!   and whenever its payload grows afterwards: O(1).
 //!
 //! The supports of the `best` maps are the relations of the insert-only top
-//! join ([`top_join`](super::top_join)), and an output tuple's payload is
+//! join ([`super::top_join`]), and an output tuple's payload is
 //! the ⊗ (max) of the clusters' best payloads at it.
 
 use proc_macro2::Span;

@@ -13,7 +13,7 @@
 //!
 //! The atoms just below the head share free variables only with it: their
 //! messages' supports are the relations of the insert-only top join
-//! ([`top_join`](super::top_join)), and an output tuple's payload is the
+//! ([`super::top_join`]), and an output tuple's payload is the
 //! product of their messages at it, looked up when it is read.
 
 use proc_macro2::Span;

@@ -59,6 +59,9 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         payload: query.semiring.ty.clone(),
         zero_divisors: !(query.semiring.class.positive || query.semiring.class.counting),
         updates: query.updates,
+        absorbing: query.updates == crate::query::UpdateModel::InsertOnly
+            && query.semiring.class.idempotent
+            && !query.semiring.class.ring,
         summary: format!(
             "Maintained with the `{}` strategy: {} per update, {} enumeration delay.",
             verdict.strategy.map_or("?", |s| s.keyword()),

@@ -11,7 +11,7 @@
 //!   its bound roots' views and of the atoms over its free variables only.
 //! - **Top layer.** Each subquery's support (the values where that payload
 //!   is non-zero) is a relation of the insert-only top join
-//!   ([`top_join`](super::top_join)). Over a positive semiring a non-zero
+//!   ([`super::top_join`]). Over a positive semiring a non-zero
 //!   payload stays non-zero under inserts, so a value crosses once.
 //!
 //! The result is the join of the supports, each output tuple's payload the

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{cluster_crown, crown, first_order, ivm_eps, two_layer, view_tree};
+use crate::plan::{cluster_crown, crown, first_order, ivm_eps, recompute, two_layer, view_tree};
 use crate::query::{Strategy, UpdateModel};
 use crate::syntax;
 
@@ -41,6 +41,7 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
             syn::Error::new(span, "internal error: the max-max strategy was chosen for a query whose clusters have no join tree")
         }),
         Strategy::FirstOrder => Ok(first_order::lower(q, v)),
+        Strategy::Recompute => Ok(recompute::lower(q, v)),
         Strategy::IvmEps { eps } => match &report.analysis.triangle {
             Some(t) => Ok(ivm_eps::lower(q, t, Some(eps), v)),
             None => Err(syn::Error::new(span, "internal error: IVMε was chosen for a query that is not a triangle count")),
@@ -49,15 +50,6 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
             Some(t) => Ok(ivm_eps::lower(q, t, None, v)),
             None => Err(syn::Error::new(span, "internal error: the factorized baseline was chosen for a query that is not a triangle count")),
         },
-        other => Err(syn::Error::new(
-            span,
-            format!(
-                "query `{}` is maintained with the `{}` strategy ({} per update), whose code generation is not implemented yet; `ivmc explain` shows its plan. The `view_tree` (q-hierarchical queries), `ivm_eps` and `factorized` (the triangle count) and `first_order` strategies compile today: `#[strategy(first_order)]` maintains any query, in O(N) or more per update",
-                q.name,
-                other.keyword(),
-                v.update_time
-            ),
-        )),
     }
 }
 

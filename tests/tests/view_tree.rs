@@ -680,6 +680,56 @@ proptest! {
     #[test] fn first_order_mutual_int(ops in ops(MUTUAL.0)) { check::<FoMutualInt>(MUTUAL, &ops)?; }
 }
 
+// The recompute baseline: nothing maintained but the relations; every read
+// evaluates the query by generic join.
+macro_rules! recompute {
+    ($name:ident, [$($k:tt)*], { $($query:tt)* }, $($spec:tt)*) => {
+        under_test!($name, [$($k)*], [#[strategy(recompute)]], { $($query)* }, $($spec)*);
+    };
+}
+
+recompute!(RcTriangleInt, [Int], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(c, a);
+}, 0 => update_e retract_e delete_e [0 1]; head []);
+recompute!(RcTriangleCount, [Count], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(c, a);
+}, 0 => update_e retract_e delete_e [0 1]; head []);
+recompute!(RcPathMinPlus, [MinPlus], {
+    relation R(x: u32, y: u32);
+    relation S(y: u32, z: u32);
+    Q(x, z) = R(x, y) * S(y, z);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0 1]);
+recompute!(RcCycleInt, [Int], {
+    relation R(a: u32, b: u32);
+    relation S(b: u32, c: u32);
+    relation T(c: u32, d: u32);
+    relation U(d: u32, a: u32);
+    Q(a) = R(a, b) * S(b, c) * T(c, d) * U(d, a);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1], 2 => update_t retract_t delete_t [0 1], 3 => update_u retract_u delete_u [0 1]; head [0]);
+recompute!(RcQCoreBool, [Bool], {
+    relation S(x: u32, y: u32);
+    relation T(y: u32);
+    Q(x) = S(x, y) * T(y);
+}, 0 => update_s retract_s delete_s [0 1], 1 => update_t retract_t delete_t [0]; head [0]);
+recompute!(RcGroupedCovariance, [Covariance<2>], {
+    relation R(k: u32, x: u32);
+    relation S(k: u32, y: u32);
+    Q(k) = R(k, x) * S(k, y);
+}, 0 => update_r retract_r delete_r [0 1], 1 => update_s retract_s delete_s [0 1]; head [0]);
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test] fn recompute_triangle_int(ops in ops(FO_TRIANGLE.0)) { check::<RcTriangleInt>(FO_TRIANGLE, &ops)?; }
+    #[test] fn recompute_triangle_count(ops in ops(FO_TRIANGLE.0)) { check::<RcTriangleCount>(FO_TRIANGLE, &ops)?; }
+    #[test] fn recompute_path_min_plus(ops in ops(FO_PATH.0)) { check::<RcPathMinPlus>(FO_PATH, &ops)?; }
+    #[test] fn recompute_cycle_int(ops in ops(FO_CYCLE.0)) { check::<RcCycleInt>(FO_CYCLE, &ops)?; }
+    #[test] fn recompute_q_core_bool(ops in ops(FO_Q_CORE.0)) { check::<RcQCoreBool>(FO_Q_CORE, &ops)?; }
+    #[test] fn recompute_grouped_covariance(ops in ops(GROUPED.0)) { check::<RcGroupedCovariance>(GROUPED, &ops)?; }
+}
+
 // Under inserts only a q-hierarchical query is still a view tree, and its
 // generated API has no deletes (calling one does not compile).
 ivm::ivm_query! {

@@ -20,6 +20,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
         || p.output.triangle.is_some()
         || !p.output.top.is_empty()
         || p.output.joined.is_some()
+        || p.output.recompute.is_some()
     {
         return bulk_by_updates(p);
     }

@@ -24,6 +24,9 @@ pub fn methods(p: &Program) -> TokenStream {
     if !p.output.top.is_empty() {
         return super::top::reading(p);
     }
+    if let Some(plan) = &p.output.recompute {
+        return super::recompute::reading(p, plan);
+    }
     if let Some(joined) = p.output.joined {
         return super::top::joined_reading(p, joined);
     }

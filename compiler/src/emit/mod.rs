@@ -10,6 +10,7 @@ mod api;
 mod bulk;
 mod enumerate;
 mod fallback;
+mod recompute;
 mod top;
 mod trigger;
 

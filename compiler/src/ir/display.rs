@@ -375,6 +375,21 @@ impl fmt::Display for Program {
         if let Some(r) = self.output.result {
             writeln!(f, "  over the entries of {}", self.maps[r].name)?;
         }
+        if let Some(plan) = &self.output.recompute {
+            writeln!(f, "  evaluate from the base maps by generic join:")?;
+            for (v, sources) in &plan.steps {
+                let s: Vec<String> = sources
+                    .iter()
+                    .map(|(a, key)| format!("{} by ({})", self.atoms[*a].label, self.var_list(key)))
+                    .collect();
+                writeln!(
+                    f,
+                    "    bind {} from the shortest of {}, checked in the others",
+                    self.vars[*v].name,
+                    s.join(", ")
+                )?;
+            }
+        }
         if let Some(j) = self.output.joined {
             writeln!(f, "  over the tuples of {}", self.maps[j].name)?;
         }

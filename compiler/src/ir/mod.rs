@@ -258,6 +258,18 @@ pub struct TopDelta {
     pub joined: MapId,
 }
 
+/// The evaluation of a query from scratch by generic join (the recompute
+/// strategy).
+#[derive(Debug, Clone)]
+pub struct Recompute {
+    /// Every variable, in binding order, with the atoms that hold it.
+    pub steps: Vec<(VarId, Vec<Candidates>)>,
+}
+
+/// One atom's candidate list for a variable of a generic join: keyed by
+/// the atom's variables bound before it.
+pub type Candidates = (AtomId, Vec<VarId>);
+
 /// Where a CROWN message goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageParent {
@@ -382,6 +394,9 @@ pub struct Output {
     /// The materialized cyclic top join, when the supports' keys form a
     /// cyclic hypergraph (then `top` is empty).
     pub joined: Option<MapId>,
+    /// For the recompute strategy: the generic join that evaluates the
+    /// query from the base maps when it is read.
+    pub recompute: Option<Recompute>,
 }
 
 impl Program {

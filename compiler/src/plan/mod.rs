@@ -7,6 +7,7 @@ pub mod crown;
 pub mod first_order;
 pub mod ivm_eps;
 pub mod names;
+pub mod recompute;
 mod skeleton;
 pub mod top_join;
 pub mod two_layer;

@@ -90,6 +90,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             triangle: None,
             top: Vec::new(),
             joined: None,
+            recompute: None,
         },
     }
 }

@@ -554,9 +554,13 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 "recompute: updates only store the tuple; the result is evaluated from scratch with a worst-case-optimal join when read".to_owned(),
                 "worst-case-optimal joins",
             );
+            let rho = crate::analysis::width::fractional_edge_cover(
+                &a.hypergraph.atoms,
+                a.hypergraph.vars(),
+            );
             v.delay = format!(
-                "{} before the first tuple, then O(1)",
-                ratio_power(a.fhtw.value)
+                "{} before the first tuple (generic join, the AGM bound), then O(1)",
+                ratio_power(rho)
             );
             v
         }

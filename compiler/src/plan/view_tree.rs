@@ -214,6 +214,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         triangle: None,
         top: Vec::new(),
         joined: None,
+        recompute: None,
     };
     Some(program)
 }

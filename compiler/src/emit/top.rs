@@ -280,18 +280,10 @@ pub fn cluster_path(p: &Program, node: MapId) -> TokenStream {
 /// The payload of a message's atom at tuple `__u` (in scope, with the
 /// atom's variables bound) times the messages of its children.
 fn contribution(p: &Program, children: &[MapId], payload: TokenStream) -> TokenStream {
-    let k = &p.payload;
-    let lookups = children.iter().map(|&c| {
+    children.iter().fold(payload, |acc, &c| {
         let v = factor_value(p, Factor::Map(c));
-        quote! { let __c = ::ivm::Semiring::mul(&__c, &#v); }
-    });
-    quote! {
-        {
-            let __c: #k = #payload;
-            #(#lookups)*
-            __c
-        }
-    }
+        quote! { ::ivm::Semiring::mul(&#acc, &#v) }
+    })
 }
 
 /// The variables an atom's contribution reads: its key towards the parent
@@ -330,6 +322,7 @@ pub fn raise_path(p: &Program, atom: usize, message: MapId) -> TokenStream {
     let MapKind::Message { children, .. } = &p.maps[message].kind else {
         unreachable!("a message")
     };
+    let k = &p.payload;
     let used = contribution_vars(p, message);
     let bind = bind_atom(p, atom, &used, &quote! { __tuple });
     let value = contribution(p, children, quote! { ::core::clone::Clone::clone(__new) });
@@ -338,7 +331,7 @@ pub fn raise_path(p: &Program, atom: usize, message: MapId) -> TokenStream {
     quote! {
         {
             #bind
-            let __contribution = #value;
+            let __contribution: #k = #value;
             if !::ivm::Semiring::is_zero(&__contribution) {
                 self.#raise_name(#key, __contribution);
             }
@@ -418,7 +411,7 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     self.#index_field.get(&#index_key).cloned().collect();
                 for __u in &__tuples {
                     #bind
-                    let __contribution = #value;
+                    let __contribution: #k = #value;
                     if !::ivm::Semiring::is_zero(&__contribution) {
                         self.#up_raise(#up_key, __contribution);
                     }

@@ -324,7 +324,29 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     let maint = super::maintainer(p);
     let k = &p.payload;
     let own = &p.atoms[atom];
-    let names = own.vars.iter().map(|&v| &p.vars[v].name);
+    // The variables some key or the head reads; the others are bound to
+    // `_`.
+    let mut needed: Vec<usize> = p.output.head.clone();
+    for l in &join.loops {
+        match l.access {
+            Access::Point => needed.extend(&p.atoms[l.atom].vars),
+            Access::Index(m) => {
+                if let MapKind::Index { columns, .. } = &p.maps[m].kind {
+                    needed.extend(columns.iter().map(|&c| p.atoms[l.atom].vars[c]));
+                }
+            }
+            Access::Scan => {}
+        }
+    }
+    let bind_name = |v: usize| {
+        if needed.contains(&v) {
+            let name = &p.vars[v].name;
+            quote! { #name }
+        } else {
+            quote! { _ }
+        }
+    };
+    let names: Vec<TokenStream> = own.vars.iter().map(|&v| bind_name(v)).collect();
     let fields = (0..own.vars.len()).map(syn::Index::from);
     let rel = own.relation;
     // The innermost body: the derivation's payloads before and after.
@@ -407,7 +429,7 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                 }
             }
             Access::Scan => {
-                let vars = a.vars.iter().map(|&v| &p.vars[v].name);
+                let vars = a.vars.iter().map(|&v| bind_name(v));
                 let fields = (0..a.vars.len()).map(syn::Index::from);
                 let pay = payloads(quote! { *__u }, quote! { <#k as #maint>::value(__state) });
                 quote! {
@@ -425,11 +447,13 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                 let index = &p.maps[m].name;
                 let key_vars: Vec<usize> = columns.iter().map(|&c| a.vars[c]).collect();
                 let key = key_expr(p, &key_vars);
-                let binds = (0..a.vars.len()).filter(|c| !columns.contains(c)).map(|c| {
-                    let v = &p.vars[a.vars[c]].name;
-                    let f = syn::Index::from(c);
-                    quote! { let #v = &__u.#f; }
-                });
+                let binds = (0..a.vars.len())
+                    .filter(|c| !columns.contains(c) && needed.contains(&a.vars[*c]))
+                    .map(|c| {
+                        let v = &p.vars[a.vars[c]].name;
+                        let f = syn::Index::from(c);
+                        quote! { let #v = &__u.#f; }
+                    });
                 let value = quote! {
                     self.#base.get(__u).map_or_else(
                         <#k as ::ivm::Semiring>::zero,

@@ -500,13 +500,8 @@ pub fn reading(p: &Program) -> TokenStream {
         })
         .collect();
     let payload = product_value(p, &factors);
-    let head_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
     let head = key_expr(p, &p.output.head);
-    let destructure = if head_names.is_empty() {
-        quote! { let () = key; }
-    } else {
-        quote! { let (#(#head_names,)*) = key; }
-    };
+    let destructure = destructure_head(p);
     quote! {
         /// The result: each output tuple (the head variables, in head
         /// order) with its non-zero payload, with constant delay. The
@@ -646,12 +641,7 @@ pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
         })
         .collect();
     let payload = product_value(p, &factors);
-    let head_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
-    let destructure = if head_names.is_empty() {
-        quote! { let () = key; }
-    } else {
-        quote! { let (#(#head_names,)*) = key; }
-    };
+    let destructure = destructure_head(p);
     quote! {
         /// The result: each output tuple (the head variables, in head
         /// order) with its non-zero payload, with constant delay. The
@@ -684,4 +674,11 @@ pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
             self.#field.is_empty()
         }
     }
+}
+
+/// `let (x, y) = key;`: binds the head variables to a key of the result
+/// (by reference), for looking the payload up.
+fn destructure_head(p: &Program) -> TokenStream {
+    let names = p.output.head.iter().map(|&v| &p.vars[v].name);
+    quote! { let (#(#names,)*) = key; }
 }

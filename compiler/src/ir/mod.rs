@@ -399,6 +399,20 @@ pub struct Output {
     pub recompute: Option<Recompute>,
 }
 
+impl MapKind {
+    /// The factors whose product the map keeps or checks at each key (for
+    /// `Sum`, `Free`, `Join` and `Support` maps).
+    pub fn factors(&self) -> Option<&[Factor]> {
+        match self {
+            MapKind::Sum { factors, .. }
+            | MapKind::Free { factors, .. }
+            | MapKind::Join { factors, .. }
+            | MapKind::Support { factors, .. } => Some(factors),
+            _ => None,
+        }
+    }
+}
+
 impl Program {
     /// The map's variable (for `Sum` and `Free` maps).
     pub fn map_var(&self, map: MapId) -> Option<VarId> {

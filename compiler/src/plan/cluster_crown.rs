@@ -90,7 +90,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         let best = p.maps.len();
         let first = best + 1;
         let map_at = |i: usize| first + preorder.iter().position(|&x| x == i).expect("placed");
-        let best_name = top_join::fresh_name(&p, &[], &format!("best_{}", rels[0]));
+        let best_name = super::names::fresh_name(&p, &[], &format!("best_{}", rels[0]));
         p.maps.push(Map {
             name: Ident::new(&best_name, Span::call_site()),
             doc: format!(
@@ -118,7 +118,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                 .map(map_at)
                 .collect();
             let label = p.atoms[atom].label.clone();
-            let name = top_join::fresh_name(
+            let name = super::names::fresh_name(
                 &p,
                 &[],
                 &format!("tuples_{}", p.relations[p.atoms[atom].relation].snake),
@@ -160,7 +160,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
     }
     let mut taken: Vec<String> = Vec::new();
     for t in &mut tops {
-        t.name = top_join::fresh_name(&p, &taken, &t.name);
+        t.name = super::names::fresh_name(&p, &taken, &t.name);
         taken.push(t.name.clone());
     }
     let top_maps = top_join::place(&mut p, tops)?;

@@ -61,7 +61,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                 .iter()
                 .map(|&c| format!("`{}`", p.factor_label(Factor::Map(c)))),
         );
-        let name = top_join::fresh_name(
+        let name = super::names::fresh_name(
             &p,
             &[],
             &format!("message_{}", p.relations[p.atoms[atom].relation].snake),
@@ -110,7 +110,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
     let mut tops = tops;
     let mut taken: Vec<String> = Vec::new();
     for t in &mut tops {
-        t.name = top_join::fresh_name(&p, &taken, &t.name);
+        t.name = super::names::fresh_name(&p, &taken, &t.name);
         taken.push(t.name.clone());
     }
     let top_maps = top_join::place(&mut p, tops)?;
@@ -131,7 +131,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                 .map(|&v| vars.iter().position(|&w| w == v).expect("shared"))
                 .collect();
             let relation = p.atoms[patom].relation;
-            let index = index_map(&mut p, relation, columns);
+            let index = super::skeleton::index_of(&mut p, relation, columns);
             MessageParent::Message {
                 map: message_of[parent].expect("mapped"),
                 index,
@@ -166,39 +166,4 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         .collect();
     p.triggers = triggers;
     Some(p)
-}
-
-/// The index of `relation` on `columns`, added if new.
-fn index_map(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
-    if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::Index { relation: r, columns: c } if *r == relation && *c == columns)
-    }) {
-        return m;
-    }
-    let r = &p.relations[relation];
-    let cols: Vec<String> = columns
-        .iter()
-        .map(|&c| r.columns[c].0.to_string())
-        .collect();
-    let name = top_join::fresh_name(
-        p,
-        &[],
-        &format!(
-            "{}_by_{}",
-            r.snake,
-            if cols.is_empty() {
-                "nothing".to_owned()
-            } else {
-                cols.join("_")
-            }
-        ),
-    );
-    let doc = format!("The tuples of `{}` by ({}).", r.name, cols.join(", "));
-    p.maps.push(Map {
-        name: Ident::new(&name, Span::call_site()),
-        doc,
-        key: Vec::new(),
-        kind: MapKind::Index { relation, columns },
-    });
-    p.maps.len() - 1
 }

@@ -16,7 +16,7 @@ use syn::Ident;
 
 use super::Verdict;
 use super::skeleton::skeleton;
-use crate::ir::{Access, AtomPath, DeltaJoin, Loop, Map, MapId, MapKind, Program, Trigger};
+use crate::ir::{Access, AtomPath, DeltaJoin, Loop, Map, MapKind, Program, Trigger};
 use crate::query::Query;
 
 /// Lowers any query to the first-order delta strategy.
@@ -66,7 +66,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                     Access::Scan
                 } else {
                     let relation = p.atoms[j].relation;
-                    Access::Index(index_for(&mut p, relation, columns))
+                    Access::Index(super::skeleton::index_of(&mut p, relation, columns))
                 };
                 bound.extend(
                     vars.iter()
@@ -97,28 +97,4 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     }
     p.triggers = triggers;
     p
-}
-
-/// The index of `relation` on `columns`, made if it does not exist yet.
-fn index_for(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
-    if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::Index { relation: r, columns: c } if *r == relation && *c == columns)
-    }) {
-        return m;
-    }
-    let r = &p.relations[relation];
-    let cols: Vec<String> = columns
-        .iter()
-        .map(|&c| r.columns[c].0.to_string())
-        .collect();
-    p.maps.push(Map {
-        name: Ident::new(
-            &format!("{}_by_{}", r.snake, cols.join("_")),
-            Span::call_site(),
-        ),
-        doc: format!("The tuples of `{}`, by ({}).", r.name, cols.join(", ")),
-        key: Vec::new(),
-        kind: MapKind::Index { relation, columns },
-    });
-    p.maps.len() - 1
 }

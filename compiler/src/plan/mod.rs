@@ -5,6 +5,7 @@
 pub mod cluster_crown;
 pub mod crown;
 pub mod first_order;
+pub mod generic_join;
 pub mod ivm_eps;
 pub mod names;
 pub mod recompute;

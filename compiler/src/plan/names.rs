@@ -1,5 +1,7 @@
 //! Rust names derived from query names.
 
+use crate::ir::Program;
+
 /// `snake_case` of a relation or query name: `LineItems` → `line_items`,
 /// `R1` → `r1`, `TPCH_Orders` → `tpch_orders`.
 pub fn snake_case(name: &str) -> String {
@@ -24,6 +26,18 @@ pub fn snake_case(name: &str) -> String {
         }
     }
     out
+}
+
+/// A field name not used by any map of `p` yet: `base`, or `base_2`, ...
+pub fn fresh_name(p: &Program, taken: &[String], base: &str) -> String {
+    let used = |s: &str| p.maps.iter().any(|m| m.name == s) || taken.iter().any(|t| t == s);
+    if !used(base) {
+        return base.to_owned();
+    }
+    (2..)
+        .map(|i| format!("{base}_{i}"))
+        .find(|s| !used(s))
+        .expect("some suffix is free")
 }
 
 #[cfg(test)]

@@ -19,42 +19,9 @@ use crate::query::Query;
 /// Lowers any query to recompute on read.
 pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     let mut p = skeleton(query, verdict);
-    let n = p.atoms.len();
-    let mut bound: Vec<VarId> = Vec::new();
-    let mut rest: Vec<VarId> = (0..p.vars.len()).collect();
-    let mut steps = Vec::new();
-    while !rest.is_empty() {
-        // Next: the variable held by the most atoms that already share a
-        // bound variable, then by the most atoms (the tightest
-        // intersection first).
-        let (pos, &v) = rest
-            .iter()
-            .enumerate()
-            .max_by_key(|&(_, &v)| {
-                let holders = (0..n).filter(|&a| p.atoms[a].vars.contains(&v));
-                let tied = holders
-                    .clone()
-                    .filter(|&a| p.atoms[a].vars.iter().any(|w| bound.contains(w)))
-                    .count();
-                (tied, holders.count(), std::cmp::Reverse(v))
-            })
-            .expect("non-empty");
-        rest.remove(pos);
-        let sources: Vec<(usize, Vec<VarId>)> = (0..n)
-            .filter(|&a| p.atoms[a].vars.contains(&v))
-            .map(|a| {
-                let key: Vec<VarId> = p.atoms[a]
-                    .vars
-                    .iter()
-                    .copied()
-                    .filter(|w| bound.contains(w))
-                    .collect();
-                (a, key)
-            })
-            .collect();
-        bound.push(v);
-        steps.push((v, sources));
-    }
+    let atoms: Vec<Vec<VarId>> = p.atoms.iter().map(|a| a.vars.clone()).collect();
+    let all: Vec<VarId> = (0..p.vars.len()).collect();
+    let steps = super::generic_join::binding_order(&atoms, None, &[], &all);
     p.triggers = (0..p.relations.len())
         .map(|relation| Trigger {
             relation,

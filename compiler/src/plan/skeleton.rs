@@ -1,11 +1,13 @@
 //! What every strategy's program starts from: the variables, the atoms, and
-//! one base map per relation holding its tuples' live contributions.
+//! one base map per relation holding its tuples' live contributions; and
+//! the secondary indexes of relations that several strategies add.
 
+use proc_macro2::Span;
 use syn::Ident;
 
 use super::Verdict;
 use super::names::snake_case;
-use crate::ir::{AtomIr, Map, MapKind, Output, Program, RelationIr, Var};
+use crate::ir::{AtomIr, Map, MapId, MapKind, Output, Program, RelationIr, Var};
 use crate::query::Query;
 
 /// A program with the query's variables, atoms, relations and base maps,
@@ -93,4 +95,40 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             recompute: None,
         },
     }
+}
+
+/// The secondary index of `relation` on `columns` (the lookups of the
+/// first-order delta and of CROWN's messages), added if new.
+pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
+    if let Some(m) = p.maps.iter().position(|m| {
+        matches!(&m.kind, MapKind::Index { relation: r, columns: c } if *r == relation && *c == columns)
+    }) {
+        return m;
+    }
+    let r = &p.relations[relation];
+    let cols: Vec<String> = columns
+        .iter()
+        .map(|&c| r.columns[c].0.to_string())
+        .collect();
+    let name = super::names::fresh_name(
+        p,
+        &[],
+        &format!(
+            "{}_by_{}",
+            r.snake,
+            if cols.is_empty() {
+                "nothing".to_owned()
+            } else {
+                cols.join("_")
+            }
+        ),
+    );
+    let doc = format!("The tuples of `{}` by ({}).", r.name, cols.join(", "));
+    p.maps.push(Map {
+        name: Ident::new(&name, Span::call_site()),
+        doc,
+        key: Vec::new(),
+        kind: MapKind::Index { relation, columns },
+    });
+    p.maps.len() - 1
 }

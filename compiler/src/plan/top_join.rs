@@ -99,18 +99,6 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
     Some((0..n).map(map_of).collect())
 }
 
-/// A field name not used by any map of `p` yet: `base`, or `base_2`, ...
-pub fn fresh_name(p: &Program, taken: &[String], base: &str) -> String {
-    let used = |s: &str| p.maps.iter().any(|m| m.name == s) || taken.iter().any(|t| t == s);
-    if !used(base) {
-        return base.to_owned();
-    }
-    (2..)
-        .map(|i| format!("{base}_{i}"))
-        .find(|s| !used(s))
-        .expect("some suffix is free")
-}
-
 /// The top join for relations whose keys form a cyclic hypergraph (two
 /// layers over a cyclic p-hierarchical query): the join is materialized.
 /// Each relation is a `Support` set; when a value arrives, a generic join
@@ -149,7 +137,7 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
     }
     let joined = p.maps.len();
     p.maps.push(Map {
-        name: Ident::new(&fresh_name(p, &[], "joined"), Span::call_site()),
+        name: Ident::new(&super::names::fresh_name(p, &[], "joined"), Span::call_site()),
         doc: format!(
             "The join of the supports, materialized: each ({}) tuple, added once, when the last of its supports' values arrives.",
             p.var_list(head)
@@ -158,49 +146,20 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
         kind: MapKind::Joined,
     });
     for j in 0..n {
-        let mut bound: Vec<VarId> = keys[j].clone();
         let checks: Vec<MapId> = (0..n)
-            .filter(|&l| l != j && keys[l].iter().all(|v| bound.contains(v)))
+            .filter(|&l| l != j && keys[l].iter().all(|v| keys[j].contains(v)))
             .map(|l| first + l)
             .collect();
-        let mut rest: Vec<VarId> = head
-            .iter()
-            .copied()
-            .filter(|v| !bound.contains(v))
+        let steps = super::generic_join::binding_order(&keys, Some(j), &keys[j], head)
+            .into_iter()
+            .map(|(v, sources)| {
+                let lists = sources
+                    .into_iter()
+                    .map(|(l, key)| extension(p, first + l, key, v))
+                    .collect();
+                (v, lists)
+            })
             .collect();
-        let mut steps = Vec::new();
-        while !rest.is_empty() {
-            // Next: the variable held by the most relations that already
-            // share a bound variable (the tightest intersection).
-            let (pos, &v) = rest
-                .iter()
-                .enumerate()
-                .max_by_key(|&(_, &v)| {
-                    let tied = (0..n)
-                        .filter(|&l| {
-                            l != j
-                                && keys[l].contains(&v)
-                                && keys[l].iter().any(|w| bound.contains(w))
-                        })
-                        .count();
-                    (tied, std::cmp::Reverse(v))
-                })
-                .expect("non-empty");
-            rest.remove(pos);
-            let sources: Vec<MapId> = (0..n)
-                .filter(|&l| l != j && keys[l].contains(&v))
-                .map(|l| {
-                    let key: Vec<VarId> = keys[l]
-                        .iter()
-                        .copied()
-                        .filter(|w| bound.contains(w))
-                        .collect();
-                    extension(p, first + l, key, v)
-                })
-                .collect();
-            bound.push(v);
-            steps.push((v, sources));
-        }
         if let MapKind::Support { delta, .. } = &mut p.maps[first + j].kind {
             *delta = TopDelta {
                 checks,
@@ -234,7 +193,7 @@ fn extension(p: &mut Program, support: MapId, key: Vec<VarId>, var: VarId) -> Ma
                 .join("_")
         }
     );
-    let name = fresh_name(p, &[], &base);
+    let name = super::names::fresh_name(p, &[], &base);
     let doc = format!(
         "For each ({}): the values of `{}` that extend it to a value of `{}`.",
         p.var_list(&key),

@@ -115,7 +115,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             .map(|&a| p.relations[p.atoms[a].relation].snake.clone())
             .collect();
         let taken: Vec<String> = tops.iter().map(|t| t.name.clone()).collect();
-        let name = top_join::fresh_name(&p, &taken, &format!("support_{}", rels[0]));
+        let name = super::names::fresh_name(&p, &taken, &format!("support_{}", rels[0]));
         let labels_of_atoms: Vec<String> = own_atoms
             .iter()
             .map(|&a| format!("`{}`", p.atoms[a].label))
@@ -190,12 +190,11 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
 
 /// A step into `target` whose factor `changed` changed.
 fn step(p: &Program, target: MapId, changed: Factor) -> Step {
-    let factors = match &p.maps[target].kind {
-        MapKind::Sum { factors, .. }
-        | MapKind::Join { factors, .. }
-        | MapKind::Support { factors, .. } => factors.clone(),
-        _ => unreachable!("two-layer steps target views and supports"),
-    };
+    let factors = p.maps[target]
+        .kind
+        .factors()
+        .expect("two-layer steps target views and supports")
+        .to_vec();
     Step {
         target,
         changed,

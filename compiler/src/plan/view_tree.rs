@@ -141,24 +141,11 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                     let mut at = Some(owner(atom));
                     while let Some(v) = at {
                         let target = map_of[v].expect("mapped");
-                        let factors = match &maps[target].kind {
-                            MapKind::Sum { factors, .. } | MapKind::Free { factors, .. } => {
-                                factors.clone()
-                            }
-                            MapKind::Base { .. }
-                            | MapKind::Index { .. }
-                            | MapKind::Result
-                            | MapKind::Triangle { .. }
-                            | MapKind::Join { .. }
-                            | MapKind::Message { .. }
-                            | MapKind::Cluster { .. }
-                            | MapKind::Best { .. }
-                            | MapKind::Support { .. }
-                            | MapKind::Extension { .. }
-                            | MapKind::Joined => {
-                                unreachable!("variables have views")
-                            }
-                        };
+                        let factors = maps[target]
+                            .kind
+                            .factors()
+                            .expect("variables have views")
+                            .to_vec();
                         steps.push(Step {
                             target,
                             changed,

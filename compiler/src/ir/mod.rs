@@ -399,6 +399,22 @@ pub struct Output {
     pub recompute: Option<Recompute>,
 }
 
+impl AtomPath {
+    /// A path of `atom` that does nothing yet; each planner fills the
+    /// fields of its strategy (`AtomPath { steps, ..AtomPath::new(atom) }`).
+    pub fn new(atom: AtomId) -> AtomPath {
+        AtomPath {
+            atom,
+            steps: Vec::new(),
+            later_same_relation: Vec::new(),
+            delta: None,
+            triangle: None,
+            raise: None,
+            cluster: None,
+        }
+    }
+}
+
 impl MapKind {
     /// The factors whose product the map keeps or checks at each key (for
     /// `Sum`, `Free`, `Join` and `Support` maps).

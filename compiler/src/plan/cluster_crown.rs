@@ -173,13 +173,8 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             paths: (0..p.atoms.len())
                 .filter(|&a| p.atoms[a].relation == rel)
                 .map(|atom| AtomPath {
-                    atom,
-                    steps: Vec::new(),
-                    later_same_relation: Vec::new(),
-                    delta: None,
-                    triangle: None,
-                    raise: None,
                     cluster: node_of[atom],
+                    ..AtomPath::new(atom)
                 })
                 .collect(),
         })

@@ -152,13 +152,8 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         .find(|&n| tree.nodes[n].atom == Some(atom))
                         .expect("every atom is a node");
                     AtomPath {
-                        atom,
-                        steps: Vec::new(),
-                        later_same_relation: Vec::new(),
-                        delta: None,
-                        triangle: None,
                         raise: message_of[node],
-                        cluster: None,
+                        ..AtomPath::new(atom)
                     }
                 })
                 .collect(),

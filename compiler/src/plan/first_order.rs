@@ -77,17 +77,12 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 loops.push(Loop { atom: j, access });
             }
             paths.push(AtomPath {
-                atom,
-                steps: Vec::new(),
-                later_same_relation: Vec::new(),
-                triangle: None,
-                raise: None,
-                cluster: None,
                 delta: Some(DeltaJoin {
                     loops,
                     result,
                     earlier_same_relation: own[..k].to_vec(),
                 }),
+                ..AtomPath::new(atom)
             });
         }
         triggers.push(Trigger {

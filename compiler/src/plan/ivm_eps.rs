@@ -60,13 +60,8 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
             paths: paths
                 .into_iter()
                 .map(|(atom, role, columns)| AtomPath {
-                    atom,
-                    steps: Vec::new(),
-                    later_same_relation: Vec::new(),
-                    delta: None,
                     triangle: Some((map, role, columns)),
-                    raise: None,
-                    cluster: None,
+                    ..AtomPath::new(atom)
                 })
                 .collect(),
         });

@@ -168,13 +168,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                     }
                     steps.push(step(&p, top_maps[component_of[atom]], changed));
                     AtomPath {
-                        atom,
                         steps,
                         later_same_relation: own[i + 1..].to_vec(),
-                        delta: None,
-                        triangle: None,
-                        raise: None,
-                        cluster: None,
+                        ..AtomPath::new(atom)
                     }
                 })
                 .collect();

@@ -160,13 +160,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         at = order.nodes[v].parent;
                     }
                     AtomPath {
-                        atom,
                         steps,
                         later_same_relation: own[i + 1..].to_vec(),
-                        delta: None,
-                        triangle: None,
-                        raise: None,
-                        cluster: None,
+                        ..AtomPath::new(atom)
                     }
                 })
                 .collect();

@@ -215,8 +215,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
             }
             MapKind::Join { .. } | MapKind::Support { .. } => {
                 // Over a positive semiring a non-zero payload stays
-                // non-zero under inserts: the support only grows, and a
-                // value already in it is ignored.
+                // non-zero under inserts, and a product of non-zero
+                // factors is non-zero: only a factor that was zero can
+                // bring a new value into the support.
                 let key = key_expr(p, &target.key);
                 let reach = super::top::reach(p, step.target);
                 let product = if sibs.is_empty() {
@@ -229,7 +230,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                 };
                 steps.push(quote! {
                     #product
-                    if !::ivm::Semiring::is_zero(&__product) {
+                    if ::ivm::Semiring::is_zero(&__changed_old) && !::ivm::Semiring::is_zero(&__product) {
                         self.#reach(#key);
                     }
                 });

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use ivm::__private::HashMap;
 
+pub mod graphs;
+
 /// xorshift64*: repeatable streams without a dependency.
 pub struct Rng(pub u64);
 

@@ -805,6 +805,21 @@ ivm_eps_graph!(EpsGraphInt50, [Int], 0.5);
 ivm_eps_graph!(EpsGraphCount25, [Count], 0.25);
 ivm_eps_graph!(EpsGraphInt0, [Int], 0);
 ivm_eps_graph!(EpsGraphInt1, [Int], 1);
+ivm_eps_graph!(EpsGraphReal75, [Real], 0.75);
+
+// The graph form with every edge reversed is still one orientation (one
+// partitioned copy, one view); with one edge reversed it is not, and the
+// relation plays three distinct roles.
+under_test!(EpsGraphReversed, [Int], [#[strategy(ivm_eps(eps = 0.5))]], {
+    relation E(src: u32, dst: u32);
+    Q() = E(b, a) * E(c, b) * E(a, c);
+}, 0 => update_e retract_e delete_e [0 1]; head []; invariants);
+const REVERSED_TRIANGLE: Shape = (&[2], &[(0, &[1, 0]), (0, &[2, 1]), (0, &[0, 2])], &[]);
+under_test!(EpsSelfJoinMixed, [Int], [#[strategy(ivm_eps(eps = 0.5))]], {
+    relation E(src: u32, dst: u32);
+    Q() = E(a, b) * E(b, c) * E(a, c);
+}, 0 => update_e retract_e delete_e [0 1]; head []; invariants);
+const MIXED_TRIANGLE: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 2]), (0, &[0, 2])], &[]);
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -820,6 +835,9 @@ proptest! {
     #[test] fn ivm_eps_graph_count(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphCount25>(FO_TRIANGLE, &ops)?; }
     #[test] fn ivm_eps_graph_int_0(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphInt0>(FO_TRIANGLE, &ops)?; }
     #[test] fn ivm_eps_graph_int_1(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphInt1>(FO_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_graph_real(ops in ops(FO_TRIANGLE.0)) { check::<EpsGraphReal75>(FO_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_graph_reversed(ops in ops(REVERSED_TRIANGLE.0)) { check::<EpsGraphReversed>(REVERSED_TRIANGLE, &ops)?; }
+    #[test] fn ivm_eps_self_join_mixed(ops in ops(MIXED_TRIANGLE.0)) { check::<EpsSelfJoinMixed>(MIXED_TRIANGLE, &ops)?; }
 }
 
 /// A long run over a graph with hubs: the database grows past several

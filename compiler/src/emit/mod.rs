@@ -58,6 +58,13 @@ pub fn emit(p: &Program) -> TokenStream {
             }
             MapKind::Extension { .. } => quote! { #field: ::ivm::__private::Extensions::new(), },
             MapKind::Joined => quote! { #field: ::std::vec::Vec::new(), },
+            MapKind::Triangle {
+                eps: Some(eps),
+                cycle: true,
+                ..
+            } => {
+                quote! { #field: ::ivm::__private::GraphTriangle::new(#eps), }
+            }
             MapKind::Triangle { eps: Some(eps), .. } => {
                 quote! { #field: ::ivm::__private::Triangle::new(#eps), }
             }
@@ -156,9 +163,12 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             let all = r.columns.iter().map(|(_, t)| t);
             quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
         }
-        MapKind::Triangle { vars, eps } => {
+        MapKind::Triangle { vars, eps, cycle } => {
             let tys = vars.iter().map(|&v| &p.vars[v].ty);
-            if eps.is_some() {
+            if *cycle {
+                let vertex = &p.vars[vars[0]].ty;
+                quote! { ::ivm::__private::GraphTriangle<#vertex, #k> }
+            } else if eps.is_some() {
                 quote! { ::ivm::__private::Triangle<#(#tys,)* #k> }
             } else {
                 quote! { ::ivm::__private::Factorized<#(#tys,)* #k> }

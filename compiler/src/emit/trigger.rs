@@ -36,7 +36,10 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
     let maint = super::maintainer(p);
     if let Some((map, role, [x, y])) = path.triangle {
         let field = &p.maps[map].name;
-        let update = format_ident!("update_{}", ["r", "s", "t"][role]);
+        let update = match p.maps[map].kind {
+            MapKind::Triangle { cycle: true, .. } => format_ident!("update"),
+            _ => format_ident!("update_{}", ["r", "s", "t"][role]),
+        };
         let (x, y) = (syn::Index::from(x), syn::Index::from(y));
         return quote! {
             self.#field.#update(&__tuple.#x, &__tuple.#y, __old, __new);

@@ -6,7 +6,7 @@ use super::Report;
 use super::tree::{self, Node};
 use crate::analysis::hypergraph::{Mask, members};
 use crate::analysis::{Analysis, Hypergraph, JoinTree, VariableOrder};
-use crate::plan::verdict;
+use crate::plan::{ivm_eps, verdict};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring;
 
@@ -268,13 +268,14 @@ fn plan_text(r: &Report) -> String {
                 let (x, y) = (var(0), var(1));
                 let _ = writeln!(
                     out,
-                    "    {y} light in {}: Σ over the {}({y}, ·) partners, fewer than 3/2·M^ε — {small}",
+                    "    {y} light in {}: Σ over the {}({y}, ·) partners, fewer than 3/2·M^ε, or over the {}(·, {x}) ones when fewer — {small}",
                     rel(1),
-                    rel(1)
+                    rel(1),
+                    rel(2)
                 );
                 let _ = writeln!(
                     out,
-                    "    {y} heavy in {}: V_{}{}({y}, {x}) plus Σ over the heavy values of {}, at most N/M^ε — {large}",
+                    "    {y} heavy in {}: V_{}{}({y}, {x}) plus Σ over the heavy {}(·, {x}) partners, at most N/M^ε — {large}",
                     rel(1),
                     rel(1),
                     rel(2),
@@ -282,7 +283,7 @@ fn plan_text(r: &Report) -> String {
                 );
                 let _ = writeln!(
                     out,
-                    "    view upkeep: {x} heavy in {}: V_{}{}({x}, ·) over {y}'s light partners — {small}; {x} light: V_{}{}(·, {y}) over the heavy values of {} — {large}",
+                    "    view upkeep: {x} heavy in {}: V_{}{}({x}, ·) over {y}'s light partners — {small}; {x} light: V_{}{}(·, {y}) over the heavy {}(·, {x}) partners — {large}",
                     rel(0),
                     rel(0),
                     rel(1),
@@ -291,6 +292,13 @@ fn plan_text(r: &Report) -> String {
                     rel(2)
                 );
                 out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·M^ε or falls below 1/2·M^ε; major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
+                if ivm_eps::is_cycle(&r.query, &t) {
+                    let _ = writeln!(
+                        out,
+                        "  one relation in all three roles, one orientation: the three partitioned copies and the three views are equal, so one of each is kept (N = |{}|), and one delta per update: 3·δ·(the paths from {y} back to {x}), plus the terms of a self-loop",
+                        rel(0),
+                    );
+                }
             } else {
                 let _ = writeln!(
                     out,

@@ -46,15 +46,23 @@ impl fmt::Display for Program {
                 MapKind::Triangle {
                     eps: Some(eps),
                     vars,
+                    cycle,
                 } => {
+                    let state = if *cycle {
+                        "one relation in every role: one partition, one view"
+                    } else {
+                        "partitions, three views"
+                    };
                     writeln!(
                         f,
-                        "  {} := IVMε over ({}) with ε = {eps}: partitions, three views, the count",
+                        "  {} := IVMε over ({}) with ε = {eps}: {state}, the count",
                         map.name,
                         self.var_list(vars)
                     )?;
                 }
-                MapKind::Triangle { eps: None, vars } => {
+                MapKind::Triangle {
+                    eps: None, vars, ..
+                } => {
                     writeln!(
                         f,
                         "  {} := factorized over ({}): one view V(B, A) = Σ_C S(B, C)·T(C, A), the count",
@@ -260,11 +268,14 @@ impl fmt::Display for Program {
             for path in &t.paths {
                 writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;
                 if let Some((m, role, _)) = path.triangle {
+                    let role = match self.maps[m].kind {
+                        MapKind::Triangle { cycle: true, .. } => "every role at once",
+                        _ => ["role R", "role S", "role T"][role],
+                    };
                     writeln!(
                         f,
-                        "    {}: update role {} (heavy/light delta rules, then minor and major rebalancing)",
-                        self.maps[m].name,
-                        ["R", "S", "T"][role]
+                        "    {}: update {role} (heavy/light delta rules, then minor and major rebalancing)",
+                        self.maps[m].name
                     )?;
                 }
                 if let Some(m) = path.raise {

@@ -149,6 +149,10 @@ pub enum MapKind {
         eps: Option<f64>,
         /// The variables A, B, C: role i joins `vars[i]` and `vars[(i + 1) % 3]`.
         vars: [VarId; 3],
+        /// One relation plays all three roles in one orientation (IVMε
+        /// only): the runtime keeps one partitioned copy and one view, and
+        /// the relation's trigger has a single path that updates them.
+        cycle: bool,
     },
     /// The materialized result: for each head tuple, the ⊕ of the payloads
     /// of its derivations (first-order delta). Keyed by the head.

@@ -18,9 +18,14 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
     let mut p = skeleton(query, verdict);
     let map = p.maps.len();
     let names = p.var_list(&triangle.vars);
+    let roles = roles(query, triangle);
+    let cycle = eps.is_some() && is_cycle(query, triangle);
     p.maps.push(Map {
         name: Ident::new("triangle", Span::call_site()),
         doc: match eps {
+            Some(eps) if cycle => format!(
+                "IVMε state over ({names}), ε = {eps}, for one relation in all three roles: the relation partitioned into heavy and light parts by degree against M^ε, one view joining the heavy part with the light part, and the count."
+            ),
             Some(eps) => format!(
                 "IVMε state over ({names}), ε = {eps}: each relation partitioned into heavy and light parts by degree against M^ε, the three views joining a heavy part with the next light part, and the count."
             ),
@@ -29,32 +34,26 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
             ),
         },
         key: Vec::new(),
-        kind: MapKind::Triangle { eps, vars: triangle.vars },
+        kind: MapKind::Triangle {
+            eps,
+            vars: triangle.vars,
+            cycle,
+        },
     });
     p.output.triangle = Some(map);
     let mut triggers = Vec::new();
     for rel in 0..p.relations.len() {
-        let mut paths = Vec::new();
-        for role in 0..3 {
-            let atom = triangle.atoms[role];
-            if p.atoms[atom].relation != rel {
-                continue;
-            }
-            let vars = &p.atoms[atom].vars;
-            let column = |v: usize| {
-                vars.iter()
-                    .position(|&x| x == v)
-                    .expect("the atom holds its role's variables")
-            };
-            let columns = [
-                column(triangle.vars[role]),
-                column(triangle.vars[(role + 1) % 3]),
-            ];
-            paths.push((atom, role, columns));
-        }
         // Atom order, so a self-join applies its roles in the order of
-        // its atoms.
+        // its atoms; a cycle updates its one state once.
+        let mut paths: Vec<_> = roles
+            .iter()
+            .filter(|&&(atom, _, _)| p.atoms[atom].relation == rel)
+            .copied()
+            .collect();
         paths.sort();
+        if cycle {
+            paths.truncate(1);
+        }
         triggers.push(Trigger {
             relation: rel,
             paths: paths
@@ -68,4 +67,34 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
     }
     p.triggers = triggers;
     p
+}
+
+/// Each role's atom, role number, and the columns of that atom holding
+/// the role's two variables, in role order.
+fn roles(query: &Query, triangle: &Triangle) -> [(usize, usize, [usize; 2]); 3] {
+    std::array::from_fn(|role| {
+        let atom = triangle.atoms[role];
+        let vars = &query.atoms[atom].vars;
+        let column = |v: usize| {
+            vars.iter()
+                .position(|&x| x == v)
+                .expect("the atom holds its role's variables")
+        };
+        let columns = [
+            column(triangle.vars[role]),
+            column(triangle.vars[(role + 1) % 3]),
+        ];
+        (atom, role, columns)
+    })
+}
+
+/// Whether one relation plays all three roles in one orientation, as the
+/// edges of a directed graph do in `E(a, b) * E(b, c) * E(c, a)`: then the
+/// three partitioned copies and the three views would be equal, and the
+/// runtime keeps one of each (`GraphTriangle`).
+pub fn is_cycle(query: &Query, triangle: &Triangle) -> bool {
+    let [first, rest @ ..] = roles(query, triangle);
+    rest.iter().all(|&(atom, _, columns)| {
+        query.atoms[atom].relation == query.atoms[first.0].relation && columns == first.2
+    })
 }

@@ -180,11 +180,11 @@ impl Zipf {
 }
 
 /// The IVMε size threshold M after N distinct edge inserts into an empty
-/// graph-form triangle query: each edge is a tuple of each of the three
-/// relations, and M doubles while 3N ≥ M.
+/// graph-form triangle query: the one edge relation is the database, and
+/// M doubles while N ≥ M.
 pub fn threshold_m(n: usize) -> usize {
     let mut m = 1;
-    while 3 * n >= m {
+    while n >= m {
         m *= 2;
     }
     m
@@ -294,7 +294,7 @@ fn random_stream(
 /// oscillates between `lo` = ⌈θ/2⌉ − 1 (below θ/2: a heavy value becomes
 /// light) and `hi` = ⌈3θ/2⌉ (a light value becomes heavy). Its potential
 /// out-neighbours are `hi` spokes, each with about N/(3·hi) out-edges, a
-/// share of the graph that keeps them light (N/(3·hi) < θ/7) while the
+/// share of the graph that keeps them light (N/(3·hi) < M/(4.5·θ) = θ/4.5) while the
 /// hub's minor rebalancing walks all of them, about N/3 tuples. Feeders
 /// close triangles: each has an edge into the hub, and half of each
 /// spoke's out-edges go to feeders. The rest of the N edges are uniform
@@ -307,7 +307,7 @@ fn adversarial(n: usize, ops: usize, rng: &mut Rng) -> Stream {
     let lo = (0.5 * theta).ceil() as usize - 1;
     let hi = (1.5 * theta).ceil() as usize;
     assert!(
-        3 * (n + hi - lo) < m,
+        n + hi - lo < m,
         "the hub's oscillation at N = {n} would double M"
     );
     let v = (n as u64 / 8).max(16);

@@ -47,7 +47,7 @@ use std::time::Instant;
 use ivm::semiring::Int;
 
 mod common;
-use common::graphs::{Op, Stream, Workload, stream, threshold_m};
+use common::graphs::{Op, Stream, Workload, stream};
 
 #[path = "common/plot.rs"]
 mod plot;
@@ -589,7 +589,7 @@ fn main() {
                 "{w}, N = {n}: the engines disagree on the count: {counts:?}"
             );
             let note = if w == Workload::Adversarial {
-                format!("M = 2^{}", threshold_m(n).trailing_zeros())
+                s.note[..s.note.find(',').unwrap_or(s.note.len())].to_owned()
             } else {
                 String::new()
             };

@@ -115,6 +115,7 @@ pub mod __private {
     pub use crate::enumerate::{Product, product};
     pub use crate::index::{Group, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
+    pub use crate::maintained::{update_present, update_state};
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::triangle::{Counting, Factorized, GraphTriangle, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};

@@ -93,13 +93,11 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
         " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload."
     );
     let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
-    // What follows any change of a base tuple's state: drop the entry once
-    // nothing is alive in it, and propagate a change of its payload.
+    // What follows any change of a base tuple's state: propagate a change
+    // of its payload.
+    // The state changes through one probe of the base map, which drops the
+    // entry once nothing is alive in it.
     let settle = quote! {
-        let __new = <#k as #maint>::value(__state);
-        if <#k as #maint>::is_empty(__state) {
-            self.#base.remove(&__tuple);
-        }
         if __old != __new {
             #enter
             self.#on_changed(&__tuple, &__old, &__new);
@@ -115,9 +113,16 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
                 return;
             }
             let __tuple = #tuple;
-            let __state = self.#base.entry(::core::clone::Clone::clone(&__tuple)).or_default();
-            let __old = <#k as #maint>::value(__state);
-            <#k as #maint>::insert(__state, &#delta);
+            let (__old, __new) = ::ivm::__private::update_state(
+                &mut self.#base,
+                ::core::clone::Clone::clone(&__tuple),
+                <#k as #maint>::is_empty,
+                |__state| {
+                    let __old = <#k as #maint>::value(__state);
+                    <#k as #maint>::insert(__state, &#delta);
+                    (__old, <#k as #maint>::value(__state))
+                },
+            );
             #settle
         }
 
@@ -151,13 +156,19 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
             /// such contribution is alive; nothing changes then.
             pub fn #retract(&mut self, #params, #delta: #k) -> ::core::result::Result<(), ::ivm::Error> {
                 let __tuple = #tuple;
-                let ::core::option::Option::Some(__state) = self.#base.get_mut(&__tuple) else {
+                let __retracted = ::ivm::__private::update_present(
+                    &mut self.#base,
+                    &__tuple,
+                    <#k as #maint>::is_empty,
+                    |__state| {
+                        let __old = <#k as #maint>::value(__state);
+                        <#k as #maint>::retract(__state, &#delta)
+                            .then(|| (__old, <#k as #maint>::value(__state)))
+                    },
+                );
+                let ::core::option::Option::Some(::core::option::Option::Some((__old, __new))) = __retracted else {
                     return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
                 };
-                let __old = <#k as #maint>::value(__state);
-                if !<#k as #maint>::retract(__state, &#delta) {
-                    return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
-                }
                 #settle
                 ::core::result::Result::Ok(())
             }

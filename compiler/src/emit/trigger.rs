@@ -140,38 +140,32 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                 let replace = quote! {
                     <#k as #maint>::replace(__state, &__old_term, &__new_term);
                 };
-                // A nullary view has the unit key, which needs no clone.
-                let (bind_key, entry_key, key_ref) = if target.key.is_empty() {
-                    (quote! {}, quote! { () }, quote! { &() })
-                } else {
-                    (
-                        quote! { let __key = #key; },
-                        quote! { ::core::clone::Clone::clone(&__key) },
-                        quote! { &__key },
-                    )
-                };
-                let drop_empty = quote! {
-                    if <#k as #maint>::is_empty(__state) {
-                        self.#field.remove(#key_ref);
+                // One probe: the entry is dropped once its state is empty.
+                let update = |body: TokenStream| {
+                    quote! {
+                        ::ivm::__private::update_state(
+                            &mut self.#field,
+                            #key,
+                            <#k as #maint>::is_empty,
+                            |__state| { #body },
+                        )
                     }
-                };
-                let enter = quote! {
-                    #terms
-                    #bind_key
-                    let __state = self.#field.entry(#entry_key).or_default();
                 };
                 if s == last {
                     // A root view: nothing above it to tell.
-                    steps.push(quote! { { #enter #replace #drop_empty } });
+                    let update = update(replace);
+                    steps.push(quote! { { #terms #update; } });
                 } else {
                     breaks = true;
+                    let update = update(quote! {
+                        let __before = <#k as #maint>::value(__state);
+                        #replace
+                        (__before, <#k as #maint>::value(__state))
+                    });
                     steps.push(quote! {
                         let (__changed_old, __changed_new) = {
-                            #enter
-                            let __before = <#k as #maint>::value(__state);
-                            #replace
-                            let __after = <#k as #maint>::value(__state);
-                            #drop_empty
+                            #terms
+                            let (__before, __after) = #update;
                             if __before == __after {
                                 break #block;
                             }
@@ -193,7 +187,15 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                         let __is_live = !::ivm::Semiring::is_zero(&__changed_new);
                     }
                 } else {
+                    // Without zero divisors the product's liveness follows
+                    // the changed factor's: the siblings are looked up
+                    // only when it turns zero or non-zero.
                     quote! {
+                        if <#k as ::ivm::Semiring>::ZERO_DIVISOR_FREE
+                            && ::ivm::Semiring::is_zero(&__changed_old) == ::ivm::Semiring::is_zero(&__changed_new)
+                        {
+                            break #block;
+                        }
                         #sib_product
                         let __was_live = !::ivm::Semiring::is_zero(&::ivm::Semiring::mul(&__changed_old, &__sib));
                         let __is_live = !::ivm::Semiring::is_zero(&::ivm::Semiring::mul(&__changed_new, &__sib));
@@ -358,28 +360,15 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     let news = join.loops.iter().map(|l| format_ident!("__new_{}", l.atom));
     let result = &p.maps[join.result].name;
     let head = key_expr(p, &p.output.head);
-    // A nullary result has the unit key, which needs no clone.
-    let (bind_key, entry_key, key_ref) = if p.output.head.is_empty() {
-        (quote! {}, quote! { () }, quote! { &() })
-    } else {
-        (
-            quote! { let __key = #head; },
-            quote! { ::core::clone::Clone::clone(&__key) },
-            quote! { &__key },
-        )
-    };
     let mut body = quote! {
         let __old_term: #k = ::core::clone::Clone::clone(__old);
         #(let __old_term = ::ivm::Semiring::mul(&__old_term, &#olds);)*
         let __new_term: #k = ::core::clone::Clone::clone(__new);
         #(let __new_term = ::ivm::Semiring::mul(&__new_term, &#news);)*
         if __old_term != __new_term {
-            #bind_key
-            let __state = self.#result.entry(#entry_key).or_default();
-            <#k as #maint>::replace(__state, &__old_term, &__new_term);
-            if <#k as #maint>::is_empty(__state) {
-                self.#result.remove(#key_ref);
-            }
+            ::ivm::__private::update_state(&mut self.#result, #head, <#k as #maint>::is_empty, |__state| {
+                <#k as #maint>::replace(__state, &__old_term, &__new_term);
+            });
         }
     };
     // Wrap it in the loops, innermost first.

@@ -302,14 +302,21 @@ fn random_stream(
 /// order, with the hub at degree `lo` (light); the mixed phase inserts hub
 /// → spoke edges up to degree `hi`, deletes them down to `lo`, and so on.
 fn adversarial(n: usize, ops: usize, rng: &mut Rng) -> Stream {
-    let m = threshold_m(n);
-    let theta = (m as f64).sqrt();
-    let lo = (0.5 * theta).ceil() as usize - 1;
-    let hi = (1.5 * theta).ceil() as usize;
-    assert!(
-        n + hi - lo < m,
-        "the hub's oscillation at N = {n} would double M"
-    );
+    // M after the build, unless the hub's first swing up doubles it (N
+    // just below a power of two): then the doubled M, which holds from
+    // there on (N never falls below M/4).
+    let mut m = threshold_m(n);
+    let (lo, hi) = loop {
+        let theta = (m as f64).sqrt();
+        let (lo, hi) = (
+            (0.5 * theta).ceil() as usize - 1,
+            (1.5 * theta).ceil() as usize,
+        );
+        if n + hi - lo < m {
+            break (lo, hi);
+        }
+        m *= 2;
+    };
     let v = (n as u64 / 8).max(16);
     let hub = v as u32;
     let spokes: Vec<u32> = (0..hi as u32).map(|i| hub + 1 + i).collect();

@@ -124,6 +124,13 @@ pub trait Semiring: Clone + PartialEq + Debug + 'static {
     /// The neutral element of ⊗ and the payload of a plain insert.
     fn one() -> Self;
 
+    /// Whether a ⊗ b = 0 only when a = 0 or b = 0. Generated code then
+    /// knows whether a product is zero from its factors alone: a view tree
+    /// skips looking up a sibling view when the payload that changed stays
+    /// non-zero (or stays zero). `false`, the default, is always correct;
+    /// floating-point products, which underflow to zero, must keep it.
+    const ZERO_DIVISOR_FREE: bool = false;
+
     /// Whether `self` equals [`zero`](Semiring::zero). Override it when a
     /// direct test is cheaper than building zero and comparing.
     fn is_zero(&self) -> bool {
@@ -372,7 +379,18 @@ pub trait DeletableAggregate: Semiring {
 /// `Copy` number, from its zero, its one, and ⊕ and ⊗ on the inner values.
 macro_rules! impl_number_semiring {
     ($ty:ident { zero: $zero:expr, one: $one:expr, add: $add:expr, mul: $mul:expr $(,)? }) => {
+        impl_number_semiring!($ty {
+            zero: $zero,
+            one: $one,
+            add: $add,
+            mul: $mul,
+            zero_divisor_free: false
+        });
+    };
+    ($ty:ident { zero: $zero:expr, one: $one:expr, add: $add:expr, mul: $mul:expr, zero_divisor_free: $zdf:expr $(,)? }) => {
         impl $crate::semiring::Semiring for $ty {
+            const ZERO_DIVISOR_FREE: bool = $zdf;
+
             #[inline]
             fn zero() -> Self {
                 $ty($zero)

@@ -86,13 +86,15 @@ impl_number_semiring!(Int {
     zero: 0,
     one: 1,
     add: int_add,
-    mul: int_mul
+    mul: int_mul,
+    zero_divisor_free: true,
 });
 impl_number_semiring!(Count {
     zero: 0,
     one: 1,
     add: count_add,
-    mul: count_mul
+    mul: count_mul,
+    zero_divisor_free: true,
 });
 impl_number_semiring!(Real {
     zero: 0.0,

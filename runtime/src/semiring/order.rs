@@ -184,6 +184,8 @@ impl AccessControl {
 }
 
 impl Semiring for Bool {
+    const ZERO_DIVISOR_FREE: bool = true;
+
     #[inline]
     fn zero() -> Self {
         Bool(false)
@@ -224,13 +226,15 @@ impl_number_semiring!(MaxMin {
     zero: i64::MIN,
     one: i64::MAX,
     add: i64::max,
-    mul: i64::min
+    mul: i64::min,
+    zero_divisor_free: true,
 });
 impl_number_semiring!(MinMax {
     zero: i64::MAX,
     one: i64::MIN,
     add: i64::min,
-    mul: i64::max
+    mul: i64::max,
+    zero_divisor_free: true,
 });
 impl_number_semiring!(MaxMax {
     zero: i64::MIN,
@@ -242,6 +246,7 @@ impl_number_semiring!(MaxMax {
     } else {
         a.max(b)
     },
+    zero_divisor_free: true,
 });
 
 impl Semiring for AccessControl {

@@ -123,50 +123,56 @@ where
     }
 
     fn update(&mut self, g: G, x: X, change: impl FnOnce(&mut Entry)) -> bool {
-        let key = (g, x);
         let (unseen_live, unseen_below) = (self.unseen_live, self.unseen_below);
-        let entry = self.entries.entry(key.clone()).or_insert_with(|| Entry {
-            live: unseen_live,
-            below: unseen_below,
-            pos: usize::MAX,
-        });
-        let before = entry.tuples();
-        change(entry);
-        let after = entry.tuples();
-        let pos = entry.pos;
+        // One probe of `entries` for the value, whose entry is kept in hand
+        // to set its position or to drop it, one of `groups` when its count
+        // changes, and one more only for the value a removal moves.
+        let mut entry = match self.entries.entry((g, x)) {
+            hashbrown::hash_map::Entry::Occupied(o) => o,
+            hashbrown::hash_map::Entry::Vacant(v) => v.insert_entry(Entry {
+                live: unseen_live,
+                below: unseen_below,
+                pos: usize::MAX,
+            }),
+        };
+        let value = entry.get_mut();
+        let before = value.tuples();
+        change(value);
+        let after = value.tuples();
         // An entry back to what an unseen value would be carries no
         // information: drop it so the map does not grow with dead keys.
-        let dead = entry.live == unseen_live && entry.below == unseen_below;
-        let (g, x) = key;
-        if before != after {
-            let group = self.groups.entry(g.clone()).or_default();
-            group.total = group
-                .total
-                .checked_add(after)
-                .and_then(|t| t.checked_sub(before))
-                .expect("ivm: more than 2^64 output tuples");
-            if before == 0 {
-                let at = group.live.push(x.clone());
+        let dead = value.live == unseen_live && value.below == unseen_below;
+        let pos = value.pos;
+        if before == after {
+            if dead {
+                entry.remove();
+            }
+            return false;
+        }
+        let (g, x) = entry.key().clone();
+        let group = self.groups.entry(g.clone()).or_default();
+        group.total = group
+            .total
+            .checked_add(after)
+            .and_then(|t| t.checked_sub(before))
+            .expect("ivm: more than 2^64 output tuples");
+        if before == 0 {
+            entry.get_mut().pos = group.live.push(x);
+        } else if after == 0 {
+            if dead {
+                entry.remove();
+            }
+            if let Some(moved) = group.live.swap_remove(pos).cloned() {
                 self.entries
-                    .get_mut(&(g.clone(), x.clone()))
-                    .expect("present")
-                    .pos = at;
-            } else if after == 0 {
-                if let Some(moved) = group.live.swap_remove(pos).cloned() {
-                    self.entries
-                        .get_mut(&(g.clone(), moved))
-                        .expect("live values have entries")
-                        .pos = pos;
-                }
-                if group.live.is_empty() {
-                    self.groups.remove(&g);
-                }
+                    .get_mut(&(g.clone(), moved))
+                    .expect("live values have entries")
+                    .pos = pos;
+            }
+            if group.live.is_empty() {
+                self.groups.remove(&g);
             }
         }
-        if dead {
-            self.entries.remove(&(g, x));
-        }
-        before != after
+        true
     }
 
     /// The number of output tuples under `g` (0 when none).

@@ -38,33 +38,55 @@ fn index_upkeep(p: &Program, r: &RelationIr) -> (TokenStream, TokenStream) {
         .iter()
         .position(|x| x.name == r.name)
         .expect("relation");
-    let (mut enter, mut leave) = (Vec::new(), Vec::new());
+    let (mut enter, mut enter_while, mut leave) = (Vec::new(), Vec::new(), Vec::new());
     for m in &p.maps {
-        if let MapKind::Index { relation, columns } = &m.kind
+        if let MapKind::Index {
+            relation,
+            columns,
+            while_growing,
+        } = &m.kind
             && *relation == rel
         {
             let field = &m.name;
             let fields = columns.iter().map(|&c| syn::Index::from(c));
             let key = quote! { (#(::core::clone::Clone::clone(&__tuple.#fields),)*) };
-            enter.push(quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); });
+            let insert =
+                quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); };
+            if while_growing.is_empty() {
+                enter.push(insert);
+            } else {
+                // Only a message that can still grow at the key will
+                // revisit the tuple.
+                let growing = while_growing.iter().map(|&g| {
+                    let message = &p.maps[g].name;
+                    quote! {
+                        !self.#message.get(&#key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
+                    }
+                });
+                enter_while.push(quote! {
+                    if ::ivm::Semiring::is_zero(&__old) && (#(#growing)||*) {
+                        #insert
+                    }
+                });
+            }
             leave.push(quote! { self.#field.remove(&#key, &__tuple); });
         }
     }
-    if enter.is_empty() {
-        return (quote! {}, quote! {});
-    }
-    (
+    let enter = (!enter.is_empty()).then(|| {
         quote! {
             if ::ivm::Semiring::is_zero(&__old) {
                 #(#enter)*
             }
-        },
+        }
+    });
+    let leave = (!leave.is_empty()).then(|| {
         quote! {
             if <#k as ::ivm::Semiring>::is_zero(&__new) {
                 #(#leave)*
             }
-        },
-    )
+        }
+    });
+    (quote! { #enter #(#enter_while)* }, quote! { #leave })
 }
 
 fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {

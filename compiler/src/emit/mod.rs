@@ -157,7 +157,9 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             let x = &p.vars[*var].ty;
             quote! { ::ivm::__private::FreeLevel<#key, #x> }
         }
-        MapKind::Index { relation, columns } => {
+        MapKind::Index {
+            relation, columns, ..
+        } => {
             let r = &p.relations[*relation];
             let key = columns.iter().map(|&c| &r.columns[c].1);
             let all = r.columns.iter().map(|(_, t)| t);

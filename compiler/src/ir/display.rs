@@ -28,15 +28,31 @@ impl fmt::Display for Program {
                         r.name
                     )?;
                 }
-                MapKind::Index { relation, columns } => {
+                MapKind::Index {
+                    relation,
+                    columns,
+                    while_growing,
+                } => {
                     let r = &self.relations[*relation];
                     let cols: Vec<String> = columns
                         .iter()
                         .map(|&c| r.columns[c].0.to_string())
                         .collect();
+                    let until = if while_growing.is_empty() {
+                        String::new()
+                    } else {
+                        let messages: Vec<String> = while_growing
+                            .iter()
+                            .map(|&m| self.maps[m].name.to_string())
+                            .collect();
+                        format!(
+                            ", while {} at the key can still grow",
+                            messages.join(" or ")
+                        )
+                    };
                     writeln!(
                         f,
-                        "  {}[{}] := the tuples of {} by ({})",
+                        "  {}[{}] := the tuples of {} by ({}){until}",
                         map.name,
                         cols.join(", "),
                         r.name,

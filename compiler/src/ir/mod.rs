@@ -140,6 +140,11 @@ pub enum MapKind {
         relation: RelId,
         /// The column positions of the key.
         columns: Vec<usize>,
+        /// CROWN messages (keyed like the index) that revisit the tuples
+        /// through it when they grow: a tuple whose key has reached the
+        /// top in every one of them will never be revisited, and is not
+        /// indexed. Empty for an index that needs every tuple.
+        while_growing: Vec<MapId>,
     },
     /// The IVMε state of a triangle count: the three relations partitioned
     /// by degree, the three views and the count.

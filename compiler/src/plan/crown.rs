@@ -132,6 +132,9 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                 .collect();
             let relation = p.atoms[patom].relation;
             let index = super::skeleton::index_of(&mut p, relation, columns);
+            if let MapKind::Index { while_growing, .. } = &mut p.maps[index].kind {
+                while_growing.push(m);
+            }
             MessageParent::Message {
                 map: message_of[parent].expect("mapped"),
                 index,

@@ -101,7 +101,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
 /// first-order delta and of CROWN's messages), added if new.
 pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
     if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::Index { relation: r, columns: c } if *r == relation && *c == columns)
+        matches!(&m.kind, MapKind::Index { relation: r, columns: c, .. } if *r == relation && *c == columns)
     }) {
         return m;
     }
@@ -128,7 +128,11 @@ pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId 
         name: Ident::new(&name, Span::call_site()),
         doc,
         key: Vec::new(),
-        kind: MapKind::Index { relation, columns },
+        kind: MapKind::Index {
+            relation,
+            columns,
+            while_growing: Vec::new(),
+        },
     });
     p.maps.len() - 1
 }

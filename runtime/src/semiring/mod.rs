@@ -317,7 +317,15 @@ pub trait StrictlyMonotone: OplusStrictlyMonotone {}
 /// # Not required
 ///
 /// A total order, or anything about deletes.
-pub trait BoundedMonotone: Semiring {}
+pub trait BoundedMonotone: Semiring {
+    /// Whether nothing can grow `self`: a ⊕ self = self for every a. A
+    /// CROWN message that has reached the top will not change again, so
+    /// the tuples that wait on it need no index. `false`, the default, is
+    /// always correct.
+    fn is_top(&self) -> bool {
+        false
+    }
+}
 
 /// O(1)-deletable aggregates (papers/002, Def. 23): a state of O(1) words
 /// summarizes a multiset of contributions and supports, each in O(1) time,

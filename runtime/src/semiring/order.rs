@@ -344,8 +344,21 @@ impl OplusStrictlyMonotone for MaxMax {}
 impl StrictlyMonotone for MaxMin {}
 impl StrictlyMonotone for MinMax {}
 
-impl BoundedMonotone for Bool {}
-impl BoundedMonotone for AccessControl {}
+impl BoundedMonotone for Bool {
+    /// True: or cannot grow it.
+    #[inline]
+    fn is_top(&self) -> bool {
+        self.0
+    }
+}
+
+impl BoundedMonotone for AccessControl {
+    /// `Public`, the least restrictive level: the minimum cannot grow it.
+    #[inline]
+    fn is_top(&self) -> bool {
+        *self == AccessControl::Public
+    }
+}
 
 /// Writes the extreme values of an `i64` lattice as infinities.
 fn fmt_extended(value: i64, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -355,6 +355,51 @@ fn row_replace<Z: Clone + Eq + Hash, K: Counting>(
     }
 }
 
+/// The partition threshold θ = M^ε, with M a power of two kept within a
+/// factor of the database size N: ⌊M/4⌋ ≤ N < M.
+#[derive(Debug, Clone)]
+struct Threshold {
+    eps: f64,
+    m: usize,
+    theta: f64,
+}
+
+impl Threshold {
+    fn new(eps: f64) -> Self {
+        Threshold {
+            eps,
+            m: 1,
+            theta: 1.0,
+        }
+    }
+
+    /// Major rebalancing's trigger: doubles or halves M until N fits
+    /// again. Returns whether M changed, when every value must be
+    /// repartitioned and the views recomputed.
+    fn fit(&mut self, n: usize) -> bool {
+        let before = self.m;
+        while n >= self.m {
+            self.m *= 2;
+        }
+        while self.m > 1 && n < self.m / 4 {
+            self.m /= 2;
+        }
+        if self.m == before {
+            return false;
+        }
+        self.theta = (self.m as f64).powf(self.eps);
+        true
+    }
+
+    fn check(&self, n: usize) -> Result<(), String> {
+        if self.m / 4 <= n && n < self.m {
+            Ok(())
+        } else {
+            Err(format!("N = {n} is outside [⌊M/4⌋, M) for M = {}", self.m))
+        }
+    }
+}
+
 /// The IVMε state for one triangle query: three partitioned relations,
 /// three views, the count, and the partition threshold's M.
 #[derive(Debug, Clone)]
@@ -366,10 +411,7 @@ pub struct Triangle<A, B, C, K> {
     v_st: View<B, A, K>,
     v_tr: View<C, B, K>,
     count: K,
-    eps: f64,
-    m: usize,
-    /// θ = M^ε, the partition threshold.
-    theta: f64,
+    threshold: Threshold,
 }
 
 impl<A, B, C, K> Triangle<A, B, C, K>
@@ -389,9 +431,7 @@ where
             v_st: HashMap::default(),
             v_tr: HashMap::default(),
             count: K::zero(),
-            eps,
-            m: 1,
-            theta: 1.0,
+            threshold: Threshold::new(eps),
         }
     }
 
@@ -407,7 +447,7 @@ where
 
     /// R(a, b) changes from `old` to `new`.
     pub fn update_r(&mut self, a: &A, b: &B, old: &K, new: &K) {
-        let theta = self.theta;
+        let theta = self.threshold.theta;
         let d = rotated(
             &mut self.r,
             &self.s,
@@ -427,7 +467,7 @@ where
 
     /// S(b, c) changes from `old` to `new`.
     pub fn update_s(&mut self, b: &B, c: &C, old: &K, new: &K) {
-        let theta = self.theta;
+        let theta = self.threshold.theta;
         let d = rotated(
             &mut self.s,
             &self.t,
@@ -447,7 +487,7 @@ where
 
     /// T(c, a) changes from `old` to `new`.
     pub fn update_t(&mut self, c: &C, a: &A, old: &K, new: &K) {
-        let theta = self.theta;
+        let theta = self.threshold.theta;
         let d = rotated(
             &mut self.t,
             &self.r,
@@ -469,19 +509,10 @@ where
     /// every value is repartitioned against the new threshold, and the
     /// views are recomputed.
     fn rebalance(&mut self) {
-        let n = self.size();
-        let before = self.m;
-        while n >= self.m {
-            self.m *= 2;
-        }
-        while self.m > 1 && n < self.m / 4 {
-            self.m /= 2;
-        }
-        if self.m == before {
+        if !self.threshold.fit(self.size()) {
             return;
         }
-        self.theta = (self.m as f64).powf(self.eps);
-        let theta = self.theta;
+        let theta = self.threshold.theta;
         repartition(&mut self.r, theta);
         repartition(&mut self.s, theta);
         repartition(&mut self.t, theta);
@@ -496,11 +527,8 @@ where
     /// views equal their definitions; the count equals the triangle count
     /// evaluated from scratch.
     pub fn check(&self) -> Result<(), String> {
-        let n = self.size();
-        if !(self.m / 4 <= n && n < self.m) {
-            return Err(format!("N = {n} is outside [⌊M/4⌋, M) for M = {}", self.m));
-        }
-        let theta = self.theta;
+        self.threshold.check(self.size())?;
+        let theta = self.threshold.theta;
         check_part(&self.r, theta, "R")?;
         check_part(&self.s, theta, "S")?;
         check_part(&self.t, theta, "T")?;
@@ -543,10 +571,7 @@ pub struct GraphTriangle<V, K> {
     e: Part<V, V, K>,
     view: View<V, V, K>,
     count: K,
-    eps: f64,
-    m: usize,
-    /// θ = M^ε, the partition threshold.
-    theta: f64,
+    threshold: Threshold,
 }
 
 impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
@@ -556,9 +581,7 @@ impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
             e: Part::new(),
             view: HashMap::default(),
             count: K::zero(),
-            eps,
-            m: 1,
-            theta: 1.0,
+            threshold: Threshold::new(eps),
         }
     }
 
@@ -590,7 +613,7 @@ impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
             upkeep_light(&self.e, &mut self.view, x, y, old, new);
         }
         self.e.set(x, y, new.clone());
-        if let Some(heavy) = crossing(self.e.values(x), self.theta) {
+        if let Some(heavy) = crossing(self.e.values(x), self.threshold.theta) {
             // `move_part` with the three roles played by one part.
             if heavy {
                 move_light_terms(
@@ -621,30 +644,18 @@ impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
 
     /// Major rebalancing, as in [`Triangle`], with N = |E|.
     fn rebalance(&mut self) {
-        let n = self.e.len();
-        let before = self.m;
-        while n >= self.m {
-            self.m *= 2;
-        }
-        while self.m > 1 && n < self.m / 4 {
-            self.m /= 2;
-        }
-        if self.m == before {
+        if !self.threshold.fit(self.e.len()) {
             return;
         }
-        self.theta = (self.m as f64).powf(self.eps);
-        repartition(&mut self.e, self.theta);
+        repartition(&mut self.e, self.threshold.theta);
         self.view = build_view(&self.e, &self.e);
     }
 
     /// Checks the invariants of papers/000 (for tests), as
     /// [`Triangle::check`] does, with N = |E|.
     pub fn check(&self) -> Result<(), String> {
-        let n = self.e.len();
-        if !(self.m / 4 <= n && n < self.m) {
-            return Err(format!("N = {n} is outside [⌊M/4⌋, M) for M = {}", self.m));
-        }
-        check_part(&self.e, self.theta, "E")?;
+        self.threshold.check(self.e.len())?;
+        check_part(&self.e, self.threshold.theta, "E")?;
         if !same_view(&self.view, &build_view(&self.e, &self.e)) {
             return Err("V differs from its definition".into());
         }

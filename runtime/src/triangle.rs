@@ -11,7 +11,10 @@
 //! V_i(x_i, x_{i+2}) = Σ_{x_{i+1}} P_i,heavy(x_i, x_{i+1}) · P_{i+1},light(x_{i+1}, x_{i+2}).
 //! One generic function handles an update to any role, instantiated three
 //! times with the roles rotated, so the code is monomorphized for the
-//! query's column types and semiring.
+//! query's column types and semiring. When one relation plays all three
+//! roles in one orientation (a directed graph's triangles), the three
+//! partitioned copies and views would be equal: [`GraphTriangle`] keeps one
+//! of each and applies one delta per update.
 
 use std::hash::Hash;
 

@@ -44,119 +44,15 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ivm::semiring::Int;
-
 mod common;
 use common::graphs::{Op, Stream, Workload, stream};
 
 #[path = "common/plot.rs"]
 mod plot;
 
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.0))]
-    query Eps0 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.25))]
-    query Eps25 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.5))]
-    query Eps50 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.75))]
-    query Eps75 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 1.0))]
-    query Eps100 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(first_order)]
-    query FirstOrder {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(factorized)]
-    query Factorized {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(recompute)]
-    query Recompute {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-/// What the benchmark needs of each engine.
-trait Engine {
-    fn make() -> Self;
-    fn insert(&mut self, a: u32, b: u32);
-    fn delete(&mut self, a: u32, b: u32);
-    /// The fresh count, `get(&())`.
-    fn count(&self) -> Int;
-    /// The strategy's invariants, where it has a check.
-    fn check(&self) -> Option<Result<(), String>>;
-}
-
-macro_rules! engine {
-    ($ty:ident, $check:expr) => {
-        impl Engine for $ty {
-            fn make() -> Self {
-                $ty::new()
-            }
-            fn insert(&mut self, a: u32, b: u32) {
-                self.insert_e(a, b);
-            }
-            fn delete(&mut self, a: u32, b: u32) {
-                self.delete_e(a, b).expect("live edge");
-            }
-            fn count(&self) -> Int {
-                self.get(&())
-            }
-            fn check(&self) -> Option<Result<(), String>> {
-                #[allow(clippy::redundant_closure_call)]
-                ($check)(self)
-            }
-        }
-    };
-}
-engine!(Eps0, |e: &Eps0| Some(e.check_invariants()));
-engine!(Eps25, |e: &Eps25| Some(e.check_invariants()));
-engine!(Eps50, |e: &Eps50| Some(e.check_invariants()));
-engine!(Eps75, |e: &Eps75| Some(e.check_invariants()));
-engine!(Eps100, |e: &Eps100| Some(e.check_invariants()));
-engine!(FirstOrder, |_: &FirstOrder| None);
-engine!(Factorized, |e: &Factorized| Some(e.check_invariants()));
-engine!(Recompute, |_: &Recompute| None);
+#[path = "common/triangle_engines.rs"]
+mod engines;
+use engines::*;
 
 /// One engine's run of one stream.
 struct Measured {

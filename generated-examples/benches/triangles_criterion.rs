@@ -15,65 +15,14 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use ivm::semiring::Int;
 
 mod common;
 use common::Rng;
 use common::graphs::{Workload, stream};
 
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.5))]
-    query Eps50 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(first_order)]
-    query FirstOrder {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(factorized)]
-    query Factorized {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-/// What the benchmark needs of each engine.
-trait Engine {
-    fn make() -> Self;
-    fn insert(&mut self, a: u32, b: u32);
-    fn delete(&mut self, a: u32, b: u32);
-    fn count(&self) -> Int;
-}
-
-macro_rules! engine {
-    ($ty:ident) => {
-        impl Engine for $ty {
-            fn make() -> Self {
-                $ty::new()
-            }
-            fn insert(&mut self, a: u32, b: u32) {
-                self.insert_e(a, b);
-            }
-            fn delete(&mut self, a: u32, b: u32) {
-                self.delete_e(a, b).expect("live edge");
-            }
-            fn count(&self) -> Int {
-                self.get(&())
-            }
-        }
-    };
-}
-engine!(Eps50);
-engine!(FirstOrder);
-engine!(Factorized);
+#[path = "common/triangle_engines.rs"]
+mod engines;
+use engines::{Engine, Eps50, Factorized, FirstOrder};
 
 /// Builds the graph, then measures delete + insert pairs over the edges
 /// in `order`, cyclically.

@@ -11,7 +11,9 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{cluster_crown, crown, first_order, ivm_eps, recompute, two_layer, view_tree};
+use crate::plan::{
+    cluster_crown, crown, first_order, ivm_eps, recompute, storage, two_layer, view_tree,
+};
 use crate::query::{Strategy, UpdateModel};
 use crate::syntax;
 
@@ -23,6 +25,15 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
     let Some(strategy) = v.strategy else {
         return Err(syn::Error::new(span, rejection_message(report)));
     };
+    let mut program = lower_strategy(report, strategy, span)?;
+    storage::drop_unread_relations(&mut program);
+    Ok(program)
+}
+
+/// The chosen strategy's planner.
+fn lower_strategy(report: &Report, strategy: Strategy, span: Span) -> Result<Program, syn::Error> {
+    let q = &report.query;
+    let v = &report.verdict;
     match strategy {
         Strategy::ViewTree => view_tree::lower(q, &report.analysis, v).ok_or_else(|| {
             syn::Error::new(span, "internal error: a view tree was chosen for a query without a canonical variable order")

@@ -1,6 +1,7 @@
 //! The insert-only strategies against the naive evaluator: the two-layer
-//! structure for p-hierarchical queries and CROWN for free-connex queries
-//! over bounded monotone semirings. Random sequences of inserts and
+//! structure for p-hierarchical queries, CROWN for free-connex queries
+//! over bounded monotone semirings, and view trees that do not keep the
+//! relations nothing reads back. Random sequences of inserts and
 //! payload updates over skewed data (self-joins included); after every
 //! step, `iter` must yield each output tuple exactly once with its payload,
 //! and `get`, `len` and `is_empty` must agree; `bulk_load` of the whole
@@ -308,6 +309,28 @@ under_test!(ForcedProduct, [MinPlus], [#[strategy(two_layer)]], {
 }, 0 => update_r [0 1], 1 => update_s [0 1]; head [0 1]);
 const PRODUCT: Shape = (&[2, 2], &[(0, &[0, 1]), (1, &[2, 3])], &[0, 2]);
 
+// A q-hierarchical query under inserts is a view tree. `R` and `T` each
+// feed a sum of their own and are not kept (their updates go straight to
+// those sums); `S` is read as a sibling and is kept.
+macro_rules! grouped_tree {
+    ($name:ident, $($k:tt)*) => {
+        under_test!($name, [$($k)*], [], {
+            relation R(k: u32, y: u32, x: u32);
+            relation S(k: u32, y: u32);
+            relation T(k: u32, z: u32);
+            Q(k) = R(k, y, x) * S(k, y) * T(k, z);
+        }, 0 => update_r [0 1 2], 1 => update_s [0 1], 2 => update_t [0 1]; head [0]);
+    };
+}
+const GROUPED_TREE: Shape = (
+    &[3, 2, 2],
+    &[(0, &[0, 1, 2]), (1, &[0, 1]), (2, &[0, 3])],
+    &[0],
+);
+grouped_tree!(GroupedTreeCount, Count);
+grouped_tree!(GroupedTreeMinPlus, MinPlus);
+grouped_tree!(GroupedTreeBool, Bool);
+
 // CROWN: free-connex queries with a q-core, over bounded monotone
 // semirings. A two-level chain of messages, and a self-join.
 macro_rules! q_core {
@@ -493,6 +516,9 @@ proptest! {
     #[test] fn nested_min_plus(ops in ops(NESTED.0)) { check::<NestedMinPlus>(NESTED, &ops)?; }
     #[test] fn forced_full(ops in ops(FULL.0)) { check::<ForcedFull>(FULL, &ops)?; }
     #[test] fn forced_product(ops in ops(PRODUCT.0)) { check::<ForcedProduct>(PRODUCT, &ops)?; }
+    #[test] fn grouped_tree_count(ops in ops(GROUPED_TREE.0)) { check::<GroupedTreeCount>(GROUPED_TREE, &ops)?; }
+    #[test] fn grouped_tree_min_plus(ops in ops(GROUPED_TREE.0)) { check::<GroupedTreeMinPlus>(GROUPED_TREE, &ops)?; }
+    #[test] fn grouped_tree_bool(ops in ops(GROUPED_TREE.0)) { check::<GroupedTreeBool>(GROUPED_TREE, &ops)?; }
     #[test] fn q_core_bool(ops in ops(Q_CORE.0)) { check::<QCoreBool>(Q_CORE, &ops)?; }
     #[test] fn q_core_access(ops in ops(Q_CORE.0)) { check::<QCoreAccess>(Q_CORE, &ops)?; }
     #[test] fn chain_bool(ops in ops(CHAIN.0)) { check::<ChainBool>(CHAIN, &ops)?; }

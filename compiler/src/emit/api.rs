@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::method;
-use crate::ir::{MapKind, Program, RelationIr};
+use crate::ir::{MapKind, Program, RelId, RelationIr};
 use crate::query::UpdateModel;
 
 /// The name of the payload parameter: `delta`, unless a column has it.
@@ -20,7 +20,7 @@ fn delta_name(r: &RelationIr) -> Ident {
 
 /// The update, insert, delete and retract methods of every relation.
 pub fn methods(p: &Program) -> TokenStream {
-    let per_relation = p.relations.iter().map(|r| relation_methods(p, r));
+    let per_relation = (0..p.relations.len()).map(|r| relation_methods(p, r));
     let apply = apply(p);
     quote! {
         #(#per_relation)*
@@ -31,13 +31,8 @@ pub fn methods(p: &Program) -> TokenStream {
 /// Keeping a relation's indexes in step with its tuples: a tuple enters
 /// them when its payload turns non-zero (before the change propagates, so
 /// the delta join sees it) and leaves them when it turns zero (after).
-fn index_upkeep(p: &Program, r: &RelationIr) -> (TokenStream, TokenStream) {
+fn index_upkeep(p: &Program, rel: RelId) -> (TokenStream, TokenStream) {
     let k = &p.payload;
-    let rel = p
-        .relations
-        .iter()
-        .position(|x| x.name == r.name)
-        .expect("relation");
     let (mut enter, mut enter_while, mut leave) = (Vec::new(), Vec::new(), Vec::new());
     for m in &p.maps {
         if let MapKind::Index {
@@ -89,10 +84,11 @@ fn index_upkeep(p: &Program, r: &RelationIr) -> (TokenStream, TokenStream) {
     (quote! { #enter #(#enter_while)* }, quote! { #leave })
 }
 
-fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
+fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
+    let r = &p.relations[rel_id];
     let maint = super::maintainer(p);
     let k = &p.payload;
-    let (enter, leave) = index_upkeep(p, r);
+    let (enter, leave) = index_upkeep(p, rel_id);
     let rel = r.name.to_string();
     let base = &p.maps[r.base].name;
     let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
@@ -126,6 +122,28 @@ fn relation_methods(p: &Program, r: &RelationIr) -> TokenStream {
             #leave
         }
     };
+    if !p.stores(rel_id) {
+        // Nothing reads the tuples back (plan::storage): the views above
+        // change by `delta` at the tuple, whatever its payload was.
+        return quote! {
+            #[doc = #update_doc]
+            ///
+            /// A zero `delta` changes nothing. The relation's tuples are not
+            /// kept: `delta` goes straight to the views above its atoms.
+            pub fn #update(&mut self, #params, #delta: #k) {
+                if ::ivm::Semiring::is_zero(&#delta) {
+                    return;
+                }
+                let __tuple = #tuple;
+                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
+            }
+
+            #[doc = #insert_doc]
+            pub fn #insert(&mut self, #params) {
+                self.#update(#(#cols,)* <#k as ::ivm::Semiring>::one());
+            }
+        };
+    }
     let mut out = quote! {
         #[doc = #update_doc]
         ///

@@ -21,6 +21,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
         || !p.output.top.is_empty()
         || p.output.joined.is_some()
         || p.output.recompute.is_some()
+        || (0..p.relations.len()).any(|r| !p.stores(r))
     {
         return bulk_by_updates(p);
     }
@@ -164,12 +165,14 @@ fn scan(p: &Program, factor: Factor) -> (TokenStream, TokenStream) {
     }
 }
 
-/// `bulk_load` for a materialized result, IVMε or the insert-only
-/// strategies: the contributions go in one update at a time. (A first-order
-/// delta costs what evaluating the join costs anyway; IVMε's amortized
-/// bound already covers a load of N tuples in O(N^(1 + max(ε, 1 − ε)));
-/// the insert-only strategies are O(1) amortized per tuple, so the load is
-/// one linear pass.)
+/// `bulk_load` for a materialized result, IVMε, the insert-only
+/// strategies, or a view tree that does not keep every relation (the pass
+/// per view above reads the base maps): the contributions go in one update
+/// at a time. (A first-order delta costs what evaluating the join costs
+/// anyway; IVMε's amortized bound already covers a load of N tuples in
+/// O(N^(1 + max(ε, 1 − ε))); the insert-only strategies, and a view tree
+/// under inserts, are O(1) amortized per tuple, so the load is one linear
+/// pass.)
 fn bulk_by_updates(p: &Program) -> TokenStream {
     let k = &p.payload;
     let params = p.relations.iter().map(|r| {

@@ -36,13 +36,20 @@ pub fn emit(p: &Program) -> TokenStream {
     ));
     docs.push(String::new());
     docs.push(format!(" {}", p.summary));
-    let fields = p.maps.iter().enumerate().map(|(i, m)| {
-        let field = &m.name;
-        let doc = format!(" {}", m.doc);
-        let ty = map_type(p, i);
-        quote! { #[doc = #doc] #field: #ty, }
-    });
-    let inits = p.maps.iter().map(|m| {
+    // A base map the program does not keep is only a name (plan::storage).
+    let kept = |m: &&crate::ir::Map| !matches!(m.kind, MapKind::Base { stored: false, .. });
+    let fields = p
+        .maps
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| kept(m))
+        .map(|(i, m)| {
+            let field = &m.name;
+            let doc = format!(" {}", m.doc);
+            let ty = map_type(p, i);
+            quote! { #[doc = #doc] #field: #ty, }
+        });
+    let inits = p.maps.iter().filter(kept).map(|m| {
         let field = &m.name;
         match &m.kind {
             MapKind::Free {
@@ -144,7 +151,7 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
     let k = &p.payload;
     let m = &p.maps[map];
     match &m.kind {
-        MapKind::Base { relation } => {
+        MapKind::Base { relation, .. } => {
             let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
             quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as #maint>::State> }
         }

@@ -17,12 +17,17 @@ impl fmt::Display for Program {
         for map in &self.maps {
             let key = self.var_list(&map.key);
             match &map.kind {
-                MapKind::Base { relation } => {
+                MapKind::Base { relation, stored } => {
                     let r = &self.relations[*relation];
                     let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
+                    let kept = if *stored {
+                        ""
+                    } else {
+                        "  (not kept: nothing reads its tuples back)"
+                    };
                     writeln!(
                         f,
-                        "  {}[{}] := contributions of {}",
+                        "  {}[{}] := contributions of {}{kept}",
                         map.name,
                         cols.join(", "),
                         r.name
@@ -275,12 +280,20 @@ impl fmt::Display for Program {
             let r = &self.relations[t.relation];
             let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
             writeln!(f, "on {}({}) ⊕= δ", r.name, cols.join(", "))?;
-            writeln!(
-                f,
-                "  {}[{}] ⊕= δ  (stop if its payload is unchanged)",
-                self.maps[r.base].name,
-                cols.join(", ")
-            )?;
+            if self.stores(t.relation) {
+                writeln!(
+                    f,
+                    "  {}[{}] ⊕= δ  (stop if its payload is unchanged)",
+                    self.maps[r.base].name,
+                    cols.join(", ")
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "  {} is not kept: the views above change by δ (old = 0, new = δ)",
+                    self.maps[r.base].name
+                )?;
+            }
             for path in &t.paths {
                 writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;
                 if let Some((m, role, _)) = path.triangle {

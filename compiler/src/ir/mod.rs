@@ -124,6 +124,11 @@ pub enum MapKind {
     Base {
         /// The relation.
         relation: RelId,
+        /// Whether the program keeps the tuples. Under inserts only, a
+        /// relation that nothing reads back is not kept: each update's
+        /// payload goes straight into the views above its atoms (see
+        /// `plan::storage`), and the map is only a name.
+        stored: bool,
     },
     /// For each key, the ⊕ over `var` of the ⊗ of `factors` (each keyed by
     /// the key extended with `var`): a view of a summed-out variable.
@@ -439,6 +444,14 @@ impl MapKind {
 }
 
 impl Program {
+    /// Whether the program keeps relation `r`'s tuples in its base map.
+    pub fn stores(&self, r: RelId) -> bool {
+        matches!(
+            self.maps[self.relations[r].base].kind,
+            MapKind::Base { stored: true, .. }
+        )
+    }
+
     /// The map's variable (for `Sum` and `Free` maps).
     pub fn map_var(&self, map: MapId) -> Option<VarId> {
         match &self.maps[map].kind {

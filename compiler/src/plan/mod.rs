@@ -10,6 +10,7 @@ pub mod ivm_eps;
 pub mod names;
 pub mod recompute;
 mod skeleton;
+pub mod storage;
 pub mod top_join;
 pub mod two_layer;
 pub mod verdict;

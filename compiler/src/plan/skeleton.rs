@@ -39,7 +39,10 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             name: Ident::new(&snake, r.name.span()),
             doc: format!("`{}`: each tuple's live contributions.", r.name),
             key: Vec::new(),
-            kind: MapKind::Base { relation: i },
+            kind: MapKind::Base {
+                relation: i,
+                stored: true,
+            },
         });
         relations.push(RelationIr {
             name: r.name.clone(),

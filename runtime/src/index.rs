@@ -205,3 +205,70 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
         self.groups.get(k).into_iter().flat_map(|g| g.iter())
     }
 }
+
+/// The index CROWN revisits a parent's tuples through: its tuples grouped
+/// by the values of the columns a child's message is keyed by, for
+/// programs that only insert.
+///
+/// Unlike [`Index`] it keeps no positions, since no tuple ever leaves on
+/// its own: the caller adds each tuple once (when its payload first turns
+/// non-zero, which the base map tells), and a whole group leaves through
+/// [`take`](Self::take) when the messages at its key can grow no more, so
+/// nothing will read it again. One hash probe per insert.
+///
+/// ```
+/// use ivm::__private::GrowingIndex;
+///
+/// let mut logins_by_device: GrowingIndex<(u64,), (u64, u64)> = GrowingIndex::default();
+/// logins_by_device.insert((7,), (1, 7));
+/// logins_by_device.insert((7,), (2, 7));
+///
+/// // Device 7's message grew: revisit its tuples, and keep them only if
+/// // it can grow again.
+/// let tuples = logins_by_device.take(&(7,));
+/// assert_eq!(tuples, [(1, 7), (2, 7)]);
+/// logins_by_device.restore((7,), tuples);
+/// assert_eq!(logins_by_device.take(&(7,)).len(), 2);
+/// assert!(logins_by_device.take(&(7,)).is_empty());
+/// ```
+#[derive(Debug, Clone)]
+pub struct GrowingIndex<K, T> {
+    groups: HashMap<K, Vec<T>>,
+}
+
+impl<K, T> Default for GrowingIndex<K, T> {
+    fn default() -> Self {
+        GrowingIndex {
+            groups: HashMap::default(),
+        }
+    }
+}
+
+impl<K: Eq + std::hash::Hash, T> GrowingIndex<K, T> {
+    /// Adds tuple `t` under key `k`. The index does not check that `t` is
+    /// new: the caller adds each tuple once.
+    #[inline]
+    pub fn insert(&mut self, k: K, t: T) {
+        self.groups.entry(k).or_default().push(t);
+    }
+
+    /// Removes and returns the tuples under key `k` (none if absent).
+    #[inline]
+    pub fn take(&mut self, k: &K) -> Vec<T> {
+        self.groups.remove(k).unwrap_or_default()
+    }
+
+    /// Puts back tuples taken from under key `k`, after any added since.
+    #[inline]
+    pub fn restore(&mut self, k: K, tuples: Vec<T>) {
+        if tuples.is_empty() {
+            return;
+        }
+        let group = self.groups.entry(k).or_default();
+        if group.is_empty() {
+            *group = tuples;
+        } else {
+            group.extend(tuples);
+        }
+    }
+}

@@ -113,7 +113,7 @@ pub use semiring::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::enumerate::{Product, product};
-    pub use crate::index::{Group, HashMap, Index, map_with_capacity, new_map};
+    pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
     pub use crate::maintained::{update_present, update_state};
     pub use crate::output::{FreeLevel, count_product};

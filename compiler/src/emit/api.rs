@@ -64,7 +64,11 @@ fn index_upkeep(p: &Program, rel: RelId) -> (TokenStream, TokenStream) {
                     }
                 });
             }
-            leave.push(quote! { self.#field.remove(&#key, &__tuple); });
+            // A CROWN index's tuples never turn zero (inserts over a
+            // positive semiring); its groups leave whole (emit::top).
+            if while_growing.is_empty() {
+                leave.push(quote! { self.#field.remove(&#key, &__tuple); });
+            }
         }
     }
     let enter = (!enter.is_empty()).then(|| {

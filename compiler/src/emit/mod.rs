@@ -59,6 +59,9 @@ pub fn emit(p: &Program) -> TokenStream {
                 let has_factors = !factors.is_empty();
                 quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
             }
+            MapKind::Index { while_growing, .. } if !while_growing.is_empty() => {
+                quote! { #field: ::ivm::__private::GrowingIndex::default(), }
+            }
             MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
             MapKind::Join { .. } | MapKind::Cluster { .. } => {
                 quote! { #field: ::ivm::__private::JoinNode::new(), }
@@ -165,12 +168,20 @@ fn map_type(p: &Program, map: MapId) -> TokenStream {
             quote! { ::ivm::__private::FreeLevel<#key, #x> }
         }
         MapKind::Index {
-            relation, columns, ..
+            relation,
+            columns,
+            while_growing,
         } => {
             let r = &p.relations[*relation];
             let key = columns.iter().map(|&c| &r.columns[c].1);
             let all = r.columns.iter().map(|(_, t)| t);
-            quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
+            // CROWN's indexes lose no tuple one at a time (inserts only),
+            // only whole groups once their messages stop growing.
+            if while_growing.is_empty() {
+                quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
+            } else {
+                quote! { ::ivm::__private::GrowingIndex<(#(#key,)*), (#(#all,)*)> }
+            }
         }
         MapKind::Triangle { vars, eps, cycle } => {
             let tys = vars.iter().map(|&v| &p.vars[v].ty);

@@ -378,7 +378,12 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             else {
                 unreachable!("a message")
             };
-            let MapKind::Index { columns, .. } = &p.maps[index].kind else {
+            let MapKind::Index {
+                columns,
+                while_growing,
+                ..
+            } = &p.maps[index].kind
+            else {
                 unreachable!("an index")
             };
             let index_field = &p.maps[index].name;
@@ -404,17 +409,29 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let value = contribution(p, up_children, payload);
             let up_key = key_expr(p, &p.maps[up].key);
             let up_raise = raise(p, up);
+            // The group goes back only if a message at its key can still
+            // grow and revisit it.
+            let growing = while_growing.iter().map(|&g| {
+                let message = &p.maps[g].name;
+                quote! {
+                    !self.#message.get(&__index_key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
+                }
+            });
             quote! {
                 #bind_key
-                // Collected first: raising the parent borrows `self`.
-                let __tuples: ::std::vec::Vec<_> =
-                    self.#index_field.get(&#index_key).cloned().collect();
+                let __index_key = #index_key;
+                // Taken out while the parent is raised, which borrows
+                // `self`; raising adds no tuple to the index.
+                let __tuples = self.#index_field.take(&__index_key);
                 for __u in &__tuples {
                     #bind
                     let __contribution: #k = #value;
                     if !::ivm::Semiring::is_zero(&__contribution) {
                         self.#up_raise(#up_key, __contribution);
                     }
+                }
+                if #(#growing)||* {
+                    self.#index_field.restore(__index_key, __tuples);
                 }
             }
         }

@@ -188,10 +188,10 @@ pub fn markdown(
     img_dir: &Path,
 ) -> String {
     let mut md = String::new();
-    let command = format!(
-        "cargo run --release --manifest-path benches/peers/Cargo.toml --{}",
-        if settings.quick { " --quick" } else { "" }
-    );
+    // The options as given, so a partial run says what it left out.
+    let options: String = std::env::args().skip(1).map(|a| format!(" {a}")).collect();
+    let command =
+        format!("cargo run --release --manifest-path benches/peers/Cargo.toml --{options}");
     let _ = writeln!(
         md,
         "Command: `{command}` ({total_secs:.0} s, cold build excluded).\n"

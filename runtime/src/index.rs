@@ -252,6 +252,12 @@ impl<K: Eq + std::hash::Hash, T> GrowingIndex<K, T> {
         self.groups.entry(k).or_default().push(t);
     }
 
+    /// The tuples under key `k`.
+    #[inline]
+    pub fn get(&self, k: &K) -> &[T] {
+        self.groups.get(k).map_or(&[], Vec::as_slice)
+    }
+
     /// Removes and returns the tuples under key `k` (none if absent).
     #[inline]
     pub fn take(&mut self, k: &K) -> Vec<T> {

@@ -377,6 +377,21 @@ const REACH2: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 2])], &[0]);
 reach2!(Reach2Bool, Bool);
 reach2!(Reach2Access, AccessControl);
 
+// Three atoms of one relation along a path: one index of `E` by its second
+// column serves two messages, so a message growing at a self-loop's vertex
+// revisits, through the other message, the very group being revisited.
+macro_rules! reach3 {
+    ($name:ident, $($k:tt)*) => {
+        under_test!($name, [$($k)*], [], {
+            relation E(src: u32, dst: u32);
+            Q(a) = E(a, b) * E(b, c) * E(c, d);
+        }, 0 => update_e [0 1]; head [0]);
+    };
+}
+const REACH3: Shape = (&[2], &[(0, &[0, 1]), (0, &[1, 2]), (0, &[2, 3])], &[0]);
+reach3!(Reach3Bool, Bool);
+reach3!(Reach3Access, AccessControl);
+
 // A nullary Boolean query through CROWN: is there any R-S-T path?
 under_test!(AnyPathBool, [Bool], [#[strategy(crown)]], {
     relation R(a: u32, b: u32);
@@ -525,5 +540,7 @@ proptest! {
     #[test] fn chain_access(ops in ops(CHAIN.0)) { check::<ChainAccess>(CHAIN, &ops)?; }
     #[test] fn reach2_bool(ops in ops(REACH2.0)) { check::<Reach2Bool>(REACH2, &ops)?; }
     #[test] fn reach2_access(ops in ops(REACH2.0)) { check::<Reach2Access>(REACH2, &ops)?; }
+    #[test] fn reach3_bool(ops in ops(REACH3.0)) { check::<Reach3Bool>(REACH3, &ops)?; }
+    #[test] fn reach3_access(ops in ops(REACH3.0)) { check::<Reach3Access>(REACH3, &ops)?; }
     #[test] fn any_path_bool(ops in ops(ANY_PATH.0)) { check::<AnyPathBool>(ANY_PATH, &ops)?; }
 }

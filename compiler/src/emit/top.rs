@@ -409,30 +409,55 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let value = contribution(p, up_children, payload);
             let up_key = key_expr(p, &p.maps[up].key);
             let up_raise = raise(p, up);
-            // The group goes back only if a message at its key can still
-            // grow and revisit it.
-            let growing = while_growing.iter().map(|&g| {
-                let message = &p.maps[g].name;
-                quote! {
-                    !self.#message.get(&__index_key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
+            let growing: Vec<TokenStream> = while_growing
+                .iter()
+                .map(|&g| {
+                    let message = &p.maps[g].name;
+                    quote! {
+                        !self.#message.get(&__index_key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
+                    }
+                })
+                .collect();
+            let revisit = quote! {
+                #bind
+                let __contribution: #k = #value;
+                if !::ivm::Semiring::is_zero(&__contribution) {
+                    self.#up_raise(#up_key, __contribution);
                 }
-            });
+            };
+            // Raising the parent borrows `self`, so the loop cannot read the
+            // group in place. With one message the group is taken out while
+            // it is read: raises only go up the tree, so none reads this
+            // index meanwhile. An index serving several messages (atoms of
+            // one relation) may be revisited through another message by a
+            // raise this loop starts, so its group stays in place and the
+            // loop reads a copy. Either way the group is dropped once no
+            // message at its key can grow and revisit it.
+            let walk = if while_growing.len() == 1 {
+                quote! {
+                    let __tuples = self.#index_field.take(&__index_key);
+                    for __u in &__tuples {
+                        #revisit
+                    }
+                    if #(#growing)||* {
+                        self.#index_field.restore(__index_key, __tuples);
+                    }
+                }
+            } else {
+                quote! {
+                    let __tuples = self.#index_field.get(&__index_key).to_vec();
+                    for __u in &__tuples {
+                        #revisit
+                    }
+                    if !(#(#growing)||*) {
+                        self.#index_field.take(&__index_key);
+                    }
+                }
+            };
             quote! {
                 #bind_key
                 let __index_key = #index_key;
-                // Taken out while the parent is raised, which borrows
-                // `self`; raising adds no tuple to the index.
-                let __tuples = self.#index_field.take(&__index_key);
-                for __u in &__tuples {
-                    #bind
-                    let __contribution: #k = #value;
-                    if !::ivm::Semiring::is_zero(&__contribution) {
-                        self.#up_raise(#up_key, __contribution);
-                    }
-                }
-                if #(#growing)||* {
-                    self.#index_field.restore(__index_key, __tuples);
-                }
+                #walk
             }
         }
     };

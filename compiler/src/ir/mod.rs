@@ -148,7 +148,10 @@ pub enum MapKind {
         /// CROWN messages (keyed like the index) that revisit the tuples
         /// through it when they grow: a tuple whose key has reached the
         /// top in every one of them will never be revisited, and is not
-        /// indexed. Empty for an index that needs every tuple.
+        /// indexed. Empty for an index that needs every tuple. A CROWN
+        /// index (non-empty) loses no tuple on its own, since CROWN only
+        /// inserts; a key's tuples leave together once every message
+        /// here is at the top at that key.
         while_growing: Vec<MapId>,
     },
     /// The IVMε state of a triangle count: the three relations partitioned

@@ -110,6 +110,31 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
         }
     }
 
+    /// Adds a tuple the caller knows is new, and returns its id: one push,
+    /// no hash probe. The two-layer and CROWN top joins reach a value when
+    /// its payload turns non-zero, which under inserts over a positive
+    /// semiring happens once per value, so they need no lookup by tuple to
+    /// turn a second arrival away. A node filled this way has no such
+    /// lookup: [`insert`](Self::insert), [`contains`](Self::contains) and
+    /// [`id`](Self::id) are for nodes that need it (the max-max clusters).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, when the tuple was pushed before: the caller's
+    /// guarantee is checked there, and not paid for in release builds.
+    #[inline]
+    pub fn push(&mut self, tuple: T) -> u32 {
+        let id = u32::try_from(self.tuples.len()).expect("more than 2^32 tuples in one node");
+        if cfg!(debug_assertions) {
+            let fresh = self.ids.insert(tuple.clone(), id).is_none();
+            assert!(fresh, "ivm: a top join value was reached twice");
+        }
+        self.tuples.push(tuple);
+        self.missing.push(0);
+        self.participating.push(false);
+        id
+    }
+
     /// Whether the tuple has been inserted.
     #[inline]
     pub fn contains(&self, tuple: &T) -> bool {

@@ -115,7 +115,7 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
             p.atoms[*atom].label
         ),
         _ => format!(
-            " Adds a ({}) value to `{field}` (its payload has just turned non-zero); a value already there changes nothing.",
+            " Adds a ({}) value to `{field}`: its payload has just turned non-zero, which happens once per value under inserts over a positive semiring.",
             p.var_list(&map.key)
         ),
     };
@@ -173,12 +173,22 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
         )
     };
     let participate_method = cluster.then(|| participate_method(p, node));
-    quote! {
-        #[doc = #reach_doc]
-        fn #reach_name(&mut self, __tuple: #key_ty) {
+    // A cluster tuple is looked up by its tuple (a repeated insert raises
+    // its payload) and may arrive again; a top join value arrives once,
+    // when its payload turns non-zero, and needs no lookup.
+    let arrive = if cluster {
+        quote! {
             let ::core::option::Option::Some(__id) = self.#field.insert(__tuple) else {
                 return;
             };
+        }
+    } else {
+        quote! { let __id = self.#field.push(__tuple); }
+    };
+    quote! {
+        #[doc = #reach_doc]
+        fn #reach_name(&mut self, __tuple: #key_ty) {
+            #arrive
             #reach_body
         }
 

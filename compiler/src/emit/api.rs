@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::method;
-use crate::ir::{MapKind, Program, RelId, RelationIr};
+use crate::ir::{Kept, MapKind, Program, RelId, RelationIr};
 use crate::query::UpdateModel;
 
 /// The name of the payload parameter: `delta`, unless a column has it.
@@ -28,11 +28,26 @@ pub fn methods(p: &Program) -> TokenStream {
     }
 }
 
-/// Keeping a relation's indexes in step with its tuples: a tuple enters
-/// them when its payload turns non-zero (before the change propagates, so
-/// the delta join sees it) and leaves them when it turns zero (after).
-fn index_upkeep(p: &Program, rel: RelId) -> (TokenStream, TokenStream) {
+/// Keeping a relation's indexes in step with its tuples.
+struct IndexUpkeep {
+    /// Before the tuple's state changes: for each CROWN index, whether a
+    /// message at the tuple's key there can still grow (`__revisit_<i>`).
+    revisit: TokenStream,
+    /// The names of those flags.
+    flags: Vec<Ident>,
+    /// After the state changed, before the change propagates (so a delta
+    /// join or a revisit sees the tuple): a tuple whose payload turned
+    /// non-zero enters the indexes (a CROWN index only if some message
+    /// there may revisit it).
+    enter: TokenStream,
+    /// After the change propagated: a tuple whose payload turned zero
+    /// leaves them.
+    leave: TokenStream,
+}
+
+fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
     let k = &p.payload;
+    let (mut revisit, mut flags) = (Vec::new(), Vec::new());
     let (mut enter, mut enter_while, mut leave) = (Vec::new(), Vec::new(), Vec::new());
     for m in &p.maps {
         if let MapKind::Index {
@@ -49,25 +64,26 @@ fn index_upkeep(p: &Program, rel: RelId) -> (TokenStream, TokenStream) {
                 quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); };
             if while_growing.is_empty() {
                 enter.push(insert);
+                leave.push(quote! { self.#field.remove(&#key, &__tuple); });
             } else {
                 // Only a message that can still grow at the key will
-                // revisit the tuple.
+                // revisit the tuple. A CROWN index's tuples never turn
+                // zero (inserts over a positive semiring); its groups
+                // leave whole (emit::top).
+                let flag = format_ident!("__revisit_{}", flags.len());
                 let growing = while_growing.iter().map(|&g| {
                     let message = &p.maps[g].name;
                     quote! {
                         !self.#message.get(&#key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
                     }
                 });
+                revisit.push(quote! { let #flag = #(#growing)||*; });
                 enter_while.push(quote! {
-                    if ::ivm::Semiring::is_zero(&__old) && (#(#growing)||*) {
+                    if ::ivm::Semiring::is_zero(&__old) && #flag {
                         #insert
                     }
                 });
-            }
-            // A CROWN index's tuples never turn zero (inserts over a
-            // positive semiring); its groups leave whole (emit::top).
-            if while_growing.is_empty() {
-                leave.push(quote! { self.#field.remove(&#key, &__tuple); });
+                flags.push(flag);
             }
         }
     }
@@ -85,14 +101,24 @@ fn index_upkeep(p: &Program, rel: RelId) -> (TokenStream, TokenStream) {
             }
         }
     });
-    (quote! { #enter #(#enter_while)* }, quote! { #leave })
+    IndexUpkeep {
+        revisit: quote! { #(#revisit)* },
+        flags,
+        enter: quote! { #enter #(#enter_while)* },
+        leave: quote! { #leave },
+    }
 }
 
 fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     let r = &p.relations[rel_id];
     let maint = super::maintainer(p);
     let k = &p.payload;
-    let (enter, leave) = index_upkeep(p, rel_id);
+    let IndexUpkeep {
+        revisit,
+        flags,
+        enter,
+        leave,
+    } = index_upkeep(p, rel_id);
     let rel = r.name.to_string();
     let base = &p.maps[r.base].name;
     let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
@@ -148,15 +174,34 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             }
         };
     }
+    // A tuple no message can revisit any more is not kept (Kept::Revisitable):
+    // its contribution goes straight up, where ⊕ absorbs what it held.
+    let unrevisitable = (p.kept(rel_id) == Kept::Revisitable).then(|| {
+        quote! {
+            if #(!#flags)&&* {
+                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
+                return;
+            }
+        }
+    });
+    let kept_doc = unrevisitable.as_ref().map(|_| {
+        quote! {
+            ///
+            /// The tuple is kept only while a message may revisit it.
+        }
+    });
     let mut out = quote! {
         #[doc = #update_doc]
         ///
         /// A zero `delta` changes nothing.
+        #kept_doc
         pub fn #update(&mut self, #params, #delta: #k) {
             if ::ivm::Semiring::is_zero(&#delta) {
                 return;
             }
             let __tuple = #tuple;
+            #revisit
+            #unrevisitable
             let (__old, __new) = ::ivm::__private::update_state(
                 &mut self.#base,
                 ::core::clone::Clone::clone(&__tuple),
@@ -200,6 +245,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             /// such contribution is alive; nothing changes then.
             pub fn #retract(&mut self, #params, #delta: #k) -> ::core::result::Result<(), ::ivm::Error> {
                 let __tuple = #tuple;
+                #revisit
                 let __retracted = ::ivm::__private::update_present(
                     &mut self.#base,
                     &__tuple,

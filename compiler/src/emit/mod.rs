@@ -37,7 +37,15 @@ pub fn emit(p: &Program) -> TokenStream {
     docs.push(String::new());
     docs.push(format!(" {}", p.summary));
     // A base map the program does not keep is only a name (plan::storage).
-    let kept = |m: &&crate::ir::Map| !matches!(m.kind, MapKind::Base { stored: false, .. });
+    let kept = |m: &&crate::ir::Map| {
+        !matches!(
+            m.kind,
+            MapKind::Base {
+                kept: crate::ir::Kept::None,
+                ..
+            }
+        )
+    };
     let fields = p
         .maps
         .iter()

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, key_type, product_value};
-use crate::ir::{Factor, MapId, MapKind, MessageParent, Program, VarId};
+use crate::ir::{Factor, Kept, MapId, MapKind, MessageParent, Program, VarId};
 
 /// The maintenance methods of the top join's nodes and of the messages.
 pub fn methods(p: &Program) -> TokenStream {
@@ -443,6 +443,22 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             // raise this loop starts, so its group stays in place and the
             // loop reads a copy. Either way the group is dropped once no
             // message at its key can grow and revisit it.
+            // A relation kept only while its tuples may be revisited, through
+            // this index alone, forgets the tuples of a group that leaves.
+            let up_relation = p.atoms[*up_atom].relation;
+            let only_index = p
+                .maps
+                .iter()
+                .filter(|m| matches!(m.kind, MapKind::Index { relation, .. } if relation == up_relation))
+                .count()
+                == 1;
+            let forget = (p.kept(up_relation) == Kept::Revisitable && only_index).then(|| {
+                quote! {
+                    for __u in &__tuples {
+                        self.#base.remove(__u);
+                    }
+                }
+            });
             let walk = if while_growing.len() == 1 {
                 quote! {
                     let __tuples = self.#index_field.take(&__index_key);
@@ -451,6 +467,8 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                     if #(#growing)||* {
                         self.#index_field.restore(__index_key, __tuples);
+                    } else {
+                        #forget
                     }
                 }
             } else {
@@ -461,6 +479,7 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                     if !(#(#growing)||*) {
                         self.#index_field.take(&__index_key);
+                        #forget
                     }
                 }
             };

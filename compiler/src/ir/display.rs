@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{MapKind, Program};
+use super::{Kept, MapKind, Program};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -17,13 +17,15 @@ impl fmt::Display for Program {
         for map in &self.maps {
             let key = self.var_list(&map.key);
             match &map.kind {
-                MapKind::Base { relation, stored } => {
+                MapKind::Base { relation, kept } => {
                     let r = &self.relations[*relation];
                     let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
-                    let kept = if *stored {
-                        ""
-                    } else {
-                        "  (not kept: nothing reads its tuples back)"
+                    let kept = match kept {
+                        Kept::Every => "",
+                        Kept::Revisitable => {
+                            "  (kept while a message at its keys can grow and revisit it)"
+                        }
+                        Kept::None => "  (not kept: nothing reads its tuples back)",
                     };
                     writeln!(
                         f,
@@ -280,19 +282,24 @@ impl fmt::Display for Program {
             let r = &self.relations[t.relation];
             let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
             writeln!(f, "on {}({}) ⊕= δ", r.name, cols.join(", "))?;
-            if self.stores(t.relation) {
-                writeln!(
+            match self.kept(t.relation) {
+                Kept::Every => writeln!(
                     f,
                     "  {}[{}] ⊕= δ  (stop if its payload is unchanged)",
                     self.maps[r.base].name,
                     cols.join(", ")
-                )?;
-            } else {
-                writeln!(
+                )?,
+                Kept::Revisitable => writeln!(
+                    f,
+                    "  if no message at the tuple's keys can grow: the views above change by δ (old = 0, new = δ)\n  else {}[{}] ⊕= δ  (stop if its payload is unchanged)",
+                    self.maps[r.base].name,
+                    cols.join(", ")
+                )?,
+                Kept::None => writeln!(
                     f,
                     "  {} is not kept: the views above change by δ (old = 0, new = δ)",
                     self.maps[r.base].name
-                )?;
+                )?,
             }
             for path in &t.paths {
                 writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;

@@ -124,11 +124,8 @@ pub enum MapKind {
     Base {
         /// The relation.
         relation: RelId,
-        /// Whether the program keeps the tuples. Under inserts only, a
-        /// relation that nothing reads back is not kept: each update's
-        /// payload goes straight into the views above its atoms (see
-        /// `plan::storage`), and the map is only a name.
-        stored: bool,
+        /// Which of its tuples the program keeps (see `plan::storage`).
+        kept: Kept,
     },
     /// For each key, the ⊕ over `var` of the ⊗ of `factors` (each keyed by
     /// the key extended with `var`): a view of a summed-out variable.
@@ -302,6 +299,22 @@ pub enum MessageParent {
     Join(MapId),
 }
 
+/// Which tuples of a relation its base map keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    /// Every tuple with a non-zero payload.
+    Every,
+    /// Under inserts only, a relation that CROWN alone reads back, through
+    /// its indexes: the tuples some message can still revisit. A tuple
+    /// whose keys' messages are all at the top is not kept, and its
+    /// contribution goes straight up.
+    Revisitable,
+    /// Under inserts only, a relation nothing reads back: no tuple. Each
+    /// update's payload goes straight into the views above its atoms, and
+    /// the map is only a name.
+    None,
+}
+
 /// A factor of a view's product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Factor {
@@ -447,12 +460,18 @@ impl MapKind {
 }
 
 impl Program {
-    /// Whether the program keeps relation `r`'s tuples in its base map.
+    /// Which of relation `r`'s tuples the program keeps in its base map.
+    pub fn kept(&self, r: RelId) -> Kept {
+        match self.maps[self.relations[r].base].kind {
+            MapKind::Base { kept, .. } => kept,
+            _ => unreachable!("a relation's base map"),
+        }
+    }
+
+    /// Whether the program has a base map for relation `r` (it keeps some
+    /// of its tuples).
     pub fn stores(&self, r: RelId) -> bool {
-        matches!(
-            self.maps[self.relations[r].base].kind,
-            MapKind::Base { stored: true, .. }
-        )
+        self.kept(r) != Kept::None
     }
 
     /// The map's variable (for `Sum` and `Free` maps).

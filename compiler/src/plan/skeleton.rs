@@ -7,7 +7,7 @@ use syn::Ident;
 
 use super::Verdict;
 use super::names::snake_case;
-use crate::ir::{AtomIr, Map, MapId, MapKind, Output, Program, RelationIr, Var};
+use crate::ir::{AtomIr, Kept, Map, MapId, MapKind, Output, Program, RelationIr, Var};
 use crate::query::Query;
 
 /// A program with the query's variables, atoms, relations and base maps,
@@ -41,7 +41,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             key: Vec::new(),
             kind: MapKind::Base {
                 relation: i,
-                stored: true,
+                kept: Kept::Every,
             },
         });
         relations.push(RelationIr {

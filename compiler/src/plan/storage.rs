@@ -13,40 +13,40 @@
 //! view itself tells when its payload turns non-zero, which is all the
 //! maps above it ask.
 //!
+//! A relation that CROWN alone reads back, through the indexes by which a
+//! growing message revisits its parent's tuples, is kept only in part: a
+//! tuple whose keys' messages are all at the top will never be revisited,
+//! so it is not kept (nor indexed), and its contribution goes straight up.
+//!
 //! With deletes, the base map is what tells a delete of an absent tuple
 //! from a real one, so it always stays.
 
-use crate::ir::{Factor, MapKind, Program, RelId};
+use crate::ir::{Factor, Kept, MapKind, Program, RelId};
 use crate::query::UpdateModel;
 
-/// Marks the base maps of the relations nothing reads back as not stored
-/// (inserts only; with deletes every relation is kept).
+/// Marks which tuples of each relation the program keeps: under inserts
+/// only, none of a relation that nothing reads back, and only those CROWN
+/// may revisit of a relation that CROWN alone reads. With deletes every
+/// relation is kept whole.
 pub fn drop_unread_relations(p: &mut Program) {
     if p.updates != UpdateModel::InsertOnly {
         return;
     }
     for r in 0..p.relations.len() {
-        if unread(p, r) {
-            let base = p.relations[r].base;
-            if let MapKind::Base { stored, .. } = &mut p.maps[base].kind {
-                *stored = false;
-            }
+        let kept = kept(p, r);
+        let base = p.relations[r].base;
+        if let MapKind::Base { kept: k, .. } = &mut p.maps[base].kind {
+            *k = kept;
         }
     }
 }
 
-/// Whether no code of the program reads relation `r`'s tuples back, and
-/// every update of `r` can go straight to the views above its atoms.
-fn unread(p: &Program, r: RelId) -> bool {
+/// Which tuples of relation `r` some code of the program reads back.
+fn kept(p: &Program, r: RelId) -> Kept {
     let of_r = |f: &Factor| matches!(*f, Factor::Atom(a) if p.atoms[a].relation == r);
-    // The evaluation from scratch and the indexes of first-order deltas and
-    // CROWN read the tuples.
-    if p.output.recompute.is_some()
-        || p.maps
-            .iter()
-            .any(|m| matches!(m.kind, MapKind::Index { relation, .. } if relation == r))
-    {
-        return false;
+    // The evaluation from scratch reads every tuple.
+    if p.output.recompute.is_some() {
+        return Kept::Every;
     }
     // An atom of `r` may only be the single factor of a sum: anywhere else
     // (a factor beside others, a free level, a top join relation) it is
@@ -56,35 +56,63 @@ fn unread(p: &Program, r: RelId) -> bool {
         (_, Some(factors)) => !factors.iter().any(of_r),
     });
     if !alone_in_sums {
-        return false;
+        return Kept::Every;
     }
     let Some(trigger) = p.triggers.iter().find(|t| t.relation == r) else {
-        return false;
+        return Kept::Every;
     };
-    trigger.paths.iter().all(|path| {
+    let mut raised = true;
+    let direct = trigger.paths.iter().all(|path| {
         if path.delta.is_some() || path.triangle.is_some() || path.cluster.is_some() {
             return false;
         }
         match (path.raise, path.steps.first()) {
-            // A leaf's CROWN message: adding δ is adding the new payload
-            // only when ⊕ absorbs the old one.
+            // A CROWN message: adding δ is adding the new payload only
+            // when ⊕ absorbs the old one.
             (Some(_), _) => p.absorbing,
             (None, Some(first)) => {
+                raised = false;
                 matches!(p.maps[first.target].kind, MapKind::Sum { .. })
                     && first.changed == Factor::Atom(path.atom)
                     && first.siblings.is_empty()
             }
             (None, None) => false,
         }
-    })
+    });
+    if !direct {
+        return Kept::Every;
+    }
+    // The indexes of first-order deltas read every tuple; CROWN's read a
+    // tuple only while some message at its key can still grow, and a raise
+    // of δ is exact once the messages are at the top (the entry above
+    // already holds the tuple's old payload times them, and ⊕ absorbs).
+    let mut indexes = p.maps.iter().filter_map(|m| match &m.kind {
+        MapKind::Index {
+            relation,
+            while_growing,
+            ..
+        } if *relation == r => Some(while_growing),
+        _ => None,
+    });
+    match indexes.next() {
+        None => Kept::None,
+        Some(first) => {
+            if raised && !first.is_empty() && indexes.all(|w| !w.is_empty()) {
+                Kept::Revisitable
+            } else {
+                Kept::Every
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::driver::ir_str;
+    use crate::ir::Kept;
 
-    /// The relations each query keeps, by name.
-    fn kept(text: &str) -> Vec<String> {
+    /// What each query keeps of each relation, by name.
+    fn kept(text: &str) -> Vec<(String, Kept)> {
         let programs = ir_str(text).expect("parses");
         let p = programs
             .into_iter()
@@ -92,9 +120,12 @@ mod tests {
             .expect("one query")
             .expect("lowers");
         (0..p.relations.len())
-            .filter(|&r| p.stores(r))
-            .map(|r| p.relations[r].name.to_string())
+            .map(|r| (p.relations[r].name.to_string(), p.kept(r)))
             .collect()
+    }
+
+    fn named(kept: &[(&str, Kept)]) -> Vec<(String, Kept)> {
+        kept.iter().map(|&(r, k)| (r.to_owned(), k)).collect()
     }
 
     #[test]
@@ -102,14 +133,21 @@ mod tests {
         let q = "#[semiring(ivm::semiring::MinPlus)] #[updates(insert_only)]
             query C { relation F(o: u32, f: u32); relation R(o: u32, h: u32); relation W(h: u32, w: u32);
                       Q(o, h) = F(o, f) * R(o, h) * W(h, w); }";
-        assert_eq!(kept(q), ["R"]);
+        let expected = [("F", Kept::None), ("R", Kept::Every), ("W", Kept::None)];
+        assert_eq!(kept(q), named(&expected));
     }
 
     #[test]
-    fn crown_keeps_the_relations_it_revisits() {
+    fn crown_keeps_the_tuples_it_may_revisit() {
         let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
             query E { relation L(a: u64, d: u64); relation F(d: u64); Q(a) = L(a, d) * F(d); }";
-        assert_eq!(kept(q), ["L"]);
+        let expected = [("L", Kept::Revisitable), ("F", Kept::None)];
+        assert_eq!(kept(q), named(&expected));
+        // A self-join: `E` is revisited through its index and is also a
+        // leaf whose message goes straight up.
+        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
+            query P { relation E(s: u32, d: u32); Q(x) = E(x, y) * E(y, z); }";
+        assert_eq!(kept(q), named(&[("E", Kept::Revisitable)]));
     }
 
     #[test]
@@ -119,23 +157,21 @@ mod tests {
         let q = "#[semiring(ivm::semiring::Count)] #[updates(insert_only)]
             query V { relation R(k: u32, y: u32, x: u32); relation S(k: u32, y: u32); relation T(k: u32, z: u32);
                       Q(k) = R(k, y, x) * S(k, y) * T(k, z); }";
-        assert_eq!(kept(q), ["S"]);
+        let expected = [("R", Kept::None), ("S", Kept::Every), ("T", Kept::None)];
+        assert_eq!(kept(q), named(&expected));
     }
 
     #[test]
-    fn deletes_keep_every_relation() {
+    fn deletes_first_order_and_recompute_keep_every_tuple() {
         let q = "#[semiring(ivm::semiring::Int)]
             query D { relation R(k: u32, x: u32); relation S(k: u32, y: u32); Q(k) = R(k, x) * S(k, y); }";
-        assert_eq!(kept(q), ["R", "S"]);
-    }
-
-    #[test]
-    fn self_joins_and_recompute_keep_the_relation() {
-        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
-            query P { relation E(s: u32, d: u32); Q(x) = E(x, y) * E(y, z); }";
-        assert_eq!(kept(q), ["E"]);
+        let every = [("R", Kept::Every), ("S", Kept::Every)];
+        assert_eq!(kept(q), named(&every));
         let q = "#[semiring(ivm::semiring::Count)] #[updates(insert_only)] #[strategy(recompute)]
             query G { relation R(k: u32, x: u32); relation S(k: u32, y: u32); Q(k) = R(k, x) * S(k, y); }";
-        assert_eq!(kept(q), ["R", "S"]);
+        assert_eq!(kept(q), named(&every));
+        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)] #[strategy(first_order)]
+            query O { relation R(k: u32, x: u32); relation S(k: u32, y: u32); Q(k) = R(k, x) * S(k, y); }";
+        assert_eq!(kept(q), named(&every));
     }
 }

@@ -26,7 +26,7 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
         return Err(syn::Error::new(span, rejection_message(report)));
     };
     let mut program = lower_strategy(report, strategy, span)?;
-    storage::drop_unread_relations(&mut program);
+    storage::keep_only_what_is_read(&mut program);
     Ok(program)
 }
 

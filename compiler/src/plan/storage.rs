@@ -28,7 +28,7 @@ use crate::query::UpdateModel;
 /// only, none of a relation that nothing reads back, and only those CROWN
 /// may revisit of a relation that CROWN alone reads. With deletes every
 /// relation is kept whole.
-pub fn drop_unread_relations(p: &mut Program) {
+pub fn keep_only_what_is_read(p: &mut Program) {
     if p.updates != UpdateModel::InsertOnly {
         return;
     }

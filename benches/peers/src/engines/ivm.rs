@@ -96,273 +96,134 @@ use queries::*;
 /// The project's engine for a query (`$q`), or its recompute variant.
 pub struct Ivm<Q>(Q);
 
-// ---------------------------------------------------------------------------
-// (a)
+/// Implements [`Engine`] for a query's generated struct (`$q`) and for its
+/// recompute variant (`$rc`). They differ only in how the fresh result is
+/// read: the maintained struct looks each output tuple up with `get`; the
+/// recompute one evaluates the query once per batch (`get` would evaluate
+/// it once per tuple) and looks the tuples up in that.
+///
+/// `apply` maps one update of the stream to the struct's methods, `read`
+/// folds what the batch names into a checksum through `$look` (an output
+/// tuple, by value, to its payload, zero when absent), and `rows` lists the whole result.
+macro_rules! engines {
+    ($q:ident, $rc:ident, $update:ty, $row:ty,
+     apply: |$db:ident, $u:ident| $apply:expr,
+     read: |$look:ident, $batch:ident| $read:expr,
+     rows: |$this:ident| $rows:expr) => {
+        impl Engine for Ivm<$q> {
+            type Update = $update;
+            type Row = $row;
 
-macro_rules! grouped_updates {
-    ($q:expr, $batch:expr) => {
-        for u in $batch {
-            match (u.s, u.insert) {
-                (false, true) => $q.insert_r(u.k, u.v),
-                (false, false) => $q.delete_r(u.k, u.v).expect("a live tuple"),
-                (true, true) => $q.insert_s(u.k, u.v),
-                (true, false) => $q.delete_s(u.k, u.v).expect("a live tuple"),
+            fn new() -> Self {
+                Ivm($q::new())
+            }
+
+            #[inline(never)]
+            fn apply(&mut self, batch: &[$update], read: bool) -> i64 {
+                let $db = &mut self.0;
+                for $u in batch {
+                    $apply
+                }
+                if !read {
+                    return 0;
+                }
+                let $batch = batch;
+                let $look = |key| self.0.get(&key);
+                $read
+            }
+
+            fn rows(&mut self) -> Vec<$row> {
+                let $this = &self.0;
+                let mut rows: Vec<$row> = $rows;
+                rows.sort_unstable();
+                rows
+            }
+        }
+
+        impl Engine for Ivm<$rc> {
+            type Update = $update;
+            type Row = $row;
+
+            fn new() -> Self {
+                Ivm($rc::new())
+            }
+
+            #[inline(never)]
+            fn apply(&mut self, batch: &[$update], read: bool) -> i64 {
+                let $db = &mut self.0;
+                for $u in batch {
+                    $apply
+                }
+                if !read {
+                    return 0;
+                }
+                let $batch = batch;
+                let result = self.0.evaluate();
+                let $look = |key| {
+                    result
+                        .get(&key)
+                        .cloned()
+                        .unwrap_or_else(ivm::Semiring::zero)
+                };
+                $read
+            }
+
+            fn rows(&mut self) -> Vec<$row> {
+                let $this = &self.0;
+                let mut rows: Vec<$row> = $rows;
+                rows.sort_unstable();
+                rows
             }
         }
     };
 }
 
-impl Engine for Ivm<GroupedCount> {
-    type Update = Grouped;
-    type Row = (u32, i64);
+// (a) Grouped count under inserts and deletes.
+engines!(GroupedCount, GroupedCountRecompute, Grouped, (u32, i64),
+    apply: |q, u| match (u.s, u.insert) {
+        (false, true) => q.insert_r(u.k, u.v),
+        (false, false) => q.delete_r(u.k, u.v).expect("a live tuple"),
+        (true, true) => q.insert_s(u.k, u.v),
+        (true, false) => q.delete_s(u.k, u.v).expect("a live tuple"),
+    },
+    read: |look, batch| batch.iter().fold(0, |acc, u| acc.wrapping_add(look((u.k,)).0)),
+    rows: |q| q.iter().map(|((k,), v)| (k, v.0)).collect()
+);
 
-    fn new() -> Self {
-        Ivm(GroupedCount::new())
-    }
+// (b) Triangle count under inserts and deletes.
+engines!(Triangles, TrianglesRecompute, Edge, i64,
+    apply: |q, e| if e.insert {
+        q.insert_e(e.a, e.b);
+    } else {
+        q.delete_e(e.a, e.b).expect("a live edge");
+    },
+    read: |look, _batch| look(()).0,
+    rows: |q| vec![q.get(&()).0]
+);
 
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Grouped], read: bool) -> i64 {
-        grouped_updates!(self.0, batch);
-        if !read {
-            return 0;
-        }
-        batch
-            .iter()
-            .fold(0, |acc, u| acc.wrapping_add(self.0.get(&(u.k,)).0))
-    }
+// (c) Cheapest connection under inserts.
+engines!(CheapestConnection, CheapestConnectionRecompute, Connection, (u32, u32, i64),
+    apply: |q, u| match *u {
+        Connection::Feeder(o, f, p) => q.update_feeder(o, f, MinPlus(p)),
+        Connection::Route(o, h, p) => q.update_route(o, h, MinPlus(p)),
+        Connection::Onward(h, w, p) => q.update_onward(h, w, MinPlus(p)),
+    },
+    read: |look, batch| batch.iter().fold(0, |acc, u| match *u {
+        Connection::Route(o, h, _) => acc.wrapping_add(look((o, h)).0),
+        _ => acc,
+    }),
+    rows: |q| q.iter().map(|((o, h), v)| (o, h, v.0)).collect()
+);
 
-    fn rows(&mut self) -> Vec<(u32, i64)> {
-        let mut rows: Vec<_> = self.0.iter().map(|((k,), v)| (k, v.0)).collect();
-        rows.sort_unstable();
-        rows
-    }
-}
-
-impl Engine for Ivm<GroupedCountRecompute> {
-    type Update = Grouped;
-    type Row = (u32, i64);
-
-    fn new() -> Self {
-        Ivm(GroupedCountRecompute::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Grouped], read: bool) -> i64 {
-        grouped_updates!(self.0, batch);
-        if !read {
-            return 0;
-        }
-        let result = self.0.evaluate();
-        batch.iter().fold(0, |acc, u| {
-            acc.wrapping_add(result.get(&(u.k,)).map_or(0, |v| v.0))
-        })
-    }
-
-    fn rows(&mut self) -> Vec<(u32, i64)> {
-        let mut rows: Vec<_> = self.0.iter().map(|((k,), v)| (k, v.0)).collect();
-        rows.sort_unstable();
-        rows
-    }
-}
-
-// ---------------------------------------------------------------------------
-// (b)
-
-macro_rules! edge_updates {
-    ($q:expr, $batch:expr) => {
-        for e in $batch {
-            if e.insert {
-                $q.insert_e(e.a, e.b);
-            } else {
-                $q.delete_e(e.a, e.b).expect("a live edge");
-            }
-        }
-    };
-}
-
-impl Engine for Ivm<Triangles> {
-    type Update = Edge;
-    type Row = i64;
-
-    fn new() -> Self {
-        Ivm(Triangles::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Edge], read: bool) -> i64 {
-        edge_updates!(self.0, batch);
-        if read { self.0.get(&()).0 } else { 0 }
-    }
-
-    fn rows(&mut self) -> Vec<i64> {
-        vec![self.0.get(&()).0]
-    }
-}
-
-impl Engine for Ivm<TrianglesRecompute> {
-    type Update = Edge;
-    type Row = i64;
-
-    fn new() -> Self {
-        Ivm(TrianglesRecompute::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Edge], read: bool) -> i64 {
-        edge_updates!(self.0, batch);
-        if read { self.0.get(&()).0 } else { 0 }
-    }
-
-    fn rows(&mut self) -> Vec<i64> {
-        vec![self.0.get(&()).0]
-    }
-}
-
-// ---------------------------------------------------------------------------
-// (c) Cheapest connection.
-
-macro_rules! connection_updates {
-    ($q:expr, $batch:expr) => {
-        for u in $batch {
-            match *u {
-                Connection::Feeder(o, f, p) => $q.update_feeder(o, f, MinPlus(p)),
-                Connection::Route(o, h, p) => $q.update_route(o, h, MinPlus(p)),
-                Connection::Onward(h, w, p) => $q.update_onward(h, w, MinPlus(p)),
-            }
-        }
-    };
-}
-
-impl Engine for Ivm<CheapestConnection> {
-    type Update = Connection;
-    type Row = (u32, u32, i64);
-
-    fn new() -> Self {
-        Ivm(CheapestConnection::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Connection], read: bool) -> i64 {
-        connection_updates!(self.0, batch);
-        if !read {
-            return 0;
-        }
-        batch.iter().fold(0, |acc, u| match *u {
-            Connection::Route(o, h, _) => acc.wrapping_add(self.0.get(&(o, h)).0),
-            _ => acc,
-        })
-    }
-
-    fn rows(&mut self) -> Vec<(u32, u32, i64)> {
-        let mut rows: Vec<_> = self.0.iter().map(|((o, h), v)| (o, h, v.0)).collect();
-        rows.sort_unstable();
-        rows
-    }
-}
-
-impl Engine for Ivm<CheapestConnectionRecompute> {
-    type Update = Connection;
-    type Row = (u32, u32, i64);
-
-    fn new() -> Self {
-        Ivm(CheapestConnectionRecompute::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Connection], read: bool) -> i64 {
-        connection_updates!(self.0, batch);
-        if !read {
-            return 0;
-        }
-        let result = self.0.evaluate();
-        batch.iter().fold(0, |acc, u| match *u {
-            Connection::Route(o, h, _) => acc.wrapping_add(result.get(&(o, h)).map_or(0, |v| v.0)),
-            _ => acc,
-        })
-    }
-
-    fn rows(&mut self) -> Vec<(u32, u32, i64)> {
-        let mut rows: Vec<_> = self.0.iter().map(|((o, h), v)| (o, h, v.0)).collect();
-        rows.sort_unstable();
-        rows
-    }
-}
-
-// ---------------------------------------------------------------------------
-// (c) Exposed accounts.
-
-macro_rules! exposed_updates {
-    ($q:expr, $batch:expr) => {
-        for u in $batch {
-            match *u {
-                Exposed::Login(a, d) => $q.insert_logins(a, d),
-                Exposed::Flag(d) => $q.insert_flagged(d),
-            }
-        }
-    };
-}
-
-impl Engine for Ivm<ExposedAccounts> {
-    type Update = Exposed;
-    type Row = u64;
-
-    fn new() -> Self {
-        Ivm(ExposedAccounts::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Exposed], read: bool) -> i64 {
-        exposed_updates!(self.0, batch);
-        if !read {
-            return 0;
-        }
-        batch.iter().fold(0, |acc, u| match *u {
-            Exposed::Login(a, _) => acc + i64::from(self.0.get(&(a,)).0),
-            Exposed::Flag(_) => acc,
-        })
-    }
-
-    fn rows(&mut self) -> Vec<u64> {
-        let mut rows: Vec<_> = self
-            .0
-            .iter()
-            .filter(|(_, v)| v.0)
-            .map(|((a,), _)| a)
-            .collect();
-        rows.sort_unstable();
-        rows
-    }
-}
-
-impl Engine for Ivm<ExposedAccountsRecompute> {
-    type Update = Exposed;
-    type Row = u64;
-
-    fn new() -> Self {
-        Ivm(ExposedAccountsRecompute::new())
-    }
-
-    #[inline(never)]
-    fn apply(&mut self, batch: &[Exposed], read: bool) -> i64 {
-        exposed_updates!(self.0, batch);
-        if !read {
-            return 0;
-        }
-        let result = self.0.evaluate();
-        batch.iter().fold(0, |acc, u| match *u {
-            Exposed::Login(a, _) => acc + i64::from(result.get(&(a,)).is_some_and(|v| v.0)),
-            Exposed::Flag(_) => acc,
-        })
-    }
-
-    fn rows(&mut self) -> Vec<u64> {
-        let mut rows: Vec<_> = self
-            .0
-            .iter()
-            .filter(|(_, v)| v.0)
-            .map(|((a,), _)| a)
-            .collect();
-        rows.sort_unstable();
-        rows
-    }
-}
+// (c) Exposed accounts under inserts.
+engines!(ExposedAccounts, ExposedAccountsRecompute, Exposed, u64,
+    apply: |q, u| match *u {
+        Exposed::Login(a, d) => q.insert_logins(a, d),
+        Exposed::Flag(d) => q.insert_flagged(d),
+    },
+    read: |look, batch| batch.iter().fold(0, |acc, u| match *u {
+        Exposed::Login(a, _) => acc + i64::from(look((a,)).0),
+        Exposed::Flag(_) => acc,
+    }),
+    rows: |q| q.iter().filter(|(_, v)| v.0).map(|((a,), _)| a).collect()
+);

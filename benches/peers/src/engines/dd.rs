@@ -25,7 +25,10 @@ use timely::communication::allocator::thread::Thread;
 use timely::dataflow::operators::probe::Handle;
 use timely::worker::Worker;
 
-use crate::engines::{Multiset, add_count};
+use crate::engines::{
+    Multiset, add_count, connection_rows, exposed_rows, grouped_rows, read_connection,
+    read_exposed, read_grouped,
+};
 use crate::measure::Engine;
 use crate::workloads::{Connection, Edge, Exposed, Grouped};
 
@@ -114,15 +117,11 @@ impl Engine for DdGrouped {
         if !read {
             return 0;
         }
-        batch.iter().fold(0, |acc, u| {
-            acc.wrapping_add(self.result.get(&u.k).copied().unwrap_or(0))
-        })
+        read_grouped(&self.result, batch)
     }
 
     fn rows(&mut self) -> Vec<(u32, i64)> {
-        let mut rows: Vec<_> = self.result.iter().map(|(&k, &v)| (k, v)).collect();
-        rows.sort_unstable();
-        rows
+        grouped_rows(&self.result)
     }
 }
 
@@ -273,18 +272,11 @@ impl Engine for DdConnection {
         if !read {
             return 0;
         }
-        batch.iter().fold(0, |acc, u| match *u {
-            Connection::Route(o, h, _) => {
-                acc.wrapping_add(self.result.get(&(o, h)).unwrap_or(i64::MAX))
-            }
-            _ => acc,
-        })
+        read_connection(&self.result, batch)
     }
 
     fn rows(&mut self) -> Vec<(u32, u32, i64)> {
-        let mut rows: Vec<_> = self.result.iter().map(|((o, h), v)| (o, h, v)).collect();
-        rows.sort_unstable();
-        rows
+        connection_rows(&self.result)
     }
 }
 
@@ -354,15 +346,10 @@ impl Engine for DdExposed {
         if !read {
             return 0;
         }
-        batch.iter().fold(0, |acc, u| match *u {
-            Exposed::Login(a, _) => acc + i64::from(self.result.contains_key(&a)),
-            Exposed::Flag(_) => acc,
-        })
+        read_exposed(&self.result, batch)
     }
 
     fn rows(&mut self) -> Vec<u64> {
-        let mut rows: Vec<_> = self.result.keys().copied().collect();
-        rows.sort_unstable();
-        rows
+        exposed_rows(&self.result)
     }
 }

@@ -98,24 +98,30 @@ pub struct Ivm<Q>(Q);
 
 /// Implements [`Engine`] for a query's generated struct (`$q`) and for its
 /// recompute variant (`$rc`). They differ only in how the fresh result is
-/// read: the maintained struct looks each output tuple up with `get`; the
-/// recompute one evaluates the query once per batch (`get` would evaluate
-/// it once per tuple) and looks the tuples up in that.
+/// read (see [`look!`]).
 ///
 /// `apply` maps one update of the stream to the struct's methods, `read`
 /// folds what the batch names into a checksum through `$look` (an output
-/// tuple, by value, to its payload, zero when absent), and `rows` lists the whole result.
+/// tuple, by value, to its payload, zero when absent), and `rows` lists the
+/// whole result.
 macro_rules! engines {
     ($q:ident, $rc:ident, $update:ty, $row:ty,
      apply: |$db:ident, $u:ident| $apply:expr,
      read: |$look:ident, $batch:ident| $read:expr,
      rows: |$this:ident| $rows:expr) => {
-        impl Engine for Ivm<$q> {
+        engines!(@one maintained $q, $update, $row, |$db, $u| $apply, |$look, $batch| $read, |$this| $rows);
+        engines!(@one recompute $rc, $update, $row, |$db, $u| $apply, |$look, $batch| $read, |$this| $rows);
+    };
+    (@one $mode:ident $ty:ident, $update:ty, $row:ty,
+     |$db:ident, $u:ident| $apply:expr,
+     |$look:ident, $batch:ident| $read:expr,
+     |$this:ident| $rows:expr) => {
+        impl Engine for Ivm<$ty> {
             type Update = $update;
             type Row = $row;
 
             fn new() -> Self {
-                Ivm($q::new())
+                Ivm($ty::new())
             }
 
             #[inline(never)]
@@ -128,44 +134,7 @@ macro_rules! engines {
                     return 0;
                 }
                 let $batch = batch;
-                let $look = |key| self.0.get(&key);
-                $read
-            }
-
-            fn rows(&mut self) -> Vec<$row> {
-                let $this = &self.0;
-                let mut rows: Vec<$row> = $rows;
-                rows.sort_unstable();
-                rows
-            }
-        }
-
-        impl Engine for Ivm<$rc> {
-            type Update = $update;
-            type Row = $row;
-
-            fn new() -> Self {
-                Ivm($rc::new())
-            }
-
-            #[inline(never)]
-            fn apply(&mut self, batch: &[$update], read: bool) -> i64 {
-                let $db = &mut self.0;
-                for $u in batch {
-                    $apply
-                }
-                if !read {
-                    return 0;
-                }
-                let $batch = batch;
-                let result = self.0.evaluate();
-                let $look = |key| {
-                    result
-                        .get(&key)
-                        .cloned()
-                        .unwrap_or_else(ivm::Semiring::zero)
-                };
-                $read
+                look!($mode, self.0, $look, $read)
             }
 
             fn rows(&mut self) -> Vec<$row> {
@@ -176,6 +145,27 @@ macro_rules! engines {
             }
         }
     };
+}
+
+/// Evaluates `$read` with `$look` bound to a lookup of the fresh result:
+/// `get` on the maintained struct; on the recompute one, `get` would
+/// evaluate the query once per output tuple, so the query is evaluated
+/// once per batch and the tuples are looked up in that.
+macro_rules! look {
+    (maintained, $db:expr, $look:ident, $read:expr) => {{
+        let $look = |key| $db.get(&key);
+        $read
+    }};
+    (recompute, $db:expr, $look:ident, $read:expr) => {{
+        let result = $db.evaluate();
+        let $look = |key| {
+            result
+                .get(&key)
+                .cloned()
+                .unwrap_or_else(ivm::Semiring::zero)
+        };
+        $read
+    }};
 }
 
 // (a) Grouped count under inserts and deletes.

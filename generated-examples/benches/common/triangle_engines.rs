@@ -7,69 +7,27 @@
 
 use ivm::semiring::Int;
 
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.0))]
-    pub query Eps0 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
+/// The triangle count over `Int` under one strategy.
+macro_rules! triangle_count {
+    ($name:ident, $($strategy:tt)*) => {
+        ivm::ivm_query! {
+            #[strategy($($strategy)*)]
+            pub query $name {
+                relation E(src: u32, dst: u32);
+                Q() = E(a, b) * E(b, c) * E(c, a);
+            }
+        }
+    };
 }
 
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.25))]
-    pub query Eps25 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.5))]
-    pub query Eps50 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 0.75))]
-    pub query Eps75 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(ivm_eps(eps = 1.0))]
-    pub query Eps100 {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(first_order)]
-    pub query FirstOrder {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(factorized)]
-    pub query Factorized {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
-
-ivm::ivm_query! {
-    #[strategy(recompute)]
-    pub query Recompute {
-        relation E(src: u32, dst: u32);
-        Q() = E(a, b) * E(b, c) * E(c, a);
-    }
-}
+triangle_count!(Eps0, ivm_eps(eps = 0.0));
+triangle_count!(Eps25, ivm_eps(eps = 0.25));
+triangle_count!(Eps50, ivm_eps(eps = 0.5));
+triangle_count!(Eps75, ivm_eps(eps = 0.75));
+triangle_count!(Eps100, ivm_eps(eps = 1.0));
+triangle_count!(FirstOrder, first_order);
+triangle_count!(Factorized, factorized);
+triangle_count!(Recompute, recompute);
 
 /// What the benchmark needs of each engine.
 pub trait Engine {

@@ -444,7 +444,8 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             // loop reads a copy. Either way the group is dropped once no
             // message at its key can grow and revisit it.
             // A relation kept only while its tuples may be revisited, through
-            // this index alone, forgets the tuples of a group that leaves.
+            // this index alone, forgets the tuples of a group that leaves
+            // (when the index serves one message; see below).
             let up_relation = p.atoms[*up_atom].relation;
             let only_index = p
                 .maps
@@ -472,6 +473,9 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                 }
             } else {
+                // No tuple is forgotten here: a revisit this loop starts may
+                // drop the group through the other message, while this loop
+                // still reads the payloads of its copy.
                 quote! {
                     let __tuples = self.#index_field.get(&__index_key).to_vec();
                     for __u in &__tuples {
@@ -479,7 +483,6 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                     if !(#(#growing)||*) {
                         self.#index_field.take(&__index_key);
-                        #forget
                     }
                 }
             };

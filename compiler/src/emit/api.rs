@@ -32,6 +32,7 @@ pub fn methods(p: &Program) -> TokenStream {
 struct IndexUpkeep {
     /// Before the tuple's state changes: for each CROWN index, whether a
     /// message at the tuple's key there can still grow (`__revisit_<i>`).
+    /// CROWN only inserts, so `retract` never needs them.
     revisit: TokenStream,
     /// The names of those flags.
     flags: Vec<Ident>,
@@ -71,12 +72,7 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
                 // zero (inserts over a positive semiring); its groups
                 // leave whole (emit::top).
                 let flag = format_ident!("__revisit_{}", flags.len());
-                let growing = while_growing.iter().map(|&g| {
-                    let message = &p.maps[g].name;
-                    quote! {
-                        !self.#message.get(&#key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
-                    }
-                });
+                let growing = super::can_grow(p, while_growing, &key);
                 revisit.push(quote! { let #flag = #(#growing)||*; });
                 enter_while.push(quote! {
                     if ::ivm::Semiring::is_zero(&__old) && #flag {
@@ -245,7 +241,6 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             /// such contribution is alive; nothing changes then.
             pub fn #retract(&mut self, #params, #delta: #k) -> ::core::result::Result<(), ::ivm::Error> {
                 let __tuple = #tuple;
-                #revisit
                 let __retracted = ::ivm::__private::update_present(
                     &mut self.#base,
                     &__tuple,

@@ -332,6 +332,22 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
     }
 }
 
+/// For each CROWN message among `messages`, whether it can still grow at
+/// `key` (an expression over the key in scope); a message that can will
+/// revisit the tuples indexed there. Callers join them with `||`.
+fn can_grow(p: &Program, messages: &[MapId], key: &TokenStream) -> Vec<TokenStream> {
+    let k = &p.payload;
+    messages
+        .iter()
+        .map(|&g| {
+            let message = &p.maps[g].name;
+            quote! {
+                !self.#message.get(&#key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
+            }
+        })
+        .collect()
+}
+
 /// `snake_case` method name with a prefix: `update_sales`.
 fn method(prefix: &str, snake: &str) -> Ident {
     format_ident!("{prefix}_{snake}")

@@ -419,15 +419,7 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let value = contribution(p, up_children, payload);
             let up_key = key_expr(p, &p.maps[up].key);
             let up_raise = raise(p, up);
-            let growing: Vec<TokenStream> = while_growing
-                .iter()
-                .map(|&g| {
-                    let message = &p.maps[g].name;
-                    quote! {
-                        !self.#message.get(&__index_key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
-                    }
-                })
-                .collect();
+            let growing = super::can_grow(p, while_growing, &quote! { __index_key });
             let revisit = quote! {
                 #bind
                 let __contribution: #k = #value;
@@ -435,14 +427,6 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     self.#up_raise(#up_key, __contribution);
                 }
             };
-            // Raising the parent borrows `self`, so the loop cannot read the
-            // group in place. With one message the group is taken out while
-            // it is read: raises only go up the tree, so none reads this
-            // index meanwhile. An index serving several messages (atoms of
-            // one relation) may be revisited through another message by a
-            // raise this loop starts, so its group stays in place and the
-            // loop reads a copy. Either way the group is dropped once no
-            // message at its key can grow and revisit it.
             // A relation kept only while its tuples may be revisited, through
             // this index alone, forgets the tuples of a group that leaves
             // (when the index serves one message; see below).
@@ -460,6 +444,14 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                 }
             });
+            // Raising the parent borrows `self`, so the loop cannot read the
+            // group in place. With one message the group is taken out while
+            // it is read: raises only go up the tree, so none reads this
+            // index meanwhile. An index serving several messages (atoms of
+            // one relation) may be revisited through another message by a
+            // raise this loop starts, so its group stays in place and the
+            // loop reads a copy. Either way the group is dropped once no
+            // message at its key can grow and revisit it.
             let walk = if while_growing.len() == 1 {
                 quote! {
                     let __tuples = self.#index_field.take(&__index_key);

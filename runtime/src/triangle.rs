@@ -21,29 +21,22 @@ use std::hash::Hash;
 use hashbrown::hash_map::Entry;
 
 use crate::__private::HashMap;
-use crate::Semiring;
-use crate::semiring::{Count, Int, Real};
+use crate::semiring::Count;
+use crate::{Ring, Semiring};
 
-/// A semiring in which a sum can be taken back exactly: the counting
-/// semirings IVMε maintains the triangle count over.
+/// A semiring in which a sum can be taken back exactly: the semirings
+/// IVMε maintains the triangle count over. Every ring is one (`Int`,
+/// `Real`, `Covariance<M>` and a user's ring alike), and so is `Count`,
+/// whose sums IVMε only ever reduces by a part of them.
 pub trait Counting: Semiring {
     /// `self − other`, where `other` is known to be part of the sum
     /// `self` (so the result is never negative for `Count`).
     fn minus(&self, other: &Self) -> Self;
 }
 
-impl Counting for Int {
+impl<K: Ring> Counting for K {
     fn minus(&self, other: &Self) -> Self {
-        Int(self
-            .0
-            .checked_sub(other.0)
-            .expect("ivm: Int overflow in the triangle count"))
-    }
-}
-
-impl Counting for Real {
-    fn minus(&self, other: &Self) -> Self {
-        Real(self.0 - other.0)
+        self.sub(other)
     }
 }
 

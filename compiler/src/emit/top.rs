@@ -131,6 +131,12 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
             let up = &p.maps[q].name;
             let up_live = live(p, q);
             let key = project(&map.key, shared, &quote! { __t });
+            // `()` is written as such: cloning a unit is noise.
+            let key_copy = if shared.is_empty() {
+                quote! { () }
+            } else {
+                quote! { ::core::clone::Clone::clone(&__key) }
+            };
             // A cluster tuple takes part at once if a parent tuple with its
             // key already does; asked before the parent hears of the key,
             // so that a tuple the parent then activates is not counted
@@ -151,7 +157,7 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
                 let __t = self.#field.tuple(__id);
                 let __key = #key;
                 #active
-                let __new_key = self.#field.make_live(::core::clone::Clone::clone(&__key), __id);
+                let __new_key = self.#field.make_live(#key_copy, __id);
                 #then
                 if __new_key {
                     for __waiting in self.#field.take_waiting(&__key) {
@@ -439,8 +445,10 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                 == 1;
             let forget = (p.kept(up_relation) == Kept::Revisitable && only_index).then(|| {
                 quote! {
-                    for __u in &__tuples {
-                        self.#base.remove(__u);
+                    else {
+                        for __u in &__tuples {
+                            self.#base.remove(__u);
+                        }
                     }
                 }
             });
@@ -460,9 +468,7 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                     if #(#growing)||* {
                         self.#index_field.restore(__index_key, __tuples);
-                    } else {
-                        #forget
-                    }
+                    } #forget
                 }
             } else {
                 // No tuple is forgotten here: a revisit this loop starts may
@@ -489,12 +495,17 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
         " Adds a contribution to `{field}` at one ({}) value; if the entry grew, tells its parent.",
         p.var_list(&map.key)
     );
+    let key_copy = if map.key.is_empty() {
+        quote! { () }
+    } else {
+        quote! { ::core::clone::Clone::clone(&__key) }
+    };
     quote! {
         #[doc = #doc]
         fn #name(&mut self, __key: #key_ty, __value: #k) {
             let __entry = self
                 .#field
-                .entry(::core::clone::Clone::clone(&__key))
+                .entry(#key_copy)
                 .or_insert_with(<#k as ::ivm::Semiring>::zero);
             let __grown = #grow(__entry, &__value);
             if __grown == *__entry {

@@ -203,19 +203,21 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                 };
                 let set = quote! { self.#field.set_live(#group, ::core::clone::Clone::clone(#x), __is_live) };
                 let apply = if recount.is_empty() {
-                    quote! { #set; }
+                    quote! {
+                        if __was_live != __is_live {
+                            #set;
+                        }
+                    }
                 } else {
                     quote! {
-                        if #set {
+                        if __was_live != __is_live && #set {
                             #recount
                         }
                     }
                 };
                 steps.push(quote! {
                     #locals
-                    if __was_live != __is_live {
-                        #apply
-                    }
+                    #apply
                 });
             }
             MapKind::Join { .. } | MapKind::Support { .. } => {
@@ -424,12 +426,30 @@ fn delta_join(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             Access::Scan => {
                 let vars = a.vars.iter().map(|&v| bind_name(v));
                 let fields = (0..a.vars.len()).map(syn::Index::from);
-                let pay = payloads(quote! { *__u }, quote! { <#k as #maint>::value(__state) });
-                quote! {
-                    for (__u, __state) in &self.#base {
-                        let (#(#vars,)*) = (#(&__u.#fields,)*);
-                        #pay
-                        #body
+                if same && !earlier {
+                    // The base map is already updated: a tuple whose
+                    // payload has just returned to zero has left it, yet
+                    // its derivations with the old payload must still be
+                    // taken back. The scan visits it too.
+                    let pay = payloads(quote! { *__u }, quote! { __v });
+                    quote! {
+                        let __left = (!self.#base.contains_key(__tuple))
+                            .then(|| (__tuple, <#k as ::ivm::Semiring>::zero()));
+                        let __scan = self.#base.iter().map(|(__u, __state)| (__u, <#k as #maint>::value(__state)));
+                        for (__u, __v) in __scan.chain(__left) {
+                            let (#(#vars,)*) = (#(&__u.#fields,)*);
+                            #pay
+                            #body
+                        }
+                    }
+                } else {
+                    let pay = payloads(quote! { *__u }, quote! { <#k as #maint>::value(__state) });
+                    quote! {
+                        for (__u, __state) in &self.#base {
+                            let (#(#vars,)*) = (#(&__u.#fields,)*);
+                            #pay
+                            #body
+                        }
                     }
                 }
             }

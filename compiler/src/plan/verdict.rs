@@ -537,6 +537,12 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
             if a.triangle.is_none() {
                 return not_applicable("the factorized baseline is implemented for the triangle count only; use `first_order` for other queries".to_owned());
             }
+            if !(class.ring || class.counting) {
+                return not_applicable(format!(
+                    "the factorized baseline needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`",
+                    setting.semiring_name
+                ));
+            }
             let mut v = accept(
                 s,
                 "O(N)".to_owned(),

@@ -112,6 +112,16 @@ impl Ring for Int {
             None => overflow_neg(self.0),
         }
     }
+
+    /// Exact: panics only when the difference leaves `i64` (not, as
+    /// negating first would, whenever `other` is `Int(i64::MIN)`).
+    #[inline]
+    fn sub(&self, other: &Self) -> Self {
+        match self.0.checked_sub(other.0) {
+            Some(d) => Int(d),
+            None => super::overflow("Int", "⊕", &self.0, &-i128::from(other.0)),
+        }
+    }
 }
 
 #[cold]

@@ -27,16 +27,16 @@
 //! contributions of each tuple, and a retraction must name one of them.
 //! The runtime's `Count` retracts by truncated subtraction from a sum
 //! (`ivm::DeletableAggregate`), which is looser: after inserting 2 and 3,
-//! it also accepts retracting 1 and 4. Tests over `Count` therefore only
-//! retract contributions that were inserted and are still live, or ones
-//! that are refused by both (a tuple with no contributions at all, or a
-//! value larger than the sum); on those sequences both models agree.
+//! it also accepts retracting 1 and 4. A test over `Count` either retracts
+//! only contributions that are live (or refused by both models), or builds
+//! the evaluator with [`Retraction::counted`], which models that rule: a
+//! sum and a count of contributions.
 //!
 //! # Example
 //!
 //! ```
 //! use ivm::semiring::Count;
-//! use ivm_tests::naive::{Naive, Retraction};
+//! use ivm_fuzz::naive::{Naive, Retraction};
 //!
 //! // Q(a) = R(a, b) ⋈ S(b): for each a, the number of its S-joined b's.
 //! let mut q = Naive::<Count>::new(
@@ -78,12 +78,26 @@ pub enum Retraction<K> {
     /// contributions, its payload their ⊕, and a retraction of δ removes
     /// one contribution equal to δ. It fails when there is none.
     Contributions,
+    /// A sum and a count of contributions, as the runtime keeps a `Count`
+    /// payload: a retraction of δ fails when δ is zero, when nothing is
+    /// live, when one contribution is live and it is not δ, or when the sum
+    /// is below δ; otherwise it subtracts δ and counts one contribution
+    /// less. The function is the checked subtraction, `None` below zero.
+    Counted(fn(&K, &K) -> Option<K>),
 }
 
 impl<K: Ring> Retraction<K> {
     /// The ring deletion model, with `K`'s additive inverse.
     pub fn ring() -> Self {
         Retraction::Ring(K::neg)
+    }
+}
+
+impl Retraction<ivm::semiring::Count> {
+    /// The deletion model of the runtime's `Count`: a sum and a count of
+    /// contributions (see [`Retraction::Counted`]).
+    pub fn counted() -> Self {
+        Retraction::Counted(|a, b| a.0.checked_sub(b.0).map(ivm::semiring::Count))
     }
 }
 
@@ -102,6 +116,7 @@ impl<K> fmt::Debug for Retraction<K> {
         match self {
             Retraction::Ring(_) => f.write_str("Ring"),
             Retraction::Contributions => f.write_str("Contributions"),
+            Retraction::Counted(_) => f.write_str("Counted"),
         }
     }
 }
@@ -128,8 +143,11 @@ struct Entry<K> {
     /// the ⊕ of `live`.
     payload: K,
     /// With [`Retraction::Contributions`], the live contributions (never
-    /// empty, none of them zero). Unused, and empty, in a ring.
+    /// empty, none of them zero). Unused, and empty, otherwise.
     live: Vec<K>,
+    /// With [`Retraction::Counted`], how many contributions are live (never
+    /// zero). Unused, and zero, otherwise.
+    count: u64,
 }
 
 /// A join-aggregate query over a K-database, evaluated from scratch.
@@ -240,16 +258,21 @@ impl<K: Semiring> Naive<K> {
                 };
                 set_payload(table, tuple, payload);
             }
-            Retraction::Contributions => {
+            Retraction::Contributions | Retraction::Counted(_) => {
                 if delta.is_zero() {
                     return;
                 }
                 let entry = table.entry(tuple.to_vec()).or_insert_with(|| Entry {
                     payload: K::zero(),
                     live: Vec::new(),
+                    count: 0,
                 });
                 entry.payload.add_assign(&delta);
-                entry.live.push(delta);
+                if let Retraction::Counted(_) = self.retraction {
+                    entry.count += 1;
+                } else {
+                    entry.live.push(delta);
+                }
             }
         }
     }
@@ -261,7 +284,8 @@ impl<K: Semiring> Naive<K> {
     /// `neg(delta)` (a zero result removes the tuple). With contributions
     /// it removes one live contribution equal to `delta`, and fails when
     /// there is none (in particular for a zero `delta`, which is never a
-    /// contribution). On failure nothing changes.
+    /// contribution). Counted, it follows the rule of
+    /// [`Retraction::Counted`]. On failure nothing changes.
     ///
     /// # Panics
     ///
@@ -282,6 +306,18 @@ impl<K: Semiring> Naive<K> {
                     table.remove(tuple);
                 } else {
                     entry.payload = entry.live.iter().fold(K::zero(), |sum, c| sum.add(c));
+                }
+            }
+            Retraction::Counted(checked_sub) => {
+                if delta.is_zero() || (entry.count == 1 && entry.payload != delta) {
+                    return Err(Refused);
+                }
+                let rest = checked_sub(&entry.payload, &delta).ok_or(Refused)?;
+                entry.count -= 1;
+                if entry.count == 0 {
+                    table.remove(tuple);
+                } else {
+                    entry.payload = rest;
                 }
             }
         }
@@ -423,6 +459,7 @@ fn set_payload<K: Semiring>(table: &mut BTreeMap<Vec<u64>, Entry<K>>, tuple: &[u
             Entry {
                 payload,
                 live: Vec::new(),
+                count: 0,
             },
         );
     }

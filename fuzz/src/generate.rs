@@ -1,0 +1,631 @@
+//! The query generator: random rules, kept when the compiler accepts them,
+//! spread over every strategy.
+//!
+//! A query is drawn in three steps: a *shape* (which variables each atom
+//! binds: paths, stars, cycles, triangles, variable trees that give
+//! hierarchical queries, and free-form ones), relations for the atoms
+//! (with self-joins: an atom reuses a relation of its arity now and then),
+//! and types for the columns (each variable's columns share one type,
+//! mostly `u32`, else `u8`, `i64` or `String`). The head is a random list
+//! of variables, nullary included.
+//!
+//! Each query is drawn for a *bucket*, one per strategy and one for
+//! rejected queries compiled through `#[allow(intractable)]`, with the
+//! semiring, update model, shape and attribute that make that strategy
+//! likely, and kept only if the compiler's verdict is that strategy: so
+//! every strategy is represented, whatever the proportions of random
+//! queries would be.
+
+use ivm_compiler::driver;
+use ivm_compiler::explain;
+
+use crate::column;
+use crate::payload::PATHS;
+use crate::rng::{self, Rng};
+
+/// A generated query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// The struct's name.
+    pub name: String,
+    /// The semiring's path.
+    pub semiring: &'static str,
+    /// `#[updates(insert_only)]`.
+    pub insert_only: bool,
+    /// The strategy or intractability attribute.
+    pub attr: Attr,
+    /// Each relation's column types; relation `i` is named [`RELATIONS`]`[i]`.
+    pub relations: Vec<Vec<&'static str>>,
+    /// The atoms: relation and the variable of each column.
+    pub atoms: Vec<(usize, Vec<usize>)>,
+    /// The head variables.
+    pub head: Vec<usize>,
+}
+
+/// The attribute that picks a strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Attr {
+    /// None: the compiler's choice.
+    Auto,
+    /// `#[strategy(...)]` with this argument.
+    Strategy(String),
+    /// `#[allow(intractable)]`.
+    AllowIntractable,
+}
+
+/// The relation names, in declaration order.
+pub const RELATIONS: [&str; 4] = ["R", "S", "T", "U"];
+/// The variable names.
+pub const VARIABLES: [&str; 15] = [
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o",
+];
+
+impl Spec {
+    /// The query as text, as a `.ivm` file or `ivm_query!` holds it.
+    pub fn text(&self) -> String {
+        let mut out = format!("#[semiring({})]\n", self.semiring);
+        if self.insert_only {
+            out.push_str("#[updates(insert_only)]\n");
+        }
+        match &self.attr {
+            Attr::Auto => {}
+            Attr::Strategy(s) => out.push_str(&format!("#[strategy({s})]\n")),
+            Attr::AllowIntractable => out.push_str("#[allow(intractable)]\n"),
+        }
+        out.push_str(&format!("pub query {} {{\n", self.name));
+        for (r, types) in self.relations.iter().enumerate() {
+            let cols: Vec<String> = types
+                .iter()
+                .enumerate()
+                .map(|(c, ty)| format!("c{c}: {ty}"))
+                .collect();
+            out.push_str(&format!(
+                "    relation {}({});\n",
+                RELATIONS[r],
+                cols.join(", ")
+            ));
+        }
+        let vars = |vs: &[usize]| -> String {
+            vs.iter()
+                .map(|&v| VARIABLES[v])
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let body: Vec<String> = self
+            .atoms
+            .iter()
+            .map(|(r, vs)| format!("{}({})", RELATIONS[*r], vars(vs)))
+            .collect();
+        out.push_str(&format!(
+            "    Q({}) = {};\n}}\n",
+            vars(&self.head),
+            body.join(" * ")
+        ));
+        out
+    }
+
+    /// The Rust type of variable `v`: the type of any column it binds.
+    pub fn var_type(&self, v: usize) -> &'static str {
+        self.atoms
+            .iter()
+            .find_map(|(r, vs)| {
+                vs.iter()
+                    .position(|&x| x == v)
+                    .map(|c| self.relations[*r][c])
+            })
+            .expect("every variable occurs in an atom")
+    }
+}
+
+/// What the generator aims at: a strategy, or a rejected query taken on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bucket {
+    /// F-IVM view trees.
+    ViewTree,
+    /// The two-layer insert-only structure.
+    TwoLayer,
+    /// CROWN.
+    Crown,
+    /// Max-max clusters under CROWN.
+    ClusterCrown,
+    /// IVMε for the triangle count.
+    IvmEps,
+    /// The factorized triangle baseline.
+    Factorized,
+    /// First-order deltas, forced.
+    FirstOrder,
+    /// Recomputation, forced.
+    Recompute,
+    /// A rejected query compiled through `#[allow(intractable)]`.
+    Intractable,
+}
+
+impl Bucket {
+    /// Every bucket, in the order the generator cycles through them.
+    pub const ALL: [Bucket; 9] = [
+        Bucket::ViewTree,
+        Bucket::TwoLayer,
+        Bucket::Crown,
+        Bucket::ClusterCrown,
+        Bucket::IvmEps,
+        Bucket::Factorized,
+        Bucket::FirstOrder,
+        Bucket::Recompute,
+        Bucket::Intractable,
+    ];
+
+    /// The strategy keyword the bucket wants from the verdict.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Bucket::ViewTree => "view_tree",
+            Bucket::TwoLayer => "two_layer",
+            Bucket::Crown => "crown",
+            Bucket::ClusterCrown => "cluster_crown",
+            Bucket::IvmEps => "ivm_eps",
+            Bucket::Factorized => "factorized",
+            Bucket::FirstOrder | Bucket::Intractable => "first_order",
+            Bucket::Recompute => "recompute",
+        }
+    }
+}
+
+/// A query the compiler accepted, with what it made of it.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The query.
+    pub spec: Spec,
+    /// Its text.
+    pub text: String,
+    /// The keyword of the strategy the compiler chose.
+    pub strategy: &'static str,
+    /// Whether the query is rejected by default and was taken on with
+    /// `#[allow(intractable)]`.
+    pub intractable: bool,
+    /// The generated Rust code (`ivmc compile`'s output).
+    pub code: String,
+}
+
+/// `n` accepted queries from `seed`, named `{prefix}{i}`, cycling through
+/// the buckets so that every strategy is represented.
+pub fn queries(seed: u64, n: usize, prefix: &str) -> Vec<Generated> {
+    (0..n)
+        .map(|i| {
+            let bucket = Bucket::ALL[i % Bucket::ALL.len()];
+            let mut rng = Rng::new(rng::derive(seed, i as u64));
+            query(&mut rng, bucket, &format!("{prefix}{i}"))
+        })
+        .collect()
+}
+
+/// One accepted query, aimed at `bucket`: up to a few hundred draws for
+/// it, then any query the compiler accepts.
+pub fn query(rng: &mut Rng, bucket: Bucket, name: &str) -> Generated {
+    for attempt in 0.. {
+        let aim = if attempt < 400 { Some(bucket) } else { None };
+        let drawn_for = aim.unwrap_or_else(|| *rng.pick(&Bucket::ALL));
+        let spec = draw(rng, drawn_for, name);
+        if let Some(generated) = accept(spec, aim) {
+            return generated;
+        }
+    }
+    unreachable!("some query is accepted")
+}
+
+/// The query compiled, if the compiler accepts it (for `aim`'s strategy
+/// when given).
+pub fn accept(spec: Spec, aim: Option<Bucket>) -> Option<Generated> {
+    let text = spec.text();
+    let reports = explain::explain_str(&text).ok()?;
+    let report = reports.first()?;
+    let strategy = report.verdict.strategy?.keyword();
+    let intractable = !report.verdict.tractable;
+    if let Some(bucket) = aim {
+        let wanted = bucket.keyword() == strategy && (bucket == Bucket::Intractable) == intractable;
+        if !wanted {
+            return None;
+        }
+    }
+    driver::lower(report).ok()?;
+    let code = driver::compile_str(&text).ok()?;
+    Some(Generated {
+        spec,
+        text,
+        strategy,
+        intractable,
+        code,
+    })
+}
+
+/// The semirings with O(1) deletes or a ring: what IVMε counts over.
+const COUNTING: [&str; 4] = [
+    "ivm::semiring::Int",
+    "ivm::semiring::Real",
+    "ivm::semiring::Count",
+    "ivm::semiring::Covariance<2>",
+];
+/// The positive semirings.
+const POSITIVE: [&str; 8] = [
+    "ivm::semiring::Count",
+    "ivm::semiring::Bool",
+    "ivm::semiring::AccessControl",
+    "ivm::semiring::MinPlus",
+    "ivm::semiring::MaxPlus",
+    "ivm::semiring::MaxMin",
+    "ivm::semiring::MinMax",
+    "ivm::semiring::MaxMax",
+];
+/// The bounded monotone semirings (CROWN's).
+const BOUNDED: [&str; 2] = ["ivm::semiring::Bool", "ivm::semiring::AccessControl"];
+
+/// One random query aimed at `bucket` (it may still get another strategy).
+pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
+    let (semiring, insert_only) = match bucket {
+        Bucket::TwoLayer => (*rng.pick(&POSITIVE), true),
+        Bucket::Crown => (*rng.pick(&BOUNDED), true),
+        Bucket::ClusterCrown => ("ivm::semiring::MaxMax", true),
+        Bucket::IvmEps | Bucket::Factorized => (*rng.pick(&COUNTING), rng.chance(0.3)),
+        _ => (*rng.pick(&PATHS), rng.chance(0.35)),
+    };
+    let forced = |rng: &mut Rng, keyword: &str| {
+        if rng.chance(0.5) {
+            Attr::Auto
+        } else {
+            Attr::Strategy(keyword.to_string())
+        }
+    };
+    let attr = match bucket {
+        Bucket::ViewTree | Bucket::TwoLayer | Bucket::Crown | Bucket::ClusterCrown => {
+            forced(rng, bucket.keyword())
+        }
+        Bucket::IvmEps => {
+            if rng.chance(0.3) {
+                Attr::Auto
+            } else {
+                let eps = *rng.pick(&["0", "0.25", "0.5", "0.75", "1", "0.3", "0.9"]);
+                Attr::Strategy(format!("ivm_eps(eps = {eps})"))
+            }
+        }
+        Bucket::Factorized | Bucket::FirstOrder | Bucket::Recompute => {
+            Attr::Strategy(bucket.keyword().to_string())
+        }
+        Bucket::Intractable => Attr::AllowIntractable,
+    };
+    let shape = match bucket {
+        Bucket::IvmEps | Bucket::Factorized => triangle(rng),
+        Bucket::ViewTree | Bucket::TwoLayer if rng.chance(0.6) => tree(rng),
+        _ => match rng.index(6) {
+            0 => path(rng),
+            1 => star(rng),
+            2 => cycle(rng),
+            3 => triangle(rng),
+            4 => tree(rng),
+            _ => free(rng),
+        },
+    };
+    let Some(relations) = relations_for(rng, &shape.atoms, shape.same_relation) else {
+        return draw(rng, bucket, name);
+    };
+    let nvars = shape.atoms.iter().flatten().max().map_or(0, |&v| v + 1);
+    let types = column_types(rng, &shape.atoms, &relations, nvars);
+    let atoms: Vec<(usize, Vec<usize>)> = relations.iter().copied().zip(shape.atoms).collect();
+    let head = shape.head.unwrap_or_else(|| random_head(rng, nvars));
+    Spec {
+        name: name.to_string(),
+        semiring,
+        insert_only,
+        attr,
+        relations: types,
+        atoms,
+        head,
+    }
+}
+
+/// The variables each atom binds, and what the shape wants of the rest.
+struct Shape {
+    /// Per atom, its variables (distinct within an atom).
+    atoms: Vec<Vec<usize>>,
+    /// A head the shape chooses; `None` for a random one.
+    head: Option<Vec<usize>>,
+    /// Whether all atoms must read one relation (a graph query).
+    same_relation: bool,
+}
+
+impl Shape {
+    fn of(atoms: Vec<Vec<usize>>) -> Shape {
+        Shape {
+            atoms,
+            head: None,
+            same_relation: false,
+        }
+    }
+}
+
+/// A path x0 – x1 – ... of binary atoms, some with an extra variable,
+/// maybe with unary atoms at its ends.
+fn path(rng: &mut Rng) -> Shape {
+    let k = rng.range(1, 4) as usize;
+    let mut next = k + 1;
+    let mut atoms: Vec<Vec<usize>> = (0..k)
+        .map(|i| {
+            let mut vs = vec![i, i + 1];
+            if rng.chance(0.2) {
+                vs.insert(rng.index(3), next);
+                next += 1;
+            }
+            vs
+        })
+        .collect();
+    if atoms.len() < 5 && rng.chance(0.3) {
+        atoms.push(vec![0]);
+    }
+    if atoms.len() < 5 && rng.chance(0.3) {
+        atoms.push(vec![k]);
+    }
+    Shape::of(atoms)
+}
+
+/// Atoms that share one centre variable, each with up to two of its own.
+fn star(rng: &mut Rng) -> Shape {
+    let k = rng.range(1, 5) as usize;
+    let mut next = 1;
+    let atoms = (0..k)
+        .map(|_| {
+            let mut vs = vec![0];
+            for _ in 0..rng.range(0, 2) {
+                vs.insert(rng.index(vs.len() + 1), next);
+                next += 1;
+            }
+            vs
+        })
+        .collect();
+    Shape::of(atoms)
+}
+
+/// A cycle of 3 to 5 binary atoms.
+fn cycle(rng: &mut Rng) -> Shape {
+    let k = rng.range(3, 5) as usize;
+    Shape::of((0..k).map(|i| vec![i, (i + 1) % k]).collect())
+}
+
+/// The triangle a – b – c – a, over three relations or one (a graph,
+/// with an edge reversed now and then), mostly with an empty head.
+fn triangle(rng: &mut Rng) -> Shape {
+    let mut atoms = vec![vec![0, 1], vec![1, 2], vec![2, 0]];
+    let same_relation = rng.chance(0.4);
+    if rng.chance(0.25) {
+        atoms[rng.index(3)].reverse();
+    }
+    let head = if rng.chance(0.8) {
+        Some(Vec::new())
+    } else {
+        None
+    };
+    Shape {
+        atoms,
+        head,
+        same_relation,
+    }
+}
+
+/// A random forest of variables; each atom binds the path from a root to
+/// one node (so the query is hierarchical), and the head is closed
+/// upwards most of the time (so it is q-hierarchical).
+fn tree(rng: &mut Rng) -> Shape {
+    let n = rng.range(1, 6) as usize;
+    // parent[v] < v, or none for a root; paths of at most 3 variables.
+    let mut parent: Vec<Option<usize>> = vec![None];
+    let mut depth = vec![1];
+    for v in 1..n {
+        let candidates: Vec<usize> = (0..v).filter(|&u| depth[u] < 3).collect();
+        let p = if candidates.is_empty() || rng.chance(0.2) {
+            None
+        } else {
+            Some(*rng.pick(&candidates))
+        };
+        depth.push(p.map_or(1, |p| depth[p] + 1));
+        parent.push(p);
+    }
+    let path_to = |v: usize| {
+        let mut vs = vec![v];
+        let mut at = v;
+        while let Some(p) = parent[at] {
+            vs.push(p);
+            at = p;
+        }
+        vs.reverse();
+        vs
+    };
+    // Every leaf gets an atom; others now and then.
+    let mut atoms: Vec<Vec<usize>> = Vec::new();
+    for v in 0..n {
+        let leaf = !parent.contains(&Some(v));
+        if (leaf || rng.chance(0.3)) && atoms.len() < 5 {
+            let mut vs = path_to(v);
+            // Columns in any order.
+            for i in (1..vs.len()).rev() {
+                vs.swap(i, rng.index(i + 1));
+            }
+            atoms.push(vs);
+        }
+    }
+    // Variables under no atom (a cut-off subtree) are renumbered away.
+    let used: Vec<usize> = (0..n)
+        .filter(|v| atoms.iter().any(|a| a.contains(v)))
+        .collect();
+    let renumber = |v: usize| used.iter().position(|&u| u == v).expect("used");
+    for a in &mut atoms {
+        for v in a.iter_mut() {
+            *v = renumber(*v);
+        }
+    }
+    let head = if rng.chance(0.7) {
+        // Closed upwards: each chosen variable brings its ancestors.
+        let mut head: Vec<usize> = Vec::new();
+        for &v in &used {
+            if rng.chance(0.35) {
+                for u in path_to(v) {
+                    let u = renumber(u);
+                    if !head.contains(&u) {
+                        head.push(u);
+                    }
+                }
+            }
+        }
+        Some(head)
+    } else {
+        None
+    };
+    Shape {
+        atoms,
+        head,
+        same_relation: false,
+    }
+}
+
+/// Atoms of random arity whose columns take an existing variable or a new
+/// one.
+fn free(rng: &mut Rng) -> Shape {
+    let k = rng.range(1, 5) as usize;
+    let mut next = 0;
+    let atoms = (0..k)
+        .map(|_| {
+            let arity = rng.range(1, 3) as usize;
+            let mut vs: Vec<usize> = Vec::new();
+            while vs.len() < arity {
+                let v = if next > 0 && rng.chance(0.55) {
+                    rng.index(next)
+                } else {
+                    next += 1;
+                    next - 1
+                };
+                if !vs.contains(&v) {
+                    vs.push(v);
+                } else if next >= 15 {
+                    break;
+                }
+            }
+            vs
+        })
+        .collect();
+    Shape::of(atoms)
+}
+
+/// A relation for each atom: a new one, or (a self-join) one already used
+/// by an atom of the same arity; `None` when that takes more than four.
+fn relations_for(rng: &mut Rng, atoms: &[Vec<usize>], same: bool) -> Option<Vec<usize>> {
+    let mut arity: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    for vs in atoms {
+        let reusable: Vec<usize> = (0..arity.len()).filter(|&r| arity[r] == vs.len()).collect();
+        let reuse =
+            !reusable.is_empty() && (same || arity.len() == RELATIONS.len() || rng.chance(0.3));
+        if reuse {
+            out.push(*rng.pick(&reusable));
+        } else {
+            arity.push(vs.len());
+            out.push(arity.len() - 1);
+        }
+    }
+    (arity.len() <= RELATIONS.len()).then_some(out)
+}
+
+/// The column types of each relation: each variable's columns share a
+/// type (a union of columns and variables), mostly `u32`.
+fn column_types(
+    rng: &mut Rng,
+    atoms: &[Vec<usize>],
+    relations: &[usize],
+    nvars: usize,
+) -> Vec<Vec<&'static str>> {
+    let nrel = relations.iter().max().map_or(0, |&r| r + 1);
+    let arity: Vec<usize> = (0..nrel)
+        .map(|r| {
+            let a = relations.iter().position(|&x| x == r).expect("used");
+            atoms[a].len()
+        })
+        .collect();
+    // Slots: the variables, then every (relation, column).
+    let slot = |r: usize, c: usize| nvars + arity[..r].iter().sum::<usize>() + c;
+    let total = nvars + arity.iter().sum::<usize>();
+    let mut parent: Vec<usize> = (0..total).collect();
+    fn find(parent: &mut [usize], x: usize) -> usize {
+        let mut x = x;
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for (a, vs) in atoms.iter().enumerate() {
+        for (c, &v) in vs.iter().enumerate() {
+            let (x, y) = (
+                find(&mut parent, v),
+                find(&mut parent, slot(relations[a], c)),
+            );
+            parent[x] = y;
+        }
+    }
+    let mut type_of_root: Vec<Option<&'static str>> = vec![None; total];
+    (0..nrel)
+        .map(|r| {
+            (0..arity[r])
+                .map(|c| {
+                    let root = find(&mut parent, slot(r, c));
+                    *type_of_root[root].get_or_insert_with(|| {
+                        if rng.chance(0.7) {
+                            "u32"
+                        } else {
+                            *rng.pick(&column::TYPES[1..])
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A random head: up to three variables in a random order, none most of
+/// the time in a fifth of the queries.
+fn random_head(rng: &mut Rng, nvars: usize) -> Vec<usize> {
+    let mut vars: Vec<usize> = (0..nvars).collect();
+    for i in (1..vars.len()).rev() {
+        vars.swap(i, rng.index(i + 1));
+    }
+    let k = rng.index(nvars.min(3) + 1);
+    vars.truncate(k);
+    vars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bucket_gets_its_strategy() {
+        let generated = queries(11, Bucket::ALL.len(), "G");
+        for (g, bucket) in generated.iter().zip(Bucket::ALL) {
+            assert_eq!(g.strategy, bucket.keyword(), "{}", g.text);
+            assert_eq!(g.intractable, bucket == Bucket::Intractable, "{}", g.text);
+        }
+    }
+
+    #[test]
+    fn columns_of_one_variable_share_a_type() {
+        let mut rng = Rng::new(5);
+        for i in 0..300 {
+            let bucket = Bucket::ALL[i % Bucket::ALL.len()];
+            let spec = draw(&mut rng, bucket, &format!("Q{i}"));
+            for (r, vs) in &spec.atoms {
+                assert_eq!(vs.len(), spec.relations[*r].len(), "{}", spec.text());
+                for (c, &v) in vs.iter().enumerate() {
+                    assert_eq!(spec.relations[*r][c], spec.var_type(v), "{}", spec.text());
+                }
+                let mut sorted = vs.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), vs.len(), "{}", spec.text());
+            }
+            assert!(spec.relations.len() <= 4, "{}", spec.text());
+        }
+    }
+}

@@ -22,37 +22,28 @@ pub trait Column: Sized {
     fn rust(v: u64) -> String;
 }
 
-impl Column for u32 {
-    const TYPE: &'static str = "u32";
+/// The unsigned columns hold `v` itself.
+macro_rules! unsigned {
+    ($($ty:ident)*) => {$(
+        impl Column for $ty {
+            const TYPE: &'static str = stringify!($ty);
 
-    fn from_value(v: u64) -> u32 {
-        u32::try_from(v).expect("a small value")
-    }
+            fn from_value(v: u64) -> $ty {
+                $ty::try_from(v).expect("a small value")
+            }
 
-    fn value(&self) -> u64 {
-        u64::from(*self)
-    }
+            fn value(&self) -> u64 {
+                u64::from(*self)
+            }
 
-    fn rust(v: u64) -> String {
-        v.to_string()
-    }
+            fn rust(v: u64) -> String {
+                v.to_string()
+            }
+        }
+    )*};
 }
 
-impl Column for u8 {
-    const TYPE: &'static str = "u8";
-
-    fn from_value(v: u64) -> u8 {
-        u8::try_from(v).expect("a small value")
-    }
-
-    fn value(&self) -> u64 {
-        u64::from(*self)
-    }
-
-    fn rust(v: u64) -> String {
-        v.to_string()
-    }
-}
+unsigned!(u32 u8);
 
 impl Column for i64 {
     const TYPE: &'static str = "i64";

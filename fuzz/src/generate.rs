@@ -302,12 +302,27 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
             _ => free(rng),
         },
     };
-    let Some(relations) = relations_for(rng, &shape.atoms, shape.same_relation) else {
+    let Some(mut relations) = relations_for(rng, &shape.atoms, shape.same_relation) else {
         return draw(rng, bucket, name);
     };
-    let nvars = shape.atoms.iter().flatten().max().map_or(0, |&v| v + 1);
-    let types = column_types(rng, &shape.atoms, &relations, nvars);
-    let atoms: Vec<(usize, Vec<usize>)> = relations.iter().copied().zip(shape.atoms).collect();
+    let mut shape_atoms = shape.atoms;
+    // A twin now and then: an atom that reads the same relation with the
+    // same variables, or with them permuted (`R(a, b) * R(a, b)`,
+    // `R(a, b) * R(b, a)`), so that an update meets itself in one view.
+    if shape_atoms.len() < 5 && rng.chance(0.15) {
+        let i = rng.index(shape_atoms.len());
+        let mut vs = shape_atoms[i].clone();
+        for k in (1..vs.len()).rev() {
+            vs.swap(k, rng.index(k + 1));
+        }
+        let at = rng.index(shape_atoms.len() + 1);
+        let relation = relations[i];
+        shape_atoms.insert(at, vs);
+        relations.insert(at, relation);
+    }
+    let nvars = shape_atoms.iter().flatten().max().map_or(0, |&v| v + 1);
+    let types = column_types(rng, &shape_atoms, &relations, nvars);
+    let atoms: Vec<(usize, Vec<usize>)> = relations.iter().copied().zip(shape_atoms).collect();
     let head = shape.head.unwrap_or_else(|| random_head(rng, nvars));
     Spec {
         name: name.to_string(),

@@ -95,8 +95,8 @@ fn main() {
         summary.updates as f64 / summary.running.as_secs_f64().max(1e-9)
     );
     println!(
-        "episodes cut short by the evaluator's overflow: {}",
-        summary.overflowed
+        "episodes cut short by the evaluator (an overflow, or a database too large to evaluate after every call): {}",
+        summary.cut_short
     );
     println!(
         "time        {:.0?} ({:.0?} building, {:.0?} running)",

@@ -350,6 +350,15 @@ impl<K: Semiring> Naive<K> {
     /// head variables' values, in head order; empty for a nullary head)
     /// with its payload. Zero payloads are left out.
     pub fn result(&self) -> BTreeMap<Vec<u64>, K> {
+        self.result_within(u64::MAX)
+            .expect("an unlimited budget is never exhausted")
+    }
+
+    /// [`result`](Naive::result), or `None` when the join would visit more
+    /// than `budget` candidate tuples: a cross product of a few large
+    /// relations takes the evaluator far longer than the code under test,
+    /// and a fuzzer would rather start over from a smaller database.
+    pub fn result_within(&self, budget: u64) -> Option<BTreeMap<Vec<u64>, K>> {
         // One index per atom on the columns whose variables earlier atoms
         // have bound: it only narrows the candidates; `bind` checks every
         // column of every candidate anyway.
@@ -370,9 +379,12 @@ impl<K: Semiring> Naive<K> {
 
         let mut out = BTreeMap::new();
         let mut binding = vec![None; self.num_vars];
-        self.join(0, &indexes, &mut binding, K::one(), &mut out);
+        let mut budget = budget;
+        if !self.join(0, &indexes, &mut binding, K::one(), &mut out, &mut budget) {
+            return None;
+        }
         out.retain(|_, payload: &mut K| !payload.is_zero());
-        out
+        Some(out)
     }
 
     /// The payload of one output tuple (the head variables' values, in head
@@ -393,7 +405,8 @@ impl<K: Semiring> Naive<K> {
 
     /// The backtracking join: extends `binding` with a tuple of atom `i`
     /// and recurses; after the last atom, adds `product` to the output
-    /// tuple of the head variables.
+    /// tuple of the head variables. Each candidate tuple visited costs one
+    /// unit of `budget`; returns `false` when it runs out.
     fn join(
         &self,
         i: usize,
@@ -401,7 +414,8 @@ impl<K: Semiring> Naive<K> {
         binding: &mut Vec<Option<u64>>,
         product: K,
         out: &mut BTreeMap<Vec<u64>, K>,
-    ) {
+        budget: &mut u64,
+    ) -> bool {
         let Some((_, vars)) = self.atoms.get(i) else {
             let key = self
                 .head
@@ -409,7 +423,7 @@ impl<K: Semiring> Naive<K> {
                 .map(|&v| binding[v].expect("every head variable occurs in an atom"))
                 .collect();
             out.entry(key).or_insert_with(K::zero).add_assign(&product);
-            return;
+            return true;
         };
         let (key_cols, index) = &indexes[i];
         let key: Vec<u64> = key_cols
@@ -417,17 +431,24 @@ impl<K: Semiring> Naive<K> {
             .map(|&c| binding[vars[c]].expect("key columns are bound by earlier atoms"))
             .collect();
         let Some(candidates) = index.get(&key) else {
-            return;
+            return true;
         };
         for &(tuple, payload) in candidates {
+            let Some(left) = budget.checked_sub(1) else {
+                return false;
+            };
+            *budget = left;
             let mut newly_bound = Vec::new();
-            if bind(vars, tuple, binding, &mut newly_bound) {
-                self.join(i + 1, indexes, binding, product.mul(payload), out);
-            }
+            let within = !bind(vars, tuple, binding, &mut newly_bound)
+                || self.join(i + 1, indexes, binding, product.mul(payload), out, budget);
             for v in newly_bound {
                 binding[v] = None;
             }
+            if !within {
+                return false;
+            }
         }
+        true
     }
 
     /// Asserts that `rel` is a relation and `tuple` has its arity.
@@ -678,6 +699,27 @@ mod tests {
         assert_eq!(q.delete(1, &[20]), Err(Refused));
         assert!(q.is_empty());
         assert_eq!(q.relations[1].len(), 1);
+    }
+
+    #[test]
+    fn a_budget_bounds_the_join() {
+        // Q() = R(a) ⋈ S(b): a cross product of 10 × 10 tuples visits 110
+        // candidates (10 of R, then 10 of S for each).
+        let mut q = Naive::<Count>::new(
+            vec![1, 1],
+            vec![(0, vec![0]), (1, vec![1])],
+            vec![],
+            Retraction::Contributions,
+        );
+        for v in 0..10 {
+            q.update(0, &[v], Count(1));
+            q.update(1, &[v], Count(1));
+        }
+        assert_eq!(q.result_within(109), None);
+        assert_eq!(
+            q.result_within(110),
+            Some(BTreeMap::from([(vec![], Count(100))]))
+        );
     }
 
     #[test]

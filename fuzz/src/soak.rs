@@ -50,8 +50,9 @@ pub struct Summary {
     pub per_semiring: BTreeMap<String, usize>,
     /// Updates made.
     pub updates: u64,
-    /// Episodes cut short by the evaluator's overflow.
-    pub overflowed: u64,
+    /// Episodes cut short by the evaluator (an overflow, or a database
+    /// too large to evaluate after every call).
+    pub cut_short: u64,
     /// The report of each mismatch.
     pub mismatches: Vec<String>,
     /// Time spent building the batches.
@@ -212,7 +213,7 @@ fn run(opts: &Options, binary: &Path, summary: &mut Summary) -> Result<(), Strin
             *summary.per_strategy.entry(strategy).or_default() += 1;
             *summary.per_semiring.entry(field("semiring")).or_default() += 1;
             summary.updates += field("updates").parse::<u64>().unwrap_or(0);
-            summary.overflowed += field("overflowed").parse::<u64>().unwrap_or(0);
+            summary.cut_short += field("cut_short").parse::<u64>().unwrap_or(0);
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;

@@ -10,17 +10,15 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{key_expr, product_value};
-use crate::ir::{Factor, MapKind, Program};
+use crate::ir::{Factor, Product, Program, Reading};
 
 /// The `bulk_load` constructor.
 pub fn bulk_load(p: &Program) -> TokenStream {
     let maint = super::maintainer(p);
     let k = &p.payload;
-    if p.output.result.is_some()
-        || p.output.triangle.is_some()
-        || !p.output.top.is_empty()
-        || p.output.joined.is_some()
-        || p.output.recompute.is_some()
+    // Views are built in one pass for view trees only, and only when every
+    // relation is kept to build them from.
+    if !matches!(p.output.reading, Reading::Levels { .. })
         || (0..p.relations.len()).any(|r| !p.stores(r))
     {
         return bulk_by_updates(p);
@@ -46,19 +44,11 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     });
     let views = p.maps.iter().filter_map(|map| {
         let field = &map.name;
-        match &map.kind {
-            MapKind::Base { .. }
-            | MapKind::Index { .. }
-            | MapKind::Result
-            | MapKind::Triangle { .. }
-            | MapKind::Join { .. }
-            | MapKind::Message { .. }
-            | MapKind::Cluster { .. }
-            | MapKind::Best { .. }
-            | MapKind::Support { .. }
-            | MapKind::Extension { .. }
-            | MapKind::Joined => None,
-            MapKind::Sum { factors, .. } => {
+        match map.kind.product()? {
+            // Only view trees are built in one pass, and they have no top
+            // join.
+            Product::Reach { .. } => None,
+            Product::Sum { factors, .. } => {
                 let key = key_expr(p, &map.key);
                 let (source, bind) = scan(p, factors[0]);
                 let term = product_value(p, factors);
@@ -73,16 +63,15 @@ pub fn bulk_load(p: &Program) -> TokenStream {
                     }
                 })
             }
-            MapKind::Free {
+            Product::Free {
                 var,
                 factors,
                 children,
-                ..
             } => {
                 let mut full = map.key.clone();
-                full.push(*var);
+                full.push(var);
                 let group = key_expr(p, &map.key);
-                let x = &p.vars[*var].name;
+                let x = &p.vars[var].name;
                 let live = (!factors.is_empty()).then(|| {
                     let (source, bind) = scan(p, factors[0]);
                     let local = product_value(p, factors);

@@ -9,30 +9,28 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::product_value;
-use crate::ir::{MapId, MapKind, Program};
+use crate::ir::{MapId, MapKind, Program, Reading};
 
 /// The reading methods.
 pub fn methods(p: &Program) -> TokenStream {
+    match &p.output.reading {
+        Reading::Levels { scalars, roots } => levels(p, scalars, roots),
+        &Reading::Materialized(result) => materialized(p, result),
+        &Reading::Counted(triangle) => counted(p, triangle),
+        Reading::TopJoin(top) => super::top::reading(p, top),
+        &Reading::Joined(joined) => super::top::joined_reading(p, joined),
+        Reading::Recompute(plan) => super::recompute::reading(p, plan),
+    }
+}
+
+/// The reading of a view tree: the product of the scalars and of the free
+/// levels below the roots.
+fn levels(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
     let maint = super::maintainer(p);
     let k = &p.payload;
-    if let Some(result) = p.output.result {
-        return materialized(p, result);
-    }
-    if let Some(triangle) = p.output.triangle {
-        return counted(p, triangle);
-    }
-    if !p.output.top.is_empty() {
-        return super::top::reading(p);
-    }
-    if let Some(plan) = &p.output.recompute {
-        return super::recompute::reading(p, plan);
-    }
-    if let Some(joined) = p.output.joined {
-        return super::top::joined_reading(p, joined);
-    }
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
-    let scalars = p.output.scalars.iter().map(|&m| {
+    let factors = scalars.iter().map(|&m| {
         let field = &p.maps[m].name;
         quote! {
             let __factor: #k = self.#field.get(&()).map_or_else(
@@ -42,28 +40,27 @@ pub fn methods(p: &Program) -> TokenStream {
             __scalar = ::ivm::Semiring::mul(&__scalar, &__factor);
         }
     });
-    let scalar_body = if p.output.scalars.is_empty() {
+    let scalar_body = if scalars.is_empty() {
         quote! { <#k as ::ivm::Semiring>::one() }
     } else {
         quote! {
             let mut __scalar = <#k as ::ivm::Semiring>::one();
-            #(#scalars)*
+            #(#factors)*
             __scalar
         }
     };
-    let scalar_doc = if p.output.scalars.is_empty() {
+    let scalar_doc = if scalars.is_empty() {
         " The factor every output tuple's payload is multiplied by: one, as no variable is summed out at the root."
     } else {
         " The factor every output tuple's payload is multiplied by: the views of the summed-out root variables."
     };
 
     // Enumeration: a product over the root levels.
-    let (roots_iter, roots_pat) =
-        levels_product(p, &p.output.roots, quote! { () }, quote! { __scalar });
+    let (roots_iter, roots_pat) = levels_product(p, roots, quote! { () }, quote! { __scalar });
     let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
     // Flatten the nested tuples of the levels into the head's order (a
     // nullary head needs nothing).
-    let to_head = (!p.output.roots.is_empty()).then(|| {
+    let to_head = (!roots.is_empty()).then(|| {
         quote! { .map(|(#roots_pat, __payload)| ((#(#head_names,)*), __payload)) }
     });
     let filter = p.zero_divisors.then(|| {
@@ -89,7 +86,7 @@ pub fn methods(p: &Program) -> TokenStream {
 
     // Lookup: the product of the local payloads along the key.
     let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
-    let lookups = free_levels(p).into_iter().map(|m| {
+    let lookups = free_levels(p, roots).into_iter().map(|m| {
         let MapKind::Free { factors, .. } = &p.maps[m].kind else {
             unreachable!("free levels")
         };
@@ -139,7 +136,7 @@ pub fn methods(p: &Program) -> TokenStream {
             }
         }
     } else {
-        let totals = p.output.roots.iter().map(|&m| {
+        let totals = roots.iter().map(|&m| {
             let field = &p.maps[m].name;
             quote! { self.#field.total(&()) }
         });
@@ -173,9 +170,9 @@ pub fn methods(p: &Program) -> TokenStream {
 }
 
 /// Every free level, top-down.
-fn free_levels(p: &Program) -> Vec<MapId> {
+fn free_levels(p: &Program, roots: &[MapId]) -> Vec<MapId> {
     let mut out = Vec::new();
-    let mut stack: Vec<MapId> = p.output.roots.iter().rev().copied().collect();
+    let mut stack: Vec<MapId> = roots.iter().rev().copied().collect();
     while let Some(m) = stack.pop() {
         out.push(m);
         if let MapKind::Free { children, .. } = &p.maps[m].kind {

@@ -115,7 +115,7 @@ pub fn emit(p: &Program) -> TokenStream {
     });
     // The insert-only strategies rely on a positive semiring; say so where
     // the compiler checks it.
-    let positive = (!p.output.top.is_empty() || p.output.joined.is_some()).then(|| {
+    let positive = p.output.reading.is_top_join().then(|| {
         let k = &p.payload;
         quote! {
             const _: () = ::ivm::__private::require_positive::<#k>();

@@ -519,9 +519,8 @@ fn raise_method(p: &Program, message: MapId) -> TokenStream {
 }
 
 /// `iter`, `get`, `len` and `is_empty` over the top join.
-pub fn reading(p: &Program) -> TokenStream {
+pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
     let k = &p.payload;
-    let top = &p.output.top;
     let n = top.len();
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };

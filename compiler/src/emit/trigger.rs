@@ -5,7 +5,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, method};
-use crate::ir::{Access, AtomPath, DeltaJoin, Factor, MapKind, Program, Trigger};
+use crate::ir::{
+    Access, AtomId, AtomPath, DeltaJoin, Factor, MapId, MapKind, PathBody, Product, Program, Step,
+    Trigger,
+};
 
 /// One `on_<relation>_changed` method per relation.
 pub fn propagations(p: &Program) -> TokenStream {
@@ -33,29 +36,37 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 }
 
 fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
+    match &path.body {
+        PathBody::Steps {
+            steps,
+            later_same_relation,
+        } => view_path(p, path.atom, steps, later_same_relation),
+        PathBody::Delta(join) => delta_join(p, path.atom, join),
+        &PathBody::Triangle { map, role, columns } => triangle_path(p, map, role, columns),
+        &PathBody::Raise(message) => super::top::raise_path(p, path.atom, message),
+        &PathBody::Cluster(node) => super::top::cluster_path(p, node),
+    }
+}
+
+/// IVMε: the triangle map updates the atom's role.
+fn triangle_path(p: &Program, map: MapId, role: usize, [x, y]: [usize; 2]) -> TokenStream {
+    let field = &p.maps[map].name;
+    let update = match p.maps[map].kind {
+        MapKind::Triangle { cycle: true, .. } => format_ident!("update"),
+        _ => format_ident!("update_{}", ["r", "s", "t"][role]),
+    };
+    let (x, y) = (syn::Index::from(x), syn::Index::from(y));
+    quote! {
+        self.#field.#update(&__tuple.#x, &__tuple.#y, __old, __new);
+    }
+}
+
+/// Up a view tree: each step replaces the changed factor's old payload by
+/// its new one in the product at one key of its target.
+fn view_path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> TokenStream {
     let maint = super::maintainer(p);
-    if let Some((map, role, [x, y])) = path.triangle {
-        let field = &p.maps[map].name;
-        let update = match p.maps[map].kind {
-            MapKind::Triangle { cycle: true, .. } => format_ident!("update"),
-            _ => format_ident!("update_{}", ["r", "s", "t"][role]),
-        };
-        let (x, y) = (syn::Index::from(x), syn::Index::from(y));
-        return quote! {
-            self.#field.#update(&__tuple.#x, &__tuple.#y, __old, __new);
-        };
-    }
-    if let Some(join) = &path.delta {
-        return delta_join(p, path.atom, join);
-    }
-    if let Some(message) = path.raise {
-        return super::top::raise_path(p, path.atom, message);
-    }
-    if let Some(node) = path.cluster {
-        return super::top::cluster_path(p, node);
-    }
     let k = &p.payload;
-    let atom = &p.atoms[path.atom];
+    let atom = &p.atoms[atom_id];
     // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
     // a reader sees which atom each early exit leaves.
     let mut label_name = p.relations[atom.relation].snake.clone();
@@ -67,7 +78,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
     // Bind the atom's variables to the tuple's columns all at once, so a
     // variable named like another column cannot shadow it.
     // Variables no key on the path needs are bound to `_`.
-    let used = used_vars(p, path);
+    let used = used_vars(p, steps);
     let names = atom.vars.iter().map(|&v| {
         if used.contains(&v) {
             let name = &p.vars[v].name;
@@ -80,9 +91,9 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
     let bind = quote! { let (#(#names,)*) = (#(&__tuple.#fields,)*); };
 
     let mut breaks = false;
-    let mut steps = Vec::new();
-    let last = path.steps.len() - 1;
-    for (s, step) in path.steps.iter().enumerate() {
+    let mut blocks = Vec::new();
+    let last = steps.len() - 1;
+    for (s, step) in steps.iter().enumerate() {
         let target = &p.maps[step.target];
         let field = &target.name;
         // The product of the siblings at the current key. A sibling that is
@@ -94,7 +105,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
             .map(|&f| {
                 let value = factor_value(p, f);
                 match f {
-                    Factor::Atom(a) if path.later_same_relation.contains(&a) => {
+                    Factor::Atom(a) if later.contains(&a) => {
                         let key = key_expr(p, &p.atoms[a].vars);
                         quote! {
                             let __sibling: #k = if #key == *__tuple {
@@ -122,8 +133,11 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                 break #block;
             }
         };
-        match &target.kind {
-            MapKind::Sum { .. } => {
+        let Some(product) = target.kind.product() else {
+            unreachable!("a step changes a product")
+        };
+        match product {
+            Product::Sum { .. } => {
                 let key = key_expr(p, &target.key);
                 let terms = if sibs.is_empty() {
                     quote! {
@@ -154,7 +168,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                 if s == last {
                     // A root view: nothing above it to tell.
                     let update = update(replace);
-                    steps.push(quote! { { #terms #update; } });
+                    blocks.push(quote! { { #terms #update; } });
                 } else {
                     breaks = true;
                     let update = update(quote! {
@@ -162,7 +176,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                         #replace
                         (__before, <#k as #maint>::value(__state))
                     });
-                    steps.push(quote! {
+                    blocks.push(quote! {
                         let (__changed_old, __changed_new) = {
                             #terms
                             let (__before, __after) = #update;
@@ -174,12 +188,12 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                     });
                 }
             }
-            MapKind::Free { var, .. } => {
+            Product::Free { var, .. } => {
                 // The level only records whether the local payload is
                 // non-zero; the payload itself is looked up when read. So a
                 // change between non-zero payloads stops here.
                 let group = key_expr(p, &target.key);
-                let x = &p.vars[*var].name;
+                let x = &p.vars[var].name;
                 let recount = recount(p, step.target);
                 let locals = if sibs.is_empty() {
                     quote! {
@@ -215,12 +229,12 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                         }
                     }
                 };
-                steps.push(quote! {
+                blocks.push(quote! {
                     #locals
                     #apply
                 });
             }
-            MapKind::Join { .. } | MapKind::Support { .. } => {
+            Product::Reach { .. } => {
                 // Over a positive semiring a non-zero payload stays
                 // non-zero under inserts, and a product of non-zero
                 // factors is non-zero: only a factor that was zero can
@@ -235,29 +249,20 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
                         let __product = ::ivm::Semiring::mul(&__changed_new, &__sib);
                     }
                 };
-                steps.push(quote! {
+                blocks.push(quote! {
                     #product
                     if ::ivm::Semiring::is_zero(&__changed_old) && !::ivm::Semiring::is_zero(&__product) {
                         self.#reach(#key);
                     }
                 });
             }
-            MapKind::Base { .. }
-            | MapKind::Index { .. }
-            | MapKind::Result
-            | MapKind::Triangle { .. }
-            | MapKind::Message { .. }
-            | MapKind::Cluster { .. }
-            | MapKind::Best { .. }
-            | MapKind::Extension { .. }
-            | MapKind::Joined => {}
         }
     }
     let body = quote! {
         #bind
         let __changed_old: #k = ::core::clone::Clone::clone(__old);
         let __changed_new: #k = ::core::clone::Clone::clone(__new);
-        #(#steps)*
+        #(#blocks)*
     };
     if breaks {
         quote! { #block: { #body } }
@@ -266,10 +271,10 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
     }
 }
 
-/// The variables the keys along a path read.
-fn used_vars(p: &Program, path: &AtomPath) -> Vec<usize> {
+/// The variables the keys along a path's steps read.
+fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
     let mut used = Vec::new();
-    for step in &path.steps {
+    for step in steps {
         let target = &p.maps[step.target];
         used.extend(&target.key);
         for &f in &step.siblings {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Kept, MapKind, Program};
+use super::{Kept, MapKind, PathBody, Product, Program, Reading};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -303,49 +303,103 @@ impl fmt::Display for Program {
             }
             for path in &t.paths {
                 writeln!(f, "  for atom {}:", self.atoms[path.atom].label)?;
-                if let Some((m, role, _)) = path.triangle {
-                    let role = match self.maps[m].kind {
-                        MapKind::Triangle { cycle: true, .. } => "every role at once",
-                        _ => ["role R", "role S", "role T"][role],
+                self.fmt_path(f, &path.body)?;
+            }
+        }
+        let head = self.var_list(&self.output.head);
+        writeln!(f, "enumerate ({head})")?;
+        match &self.output.reading {
+            Reading::Levels { scalars, roots } => {
+                if !scalars.is_empty() {
+                    let s: Vec<String> = scalars
+                        .iter()
+                        .map(|&m| format!("{}[]", self.maps[m].name))
+                        .collect();
+                    writeln!(f, "  times {}", s.join(" ⊗ "))?;
+                }
+                for &r in roots {
+                    writeln!(f, "  over the values of {}", self.maps[r].name)?;
+                }
+            }
+            &Reading::Counted(t) => writeln!(f, "  the count of {}", self.maps[t].name)?,
+            &Reading::Materialized(r) => {
+                writeln!(f, "  over the entries of {}", self.maps[r].name)?
+            }
+            Reading::Recompute(plan) => {
+                writeln!(f, "  evaluate from the base maps by generic join:")?;
+                for (v, sources) in &plan.steps {
+                    let s: Vec<String> = sources
+                        .iter()
+                        .map(|(a, key)| {
+                            format!("{} by ({})", self.atoms[*a].label, self.var_list(key))
+                        })
+                        .collect();
+                    writeln!(
+                        f,
+                        "    bind {} from the shortest of {}, checked in the others",
+                        self.vars[*v].name,
+                        s.join(", ")
+                    )?;
+                }
+            }
+            &Reading::Joined(j) => writeln!(f, "  over the tuples of {}", self.maps[j].name)?,
+            Reading::TopJoin(top) => {
+                for &m in top {
+                    writeln!(f, "  over the live values of {}", self.maps[m].name)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Program {
+    /// What one atom's path does, for `Display`.
+    fn fmt_path(&self, f: &mut fmt::Formatter<'_>, body: &PathBody) -> fmt::Result {
+        match body {
+            &PathBody::Triangle { map: m, role, .. } => {
+                let role = match self.maps[m].kind {
+                    MapKind::Triangle { cycle: true, .. } => "every role at once",
+                    _ => ["role R", "role S", "role T"][role],
+                };
+                writeln!(
+                    f,
+                    "    {}: update {role} (heavy/light delta rules, then minor and major rebalancing)",
+                    self.maps[m].name
+                )
+            }
+            &PathBody::Raise(m) => writeln!(
+                f,
+                "    {}[{}] ⊕= new ⊗ the children's messages; if it grew, tell the parent",
+                self.maps[m].name,
+                self.var_list(&self.maps[m].key)
+            ),
+            &PathBody::Cluster(m) => writeln!(
+                f,
+                "    {}: a new tuple joins the cluster's tree (live upward, taking part downward); a taking-part tuple raises its cluster's best payload",
+                self.maps[m].name
+            ),
+            PathBody::Delta(join) => {
+                for l in &join.loops {
+                    let how = match l.access {
+                        super::Access::Point => "look up".to_owned(),
+                        super::Access::Scan => "scan".to_owned(),
+                        super::Access::Index(m) => format!("through {}", self.maps[m].name),
                     };
-                    writeln!(
-                        f,
-                        "    {}: update {role} (heavy/light delta rules, then minor and major rebalancing)",
-                        self.maps[m].name
-                    )?;
+                    writeln!(f, "    join {} ({how})", self.atoms[l.atom].label)?;
                 }
-                if let Some(m) = path.raise {
-                    writeln!(
-                        f,
-                        "    {}[{}] ⊕= new ⊗ the children's messages; if it grew, tell the parent",
-                        self.maps[m].name,
-                        self.var_list(&self.maps[m].key)
-                    )?;
-                }
-                if let Some(m) = path.cluster {
-                    writeln!(
-                        f,
-                        "    {}: a new tuple joins the cluster's tree (live upward, taking part downward); a taking-part tuple raises its cluster's best payload",
-                        self.maps[m].name
-                    )?;
-                }
-                if let Some(join) = &path.delta {
-                    for l in &join.loops {
-                        let how = match l.access {
-                            super::Access::Point => "look up".to_owned(),
-                            super::Access::Scan => "scan".to_owned(),
-                            super::Access::Index(m) => format!("through {}", self.maps[m].name),
-                        };
-                        writeln!(f, "    join {} ({how})", self.atoms[l.atom].label)?;
-                    }
-                    writeln!(
-                        f,
-                        "    {}[{}]: replace each derivation's old payload by its new one",
-                        self.maps[join.result].name,
-                        head_list(self)
-                    )?;
-                }
-                for step in &path.steps {
+                writeln!(
+                    f,
+                    "    {}[{}]: replace each derivation's old payload by its new one",
+                    self.maps[join.result].name,
+                    head_list(self)
+                )
+            }
+            PathBody::Steps {
+                steps,
+                later_same_relation,
+            } => {
+                for step in steps {
                     let target = &self.maps[step.target];
                     let sib: Vec<String> = step
                         .siblings
@@ -357,14 +411,17 @@ impl fmt::Display for Program {
                     } else {
                         format!(" ⊗ {}", sib.join(" ⊗ "))
                     };
-                    match target.kind {
-                        MapKind::Sum { .. } => writeln!(
+                    let Some(product) = target.kind.product() else {
+                        unreachable!("a step changes a product")
+                    };
+                    match product {
+                        Product::Sum { .. } => writeln!(
                             f,
                             "    {}[{}]: replace term old{times} by new{times}",
                             target.name,
                             self.var_list(&target.key)
                         )?,
-                        MapKind::Free { var, .. } => {
+                        Product::Free { var, .. } => {
                             let mut full = target.key.clone();
                             full.push(var);
                             writeln!(
@@ -374,26 +431,16 @@ impl fmt::Display for Program {
                                 self.var_list(&full)
                             )?
                         }
-                        MapKind::Join { .. } | MapKind::Support { .. } => writeln!(
+                        Product::Reach { .. } => writeln!(
                             f,
                             "    {}[{}]: if new{times} ≠ 0, insert the value (once) and make live what it completes",
                             target.name,
                             self.var_list(&target.key)
                         )?,
-                        MapKind::Base { .. }
-                        | MapKind::Index { .. }
-                        | MapKind::Result
-                        | MapKind::Triangle { .. }
-                        | MapKind::Message { .. }
-                        | MapKind::Cluster { .. }
-                        | MapKind::Best { .. }
-                        | MapKind::Extension { .. }
-                        | MapKind::Joined => {}
                     }
                 }
-                if !path.later_same_relation.is_empty() {
-                    let later: Vec<String> = path
-                        .later_same_relation
+                if !later_same_relation.is_empty() {
+                    let later: Vec<String> = later_same_relation
                         .iter()
                         .map(|&a| self.atoms[a].label.clone())
                         .collect();
@@ -403,50 +450,9 @@ impl fmt::Display for Program {
                         later.join(", ")
                     )?;
                 }
+                Ok(())
             }
         }
-        let head = self.var_list(&self.output.head);
-        writeln!(f, "enumerate ({head})")?;
-        if !self.output.scalars.is_empty() {
-            let s: Vec<String> = self
-                .output
-                .scalars
-                .iter()
-                .map(|&m| format!("{}[]", self.maps[m].name))
-                .collect();
-            writeln!(f, "  times {}", s.join(" ⊗ "))?;
-        }
-        if let Some(t) = self.output.triangle {
-            writeln!(f, "  the count of {}", self.maps[t].name)?;
-        }
-        if let Some(r) = self.output.result {
-            writeln!(f, "  over the entries of {}", self.maps[r].name)?;
-        }
-        if let Some(plan) = &self.output.recompute {
-            writeln!(f, "  evaluate from the base maps by generic join:")?;
-            for (v, sources) in &plan.steps {
-                let s: Vec<String> = sources
-                    .iter()
-                    .map(|(a, key)| format!("{} by ({})", self.atoms[*a].label, self.var_list(key)))
-                    .collect();
-                writeln!(
-                    f,
-                    "    bind {} from the shortest of {}, checked in the others",
-                    self.vars[*v].name,
-                    s.join(", ")
-                )?;
-            }
-        }
-        if let Some(j) = self.output.joined {
-            writeln!(f, "  over the tuples of {}", self.maps[j].name)?;
-        }
-        for &m in &self.output.top {
-            writeln!(f, "  over the live values of {}", self.maps[m].name)?;
-        }
-        for &r in &self.output.roots {
-            writeln!(f, "  over the values of {}", self.maps[r].name)?;
-        }
-        Ok(())
     }
 }
 

@@ -334,28 +334,46 @@ pub struct Trigger {
     pub paths: Vec<AtomPath>,
 }
 
-/// The propagation of a change of one atom up the view tree.
+/// What an update to one of an atom's tuples does, after the tuple's own
+/// state has changed from an old to a new payload.
 #[derive(Debug, Clone)]
 pub struct AtomPath {
     /// The atom.
     pub atom: AtomId,
-    /// The steps, from the atom's lowest variable up.
-    pub steps: Vec<Step>,
-    /// Atoms of the same relation updated after this one: when a sibling
-    /// lookup reads one of them at the updated tuple, it must see the old
-    /// payload.
-    pub later_same_relation: Vec<AtomId>,
-    /// For the first-order strategy: the join of the other atoms that
-    /// computes the delta (instead of `steps`).
-    pub delta: Option<DeltaJoin>,
-    /// For IVMε: the role (0 for R, 1 for S, 2 for T) this atom plays in
-    /// the triangle map, and the columns holding its two variables.
-    pub triangle: Option<(MapId, usize, [usize; 2])>,
-    /// For CROWN: the atom's message map, raised by the tuple's new
-    /// contribution (instead of `steps`).
-    pub raise: Option<MapId>,
-    /// For max-max: the atom's cluster node (instead of `steps`).
-    pub cluster: Option<MapId>,
+    /// How the change propagates: one construct per strategy family.
+    pub body: PathBody,
+}
+
+/// How a change of one atom's tuple propagates, by the construct that
+/// carries it.
+#[derive(Debug, Clone)]
+pub enum PathBody {
+    /// Up a view tree (view trees, and the lower layer of the two-layer
+    /// structure): the steps, from the atom's lowest variable up.
+    Steps {
+        /// The steps, from the atom's lowest variable up.
+        steps: Vec<Step>,
+        /// Atoms of the same relation updated after this one: when a
+        /// sibling lookup reads one of them at the updated tuple, it must
+        /// see the old payload.
+        later_same_relation: Vec<AtomId>,
+    },
+    /// The first-order delta: the join of the other atoms.
+    Delta(DeltaJoin),
+    /// IVMε: the role this atom plays in the triangle map.
+    Triangle {
+        /// The triangle map.
+        map: MapId,
+        /// The role: 0 for R, 1 for S, 2 for T.
+        role: usize,
+        /// The columns holding the role's two variables.
+        columns: [usize; 2],
+    },
+    /// CROWN: the atom's message map, raised by the tuple's new
+    /// contribution.
+    Raise(MapId),
+    /// Max-max: the atom's cluster node.
+    Cluster(MapId),
 }
 
 /// The first-order delta of one atom: every derivation in which this atom
@@ -409,53 +427,124 @@ pub struct Step {
 pub struct Output {
     /// The head variables, in head order.
     pub head: Vec<VarId>,
-    /// Nullary maps (views of summed-out root variables) whose product
-    /// multiplies every output tuple.
-    pub scalars: Vec<MapId>,
-    /// The free levels of the root free variables.
-    pub roots: Vec<MapId>,
-    /// The materialized result, for strategies that keep one.
-    pub result: Option<MapId>,
-    /// The IVMε state whose count is the (nullary) result.
-    pub triangle: Option<MapId>,
-    /// The nodes of the insert-only top join, root first, each after its
-    /// parent: the result is their join.
-    pub top: Vec<MapId>,
-    /// The materialized cyclic top join, when the supports' keys form a
-    /// cyclic hypergraph (then `top` is empty).
-    pub joined: Option<MapId>,
-    /// For the recompute strategy: the generic join that evaluates the
-    /// query from the base maps when it is read.
-    pub recompute: Option<Recompute>,
+    /// Where the result comes from.
+    pub reading: Reading,
 }
 
-impl AtomPath {
-    /// A path of `atom` that does nothing yet; each planner fills the
-    /// fields of its strategy (`AtomPath { steps, ..AtomPath::new(atom) }`).
-    pub fn new(atom: AtomId) -> AtomPath {
-        AtomPath {
-            atom,
-            steps: Vec::new(),
-            later_same_relation: Vec::new(),
-            delta: None,
-            triangle: None,
-            raise: None,
-            cluster: None,
+/// Where the result is read from, by the construct that holds it.
+#[derive(Debug, Clone)]
+pub enum Reading {
+    /// A view tree: the product, along the free variables, of each
+    /// value's local payload, times the nullary views of the summed-out
+    /// roots.
+    Levels {
+        /// Nullary maps (views of summed-out root variables) whose product
+        /// multiplies every output tuple.
+        scalars: Vec<MapId>,
+        /// The free levels of the root free variables.
+        roots: Vec<MapId>,
+    },
+    /// The materialized result (first-order delta).
+    Materialized(MapId),
+    /// The count of an IVMε or factorized triangle map (a nullary result).
+    Counted(MapId),
+    /// The insert-only top join (two layers, CROWN, max-max): the join of
+    /// these nodes, root first, each after its parent.
+    TopJoin(Vec<MapId>),
+    /// The materialized cyclic top join, when the supports' keys form a
+    /// cyclic hypergraph.
+    Joined(MapId),
+    /// The recompute strategy: the generic join that evaluates the query
+    /// from the base maps when it is read.
+    Recompute(Recompute),
+}
+
+impl Reading {
+    /// Whether the result is an insert-only top join (acyclic or cyclic),
+    /// which relies on a positive semiring.
+    pub fn is_top_join(&self) -> bool {
+        matches!(self, Reading::TopJoin(_) | Reading::Joined(_))
+    }
+}
+
+/// A map that keeps or checks a product of factors at each key: what a
+/// view tree's steps change and `bulk_load` builds. See
+/// [`MapKind::product`].
+#[derive(Debug, Clone, Copy)]
+pub enum Product<'a> {
+    /// A [`MapKind::Sum`] view: the ⊕ over `var` of the product.
+    Sum {
+        /// The variable summed out.
+        var: VarId,
+        /// The factors.
+        factors: &'a [Factor],
+    },
+    /// A [`MapKind::Free`] level: whether the product at a value of `var`
+    /// is non-zero, and the output tuples below it.
+    Free {
+        /// The free variable.
+        var: VarId,
+        /// The factors of the local payload.
+        factors: &'a [Factor],
+        /// The free levels directly below.
+        children: &'a [MapId],
+    },
+    /// A relation of the top join ([`MapKind::Join`] or
+    /// [`MapKind::Support`]): a value enters once, when the product first
+    /// turns non-zero.
+    Reach {
+        /// The factors.
+        factors: &'a [Factor],
+    },
+}
+
+impl<'a> Product<'a> {
+    /// The factors multiplied at each key.
+    pub fn factors(self) -> &'a [Factor] {
+        match self {
+            Product::Sum { factors, .. }
+            | Product::Free { factors, .. }
+            | Product::Reach { factors } => factors,
         }
     }
 }
 
 impl MapKind {
+    /// The product this map keeps or checks at each key; `None` for the
+    /// maps that hold no product (relations, indexes, the strategies' own
+    /// state).
+    pub fn product(&self) -> Option<Product<'_>> {
+        match self {
+            MapKind::Sum { var, factors } => Some(Product::Sum { var: *var, factors }),
+            MapKind::Free {
+                var,
+                factors,
+                children,
+                ..
+            } => Some(Product::Free {
+                var: *var,
+                factors,
+                children,
+            }),
+            MapKind::Join { factors, .. } | MapKind::Support { factors, .. } => {
+                Some(Product::Reach { factors })
+            }
+            MapKind::Base { .. }
+            | MapKind::Index { .. }
+            | MapKind::Result
+            | MapKind::Triangle { .. }
+            | MapKind::Message { .. }
+            | MapKind::Cluster { .. }
+            | MapKind::Best { .. }
+            | MapKind::Extension { .. }
+            | MapKind::Joined => None,
+        }
+    }
+
     /// The factors whose product the map keeps or checks at each key (for
     /// `Sum`, `Free`, `Join` and `Support` maps).
     pub fn factors(&self) -> Option<&[Factor]> {
-        match self {
-            MapKind::Sum { factors, .. }
-            | MapKind::Free { factors, .. }
-            | MapKind::Join { factors, .. }
-            | MapKind::Support { factors, .. } => Some(factors),
-            _ => None,
-        }
+        self.product().map(|p| p.factors())
     }
 }
 
@@ -472,24 +561,6 @@ impl Program {
     /// of its tuples).
     pub fn stores(&self, r: RelId) -> bool {
         self.kept(r) != Kept::None
-    }
-
-    /// The map's variable (for `Sum` and `Free` maps).
-    pub fn map_var(&self, map: MapId) -> Option<VarId> {
-        match &self.maps[map].kind {
-            MapKind::Base { .. }
-            | MapKind::Index { .. }
-            | MapKind::Result
-            | MapKind::Triangle { .. }
-            | MapKind::Join { .. }
-            | MapKind::Message { .. }
-            | MapKind::Cluster { .. }
-            | MapKind::Best { .. }
-            | MapKind::Support { .. }
-            | MapKind::Extension { .. }
-            | MapKind::Joined => None,
-            MapKind::Sum { var, .. } | MapKind::Free { var, .. } => Some(*var),
-        }
     }
 
     /// The variables a factor is looked up with, in key order.

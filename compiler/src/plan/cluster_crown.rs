@@ -30,7 +30,7 @@ use crate::analysis::Analysis;
 use crate::analysis::acyclicity::gyo;
 use crate::analysis::decomposition::clusters;
 use crate::analysis::hypergraph::members;
-use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, Program, Trigger, VarId};
+use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, PathBody, Program, Trigger, VarId};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
@@ -173,8 +173,8 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             paths: (0..p.atoms.len())
                 .filter(|&a| p.atoms[a].relation == rel)
                 .map(|atom| AtomPath {
-                    cluster: node_of[atom],
-                    ..AtomPath::new(atom)
+                    atom,
+                    body: PathBody::Cluster(node_of[atom].expect("every atom is in a cluster")),
                 })
                 .collect(),
         })

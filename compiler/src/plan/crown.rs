@@ -22,7 +22,9 @@ use syn::Ident;
 use super::top_join::{self, TopRelation};
 use crate::analysis::Analysis;
 use crate::analysis::hypergraph::members;
-use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, MessageParent, Program, Trigger, VarId};
+use crate::ir::{
+    AtomPath, Factor, Map, MapId, MapKind, MessageParent, PathBody, Program, Trigger, VarId,
+};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
@@ -155,8 +157,8 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         .find(|&n| tree.nodes[n].atom == Some(atom))
                         .expect("every atom is a node");
                     AtomPath {
-                        raise: message_of[node],
-                        ..AtomPath::new(atom)
+                        atom,
+                        body: PathBody::Raise(message_of[node].expect("every atom has a message")),
                     }
                 })
                 .collect(),

@@ -16,7 +16,9 @@ use syn::Ident;
 
 use super::Verdict;
 use super::skeleton::skeleton;
-use crate::ir::{Access, AtomPath, DeltaJoin, Loop, Map, MapKind, Program, Trigger};
+use crate::ir::{
+    Access, AtomPath, DeltaJoin, Loop, Map, MapKind, PathBody, Program, Reading, Trigger,
+};
 use crate::query::Query;
 
 /// Lowers any query to the first-order delta strategy.
@@ -32,7 +34,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
         key: query.head.clone(),
         kind: MapKind::Result,
     });
-    p.output.result = Some(result);
+    p.output.reading = Reading::Materialized(result);
 
     let n = p.atoms.len();
     let mut triggers = Vec::new();
@@ -77,12 +79,12 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 loops.push(Loop { atom: j, access });
             }
             paths.push(AtomPath {
-                delta: Some(DeltaJoin {
+                atom,
+                body: PathBody::Delta(DeltaJoin {
                     loops,
                     result,
                     earlier_same_relation: own[..k].to_vec(),
                 }),
-                ..AtomPath::new(atom)
             });
         }
         triggers.push(Trigger {

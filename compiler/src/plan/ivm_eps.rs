@@ -9,7 +9,7 @@ use syn::Ident;
 use super::Verdict;
 use super::skeleton::skeleton;
 use crate::analysis::Triangle;
-use crate::ir::{AtomPath, Map, MapKind, Program, Trigger};
+use crate::ir::{AtomPath, Map, MapKind, PathBody, Program, Reading, Trigger};
 use crate::query::Query;
 
 /// Lowers a triangle count to IVMε with exponent `eps`, or to the
@@ -40,7 +40,7 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
             cycle,
         },
     });
-    p.output.triangle = Some(map);
+    p.output.reading = Reading::Counted(map);
     let mut triggers = Vec::new();
     for rel in 0..p.relations.len() {
         // Atom order, so a self-join applies its roles in the order of
@@ -59,8 +59,8 @@ pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Ver
             paths: paths
                 .into_iter()
                 .map(|(atom, role, columns)| AtomPath {
-                    triangle: Some((map, role, columns)),
-                    ..AtomPath::new(atom)
+                    atom,
+                    body: PathBody::Triangle { map, role, columns },
                 })
                 .collect(),
         });

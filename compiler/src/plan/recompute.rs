@@ -13,7 +13,7 @@
 
 use super::Verdict;
 use super::skeleton::skeleton;
-use crate::ir::{Program, Recompute, Trigger, VarId};
+use crate::ir::{Program, Reading, Recompute, Trigger, VarId};
 use crate::query::Query;
 
 /// Lowers any query to recompute on read.
@@ -28,6 +28,6 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             paths: Vec::new(),
         })
         .collect();
-    p.output.recompute = Some(Recompute { steps });
+    p.output.reading = Reading::Recompute(Recompute { steps });
     p
 }

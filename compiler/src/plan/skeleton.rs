@@ -7,7 +7,7 @@ use syn::Ident;
 
 use super::Verdict;
 use super::names::snake_case;
-use crate::ir::{AtomIr, Kept, Map, MapId, MapKind, Output, Program, RelationIr, Var};
+use crate::ir::{AtomIr, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, Var};
 use crate::query::Query;
 
 /// A program with the query's variables, atoms, relations and base maps,
@@ -87,15 +87,13 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         atoms,
         maps,
         triggers: Vec::new(),
+        // Each planner sets the reading of its strategy.
         output: Output {
             head: query.head.clone(),
-            scalars: Vec::new(),
-            roots: Vec::new(),
-            result: None,
-            triangle: None,
-            top: Vec::new(),
-            joined: None,
-            recompute: None,
+            reading: Reading::Levels {
+                scalars: Vec::new(),
+                roots: Vec::new(),
+            },
         },
     }
 }

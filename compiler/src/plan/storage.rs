@@ -21,7 +21,7 @@
 //! With deletes, the base map is what tells a delete of an absent tuple
 //! from a real one, so it always stays.
 
-use crate::ir::{Factor, Kept, MapKind, Program, RelId};
+use crate::ir::{Factor, Kept, MapKind, PathBody, Program, Reading, RelId};
 use crate::query::UpdateModel;
 
 /// Marks which tuples of each relation the program keeps: under inserts
@@ -45,7 +45,7 @@ pub fn keep_only_what_is_read(p: &mut Program) {
 fn kept(p: &Program, r: RelId) -> Kept {
     let of_r = |f: &Factor| matches!(*f, Factor::Atom(a) if p.atoms[a].relation == r);
     // The evaluation from scratch reads every tuple.
-    if p.output.recompute.is_some() {
+    if let Reading::Recompute(_) = p.output.reading {
         return Kept::Every;
     }
     // An atom of `r` may only be the single factor of a sum: anywhere else
@@ -62,22 +62,19 @@ fn kept(p: &Program, r: RelId) -> Kept {
         return Kept::Every;
     };
     let mut raised = true;
-    let direct = trigger.paths.iter().all(|path| {
-        if path.delta.is_some() || path.triangle.is_some() || path.cluster.is_some() {
-            return false;
-        }
-        match (path.raise, path.steps.first()) {
-            // A CROWN message: adding δ is adding the new payload only
-            // when ⊕ absorbs the old one.
-            (Some(_), _) => p.absorbing,
-            (None, Some(first)) => {
-                raised = false;
+    let direct = trigger.paths.iter().all(|path| match &path.body {
+        // A CROWN message: adding δ is adding the new payload only when ⊕
+        // absorbs the old one.
+        PathBody::Raise(_) => p.absorbing,
+        PathBody::Steps { steps, .. } => {
+            raised = false;
+            steps.first().is_some_and(|first| {
                 matches!(p.maps[first.target].kind, MapKind::Sum { .. })
                     && first.changed == Factor::Atom(path.atom)
                     && first.siblings.is_empty()
-            }
-            (None, None) => false,
+            })
         }
+        PathBody::Delta(_) | PathBody::Triangle { .. } | PathBody::Cluster(_) => false,
     });
     if !direct {
         return Kept::Every;

@@ -12,7 +12,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::analysis::acyclicity::gyo;
-use crate::ir::{Factor, Map, MapId, MapKind, Program, TopDelta, VarId};
+use crate::ir::{Factor, Map, MapId, MapKind, Program, Reading, TopDelta, VarId};
 
 /// One relation of the top join, before it is placed in the tree.
 pub struct TopRelation {
@@ -26,7 +26,7 @@ pub struct TopRelation {
     pub factors: Vec<Factor>,
 }
 
-/// Adds the top join's maps to `p` and sets `p.output.top`. Returns the map
+/// Adds the top join's maps to `p` and sets `p.output.reading`. Returns the map
 /// of each relation, in the order given, or `None` when the relations'
 /// keys form a cyclic hypergraph (no join tree exists).
 pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>> {
@@ -95,7 +95,7 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
             },
         });
     }
-    p.output.top = preorder.into_iter().map(map_of).collect();
+    p.output.reading = Reading::TopJoin(preorder.into_iter().map(map_of).collect());
     Some((0..n).map(map_of).collect())
 }
 
@@ -114,7 +114,7 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
 /// triangle listing.
 ///
 /// Returns the map of each relation, in the order given; sets
-/// `p.output.joined`.
+/// `p.output.reading`.
 pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId]) -> Vec<MapId> {
     let n = relations.len();
     let first = p.maps.len();
@@ -168,7 +168,7 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
             };
         }
     }
-    p.output.joined = Some(joined);
+    p.output.reading = Reading::Joined(joined);
     (0..n).map(|l| first + l).collect()
 }
 

@@ -29,7 +29,7 @@ use syn::Ident;
 use super::top_join::{self, TopRelation};
 use crate::analysis::Analysis;
 use crate::analysis::hypergraph::members;
-use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, Program, Step, Trigger, VarId};
+use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, PathBody, Program, Step, Trigger, VarId};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
@@ -168,9 +168,11 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                     }
                     steps.push(step(&p, top_maps[component_of[atom]], changed));
                     AtomPath {
-                        steps,
-                        later_same_relation: own[i + 1..].to_vec(),
-                        ..AtomPath::new(atom)
+                        atom,
+                        body: PathBody::Steps {
+                            steps,
+                            later_same_relation: own[i + 1..].to_vec(),
+                        },
                     }
                 })
                 .collect();

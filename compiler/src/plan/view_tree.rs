@@ -18,7 +18,8 @@ use syn::Ident;
 
 use crate::analysis::{Analysis, VariableOrder};
 use crate::ir::{
-    AtomIr, AtomPath, Factor, Map, MapId, MapKind, Output, Program, Step, Trigger, Var,
+    AtomIr, AtomPath, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, Step,
+    Trigger, Var,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -160,9 +161,11 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
                         at = order.nodes[v].parent;
                     }
                     AtomPath {
-                        steps,
-                        later_same_relation: own[i + 1..].to_vec(),
-                        ..AtomPath::new(atom)
+                        atom,
+                        body: PathBody::Steps {
+                            steps,
+                            later_same_relation: own[i + 1..].to_vec(),
+                        },
                     }
                 })
                 .collect();
@@ -191,13 +194,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
     program.triggers = triggers;
     program.output = Output {
         head: query.head.clone(),
-        scalars,
-        roots,
-        result: None,
-        triangle: None,
-        top: Vec::new(),
-        joined: None,
-        recompute: None,
+        reading: Reading::Levels { scalars, roots },
     };
     Some(program)
 }

@@ -5,14 +5,34 @@
 //! `::ivm::__private::...`, `::core::...`), so it compiles in any crate that
 //! depends on `ivm`. Locals of its own start with `__` so they never clash
 //! with the query's variable names.
+//!
+//! One file per IR construct, each with the field types and initial values
+//! of its maps, what an update does to them, the methods they add and how
+//! the result is read from them; this file holds the exhaustive matches
+//! that send each map, path and reading to its construct, and the helpers
+//! they share.
+//!
+//! | file | maps | path | reading |
+//! |---|---|---|---|
+//! | `relation.rs` | `Base`, `Index` | (the update API, and the propagation of each relation's changes) | |
+//! | `view_tree.rs` | `Sum`, `Free` | `Steps` | `Levels` (and `bulk_load` in one pass) |
+//! | `delta.rs` | `Result` | `Delta` | `Materialized` |
+//! | `triangle.rs` | `Triangle` | `Triangle` | `Counted` |
+//! | `top_join.rs` | `Join`, `Support`, `Extension`, `Joined` | | `TopJoin`, `Joined` |
+//! | `message.rs` | `Message`, `Best` | `Raise` | |
+//! | `cluster.rs` | `Cluster` | `Cluster` | |
+//! | `recompute.rs` | | | `Recompute` |
 
-mod api;
 mod bulk;
-mod enumerate;
+mod cluster;
+mod delta;
 mod fallback;
+mod message;
 mod recompute;
-mod top;
-mod trigger;
+mod relation;
+mod top_join;
+mod triangle;
+mod view_tree;
 
 pub use fallback::fallback;
 
@@ -20,7 +40,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use crate::ir::{Factor, MapId, MapKind, Program, VarId};
+use crate::ir::{AtomPath, Factor, Kept, MapId, MapKind, PathBody, Program, Reading, VarId};
 
 /// Emits the struct, its maintenance methods and its enumerator.
 pub fn emit(p: &Program) -> TokenStream {
@@ -37,67 +57,34 @@ pub fn emit(p: &Program) -> TokenStream {
     docs.push(String::new());
     docs.push(format!(" {}", p.summary));
     // A base map the program does not keep is only a name (plan::storage).
-    let kept = |m: &&crate::ir::Map| {
-        !matches!(
-            m.kind,
-            MapKind::Base {
-                kept: crate::ir::Kept::None,
-                ..
-            }
-        )
-    };
-    let fields = p
-        .maps
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| kept(m))
-        .map(|(i, m)| {
-            let field = &m.name;
-            let doc = format!(" {}", m.doc);
-            let ty = map_type(p, i);
-            quote! { #[doc = #doc] #field: #ty, }
-        });
-    let inits = p.maps.iter().filter(kept).map(|m| {
-        let field = &m.name;
-        match &m.kind {
-            MapKind::Free {
-                children, factors, ..
-            } => {
-                let leaf = children.is_empty();
-                let has_factors = !factors.is_empty();
-                quote! { #field: ::ivm::__private::FreeLevel::new(#leaf, #has_factors), }
-            }
-            MapKind::Index { while_growing, .. } if !while_growing.is_empty() => {
-                quote! { #field: ::ivm::__private::GrowingIndex::default(), }
-            }
-            MapKind::Index { .. } => quote! { #field: ::ivm::__private::Index::default(), },
-            MapKind::Join { .. } | MapKind::Cluster { .. } => {
-                quote! { #field: ::ivm::__private::JoinNode::new(), }
-            }
-            MapKind::Extension { .. } => quote! { #field: ::ivm::__private::Extensions::new(), },
-            MapKind::Joined => quote! { #field: ::std::vec::Vec::new(), },
-            MapKind::Triangle {
-                eps: Some(eps),
-                cycle: true,
-                ..
-            } => {
-                quote! { #field: ::ivm::__private::GraphTriangle::new(#eps), }
-            }
-            MapKind::Triangle { eps: Some(eps), .. } => {
-                quote! { #field: ::ivm::__private::Triangle::new(#eps), }
-            }
-            MapKind::Triangle { eps: None, .. } => {
-                quote! { #field: ::ivm::__private::Factorized::new(), }
-            }
-            _ => quote! { #field: ::ivm::__private::HashMap::default(), },
-        }
+    let kept: Vec<MapId> = (0..p.maps.len())
+        .filter(|&m| {
+            !matches!(
+                p.maps[m].kind,
+                MapKind::Base {
+                    kept: Kept::None,
+                    ..
+                }
+            )
+        })
+        .collect();
+    let fields = kept.iter().map(|&m| {
+        let field = &p.maps[m].name;
+        let doc = format!(" {}", p.maps[m].doc);
+        let ty = field_type(p, m);
+        quote! { #[doc = #doc] #field: #ty, }
     });
-    let api = api::methods(p);
+    let inits = kept.iter().map(|&m| {
+        let field = &p.maps[m].name;
+        let init = field_init(p, m);
+        quote! { #field: #init, }
+    });
+    let api = relation::methods(p);
     let bulk = bulk::bulk_load(p);
-    let triggers = trigger::propagations(p);
-    let top = top::methods(p);
-    let enumerate = enumerate::methods(p);
-    let change = api::change_enum(p);
+    let triggers = relation::propagations(p);
+    let top = (0..p.maps.len()).map(|m| map_methods(p, m));
+    let enumerate = reading(p);
+    let change = relation::change_enum(p);
     // Stable Rust has no way for a macro to raise a warning of its own, so
     // a use of a deprecated constant carries it, at the query's name.
     let warning = p.warning.as_ref().map(|note| {
@@ -143,7 +130,7 @@ pub fn emit(p: &Program) -> TokenStream {
             #api
             #enumerate
             #triggers
-            #top
+            #(#top)*
         }
 
         impl ::core::default::Default for #name {
@@ -156,101 +143,83 @@ pub fn emit(p: &Program) -> TokenStream {
     }
 }
 
-/// The Rust type of a map's field.
-fn map_type(p: &Program, map: MapId) -> TokenStream {
-    let maint = maintainer(p);
-    let k = &p.payload;
-    let m = &p.maps[map];
-    match &m.kind {
-        MapKind::Base { relation, .. } => {
-            let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
-            quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as #maint>::State> }
-        }
-        MapKind::Sum { .. } => {
-            let key = key_type(p, &m.key);
-            quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> }
-        }
-        MapKind::Free { var, .. } => {
-            let key = key_type(p, &m.key);
-            let x = &p.vars[*var].ty;
-            quote! { ::ivm::__private::FreeLevel<#key, #x> }
-        }
-        MapKind::Index {
-            relation,
-            columns,
-            while_growing,
-        } => {
-            let r = &p.relations[*relation];
-            let key = columns.iter().map(|&c| &r.columns[c].1);
-            let all = r.columns.iter().map(|(_, t)| t);
-            // CROWN's indexes lose no tuple one at a time (inserts only),
-            // only whole groups once their messages stop growing.
-            if while_growing.is_empty() {
-                quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
-            } else {
-                quote! { ::ivm::__private::GrowingIndex<(#(#key,)*), (#(#all,)*)> }
-            }
-        }
-        MapKind::Triangle { vars, eps, cycle } => {
-            let tys = vars.iter().map(|&v| &p.vars[v].ty);
-            if *cycle {
-                let vertex = &p.vars[vars[0]].ty;
-                quote! { ::ivm::__private::GraphTriangle<#vertex, #k> }
-            } else if eps.is_some() {
-                quote! { ::ivm::__private::Triangle<#(#tys,)* #k> }
-            } else {
-                quote! { ::ivm::__private::Factorized<#(#tys,)* #k> }
-            }
-        }
-        MapKind::Result => {
-            let key = key_type(p, &m.key);
-            quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> }
-        }
-        MapKind::Join { parent, shared, .. } => {
-            let key = key_type(p, &m.key);
-            let up = if parent.is_some() {
-                key_type(p, shared)
-            } else {
-                quote! { () }
-            };
-            quote! { ::ivm::__private::JoinNode<#key, #up> }
-        }
-        MapKind::Cluster {
-            atom,
-            parent,
-            shared,
-            ..
-        } => {
-            let cols = p.relations[p.atoms[*atom].relation]
-                .columns
-                .iter()
-                .map(|(_, t)| t);
-            let up = if parent.is_some() {
-                key_type(p, shared)
-            } else {
-                quote! { () }
-            };
-            quote! { ::ivm::__private::JoinNode<(#(#cols,)*), #up> }
-        }
-        MapKind::Support { .. } => {
-            let key = key_type(p, &m.key);
-            quote! { ::ivm::__private::HashMap<#key, ()> }
-        }
-        MapKind::Extension { var, .. } => {
-            let key = key_type(p, &m.key);
-            let v = &p.vars[*var].ty;
-            quote! { ::ivm::__private::Extensions<#key, #v> }
-        }
-        MapKind::Joined => {
-            let key = key_type(p, &m.key);
-            quote! { ::std::vec::Vec<#key> }
-        }
-        MapKind::Message { .. } | MapKind::Best { .. } => {
-            // Entries only grow, so the plain payload is the state.
-            let key = key_type(p, &m.key);
-            quote! { ::ivm::__private::HashMap<#key, #k> }
-        }
+/// The Rust type of a map's field, by construct.
+fn field_type(p: &Program, m: MapId) -> TokenStream {
+    match &p.maps[m].kind {
+        MapKind::Base { .. } | MapKind::Index { .. } => relation::field_type(p, m),
+        MapKind::Sum { .. } | MapKind::Free { .. } => view_tree::field_type(p, m),
+        MapKind::Result => delta::field_type(p, m),
+        MapKind::Triangle { .. } => triangle::field_type(p, m),
+        MapKind::Join { .. }
+        | MapKind::Support { .. }
+        | MapKind::Extension { .. }
+        | MapKind::Joined => top_join::field_type(p, m),
+        MapKind::Message { .. } | MapKind::Best { .. } => message::field_type(p, m),
+        MapKind::Cluster { .. } => cluster::field_type(p, m),
     }
+}
+
+/// The initial (empty) value of a map's field, by construct.
+fn field_init(p: &Program, m: MapId) -> TokenStream {
+    match &p.maps[m].kind {
+        MapKind::Base { .. } | MapKind::Index { .. } => relation::field_init(p, m),
+        MapKind::Sum { .. } | MapKind::Free { .. } => view_tree::field_init(p, m),
+        MapKind::Triangle { .. } => triangle::field_init(p, m),
+        MapKind::Join { .. }
+        | MapKind::Support { .. }
+        | MapKind::Extension { .. }
+        | MapKind::Joined => top_join::field_init(p, m),
+        MapKind::Cluster { .. } => cluster::field_init(),
+        MapKind::Result | MapKind::Message { .. } | MapKind::Best { .. } => hash_map_init(),
+    }
+}
+
+/// The methods a map adds to the struct, by construct.
+fn map_methods(p: &Program, m: MapId) -> TokenStream {
+    match &p.maps[m].kind {
+        MapKind::Join { .. } | MapKind::Cluster { .. } => top_join::join_methods(p, m),
+        MapKind::Message { .. } | MapKind::Best { .. } => message::raise_method(p, m),
+        MapKind::Support { .. } => top_join::support_method(p, m),
+        MapKind::Base { .. }
+        | MapKind::Index { .. }
+        | MapKind::Sum { .. }
+        | MapKind::Free { .. }
+        | MapKind::Result
+        | MapKind::Triangle { .. }
+        | MapKind::Extension { .. }
+        | MapKind::Joined => TokenStream::new(),
+    }
+}
+
+/// What an update to an atom's tuple does, by construct.
+fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
+    match &path.body {
+        PathBody::Steps {
+            steps,
+            later_same_relation,
+        } => view_tree::path(p, path.atom, steps, later_same_relation),
+        PathBody::Delta(join) => delta::path(p, path.atom, join),
+        &PathBody::Triangle { map, role, columns } => triangle::path(p, map, role, columns),
+        &PathBody::Raise(message) => message::path(p, path.atom, message),
+        &PathBody::Cluster(node) => cluster::path(p, node),
+    }
+}
+
+/// The reading methods (`iter`, `get`, `len`, `is_empty`), by construct.
+fn reading(p: &Program) -> TokenStream {
+    match &p.output.reading {
+        Reading::Levels { scalars, roots } => view_tree::reading(p, scalars, roots),
+        &Reading::Materialized(result) => delta::reading(p, result),
+        &Reading::Counted(triangle) => triangle::reading(p, triangle),
+        Reading::TopJoin(top) => top_join::reading(p, top),
+        &Reading::Joined(joined) => top_join::joined_reading(p, joined),
+        Reading::Recompute(plan) => recompute::reading(p, plan),
+    }
+}
+
+/// The initial value of a field that is a plain hash map.
+fn hash_map_init() -> TokenStream {
+    quote! { ::ivm::__private::HashMap::default() }
 }
 
 /// The trait through which the program keeps payloads: `ivm::Maintained`,
@@ -330,22 +299,6 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
             }
         }
     }
-}
-
-/// For each CROWN message among `messages`, whether it can still grow at
-/// `key` (an expression over the key in scope); a message that can will
-/// revisit the tuples indexed there. Callers join them with `||`.
-fn can_grow(p: &Program, messages: &[MapId], key: &TokenStream) -> Vec<TokenStream> {
-    let k = &p.payload;
-    messages
-        .iter()
-        .map(|&g| {
-            let message = &p.maps[g].name;
-            quote! {
-                !self.#message.get(&#key).is_some_and(<#k as ::ivm::BoundedMonotone>::is_top)
-            }
-        })
-        .collect()
 }
 
 /// `snake_case` method name with a prefix: `update_sales`.

@@ -1,12 +1,15 @@
-//! The public methods of DESIGN section 7: updates, deletes, retractions,
-//! batches.
+//! Relations: their base maps (`MapKind::Base`) and indexes
+//! (`MapKind::Index`), the public methods of DESIGN section 7 that change
+//! them (updates, deletes, retractions, batches, the change enum), and the
+//! `on_<relation>_changed` method that carries a tuple's change to each of
+//! its atoms' paths.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::method;
-use crate::ir::{Kept, MapKind, Program, RelId, RelationIr};
+use crate::ir::{Kept, MapId, MapKind, Program, RelId, RelationIr, Trigger};
 use crate::query::UpdateModel;
 
 /// The name of the payload parameter: `delta`, unless a column has it.
@@ -72,7 +75,7 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
                 // zero (inserts over a positive semiring); its groups
                 // leave whole (emit::top).
                 let flag = format_ident!("__revisit_{}", flags.len());
-                let growing = super::can_grow(p, while_growing, &key);
+                let growing = super::message::can_grow(p, while_growing, &key);
                 revisit.push(quote! { let #flag = #(#growing)||*; });
                 enter_while.push(quote! {
                     if ::ivm::Semiring::is_zero(&__old) && #flag {
@@ -321,5 +324,71 @@ pub fn change_enum(p: &Program) -> TokenStream {
         #vis enum #change {
             #(#variants)*
         }
+    }
+}
+
+/// One `on_<relation>_changed` method per relation.
+pub fn propagations(p: &Program) -> TokenStream {
+    let methods = p.triggers.iter().map(|t| propagation(p, t));
+    quote! { #(#methods)* }
+}
+
+fn propagation(p: &Program, t: &Trigger) -> TokenStream {
+    let k = &p.payload;
+    let r = &p.relations[t.relation];
+    let name = method("on", &format!("{}_changed", r.snake));
+    let cols = r.columns.iter().map(|(_, ty)| ty);
+    let doc = format!(
+        " Propagates a change of one `{}` tuple's payload from `old` to `new` through the views above each atom of `{}`.",
+        r.name, r.name
+    );
+    let paths = t.paths.iter().map(|path| super::atom_path(p, path));
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        fn #name(&mut self, __tuple: &(#(#cols,)*), __old: &#k, __new: &#k) {
+            #(#paths)*
+        }
+    }
+}
+
+/// The field type of a relation's base map (each tuple's state) or of one
+/// of its indexes.
+pub fn field_type(p: &Program, m: MapId) -> TokenStream {
+    let maint = super::maintainer(p);
+    let k = &p.payload;
+    match &p.maps[m].kind {
+        MapKind::Base { relation, .. } => {
+            let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
+            quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as #maint>::State> }
+        }
+        MapKind::Index {
+            relation,
+            columns,
+            while_growing,
+        } => {
+            let r = &p.relations[*relation];
+            let key = columns.iter().map(|&c| &r.columns[c].1);
+            let all = r.columns.iter().map(|(_, t)| t);
+            // CROWN's indexes lose no tuple one at a time (inserts only),
+            // only whole groups once their messages stop growing.
+            if while_growing.is_empty() {
+                quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
+            } else {
+                quote! { ::ivm::__private::GrowingIndex<(#(#key,)*), (#(#all,)*)> }
+            }
+        }
+        _ => unreachable!("a relation's map"),
+    }
+}
+
+/// The empty base map or index.
+pub fn field_init(p: &Program, m: MapId) -> TokenStream {
+    match &p.maps[m].kind {
+        MapKind::Index { while_growing, .. } if !while_growing.is_empty() => {
+            quote! { ::ivm::__private::GrowingIndex::default() }
+        }
+        MapKind::Index { .. } => quote! { ::ivm::__private::Index::default() },
+        _ => super::hash_map_init(),
     }
 }

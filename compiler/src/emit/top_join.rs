@@ -1,26 +1,16 @@
-//! The insert-only layers: the methods that feed the top join
-//! (`reach_<node>`, `live_<node>`) and the CROWN messages
-//! (`raise_<message>`), and the reading methods over the top join.
+//! The insert-only top join of the two-layer, CROWN and max-max strategies:
+//! its relations (`MapKind::Join`, or for a cyclic top join
+//! `MapKind::Support` with `MapKind::Extension` indexes and the
+//! materialized `MapKind::Joined`), the methods that feed them
+//! (`reach_<node>`, `live_<node>`, `support_<node>`), and the readings over
+//! them (`Reading::TopJoin`, `Reading::Joined`). Cluster nodes are join
+//! nodes too.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{factor_value, key_expr, key_type, product_value};
-use crate::ir::{Factor, Kept, MapId, MapKind, MessageParent, Program, VarId};
-
-/// The maintenance methods of the top join's nodes and of the messages.
-pub fn methods(p: &Program) -> TokenStream {
-    let mut out = TokenStream::new();
-    for (m, map) in p.maps.iter().enumerate() {
-        match &map.kind {
-            MapKind::Join { .. } | MapKind::Cluster { .. } => out.extend(join_methods(p, m)),
-            MapKind::Message { .. } | MapKind::Best { .. } => out.extend(raise_method(p, m)),
-            MapKind::Support { .. } => out.extend(support_method(p, m)),
-            _ => {}
-        }
-    }
-    out
-}
+use super::{key_expr, key_type, product_value};
+use crate::ir::{Factor, MapId, MapKind, Program, VarId};
 
 /// The name of the method that offers a value to a top join node.
 pub fn reach(p: &Program, node: MapId) -> syn::Ident {
@@ -31,14 +21,9 @@ fn live(p: &Program, node: MapId) -> syn::Ident {
     format_ident!("live_{}", p.maps[node].name)
 }
 
-/// The name of the method that grows a message entry.
-pub fn raise(p: &Program, message: MapId) -> syn::Ident {
-    format_ident!("raise_{}", p.maps[message].name)
-}
-
 /// `(__t.1.clone(), __t.0.clone())`: the values of `vars` taken from a tuple
 /// over `key`.
-fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStream {
+pub fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStream {
     let fields = vars.iter().map(|v| {
         let at = syn::Index::from(key.iter().position(|k| k == v).expect("a key variable"));
         quote! { ::core::clone::Clone::clone(&#tuple.#at) }
@@ -48,7 +33,7 @@ fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStream {
 
 /// The tree links of a top join node or a cluster node: its parent, its
 /// children and the variables it shares with the parent.
-fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
+pub fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
     match &p.maps[node].kind {
         MapKind::Join {
             parent,
@@ -66,11 +51,11 @@ fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
     }
 }
 
-fn participate(p: &Program, node: MapId) -> syn::Ident {
+pub fn participate(p: &Program, node: MapId) -> syn::Ident {
     format_ident!("participate_{}", p.maps[node].name)
 }
 
-fn join_methods(p: &Program, node: MapId) -> TokenStream {
+pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
     let map = &p.maps[node];
     let (parent, children, shared) = links(p, node);
     let field = &map.name;
@@ -178,7 +163,7 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
             " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
         )
     };
-    let participate_method = cluster.then(|| participate_method(p, node));
+    let participate_method = cluster.then(|| super::cluster::participate_method(p, node));
     // A cluster tuple is looked up by its tuple (a repeated insert raises
     // its payload) and may arrive again; a top join value arrives once,
     // when its payload turns non-zero, and needs no lookup.
@@ -204,317 +189,6 @@ fn join_methods(p: &Program, node: MapId) -> TokenStream {
         }
 
         #participate_method
-    }
-}
-
-/// A cluster tuple takes part in a full result: it raises the cluster's
-/// best payload, and the live tuples below that agree with it take part
-/// too.
-fn participate_method(p: &Program, node: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
-    let k = &p.payload;
-    let map = &p.maps[node];
-    let MapKind::Cluster {
-        atom,
-        children,
-        best,
-        ..
-    } = &map.kind
-    else {
-        unreachable!("a cluster node")
-    };
-    let field = &map.name;
-    let name = participate(p, node);
-    let t = quote! { __t };
-    let best_key = project(&map.key, &p.maps[*best].key, &t);
-    let raise_best = raise(p, *best);
-    let base = &p.maps[p.relations[p.atoms[*atom].relation].base].name;
-    let keys = children.iter().enumerate().map(|(i, &c)| {
-        let (_, _, shared) = links(p, c);
-        let k = format_ident!("__key_{i}");
-        let value = project(&map.key, shared, &t);
-        quote! { let #k = #value; }
-    });
-    let activations = children.iter().enumerate().map(|(i, &c)| {
-        let k = format_ident!("__key_{i}");
-        let child = &p.maps[c].name;
-        let child_part = participate(p, c);
-        quote! {
-            if let ::core::option::Option::Some(__ids) = self.#child.activate(#k) {
-                for __child in __ids {
-                    self.#child_part(__child);
-                }
-            }
-        }
-    });
-    let doc = format!(
-        " A `{field}` tuple takes part in a full result of its cluster: raise the cluster's best payload with its own, and let the agreeing tuples below take part."
-    );
-    quote! {
-        #[doc = #doc]
-        fn #name(&mut self, __id: u32) {
-            self.#field.set_participating(__id);
-            let __t = self.#field.tuple(__id);
-            let __payload: #k = self.#base.get(__t).map_or_else(
-                <#k as ::ivm::Semiring>::zero,
-                <#k as #maint>::value,
-            );
-            let __best_key = #best_key;
-            #(#keys)*
-            self.#raise_best(__best_key, __payload);
-            #(#activations)*
-        }
-    }
-}
-
-/// The trigger of a max-max atom: a new tuple joins its cluster's tree; a
-/// tuple that takes part already raises its cluster's best payload with
-/// its grown one.
-pub fn cluster_path(p: &Program, node: MapId) -> TokenStream {
-    let map = &p.maps[node];
-    let MapKind::Cluster { best, .. } = &map.kind else {
-        unreachable!("a cluster node")
-    };
-    let field = &map.name;
-    let reach_name = reach(p, node);
-    let raise_best = raise(p, *best);
-    let best_key = project(&map.key, &p.maps[*best].key, &quote! { __tuple });
-    quote! {
-        match self.#field.id(__tuple) {
-            ::core::option::Option::Some(__id) => {
-                if self.#field.participates(__id) {
-                    self.#raise_best(#best_key, ::core::clone::Clone::clone(__new));
-                }
-            }
-            ::core::option::Option::None => {
-                self.#reach_name(::core::clone::Clone::clone(__tuple));
-            }
-        }
-    }
-}
-
-/// The payload of a message's atom at tuple `__u` (in scope, with the
-/// atom's variables bound) times the messages of its children.
-fn contribution(p: &Program, children: &[MapId], payload: TokenStream) -> TokenStream {
-    children.iter().fold(payload, |acc, &c| {
-        let v = factor_value(p, Factor::Map(c));
-        quote! { ::ivm::Semiring::mul(&#acc, &#v) }
-    })
-}
-
-/// The variables an atom's contribution reads: its key towards the parent
-/// and its children's keys.
-fn contribution_vars(p: &Program, message: MapId) -> Vec<VarId> {
-    let map = &p.maps[message];
-    let MapKind::Message { children, .. } = &map.kind else {
-        unreachable!("a message")
-    };
-    let mut vars = map.key.clone();
-    for &c in children {
-        vars.extend(&p.maps[c].key);
-    }
-    vars
-}
-
-/// Binds the atom's variables to the fields of `tuple`, `_` for the ones
-/// not read.
-fn bind_atom(p: &Program, atom: usize, used: &[VarId], tuple: &TokenStream) -> TokenStream {
-    let a = &p.atoms[atom];
-    let names = a.vars.iter().map(|v| {
-        if used.contains(v) {
-            let n = &p.vars[*v].name;
-            quote! { #n }
-        } else {
-            quote! { _ }
-        }
-    });
-    let fields = (0..a.vars.len()).map(syn::Index::from);
-    quote! { let (#(#names,)*) = (#(&#tuple.#fields,)*); }
-}
-
-/// The trigger of a CROWN atom: its tuple's new contribution grows its
-/// message.
-pub fn raise_path(p: &Program, atom: usize, message: MapId) -> TokenStream {
-    let MapKind::Message { children, .. } = &p.maps[message].kind else {
-        unreachable!("a message")
-    };
-    let k = &p.payload;
-    let used = contribution_vars(p, message);
-    let bind = bind_atom(p, atom, &used, &quote! { __tuple });
-    let value = contribution(p, children, quote! { ::core::clone::Clone::clone(__new) });
-    let key = key_expr(p, &p.maps[message].key);
-    let raise_name = raise(p, message);
-    quote! {
-        {
-            #bind
-            let __contribution: #k = #value;
-            if !::ivm::Semiring::is_zero(&__contribution) {
-                self.#raise_name(#key, __contribution);
-            }
-        }
-    }
-}
-
-fn raise_method(p: &Program, message: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
-    let k = &p.payload;
-    let map = &p.maps[message];
-    let parent = match &map.kind {
-        MapKind::Message { parent, .. } => *parent,
-        MapKind::Best { top } => MessageParent::Join(*top),
-        _ => unreachable!("a message or a best map"),
-    };
-    // A message relies on a bounded monotone semiring; a best map on the
-    // max-max semiring's idempotent ⊕ alone.
-    let grow = if matches!(map.kind, MapKind::Best { .. }) {
-        quote! { ::ivm::__private::absorb }
-    } else {
-        quote! { ::ivm::__private::grow }
-    };
-    let field = &map.name;
-    let key_ty = key_type(p, &map.key);
-    let name = raise(p, message);
-    let was_zero = matches!(parent, MessageParent::Join(_))
-        .then(|| quote! { let __was_zero = ::ivm::Semiring::is_zero(__entry); });
-    let tell = match parent {
-        MessageParent::Join(node) => {
-            let reach_name = reach(p, node);
-            quote! {
-                if __was_zero {
-                    self.#reach_name(__key);
-                }
-            }
-        }
-        MessageParent::Message { map: up, index } => {
-            let MapKind::Message {
-                atom: up_atom,
-                children: up_children,
-                ..
-            } = &p.maps[up].kind
-            else {
-                unreachable!("a message")
-            };
-            let MapKind::Index {
-                columns,
-                while_growing,
-                ..
-            } = &p.maps[index].kind
-            else {
-                unreachable!("an index")
-            };
-            let index_field = &p.maps[index].name;
-            let up_vars = &p.atoms[*up_atom].vars;
-            let index_vars: Vec<VarId> = columns.iter().map(|&c| up_vars[c]).collect();
-            // The key's variables, bound to read the index key.
-            let names = map.key.iter().map(|&v| {
-                let n = &p.vars[v].name;
-                quote! { #n }
-            });
-            let fields = (0..map.key.len()).map(syn::Index::from);
-            let bind_key = quote! { let (#(#names,)*) = (#(&__key.#fields,)*); };
-            let index_key = key_expr(p, &index_vars);
-            let used = contribution_vars(p, up);
-            let bind = bind_atom(p, *up_atom, &used, &quote! { __u });
-            let base = &p.maps[p.relations[p.atoms[*up_atom].relation].base].name;
-            let payload = quote! {
-                self.#base.get(__u).map_or_else(
-                    <#k as ::ivm::Semiring>::zero,
-                    <#k as #maint>::value,
-                )
-            };
-            let value = contribution(p, up_children, payload);
-            let up_key = key_expr(p, &p.maps[up].key);
-            let up_raise = raise(p, up);
-            let growing = super::can_grow(p, while_growing, &quote! { __index_key });
-            let revisit = quote! {
-                #bind
-                let __contribution: #k = #value;
-                if !::ivm::Semiring::is_zero(&__contribution) {
-                    self.#up_raise(#up_key, __contribution);
-                }
-            };
-            // A relation kept only while its tuples may be revisited, through
-            // this index alone, forgets the tuples of a group that leaves
-            // (when the index serves one message; see below).
-            let up_relation = p.atoms[*up_atom].relation;
-            let only_index = p
-                .maps
-                .iter()
-                .filter(|m| matches!(m.kind, MapKind::Index { relation, .. } if relation == up_relation))
-                .count()
-                == 1;
-            let forget = (p.kept(up_relation) == Kept::Revisitable && only_index).then(|| {
-                quote! {
-                    else {
-                        for __u in &__tuples {
-                            self.#base.remove(__u);
-                        }
-                    }
-                }
-            });
-            // Raising the parent borrows `self`, so the loop cannot read the
-            // group in place. With one message the group is taken out while
-            // it is read: raises only go up the tree, so none reads this
-            // index meanwhile. An index serving several messages (atoms of
-            // one relation) may be revisited through another message by a
-            // raise this loop starts, so its group stays in place and the
-            // loop reads a copy. Either way the group is dropped once no
-            // message at its key can grow and revisit it.
-            let walk = if while_growing.len() == 1 {
-                quote! {
-                    let __tuples = self.#index_field.take(&__index_key);
-                    for __u in &__tuples {
-                        #revisit
-                    }
-                    if #(#growing)||* {
-                        self.#index_field.restore(__index_key, __tuples);
-                    } #forget
-                }
-            } else {
-                // No tuple is forgotten here: a revisit this loop starts may
-                // drop the group through the other message, while this loop
-                // still reads the payloads of its copy.
-                quote! {
-                    let __tuples = self.#index_field.get(&__index_key).to_vec();
-                    for __u in &__tuples {
-                        #revisit
-                    }
-                    if !(#(#growing)||*) {
-                        self.#index_field.take(&__index_key);
-                    }
-                }
-            };
-            quote! {
-                #bind_key
-                let __index_key = #index_key;
-                #walk
-            }
-        }
-    };
-    let doc = format!(
-        " Adds a contribution to `{field}` at one ({}) value; if the entry grew, tells its parent.",
-        p.var_list(&map.key)
-    );
-    let key_copy = if map.key.is_empty() {
-        quote! { () }
-    } else {
-        quote! { ::core::clone::Clone::clone(&__key) }
-    };
-    quote! {
-        #[doc = #doc]
-        fn #name(&mut self, __key: #key_ty, __value: #k) {
-            let __entry = self
-                .#field
-                .entry(#key_copy)
-                .or_insert_with(<#k as ::ivm::Semiring>::zero);
-            let __grown = #grow(__entry, &__value);
-            if __grown == *__entry {
-                return;
-            }
-            #was_zero
-            *__entry = __grown;
-            #tell
-        }
     }
 }
 
@@ -624,7 +298,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
 /// `reach_<support>` for a cyclic top join: a new value updates the
 /// support's extension indexes, then a generic join finds the results it
 /// completes.
-fn support_method(p: &Program, support: MapId) -> TokenStream {
+pub fn support_method(p: &Program, support: MapId) -> TokenStream {
     let map = &p.maps[support];
     let MapKind::Support { delta, .. } = &map.kind else {
         unreachable!("a support")
@@ -757,4 +431,38 @@ pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
 fn destructure_head(p: &Program) -> TokenStream {
     let names = p.output.head.iter().map(|&v| &p.vars[v].name);
     quote! { let (#(#names,)*) = key; }
+}
+
+/// The field type of a top join relation, a support, an extension index or
+/// the materialized cyclic join.
+pub fn field_type(p: &Program, m: MapId) -> TokenStream {
+    let map = &p.maps[m];
+    let key = key_type(p, &map.key);
+    match &map.kind {
+        MapKind::Join { parent, shared, .. } => {
+            let up = if parent.is_some() {
+                key_type(p, shared)
+            } else {
+                quote! { () }
+            };
+            quote! { ::ivm::__private::JoinNode<#key, #up> }
+        }
+        MapKind::Support { .. } => quote! { ::ivm::__private::HashMap<#key, ()> },
+        MapKind::Extension { var, .. } => {
+            let v = &p.vars[*var].ty;
+            quote! { ::ivm::__private::Extensions<#key, #v> }
+        }
+        MapKind::Joined => quote! { ::std::vec::Vec<#key> },
+        _ => unreachable!("a map of the top join"),
+    }
+}
+
+/// The empty top join relation, support, extension index or join.
+pub fn field_init(p: &Program, m: MapId) -> TokenStream {
+    match &p.maps[m].kind {
+        MapKind::Join { .. } => quote! { ::ivm::__private::JoinNode::new() },
+        MapKind::Extension { .. } => quote! { ::ivm::__private::Extensions::new() },
+        MapKind::Joined => quote! { ::std::vec::Vec::new() },
+        _ => super::hash_map_init(),
+    }
 }

@@ -1,0 +1,224 @@
+//! The first-order delta: the materialized result (`MapKind::Result`), the
+//! join of the other atoms that an update runs (`PathBody::Delta`), and the
+//! reading over the result's entries (`Reading::Materialized`).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::key_expr;
+use crate::ir::{Access, DeltaJoin, MapId, MapKind, Program};
+
+/// The first-order delta of one atom: nested loops over the other atoms,
+/// and for each derivation found, its old payload replaced by its new one
+/// in the result.
+pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
+    let maint = super::maintainer(p);
+    let k = &p.payload;
+    let own = &p.atoms[atom];
+    // The variables some key or the head reads; the others are bound to
+    // `_`.
+    let mut needed: Vec<usize> = p.output.head.clone();
+    for l in &join.loops {
+        match l.access {
+            Access::Point => needed.extend(&p.atoms[l.atom].vars),
+            Access::Index(m) => {
+                if let MapKind::Index { columns, .. } = &p.maps[m].kind {
+                    needed.extend(columns.iter().map(|&c| p.atoms[l.atom].vars[c]));
+                }
+            }
+            Access::Scan => {}
+        }
+    }
+    let bind_name = |v: usize| {
+        if needed.contains(&v) {
+            let name = &p.vars[v].name;
+            quote! { #name }
+        } else {
+            quote! { _ }
+        }
+    };
+    let names: Vec<TokenStream> = own.vars.iter().map(|&v| bind_name(v)).collect();
+    let fields = (0..own.vars.len()).map(syn::Index::from);
+    let rel = own.relation;
+    // The innermost body: the derivation's payloads before and after.
+    let olds = join.loops.iter().map(|l| format_ident!("__old_{}", l.atom));
+    let news = join.loops.iter().map(|l| format_ident!("__new_{}", l.atom));
+    let result = &p.maps[join.result].name;
+    let head = key_expr(p, &p.output.head);
+    let mut body = quote! {
+        let __old_term: #k = ::core::clone::Clone::clone(__old);
+        #(let __old_term = ::ivm::Semiring::mul(&__old_term, &#olds);)*
+        let __new_term: #k = ::core::clone::Clone::clone(__new);
+        #(let __new_term = ::ivm::Semiring::mul(&__new_term, &#news);)*
+        if __old_term != __new_term {
+            ::ivm::__private::update_state(&mut self.#result, #head, <#k as #maint>::is_empty, |__state| {
+                <#k as #maint>::replace(__state, &__old_term, &__new_term);
+            });
+        }
+    };
+    // Wrap it in the loops, innermost first.
+    for l in join.loops.iter().rev() {
+        let a = &p.atoms[l.atom];
+        let base = &p.maps[p.relations[a.relation].base].name;
+        let old = format_ident!("__old_{}", l.atom);
+        let new = format_ident!("__new_{}", l.atom);
+        let same = a.relation == rel;
+        let earlier = join.earlier_same_relation.contains(&l.atom);
+        // This atom's payload before and after the update: they differ only
+        // at the updated tuple of the same relation.
+        let payloads = |tuple: TokenStream, value: TokenStream| {
+            let skip = earlier.then(|| quote! { if #tuple == *__tuple { continue; } });
+            let pick = if same && !earlier {
+                quote! {
+                    let (#old, #new): (#k, #k) = if #tuple == *__tuple {
+                        (::core::clone::Clone::clone(__old), ::core::clone::Clone::clone(__new))
+                    } else {
+                        let __v: #k = #value;
+                        (::core::clone::Clone::clone(&__v), __v)
+                    };
+                }
+            } else {
+                quote! {
+                    let #new: #k = #value;
+                    let #old: #k = ::core::clone::Clone::clone(&#new);
+                }
+            };
+            quote! { #skip #pick }
+        };
+        body = match l.access {
+            Access::Point => {
+                let key = key_expr(p, &a.vars);
+                let value = quote! {
+                    self.#base.get(&__u).map_or_else(
+                        <#k as ::ivm::Semiring>::zero,
+                        <#k as #maint>::value,
+                    )
+                };
+                let pay = payloads(quote! { __u }, value);
+                quote! {
+                    #[allow(clippy::never_loop)]
+                    for __u in ::core::iter::once(#key) {
+                        #pay
+                        if ::ivm::Semiring::is_zero(&#old) && ::ivm::Semiring::is_zero(&#new) {
+                            continue;
+                        }
+                        #body
+                    }
+                }
+            }
+            Access::Scan => {
+                let vars = a.vars.iter().map(|&v| bind_name(v));
+                let fields = (0..a.vars.len()).map(syn::Index::from);
+                if same && !earlier {
+                    // The base map is already updated: a tuple whose
+                    // payload has just returned to zero has left it, yet
+                    // its derivations with the old payload must still be
+                    // taken back. The scan visits it too.
+                    let pay = payloads(quote! { *__u }, quote! { __v });
+                    quote! {
+                        let __left = (!self.#base.contains_key(__tuple))
+                            .then(|| (__tuple, <#k as ::ivm::Semiring>::zero()));
+                        let __scan = self.#base.iter().map(|(__u, __state)| (__u, <#k as #maint>::value(__state)));
+                        for (__u, __v) in __scan.chain(__left) {
+                            let (#(#vars,)*) = (#(&__u.#fields,)*);
+                            #pay
+                            #body
+                        }
+                    }
+                } else {
+                    let pay = payloads(quote! { *__u }, quote! { <#k as #maint>::value(__state) });
+                    quote! {
+                        for (__u, __state) in &self.#base {
+                            let (#(#vars,)*) = (#(&__u.#fields,)*);
+                            #pay
+                            #body
+                        }
+                    }
+                }
+            }
+            Access::Index(m) => {
+                let MapKind::Index { columns, .. } = &p.maps[m].kind else {
+                    unreachable!("an index")
+                };
+                let index = &p.maps[m].name;
+                let key_vars: Vec<usize> = columns.iter().map(|&c| a.vars[c]).collect();
+                let key = key_expr(p, &key_vars);
+                let binds = (0..a.vars.len())
+                    .filter(|c| !columns.contains(c) && needed.contains(&a.vars[*c]))
+                    .map(|c| {
+                        let v = &p.vars[a.vars[c]].name;
+                        let f = syn::Index::from(c);
+                        quote! { let #v = &__u.#f; }
+                    });
+                let value = quote! {
+                    self.#base.get(__u).map_or_else(
+                        <#k as ::ivm::Semiring>::zero,
+                        <#k as #maint>::value,
+                    )
+                };
+                let pay = payloads(quote! { *__u }, value);
+                quote! {
+                    for __u in self.#index.get(&#key) {
+                        #(#binds)*
+                        #pay
+                        #body
+                    }
+                }
+            }
+        };
+    }
+    quote! {
+        {
+            let (#(#names,)*) = (#(&__tuple.#fields,)*);
+            #body
+        }
+    }
+}
+
+/// The reading methods over a materialized result.
+pub fn reading(p: &Program, result: MapId) -> TokenStream {
+    let maint = super::maintainer(p);
+    let k = &p.payload;
+    let field = &p.maps[result].name;
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = quote! { (#(#head_tys,)*) };
+    quote! {
+        /// The result: each output tuple (the head variables, in head
+        /// order) with its non-zero payload, read from the materialized
+        /// result.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            self.#field
+                .iter()
+                .map(|(__key, __state)| (::core::clone::Clone::clone(__key), <#k as #maint>::value(__state)))
+                .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
+        }
+
+        /// The payload of one output tuple; zero when it is not in the
+        /// result.
+        pub fn get(&self, key: &#head_ty) -> #k {
+            self.#field.get(key).map_or_else(
+                <#k as ::ivm::Semiring>::zero,
+                <#k as #maint>::value,
+            )
+        }
+
+        /// The number of output tuples, in O(1): an entry is kept exactly
+        /// while its payload is non-zero.
+        pub fn len(&self) -> usize {
+            self.#field.len()
+        }
+
+        /// Whether the result is empty, in O(1).
+        pub fn is_empty(&self) -> bool {
+            self.#field.is_empty()
+        }
+    }
+}
+
+/// The field type of the materialized result: each head tuple's state.
+pub fn field_type(p: &Program, m: MapId) -> TokenStream {
+    let maint = super::maintainer(p);
+    let k = &p.payload;
+    let key = super::key_type(p, &p.maps[m].key);
+    quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> }
+}

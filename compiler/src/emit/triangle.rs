@@ -1,0 +1,92 @@
+//! IVMε and the factorized baseline for the triangle count: the runtime's
+//! triangle state (`MapKind::Triangle`), the update of one role
+//! (`PathBody::Triangle`) and the count (`Reading::Counted`).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::ir::{MapId, MapKind, Program};
+
+/// IVMε: the triangle map updates the atom's role.
+pub fn path(p: &Program, map: MapId, role: usize, [x, y]: [usize; 2]) -> TokenStream {
+    let field = &p.maps[map].name;
+    let update = match p.maps[map].kind {
+        MapKind::Triangle { cycle: true, .. } => format_ident!("update"),
+        _ => format_ident!("update_{}", ["r", "s", "t"][role]),
+    };
+    let (x, y) = (syn::Index::from(x), syn::Index::from(y));
+    quote! {
+        self.#field.#update(&__tuple.#x, &__tuple.#y, __old, __new);
+    }
+}
+
+/// The reading methods of a triangle count, plus the invariant check that
+/// tests call after every update.
+pub fn reading(p: &Program, triangle: MapId) -> TokenStream {
+    let k = &p.payload;
+    let field = &p.maps[triangle].name;
+    quote! {
+        /// The result: the count, as the single output tuple `()`, when it
+        /// is non-zero.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), #k)> + '_ {
+            let __count: #k = ::core::clone::Clone::clone(self.#field.count());
+            (!::ivm::Semiring::is_zero(&__count)).then_some(((), __count)).into_iter()
+        }
+
+        /// The count (zero when there is no triangle).
+        pub fn get(&self, key: &()) -> #k {
+            let () = key;
+            ::core::clone::Clone::clone(self.#field.count())
+        }
+
+        /// 1 when the count is non-zero, else 0.
+        pub fn len(&self) -> usize {
+            usize::from(!::ivm::Semiring::is_zero(self.#field.count()))
+        }
+
+        /// Whether the count is zero.
+        pub fn is_empty(&self) -> bool {
+            ::ivm::Semiring::is_zero(self.#field.count())
+        }
+
+        /// Checks the strategy's invariants (papers/000): for IVMε the size
+        /// bounds of the threshold and the degrees of heavy and light values;
+        /// for both, the views and the count against their definitions. For
+        /// tests: it costs time linear in the database or more.
+        #[doc(hidden)]
+        pub fn check_invariants(&self) -> ::core::result::Result<(), ::std::string::String> {
+            self.#field.check()
+        }
+    }
+}
+
+/// The field type of the triangle state: IVMε's partitions and views (one
+/// copy of the relation when it plays every role), or the factorized
+/// baseline's one view.
+pub fn field_type(p: &Program, m: MapId) -> TokenStream {
+    let k = &p.payload;
+    let MapKind::Triangle { vars, eps, cycle } = &p.maps[m].kind else {
+        unreachable!("a triangle map")
+    };
+    let tys = vars.iter().map(|&v| &p.vars[v].ty);
+    if *cycle {
+        let vertex = &p.vars[vars[0]].ty;
+        quote! { ::ivm::__private::GraphTriangle<#vertex, #k> }
+    } else if eps.is_some() {
+        quote! { ::ivm::__private::Triangle<#(#tys,)* #k> }
+    } else {
+        quote! { ::ivm::__private::Factorized<#(#tys,)* #k> }
+    }
+}
+
+/// The empty triangle state, with its ε.
+pub fn field_init(p: &Program, m: MapId) -> TokenStream {
+    let MapKind::Triangle { eps, cycle, .. } = &p.maps[m].kind else {
+        unreachable!("a triangle map")
+    };
+    match (eps, cycle) {
+        (Some(eps), true) => quote! { ::ivm::__private::GraphTriangle::new(#eps) },
+        (Some(eps), false) => quote! { ::ivm::__private::Triangle::new(#eps) },
+        (None, _) => quote! { ::ivm::__private::Factorized::new() },
+    }
+}

@@ -11,85 +11,17 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{
-    cluster_crown, crown, first_order, ivm_eps, recompute, storage, two_layer, view_tree,
-};
-use crate::query::{Strategy, UpdateModel};
+use crate::plan;
 use crate::syntax;
 
-/// Compiles one checked and planned query to tokens, or explains why not.
+/// Lowers one checked and planned query to the IR, or gives the error of
+/// its rejection (at the atoms of the witness, or at the attribute that
+/// forced a strategy that does not apply).
 pub fn lower(report: &Report) -> Result<Program, syn::Error> {
-    let q = &report.query;
-    let v = &report.verdict;
-    let span = q.strategy.map_or(q.span, |s| s.span);
-    let Some(strategy) = v.strategy else {
-        return Err(syn::Error::new(span, rejection_message(report)));
-    };
-    let mut program = lower_strategy(report, strategy, span)?;
-    storage::keep_only_what_is_read(&mut program);
-    Ok(program)
-}
-
-/// The chosen strategy's planner.
-fn lower_strategy(report: &Report, strategy: Strategy, span: Span) -> Result<Program, syn::Error> {
-    let q = &report.query;
-    let v = &report.verdict;
-    match strategy {
-        Strategy::ViewTree => view_tree::lower(q, &report.analysis, v).ok_or_else(|| {
-            syn::Error::new(span, "internal error: a view tree was chosen for a query without a canonical variable order")
-        }),
-        Strategy::TwoLayer => two_layer::lower(q, &report.analysis, v).ok_or_else(|| {
-            syn::Error::new(span, format!(
-                "query `{}` is p-hierarchical but cyclic: the two-layer strategy over a tree decomposition is not implemented yet; `#[strategy(first_order)]` maintains it in {} per update",
-                q.name,
-                crate::plan::verdict::power(crate::analysis::width::first_order_exponent(&report.analysis.hypergraph).to_f64())
-            ))
-        }),
-        Strategy::Crown => crown::lower(q, &report.analysis, v).ok_or_else(|| {
-            syn::Error::new(span, "internal error: CROWN was chosen for a query without a free-connex join tree")
-        }),
-        Strategy::ClusterCrown => cluster_crown::lower(q, &report.analysis, v).ok_or_else(|| {
-            syn::Error::new(span, "internal error: the max-max strategy was chosen for a query whose clusters have no join tree")
-        }),
-        Strategy::FirstOrder => Ok(first_order::lower(q, v)),
-        Strategy::Recompute => Ok(recompute::lower(q, v)),
-        Strategy::IvmEps { eps } => match &report.analysis.triangle {
-            Some(t) => Ok(ivm_eps::lower(q, t, Some(eps), v)),
-            None => Err(syn::Error::new(span, "internal error: IVMε was chosen for a query that is not a triangle count")),
-        },
-        Strategy::Factorized => match &report.analysis.triangle {
-            Some(t) => Ok(ivm_eps::lower(q, t, None, v)),
-            None => Err(syn::Error::new(span, "internal error: the factorized baseline was chosen for a query that is not a triangle count")),
-        },
+    match &report.plan {
+        Ok(p) => plan::lower(&report.query, p, &report.verdict),
+        Err(rejection) => Err(rejection.to_error()),
     }
-}
-
-/// The message of a rejection: what is wrong, the witness, the lower bound
-/// and what to do.
-pub fn rejection_message(report: &Report) -> String {
-    let q = &report.query;
-    let v = &report.verdict;
-    let mut msg = format!(
-        "query `{}` cannot be maintained efficiently: {}",
-        q.name, v.reason
-    );
-    if let Some(w) = &v.witness {
-        msg.push_str(&format!("\n  witness: {w}"));
-    }
-    if v.update_time != crate::plan::verdict::NOT_APPLICABLE {
-        let updates = match q.updates {
-            UpdateModel::InsertDelete => "inserts and deletes",
-            UpdateModel::InsertOnly => "inserts only",
-        };
-        msg.push_str(&format!(
-            "\n  lower bound: {} (under {updates} over `{}`; {})",
-            v.update_time, q.semiring.name, v.source
-        ));
-    }
-    if let Some(h) = &v.hint {
-        msg.push_str(&format!("\n  help: {h}"));
-    }
-    msg
 }
 
 /// Compiles the tokens of an `ivm_query!` invocation: the generated items,

@@ -8,7 +8,7 @@
 //! | parse | [`syntax`] | the syntax tree with spans, from tokens or text |
 //! | check | [`syntax::check`] | [`query::Query`]: names resolved, variables typed |
 //! | analyse | [`analysis`] | classes, witnesses, width, variable orders, join trees |
-//! | plan | [`plan`] | the verdict: strategy and bounds, or a rejection; one planner per strategy lowering to the IR |
+//! | plan | [`plan`] | the verdict (strategy and bounds), the typed [`plan::Plan`] it chooses or the [`plan::Rejection`] (spanned at the witness's atoms), and [`plan::lower`]: one planner per strategy lowering to the IR |
 //! | lower | [`ir`] | the maintenance IR: maps, triggers, how the result is read |
 //! | emit | [`emit`] | the one emitter: IR in, Rust tokens out |
 //! | explain | [`explain`] | `ivmc explain` output, human and JSON |

@@ -1,5 +1,5 @@
-//! Prints the text, the maintenance IR and the generated code of many
-//! generated queries, for checking that a refactor of the compiler leaves
+//! Prints the text, `ivmc explain`'s report, the maintenance IR and the
+//! generated code of many generated queries, for checking that a refactor of the compiler leaves
 //! what it generates byte-identical:
 //!
 //! ```text
@@ -17,6 +17,10 @@ fn main() {
     let seed: u64 = args.next().map_or(99, |a| a.parse().expect("a seed"));
     for g in ivm_fuzz::generate::queries(seed, n, "D") {
         println!("{}", g.text);
+        for report in ivm_compiler::explain::explain_str(&g.text).expect("a generated query parses")
+        {
+            println!("{}", ivm_compiler::explain::to_text(&report));
+        }
         for program in ivm_compiler::driver::ir_str(&g.text).expect("a generated query parses") {
             println!("{}", program.expect("a generated query lowers"));
         }

@@ -5,7 +5,7 @@
 //! name the two variables and three atoms that break the test, chosen by
 //! lowest index so the same query always gives the same message.
 
-use super::hypergraph::{Hypergraph, Mask, members, subset};
+use super::hypergraph::{Hypergraph, Mask, bit, members, subset};
 
 /// Two variables whose atom sets overlap without one containing the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +140,11 @@ pub fn p_hierarchical(hg: &Hypergraph) -> Result<(), Core> {
 }
 
 impl Overlap {
+    /// The atoms of the witness.
+    pub fn atoms(&self) -> Mask {
+        bit(self.only_x) | bit(self.both) | bit(self.only_y)
+    }
+
     /// The witness in words.
     pub fn describe(&self, hg: &Hypergraph) -> String {
         let (x, y) = (&hg.var_names[self.x], &hg.var_names[self.y]);
@@ -156,6 +161,11 @@ impl Overlap {
 }
 
 impl QCore {
+    /// The atoms of the witness.
+    pub fn atoms(&self) -> Mask {
+        bit(self.both) | bit(self.only_bound)
+    }
+
     /// The witness in words.
     pub fn describe(&self, hg: &Hypergraph) -> String {
         let (f, b) = (&hg.var_names[self.free], &hg.var_names[self.bound]);
@@ -167,6 +177,14 @@ impl QCore {
 }
 
 impl NotQHierarchical {
+    /// The atoms of the witness.
+    pub fn atoms(&self) -> Mask {
+        match self {
+            NotQHierarchical::Overlap(w) => w.atoms(),
+            NotQHierarchical::QCore(w) => w.atoms(),
+        }
+    }
+
     /// The witness in words.
     pub fn describe(&self, hg: &Hypergraph) -> String {
         match self {
@@ -177,6 +195,14 @@ impl NotQHierarchical {
 }
 
 impl Core {
+    /// The atoms of the witness.
+    pub fn atoms(&self) -> Mask {
+        match self {
+            Core::ExistsHierarchy(w) => w.atoms(),
+            Core::Q(w) => w.atoms(),
+        }
+    }
+
     /// The witness in words.
     pub fn describe(&self, hg: &Hypergraph) -> String {
         match self {

@@ -157,6 +157,14 @@ impl Cycle {
 }
 
 impl NotFreeConnex {
+    /// The atoms of the witness: those the GYO reduction got stuck on.
+    pub fn atoms(&self) -> Mask {
+        match self {
+            NotFreeConnex::Cyclic(c) => c.atoms,
+            NotFreeConnex::Head(h) => h.atoms,
+        }
+    }
+
     /// The witness in words.
     pub fn describe(&self, hg: &Hypergraph) -> String {
         match self {

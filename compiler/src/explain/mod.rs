@@ -11,18 +11,22 @@ pub use text::to_text;
 
 use crate::analysis::{self, Analysis, Hypergraph};
 use crate::plan::verdict::{self, Setting, Verdict};
+use crate::plan::{self, Plan, Rejection};
 use crate::query::Query;
 use crate::syntax;
 
-/// A checked query with its analysis and verdict.
+/// A checked query with its analysis, verdict and plan.
 #[derive(Debug, Clone)]
 pub struct Report {
     /// The checked query.
     pub query: Query,
     /// What the analysis found.
     pub analysis: Analysis,
-    /// The strategy chosen, or the rejection.
+    /// The strategy chosen, or the rejection, with the bounds and the
+    /// reasons.
     pub verdict: Verdict,
+    /// What will be built, or why nothing is.
+    pub plan: Result<Plan, Rejection>,
 }
 
 /// Analyses and plans one checked query.
@@ -38,10 +42,12 @@ pub fn report(query: Query) -> Report {
             allow_intractable: query.allow_intractable,
         },
     );
+    let plan = plan::plan(&query, &analysis, &verdict);
     Report {
         query,
         analysis,
         verdict,
+        plan,
     }
 }
 

@@ -6,7 +6,7 @@ use super::Report;
 use super::tree::{self, Node};
 use crate::analysis::hypergraph::{Mask, members};
 use crate::analysis::{Analysis, Hypergraph, JoinTree, VariableOrder};
-use crate::plan::{ivm_eps, verdict};
+use crate::plan::{Plan, verdict};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring;
 
@@ -165,52 +165,45 @@ fn plan_text(r: &Report) -> String {
     let a = &r.analysis;
     let hg = &a.hypergraph;
     let mut out = String::new();
-    match r.verdict.strategy {
-        Some(Strategy::ViewTree) => {
-            if let Some(order) = &a.variable_order {
-                out.push_str("plan: canonical free-top variable order (one view per variable; free variables marked *)\n");
-                tree::draw(&order_forest(hg, order), "  ", &mut out);
-            }
+    match &r.plan {
+        Ok(Plan::ViewTree(order)) => {
+            out.push_str("plan: canonical free-top variable order (one view per variable; free variables marked *)\n");
+            tree::draw(&order_forest(hg, order), "  ", &mut out);
         }
-        Some(Strategy::TwoLayer) => {
-            if let Some(subs) = &a.decomposition {
-                out.push_str("plan: free-dominated q-hierarchical subqueries (bottom layer, over the semiring)\n");
-                let mut forest = Vec::new();
-                for (i, s) in subs.iter().enumerate() {
-                    let label = format!(
-                        "Q{}({}) = {}",
-                        i + 1,
-                        hg.names(s.free),
-                        hg.label_list(s.atoms).join(" * ")
-                    );
-                    forest.push(Node::new(label, order_forest(hg, &s.order)));
-                }
-                tree::draw(&forest, "  ", &mut out);
-                let tops: Vec<String> = (0..subs.len())
-                    .map(|i| format!("1[Q{}({})]", i + 1, hg.names(subs[i].free)))
-                    .collect();
+        Ok(Plan::TwoLayer { subqueries, cyclic }) => {
+            out.push_str("plan: free-dominated q-hierarchical subqueries (bottom layer, over the semiring)\n");
+            let mut forest = Vec::new();
+            for (i, s) in subqueries.iter().enumerate() {
+                let label = format!(
+                    "Q{}({}) = {}",
+                    i + 1,
+                    hg.names(s.free),
+                    hg.label_list(s.atoms).join(" * ")
+                );
+                forest.push(Node::new(label, order_forest(hg, &s.order)));
+            }
+            tree::draw(&forest, "  ", &mut out);
+            let tops: Vec<String> = (0..subqueries.len())
+                .map(|i| format!("1[Q{}({})]", i + 1, hg.names(subqueries[i].free)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "top layer (Boolean, inserts only): {}",
+                tops.join(" ⋈ ")
+            );
+            if *cyclic {
                 let _ = writeln!(
                     out,
-                    "top layer (Boolean, inserts only): {}",
-                    tops.join(" ⋈ ")
+                    "  cyclic: materialized with worst-case-optimal delta joins (generic join over the supports' values)"
                 );
-                if a.acyclic.is_err() {
-                    let _ = writeln!(
-                        out,
-                        "  cyclic: materialized with worst-case-optimal delta joins (generic join over the supports' values)"
-                    );
-                }
             }
         }
-        Some(Strategy::Crown) => {
-            if let Some(tree) = &a.join_tree {
-                out.push_str("plan: free-connex join tree (rooted at the head); each atom sends its parent a message keyed by the variables they share, which grows a bounded number of times; the head's children are the top join\n");
-                tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
-            }
+        Ok(Plan::Crown(tree)) => {
+            out.push_str("plan: free-connex join tree (rooted at the head); each atom sends its parent a message keyed by the variables they share, which grows a bounded number of times; the head's children are the top join\n");
+            tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
         }
-        Some(Strategy::ClusterCrown) => {
+        Ok(Plan::Clusters(clusters)) => {
             out.push_str("plan: clusters (atoms connected through summed-out variables); per cluster, which tuples take part in a full result (insert-only, upward and downward) and the best payload among them\n");
-            let clusters = crate::analysis::decomposition::clusters(hg);
             let mut tops = Vec::new();
             for (i, c) in clusters.iter().enumerate() {
                 let free = crate::analysis::hypergraph::members(*c)
@@ -230,15 +223,18 @@ fn plan_text(r: &Report) -> String {
                 tops.join(" ⋈ ")
             );
         }
-        Some(Strategy::IvmEps { .. }) | Some(Strategy::Factorized) if a.triangle.is_some() => {
-            let t = a.triangle.expect("checked");
+        Ok(Plan::Triangle {
+            triangle: t,
+            eps,
+            cycle,
+        }) => {
             let atom = |i: usize| hg.atom_labels[t.atoms[i]].clone();
             let var = |i: usize| hg.var_names[t.vars[i]].clone();
             let rel = |i: usize| {
                 let label = atom(i);
                 label[..label.find('(').unwrap_or(label.len())].to_owned()
             };
-            if matches!(r.verdict.strategy, Some(Strategy::IvmEps { .. })) {
+            if let Some(eps) = *eps {
                 out.push_str("plan: heavy/light partitions (threshold M^ε, ⌊M/4⌋ ≤ N < M)\n");
                 for i in 0..3 {
                     let _ = writeln!(out, "  {} partitioned on {}", atom(i), var(i));
@@ -256,10 +252,6 @@ fn plan_text(r: &Report) -> String {
                         atom(j)
                     );
                 }
-                let eps = match r.verdict.strategy {
-                    Some(Strategy::IvmEps { eps }) => eps,
-                    _ => 0.5,
-                };
                 let (small, large) = (verdict::power(eps), verdict::power(1.0 - eps));
                 out.push_str(
                     "  delta rules, for an update to the first atom (the others rotate)
@@ -292,7 +284,7 @@ fn plan_text(r: &Report) -> String {
                     rel(2)
                 );
                 out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·M^ε or falls below 1/2·M^ε; major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
-                if ivm_eps::is_cycle(&r.query, &t) {
+                if *cycle {
                     let _ = writeln!(
                         out,
                         "  one relation in all three roles, one orientation: the three partitioned copies and the three views are equal, so one of each is kept (N = |{}|), and one delta per update: 3·δ·(the paths from {y} back to {x}), plus the terms of a self-loop",
@@ -311,7 +303,7 @@ fn plan_text(r: &Report) -> String {
                 );
             }
         }
-        Some(Strategy::FirstOrder) => {
+        Ok(Plan::FirstOrder) => {
             out.push_str(
                 "plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n",
             );
@@ -337,8 +329,8 @@ fn plan_text(r: &Report) -> String {
                 );
             }
         }
-        _ => {
-            // Rejected (or recompute): show the structure the analysis found.
+        Ok(Plan::Recompute) | Err(_) => {
+            // Recompute, or rejected: show the structure the analysis found.
             if let Some(order) = &a.variable_order {
                 out.push_str(
                     "structure: canonical free-top variable order (free variables marked *)\n",

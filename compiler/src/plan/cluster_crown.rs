@@ -26,23 +26,22 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use super::top_join::{self, TopRelation};
-use crate::analysis::Analysis;
 use crate::analysis::acyclicity::gyo;
-use crate::analysis::decomposition::clusters;
 use crate::analysis::hypergraph::members;
+use crate::analysis::{Hypergraph, Mask};
 use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, PathBody, Program, Trigger, VarId};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
 /// Lowers a free-connex query without a q-core; `None` when a cluster or
 /// the top join has no join tree.
-pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Program> {
-    let hg = &analysis.hypergraph;
+pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Program> {
+    let hg = &Hypergraph::of(query);
     let mut p = skeleton(query, verdict);
     let mut node_of: Vec<Option<MapId>> = vec![None; p.atoms.len()];
     let mut tops: Vec<TopRelation> = Vec::new();
     let mut bests: Vec<MapId> = Vec::new();
-    for cluster in clusters(hg) {
+    for &cluster in clusters {
         let atoms: Vec<usize> = members(cluster).collect();
         // Without a q-core every atom of the cluster holds the same free
         // variables.

@@ -20,7 +20,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use super::top_join::{self, TopRelation};
-use crate::analysis::Analysis;
+use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
     AtomPath, Factor, Map, MapId, MapKind, MessageParent, PathBody, Program, Trigger, VarId,
@@ -30,8 +30,7 @@ use crate::query::Query;
 
 /// Lowers a free-connex query to CROWN; `None` when it is not free-connex
 /// or the top join is cyclic.
-pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Program> {
-    let tree = analysis.join_tree.as_ref()?;
+pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Program> {
     let mut p = skeleton(query, verdict);
     let head = tree.root;
     let atom_of = |node: usize| tree.nodes[node].atom.expect("only the root is the head");

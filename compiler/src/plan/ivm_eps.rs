@@ -14,12 +14,17 @@ use crate::query::Query;
 
 /// Lowers a triangle count to IVMε with exponent `eps`, or to the
 /// factorized baseline when `eps` is `None`.
-pub fn lower(query: &Query, triangle: &Triangle, eps: Option<f64>, verdict: &Verdict) -> Program {
+pub fn lower(
+    query: &Query,
+    triangle: &Triangle,
+    eps: Option<f64>,
+    cycle: bool,
+    verdict: &Verdict,
+) -> Program {
     let mut p = skeleton(query, verdict);
     let map = p.maps.len();
     let names = p.var_list(&triangle.vars);
     let roles = roles(query, triangle);
-    let cycle = eps.is_some() && is_cycle(query, triangle);
     p.maps.push(Map {
         name: Ident::new("triangle", Span::call_site()),
         doc: match eps {

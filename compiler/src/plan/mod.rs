@@ -1,6 +1,11 @@
-//! Planning: choosing the maintenance strategy (the verdict of DESIGN
-//! section 6) and lowering the chosen strategy's plan to the IR. One
-//! planner per strategy.
+//! Planning: the verdict of DESIGN section 6 ([`verdict`]), the typed
+//! [`Plan`] it chooses (or the [`Rejection`] it ends in), and the lowering
+//! of each plan to the IR, one planner per strategy.
+//!
+//! [`plan`] turns a verdict into the structure its strategy is built from
+//! (the variable order, the subqueries, the join tree, the clusters, the
+//! triangle), so that `explain` draws what will be built and [`lower`] is
+//! the one place that sends each kind of plan to its planner.
 
 pub mod cluster_crown;
 pub mod crown;
@@ -19,3 +24,205 @@ pub mod view_tree;
 pub use skeleton::skeleton;
 
 pub use verdict::{Verdict, decide};
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+
+use crate::analysis::acyclicity::gyo;
+use crate::analysis::decomposition::{self, Subquery};
+use crate::analysis::hypergraph::members;
+use crate::analysis::{Analysis, JoinTree, Mask, Triangle, VariableOrder};
+use crate::ir::Program;
+use crate::query::{Query, Strategy, UpdateModel};
+
+/// What will be built for a query: the strategy the verdict chose, with the
+/// part of the analysis it is built from.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    /// An F-IVM view tree over the canonical free-top variable order.
+    ViewTree(VariableOrder),
+    /// Two layers: a view tree per free-dominated subquery (over the
+    /// semiring), and the insert-only join of their supports on top
+    /// (materialized with worst-case-optimal delta joins when `cyclic`).
+    TwoLayer {
+        /// The subqueries, each with its variable order.
+        subqueries: Vec<Subquery>,
+        /// Whether the supports' keys form a cyclic hypergraph.
+        cyclic: bool,
+    },
+    /// CROWN over a free-connex join tree rooted at the head.
+    Crown(JoinTree),
+    /// Max-max: per cluster (atoms connected through summed-out
+    /// variables), which tuples take part in a full result and the best
+    /// payload among them, and a Boolean CROWN over the clusters on top.
+    Clusters(Vec<Mask>),
+    /// The triangle count: IVMε with exponent `eps`, or the factorized
+    /// baseline when `eps` is `None`.
+    Triangle {
+        /// The triangle's atoms and variables.
+        triangle: Triangle,
+        /// IVMε's partition exponent; `None` for the factorized baseline.
+        eps: Option<f64>,
+        /// One relation in all three roles, in one orientation (IVMε
+        /// only): one partitioned copy and one view.
+        cycle: bool,
+    },
+    /// First-order deltas: each update joins its tuple with the other
+    /// atoms.
+    FirstOrder,
+    /// Recomputation from the base relations when the result is read.
+    Recompute,
+}
+
+/// Why a query gets no code: the message, and where it points.
+#[derive(Debug, Clone)]
+pub struct Rejection {
+    /// What is wrong, the witness, the lower bound and what to do.
+    pub message: String,
+    /// Where the error points: the first and the last atom of the witness;
+    /// else the `#[strategy(...)]` attribute that does not apply; else the
+    /// query's name.
+    pub span: (Span, Span),
+}
+
+impl Rejection {
+    /// The compile error, over the range of `span`.
+    pub fn to_error(&self) -> syn::Error {
+        let (start, end) = self.span;
+        // An error spans from its first token to its last: two tokens give
+        // the range from the first witness atom to the last.
+        let range: TokenStream = [start, end]
+            .into_iter()
+            .map(|span| TokenTree::Ident(Ident::new("witness", span)))
+            .collect();
+        syn::Error::new_spanned(range, &self.message)
+    }
+}
+
+/// The plan of a query with its verdict, or why there is none.
+pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Plan, Rejection> {
+    let Some(strategy) = verdict.strategy else {
+        return Err(rejection(query, analysis, verdict));
+    };
+    let missing = |what: &str| Rejection {
+        message: format!(
+            "internal error: the `{}` strategy was chosen for query `{}`, which has no {what}",
+            strategy.keyword(),
+            query.name
+        ),
+        span: (query_span(query), query_span(query)),
+    };
+    let hg = &analysis.hypergraph;
+    Ok(match strategy {
+        Strategy::ViewTree => Plan::ViewTree(
+            analysis
+                .variable_order
+                .clone()
+                .ok_or_else(|| missing("canonical variable order"))?,
+        ),
+        Strategy::TwoLayer => {
+            let subqueries = analysis
+                .decomposition
+                .clone()
+                .ok_or_else(|| missing("decomposition into free-dominated subqueries"))?;
+            // The top join's relations are the subqueries' supports, keyed
+            // by their free variables.
+            let keys: Vec<Mask> = subqueries.iter().map(|s| s.free).collect();
+            let cyclic = !gyo(&keys).is_acyclic();
+            Plan::TwoLayer { subqueries, cyclic }
+        }
+        Strategy::Crown => Plan::Crown(
+            analysis
+                .join_tree
+                .clone()
+                .ok_or_else(|| missing("free-connex join tree"))?,
+        ),
+        Strategy::ClusterCrown => Plan::Clusters(decomposition::clusters(hg)),
+        Strategy::IvmEps { eps } => {
+            let triangle = analysis.triangle.ok_or_else(|| missing("triangle"))?;
+            Plan::Triangle {
+                triangle,
+                eps: Some(eps),
+                cycle: ivm_eps::is_cycle(query, &triangle),
+            }
+        }
+        Strategy::Factorized => Plan::Triangle {
+            triangle: analysis.triangle.ok_or_else(|| missing("triangle"))?,
+            eps: None,
+            cycle: false,
+        },
+        Strategy::FirstOrder => Plan::FirstOrder,
+        Strategy::Recompute => Plan::Recompute,
+    })
+}
+
+/// The plan lowered to the IR by its strategy's planner, with what no code
+/// reads back dropped ([`storage`]). An error only where a planner meets
+/// a shape the verdict should have ruled out.
+pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, syn::Error> {
+    let internal = |what: &str| {
+        syn::Error::new(
+            query_span(query),
+            format!("internal error: {what} (query `{}`)", query.name),
+        )
+    };
+    let mut program = match plan {
+        Plan::ViewTree(order) => view_tree::lower(query, order, verdict),
+        Plan::TwoLayer { subqueries, cyclic } => {
+            two_layer::lower(query, subqueries, *cyclic, verdict)
+                .ok_or_else(|| internal("the subqueries' supports have no join tree"))?
+        }
+        Plan::Crown(tree) => crown::lower(query, tree, verdict)
+            .ok_or_else(|| internal("CROWN's top join has no join tree"))?,
+        Plan::Clusters(clusters) => cluster_crown::lower(query, clusters, verdict)
+            .ok_or_else(|| internal("a cluster or the top join has no join tree"))?,
+        Plan::Triangle {
+            triangle,
+            eps,
+            cycle,
+        } => ivm_eps::lower(query, triangle, *eps, *cycle, verdict),
+        Plan::FirstOrder => first_order::lower(query, verdict),
+        Plan::Recompute => recompute::lower(query, verdict),
+    };
+    storage::keep_only_what_is_read(&mut program);
+    Ok(program)
+}
+
+/// The rejection of a query the verdict does not maintain.
+fn rejection(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Rejection {
+    let mut message = format!(
+        "query `{}` cannot be maintained efficiently: {}",
+        query.name, verdict.reason
+    );
+    if let Some(w) = &verdict.witness {
+        message.push_str(&format!("\n  witness: {w}"));
+    }
+    if verdict.update_time != verdict::NOT_APPLICABLE {
+        let updates = match query.updates {
+            UpdateModel::InsertDelete => "inserts and deletes",
+            UpdateModel::InsertOnly => "inserts only",
+        };
+        message.push_str(&format!(
+            "\n  lower bound: {} (under {updates} over `{}`; {})",
+            verdict.update_time, query.semiring.name, verdict.source
+        ));
+    }
+    if let Some(h) = &verdict.hint {
+        message.push_str(&format!("\n  help: {h}"));
+    }
+    // A forced strategy that does not apply points at its attribute; a
+    // query the dichotomies rule out, at the atoms of the witness.
+    let atoms: Vec<usize> = members(verdict.witness_atoms)
+        .filter(|&a| a < analysis.hypergraph.atoms.len())
+        .collect();
+    let span = match (query.strategy, atoms.first(), atoms.last()) {
+        (Some(forced), _, _) => (forced.span, forced.span),
+        (None, Some(&first), Some(&last)) => (query.atoms[first].span, query.atoms[last].span),
+        _ => (query_span(query), query_span(query)),
+    };
+    Rejection { message, span }
+}
+
+/// Where whole-query errors point.
+fn query_span(query: &Query) -> Span {
+    query.span
+}

@@ -27,16 +27,21 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use super::top_join::{self, TopRelation};
-use crate::analysis::Analysis;
+use crate::analysis::Subquery;
 use crate::analysis::hypergraph::members;
 use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, PathBody, Program, Step, Trigger, VarId};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
-/// Lowers a p-hierarchical query to two layers; `None` when it is not
-/// p-hierarchical.
-pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Program> {
-    let subqueries = analysis.decomposition.as_ref()?;
+/// Lowers a p-hierarchical query, decomposed into `subqueries`, to two
+/// layers, materializing the top join when it is `cyclic`; `None` when an
+/// acyclic top join has no join tree.
+pub fn lower(
+    query: &Query,
+    subqueries: &[Subquery],
+    cyclic: bool,
+    verdict: &Verdict,
+) -> Option<Program> {
     let mut p = skeleton(query, verdict);
     let mut map_of: Vec<Option<MapId>> = vec![None; p.vars.len()];
     // Per subquery: the key of its support, its factors, and where each of
@@ -133,13 +138,6 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
             factors,
         });
     }
-    let cyclic = {
-        let masks: Vec<u64> = tops
-            .iter()
-            .map(|t| t.key.iter().fold(0u64, |m, &v| m | (1 << v)))
-            .collect();
-        !crate::analysis::acyclicity::gyo(&masks).is_acyclic()
-    };
     let top_maps = if cyclic {
         top_join::materialize(&mut p, tops, &query.head)
     } else {

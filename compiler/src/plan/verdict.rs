@@ -8,7 +8,7 @@
 //! strategy.
 
 use crate::analysis::width::first_order_exponent;
-use crate::analysis::{Analysis, NotFreeConnex, Ratio};
+use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring::SemiringClass;
 
@@ -36,6 +36,11 @@ pub struct Verdict {
     /// The witness of the failed class test behind a rejection (also kept
     /// when the user opted in to a slower strategy).
     pub witness: Option<String>,
+    /// The atoms the witness names, a bit per atom: where a rejection's
+    /// error points. Zero when the witness is not about the query's shape
+    /// (a semiring that cannot retract, a forced strategy that does not
+    /// apply).
+    pub witness_atoms: Mask,
     /// What the user can do, when rejected.
     pub hint: Option<String>,
 }
@@ -102,6 +107,7 @@ fn accept(
         reason,
         source,
         witness: None,
+        witness_atoms: 0,
         hint: None,
     }
 }
@@ -111,6 +117,7 @@ fn reject(
     reason: String,
     source: &'static str,
     witness: String,
+    witness_atoms: Mask,
     hint: String,
 ) -> Verdict {
     Verdict {
@@ -123,6 +130,7 @@ fn reject(
         reason,
         source,
         witness: Some(witness),
+        witness_atoms,
         hint: Some(hint),
     }
 }
@@ -212,6 +220,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
                 "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
                 "papers/002 section 5.3",
                 "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
+                0,
                 "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use `#[updates(insert_only)]`".to_owned(),
             );
         }
@@ -227,6 +236,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             ),
             "papers/001 and papers/002 (q-hierarchical dichotomy, for queries without self-joins)",
             witness,
+            a.q_hierarchical.err().map_or(0, |w| w.atoms()),
             insert_only_hint(a, class),
         );
     }
@@ -325,6 +335,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             reason,
             "papers/002 Corollary 14; papers/001 Theorem 2",
             witness,
+            a.p_hierarchical.err().map_or(0, |c| c.atoms()),
             hint,
         );
     }
@@ -333,8 +344,10 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         .err()
         .map(|w| w.describe(hg))
         .unwrap_or_default();
+    let mut atoms = a.free_connex.err().map_or(0, |w| w.atoms());
     let extra = match (a.free_connex, a.p_hierarchical) {
         (Err(NotFreeConnex::Cyclic(_)), Err(core)) => {
+            atoms |= core.atoms();
             format!("; and it is not p-hierarchical: {}", core.describe(hg))
         }
         _ => String::new(),
@@ -344,6 +357,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         "not free-connex, and not a p-hierarchical query over a positive semiring".to_owned(),
         "papers/001 Theorem 2; papers/002 Table 1",
         format!("{witness}{extra}"),
+        atoms,
         "`#[allow(intractable)]` compiles it with the first-order strategy".to_owned(),
     )
 }
@@ -393,6 +407,7 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         f.tractable = false;
         f.opted_in = true;
         f.witness = v.witness.take();
+        f.witness_atoms = v.witness_atoms;
         f.reason = format!(
             "{} — compiled anyway because of `#[allow(intractable)]`",
             v.reason
@@ -423,6 +438,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
             format!("`#[strategy({})]` does not apply to this query", s.keyword()),
             "DESIGN section 6 (where each strategy applies)",
             why,
+            0,
             match auto_verdict.strategy {
                 Some(auto) => format!(
                     "remove the attribute to get the `{}` strategy ({})",
@@ -574,5 +590,6 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     v.tractable = auto_verdict.tractable;
     v.opted_in = auto_verdict.strategy != Some(s);
     v.witness = auto_verdict.witness.clone();
+    v.witness_atoms = auto_verdict.witness_atoms;
     v
 }

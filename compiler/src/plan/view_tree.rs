@@ -16,7 +16,7 @@
 use proc_macro2::Span;
 use syn::Ident;
 
-use crate::analysis::{Analysis, VariableOrder};
+use crate::analysis::VariableOrder;
 use crate::ir::{
     AtomIr, AtomPath, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, Step,
     Trigger, Var,
@@ -24,10 +24,9 @@ use crate::ir::{
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
-/// Lowers a q-hierarchical query to the IR. `None` if the analysis has no
-/// canonical variable order (the query is not q-hierarchical).
-pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Program> {
-    let order = analysis.variable_order.as_ref()?;
+/// Lowers a q-hierarchical query to the IR over its canonical variable
+/// order.
+pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program {
     let Program {
         vars,
         relations,
@@ -196,7 +195,7 @@ pub fn lower(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Option<Pr
         head: query.head.clone(),
         reading: Reading::Levels { scalars, roots },
     };
-    Some(program)
+    program
 }
 
 fn post_order(order: &VariableOrder, v: usize, out: &mut Vec<usize>) {

@@ -13,6 +13,9 @@
 //! | emit | [`emit`] | the one emitter: IR in, Rust tokens out |
 //! | explain | [`explain`] | `ivmc explain` output, human and JSON |
 //!
+//! `docs/architecture.md` in the repository ties the stages together and
+//! says how to add a strategy, an IR construct or a semiring.
+//!
 //! [`driver`] runs the stages for the `ivm_query!` macro, `build.rs`
 //! ([`build`]) and `ivmc compile`. The planners: view trees
 //! ([`plan::view_tree`]), the first-order delta ([`plan::first_order`]),

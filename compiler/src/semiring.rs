@@ -58,15 +58,18 @@ impl SemiringClass {
     pub const KEYWORDS: &'static [(&'static str, &'static str)] = &[
         ("ring", "additive inverses exist; deletes subtract"),
         ("positive", "zero-sum free and zero-divisor free"),
-        ("strictly_monotone", "strictly monotone (papers/002 Def. 7)"),
+        (
+            "strictly_monotone",
+            "strictly monotone (\"Answering Conjunctive Queries with Aggregations under Updates\", Definition 7)",
+        ),
         (
             "oplus_strictly_monotone",
-            "⊕-strictly monotone (papers/002 section 4.2)",
+            "⊕-strictly monotone (\"Answering Conjunctive Queries with Aggregations under Updates\", section 4.2)",
         ),
         ("bounded_monotone", "monotone sequences have bounded length"),
         (
             "idempotent",
-            "idempotent and strictly ordered (papers/001 Def. 8)",
+            "idempotent and strictly ordered (\"The Role of Semirings in Incremental View Maintenance\", Definition 8)",
         ),
         ("natural", "has an injective homomorphism from (ℕ, +, ×)"),
         ("max_max", "⊕ and ⊗ are both max over an ordered domain"),

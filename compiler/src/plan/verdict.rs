@@ -146,7 +146,7 @@ fn ivm_eps(eps: f64, reason: String) -> Verdict {
         Strategy::IvmEps { eps },
         power(eps.max(1.0 - eps)),
         reason,
-        "papers/000 (IVMε)",
+        "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (IVMε)",
     );
     v.space = Some(power(1.0 + eps.min(1.0 - eps)));
     v
@@ -194,7 +194,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
                     format!(
                         "q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"
                     ),
-                    "F-IVM view trees; papers/002 section 5.3",
+                    "F-IVM view trees; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
                 );
             }
             if class.ordered_deletes {
@@ -202,7 +202,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
                     Strategy::ViewTree,
                     "O(log N)".to_owned(),
                     "q-hierarchical under inserts and deletes; the semiring's aggregates are retracted through ordered multisets, and Ω(log N) is unavoidable for it".to_owned(),
-                    "papers/002 section 5.3",
+                    "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
                 );
             }
         }
@@ -218,7 +218,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             return reject(
                 "no retraction: the semiring cannot take a contribution back",
                 "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
-                "papers/002 section 5.3",
+                "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
                 "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
                 0,
                 "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use `#[updates(insert_only)]`".to_owned(),
@@ -234,7 +234,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             format!(
                 "not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"
             ),
-            "papers/001 and papers/002 (q-hierarchical dichotomy, for queries without self-joins)",
+            "the q-hierarchical dichotomy, for queries without self-joins (\"The Role of Semirings in Incremental View Maintenance\"; \"Answering Conjunctive Queries with Aggregations under Updates\")",
             witness,
             a.q_hierarchical.err().map_or(0, |w| w.atoms()),
             insert_only_hint(a, class),
@@ -268,7 +268,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
                 Strategy::TwoLayer,
                 "O(1)".to_owned(),
                 "p-hierarchical and α-acyclic under inserts over a positive semiring".to_owned(),
-                "papers/001 Theorem 1; papers/002 section 5.1",
+                "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.1",
             );
         }
         let rho = top_cover(a);
@@ -276,10 +276,10 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             Strategy::TwoLayer,
             ratio_power(Ratio::new(rho.numer() - rho.denom(), rho.denom())),
             format!(
-                "p-hierarchical but cyclic under inserts over a positive semiring: the top join of the subqueries' supports is materialized with worst-case-optimal delta joins, whose costs add up to the AGM bound N^({rho}) (papers/001 Theorem 1 states O(N^(fhtw−1)) over a tree decomposition, fhtw = {})",
+                "p-hierarchical but cyclic under inserts over a positive semiring: the top join of the subqueries' supports is materialized with worst-case-optimal delta joins, whose costs add up to the AGM bound N^({rho}) (\"The Role of Semirings in Incremental View Maintenance\", Theorem 1, states O(N^(fhtw−1)) over a tree decomposition, fhtw = {})",
                 a.fhtw
             ),
-            "papers/001 Theorem 1; generic join",
+            "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; generic join",
         );
     }
     if class.bounded_monotone && a.free_connex.is_ok() {
@@ -287,7 +287,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             Strategy::Crown,
             "O(1)".to_owned(),
             "free-connex under inserts over a bounded monotone semiring: a payload improves O(1) times".to_owned(),
-            "papers/002 section 5.1 (Lemma 18); CROWN",
+            "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.1 (Lemma 18); CROWN",
         );
     }
     if class.max_max && a.free_connex.is_ok() && !a.has_q_core() {
@@ -295,7 +295,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
             Strategy::ClusterCrown,
             "O(1)".to_owned(),
             "free-connex without a q-core under inserts over the max-max semiring".to_owned(),
-            "papers/002 section 5.2",
+            "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.2",
         );
     }
     if a.free_connex.is_ok() {
@@ -333,7 +333,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         return reject(
             if hard { OMV } else { "no known bound" },
             reason,
-            "papers/002 Corollary 14; papers/001 Theorem 2",
+            "\"Answering Conjunctive Queries with Aggregations under Updates\", Corollary 14; \"The Role of Semirings in Incremental View Maintenance\", Theorem 2",
             witness,
             a.p_hierarchical.err().map_or(0, |c| c.atoms()),
             hint,
@@ -355,7 +355,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
     reject(
         "no O(1) update time with O(1) delay, even over Bool, under the OMv, BMM or hyperclique conjectures",
         "not free-connex, and not a p-hierarchical query over a positive semiring".to_owned(),
-        "papers/001 Theorem 2; papers/002 Table 1",
+        "\"The Role of Semirings in Incremental View Maintenance\", Theorem 2; \"Answering Conjunctive Queries with Aggregations under Updates\", Table 1",
         format!("{witness}{extra}"),
         atoms,
         "`#[allow(intractable)]` compiles it with the first-order strategy".to_owned(),
@@ -500,7 +500,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 s,
                 ratio_power(e),
                 "two layers over the free-dominated subqueries".to_owned(),
-                "papers/001 Theorem 1",
+                "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1",
             )
         }
         Strategy::Crown | Strategy::ClusterCrown => {
@@ -528,7 +528,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 s,
                 "O(1)".to_owned(),
                 "CROWN over a free-connex join tree".to_owned(),
-                "papers/002 section 5",
+                "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5",
             )
         }
         Strategy::IvmEps { eps } => {
@@ -563,7 +563,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 s,
                 "O(N)".to_owned(),
                 "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned(),
-                "papers/000 (factorized IVM)",
+                "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (factorized IVM)",
             );
             v.space = Some("O(N^2)".to_owned());
             v

@@ -114,7 +114,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-ivm = {{ path = {runtime:?} }}
+ivm = {{ path = {runtime:?}, default-features = false }}
 ivm-fuzz = {{ path = {fuzz:?}, default-features = false }}
 
 # Fast to build, and the runtime's debug checks and overflow checks on.

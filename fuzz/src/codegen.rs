@@ -82,24 +82,9 @@ fn query_module(g: &Generated) -> String {
         s.push_str("            _ => ::core::unreachable!(\"no such relation\"),\n");
         s
     };
-    let update = arms(&|r| format!("self.update_{}({}, delta)", snake(r), args(r, "t")));
-    let insert = arms(&|r| format!("self.insert_{}({})", snake(r), args(r, "t")));
-    let (delete, retract) = if deletes {
-        (
-            format!(
-                "match rel {{\n{}        }}",
-                arms(&|r| format!("self.delete_{}({})", snake(r), args(r, "t")))
-            ),
-            format!(
-                "match rel {{\n{}        }}",
-                arms(&|r| format!("self.retract_{}({}, delta)", snake(r), args(r, "t")))
-            ),
-        )
-    } else {
-        let never = "let _ = (rel, t); ::core::unreachable!(\"a query without deletes\")";
-        (never.to_string(), format!("let _ = delta; {never}"))
-    };
-    let change = arms(&|r| {
+    // The change enum's variant for a tuple `t` of relation `r` and a
+    // borrowed `delta`.
+    let change_of = |r: usize| {
         let fields: Vec<String> = (0..spec.relations[r].len())
             .map(|c| format!("c{c}: ::ivm_fuzz::Column::from_value(t[{c}])"))
             .collect();
@@ -108,7 +93,27 @@ fn query_module(g: &Generated) -> String {
             RELATIONS[r],
             fields.join(", ")
         )
-    });
+    };
+    let update = arms(&|r| format!("self.update_{}({}, delta)", snake(r), args(r, "t")));
+    let insert = arms(&|r| format!("self.insert_{}({})", snake(r), args(r, "t")));
+    let change_arms = arms(&|r| change_of(r));
+    let (delete, retract) = if deletes {
+        (
+            format!(
+                "match rel {{\n{}        }}",
+                arms(&|r| format!("self.delete_{}({})", snake(r), args(r, "t")))
+            ),
+            // Through `ivm::Retract`, which takes the change enum.
+            format!(
+                "let delta = &delta;\n        let change = match rel {{\n{}        }};\n        ::ivm::Retract::retract(self, change)",
+                change_arms
+            ),
+        )
+    } else {
+        let never = "let _ = (rel, t); ::core::unreachable!(\"a query without deletes\")";
+        (never.to_string(), format!("let _ = delta; {never}"))
+    };
+    let change = change_arms;
     let load: Vec<String> = rels
         .clone()
         .map(|r| {
@@ -201,25 +206,25 @@ impl ::ivm_fuzz::Target for {name} {{
     }}
 
     fn apply_batch(&mut self, batch: &[::ivm_fuzz::stream::Contribution<{k}>]) {{
-        self.apply(batch.iter().map(|(rel, t, delta)| match rel {{
+        ::ivm::View::apply(self, batch.iter().map(|(rel, t, delta)| match rel {{
 {change}        }}));
     }}
 
     fn rows(&self) -> ::std::vec::Vec<(::std::vec::Vec<u64>, {k})> {{
-        self.iter().map(|({rows_key}, payload)| (::std::vec![{head_values}], payload)).collect()
+        ::ivm::View::iter(self).map(|({rows_key}, payload)| (::std::vec![{head_values}], payload)).collect()
     }}
 
     fn lookup(&self, key: &[u64]) -> {k} {{
         let _ = key;
-        {name}::get(self, &{lookup_key})
+        ::ivm::View::get(self, &{lookup_key})
     }}
 
     fn count(&self) -> usize {{
-        {name}::len(self)
+        ::ivm::View::len(self)
     }}
 
     fn empty(&self) -> bool {{
-        {name}::is_empty(self)
+        ::ivm::View::is_empty(self)
     }}
 {invariants}}}
 

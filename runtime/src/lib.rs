@@ -54,6 +54,8 @@
 //!   and [`Absorbed`], the O(1) way under inserts only over an idempotent
 //!   semiring.
 //! - [`error`]: [`Error`], what a failed update returns to the caller.
+//! - [`view`]: [`View`] and [`Retract`], which every generated query
+//!   implements, for code written once over any query.
 //! - `index` (internal): the hash map views live in and `Group`, the keys
 //!   that share a prefix, stored densely for constant-delay enumeration.
 //! - `enumerate` (internal): `product`, the pairs drawn from independent
@@ -99,6 +101,7 @@ pub mod maintained;
 mod output;
 pub mod semiring;
 mod triangle;
+pub mod view;
 
 pub use error::Error;
 /// The `ivm_query!` macro (the default `macros` feature): see the
@@ -110,6 +113,7 @@ pub use semiring::{
     BoundedMonotone, CheckedSemiring, DeletableAggregate, Idempotent, OplusStrictlyMonotone,
     Positive, Ring, Selective, Semiring, StrictlyMonotone,
 };
+pub use view::{Retract, View};
 
 /// Internals for generated code. Not part of the public API: nothing here
 /// is covered by semver.

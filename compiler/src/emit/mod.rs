@@ -85,6 +85,7 @@ pub fn emit(p: &Program) -> TokenStream {
     let top = (0..p.maps.len()).map(|m| map_methods(p, m));
     let enumerate = reading(p);
     let change = relation::change_enum(p);
+    let view = relation::view_impls(p);
     // Stable Rust has no way for a macro to raise a warning of its own, so
     // a use of a deprecated constant carries it, at the query's name.
     let warning = p.warning.as_ref().map(|note| {
@@ -140,6 +141,8 @@ pub fn emit(p: &Program) -> TokenStream {
         }
 
         #change
+
+        #view
     }
 }
 

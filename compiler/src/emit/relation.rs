@@ -392,3 +392,61 @@ pub fn field_init(p: &Program, m: MapId) -> TokenStream {
         _ => super::hash_map_init(),
     }
 }
+
+/// The runtime traits every generated struct implements: `ivm::View`,
+/// and `ivm::Retract` under inserts and deletes. Each method calls the
+/// struct's own.
+pub fn view_impls(p: &Program) -> TokenStream {
+    let name = &p.name;
+    let k = &p.payload;
+    let change = change_name(p);
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let key = quote! { (#(#head_tys,)*) };
+    let retract = (p.updates == UpdateModel::InsertDelete).then(|| {
+        let arms = p.relations.iter().map(|r| {
+            let variant = &r.name;
+            let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+            let delta = delta_name(r);
+            let retract = method("retract", &r.snake);
+            quote! { #change::#variant { #(#cols,)* #delta } => self.#retract(#(#cols,)* #delta), }
+        });
+        quote! {
+            impl ::ivm::Retract for #name {
+                fn retract(&mut self, change: #change) -> ::core::result::Result<(), ::ivm::Error> {
+                    match change {
+                        #(#arms)*
+                    }
+                }
+            }
+        }
+    });
+    quote! {
+        impl ::ivm::View for #name {
+            type Change = #change;
+            type Key = #key;
+            type Payload = #k;
+
+            fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
+                #name::apply(self, changes);
+            }
+
+            fn iter(&self) -> impl ::core::iter::Iterator<Item = (#key, #k)> + '_ {
+                #name::iter(self)
+            }
+
+            fn get(&self, key: &#key) -> #k {
+                #name::get(self, key)
+            }
+
+            fn len(&self) -> usize {
+                #name::len(self)
+            }
+
+            fn is_empty(&self) -> bool {
+                #name::is_empty(self)
+            }
+        }
+
+        #retract
+    }
+}

@@ -1,0 +1,77 @@
+//! [`View`] and [`Retract`]: what every struct `ivm_query!` (or `build.rs`,
+//! or `ivmc compile`) generates implements, so that code written once
+//! (loaders, benchmarks, the fuzzer, sharding) works over any query.
+//!
+//! The generated struct has the same methods inherently, with the
+//! relation-specific ones (`update_<relation>`, `delete_<relation>`, ...)
+//! besides; the traits name the part every query shares, over its change
+//! enum (`<Query>Change`), its output tuple and its payload.
+
+use crate::{Error, Semiring};
+
+/// A maintained query: its result, read with constant delay where the
+/// strategy promises it, and kept fresh by batches of single-tuple updates.
+///
+/// ```
+/// use ivm::View;
+/// use ivm::semiring::Int;
+///
+/// ivm::ivm_query! {
+///     pub query Revenue {
+///         relation Sales(store: u32, item: u64);
+///         relation Prices(store: u32, item: u64);
+///         Q(store) = Sales(store, item) * Prices(store, item);
+///     }
+/// }
+///
+/// /// The total of any query's result, whatever its shape.
+/// fn total<V: View<Payload = Int>>(view: &V) -> i64 {
+///     view.iter().map(|(_, payload)| payload.0).sum()
+/// }
+///
+/// let mut q = Revenue::default();
+/// q.apply([
+///     RevenueChange::Sales { store: 1, item: 7, delta: Int(3) },
+///     RevenueChange::Prices { store: 1, item: 7, delta: Int(250) },
+/// ]);
+/// assert_eq!(total(&q), 750);
+/// assert_eq!(View::get(&q, &(1,)), Int(750));
+/// ```
+pub trait View: Default {
+    /// One single-tuple update of one of the query's relations: the
+    /// generated `<Query>Change` enum.
+    type Change;
+    /// An output tuple: the head variables' values, in head order (`()`
+    /// for a nullary head).
+    type Key;
+    /// The payload semiring.
+    type Payload: Semiring;
+
+    /// Applies a batch of updates in order, each `R(t) ⊕= delta`.
+    fn apply<I: IntoIterator<Item = Self::Change>>(&mut self, changes: I);
+
+    /// The result: each output tuple with its non-zero payload.
+    fn iter(&self) -> impl Iterator<Item = (Self::Key, Self::Payload)> + '_;
+
+    /// One output tuple's payload; zero when it is not in the result.
+    fn get(&self, key: &Self::Key) -> Self::Payload;
+
+    /// The number of output tuples.
+    fn len(&self) -> usize;
+
+    /// Whether the result is empty.
+    fn is_empty(&self) -> bool;
+}
+
+/// A query maintained under inserts and deletes (`#[updates(insert_delete)]`):
+/// an earlier update can be taken back.
+pub trait Retract: View {
+    /// Retracts one earlier update that added this change's `delta` to its
+    /// tuple (`retract_<relation>`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AbsentTuple`] when no such contribution is alive; nothing
+    /// changes then.
+    fn retract(&mut self, change: Self::Change) -> Result<(), Error>;
+}

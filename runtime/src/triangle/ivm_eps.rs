@@ -1,0 +1,163 @@
+//! [`Triangle`]: the IVMε state over three relations.
+
+use std::hash::Hash;
+
+use crate::__private::HashMap;
+
+use super::part::{Part, check_part, repartition};
+use super::views::{View, build_view, rotated, same_view};
+use super::{Counting, Threshold};
+
+/// The IVMε state for one triangle query: three partitioned relations,
+/// three views, the count, and the partition threshold's M.
+#[derive(Debug, Clone)]
+pub struct Triangle<A, B, C, K> {
+    r: Part<A, B, K>,
+    s: Part<B, C, K>,
+    t: Part<C, A, K>,
+    v_rs: View<A, C, K>,
+    v_st: View<B, A, K>,
+    v_tr: View<C, B, K>,
+    count: K,
+    threshold: Threshold,
+}
+
+impl<A, B, C, K> Triangle<A, B, C, K>
+where
+    A: Clone + Eq + Hash,
+    B: Clone + Eq + Hash,
+    C: Clone + Eq + Hash,
+    K: Counting,
+{
+    /// An empty state with partition exponent `eps` in [0, 1].
+    pub fn new(eps: f64) -> Self {
+        Triangle {
+            r: Part::new(),
+            s: Part::new(),
+            t: Part::new(),
+            v_rs: HashMap::default(),
+            v_st: HashMap::default(),
+            v_tr: HashMap::default(),
+            count: K::zero(),
+            threshold: Threshold::new(eps),
+        }
+    }
+
+    /// The triangle count.
+    pub fn count(&self) -> &K {
+        &self.count
+    }
+
+    /// The number of tuples N over the three relations.
+    fn size(&self) -> usize {
+        self.r.len() + self.s.len() + self.t.len()
+    }
+
+    /// R(a, b) changes from `old` to `new`.
+    pub fn update_r(&mut self, a: &A, b: &B, old: &K, new: &K) {
+        let theta = self.threshold.theta;
+        let d = rotated(
+            &mut self.r,
+            &self.s,
+            &self.t,
+            &mut self.v_rs,
+            &self.v_st,
+            &mut self.v_tr,
+            a,
+            b,
+            old,
+            new,
+            theta,
+        );
+        self.count = self.count.add(&d.1).minus(&d.0);
+        self.rebalance();
+    }
+
+    /// S(b, c) changes from `old` to `new`.
+    pub fn update_s(&mut self, b: &B, c: &C, old: &K, new: &K) {
+        let theta = self.threshold.theta;
+        let d = rotated(
+            &mut self.s,
+            &self.t,
+            &self.r,
+            &mut self.v_st,
+            &self.v_tr,
+            &mut self.v_rs,
+            b,
+            c,
+            old,
+            new,
+            theta,
+        );
+        self.count = self.count.add(&d.1).minus(&d.0);
+        self.rebalance();
+    }
+
+    /// T(c, a) changes from `old` to `new`.
+    pub fn update_t(&mut self, c: &C, a: &A, old: &K, new: &K) {
+        let theta = self.threshold.theta;
+        let d = rotated(
+            &mut self.t,
+            &self.r,
+            &self.s,
+            &mut self.v_tr,
+            &self.v_rs,
+            &mut self.v_st,
+            c,
+            a,
+            old,
+            new,
+            theta,
+        );
+        self.count = self.count.add(&d.1).minus(&d.0);
+        self.rebalance();
+    }
+
+    /// Major rebalancing: when N leaves [⌊M/4⌋, M), M doubles or halves,
+    /// every value is repartitioned against the new threshold, and the
+    /// views are recomputed.
+    fn rebalance(&mut self) {
+        if !self.threshold.fit(self.size()) {
+            return;
+        }
+        let theta = self.threshold.theta;
+        repartition(&mut self.r, theta);
+        repartition(&mut self.s, theta);
+        repartition(&mut self.t, theta);
+        self.v_rs = build_view(&self.r, &self.s);
+        self.v_st = build_view(&self.s, &self.t);
+        self.v_tr = build_view(&self.t, &self.r);
+    }
+
+    /// Checks the invariants of papers/000 (for tests): ⌊M/4⌋ ≤ N < M;
+    /// every light value's degree below 3/2·θ and every heavy value's at
+    /// least 1/2·θ; the lists of each part agree with its tuples; the
+    /// views equal their definitions; the count equals the triangle count
+    /// evaluated from scratch.
+    pub fn check(&self) -> Result<(), String> {
+        self.threshold.check(self.size())?;
+        let theta = self.threshold.theta;
+        check_part(&self.r, theta, "R")?;
+        check_part(&self.s, theta, "S")?;
+        check_part(&self.t, theta, "T")?;
+        if !same_view(&self.v_rs, &build_view(&self.r, &self.s)) {
+            return Err("V_RS differs from its definition".into());
+        }
+        if !same_view(&self.v_st, &build_view(&self.s, &self.t)) {
+            return Err("V_ST differs from its definition".into());
+        }
+        if !same_view(&self.v_tr, &build_view(&self.t, &self.r)) {
+            return Err("V_TR differs from its definition".into());
+        }
+        let mut total = K::zero();
+        for ((a, b), slot) in &self.r.tuples {
+            for (c, sk) in self.s.ys(b) {
+                total = total.add(&slot.k.mul(sk).mul(&self.t.get(c, a)));
+            }
+        }
+        if total != self.count {
+            return Err("the count differs from the triangle count evaluated from scratch".into());
+        }
+        Ok(())
+    }
+}

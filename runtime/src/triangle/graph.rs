@@ -101,7 +101,7 @@ impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
         self.rebalance();
     }
 
-    /// Major rebalancing, as in [`Triangle`], with N = |E|.
+    /// Major rebalancing, as in [`Triangle`](super::Triangle), with N = |E|.
     fn rebalance(&mut self) {
         if !self.threshold.fit(self.e.len()) {
             return;

@@ -111,7 +111,7 @@ impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
     }
 
     /// Checks the invariants of papers/000 (for tests), as
-    /// [`Triangle::check`] does, with N = |E|.
+    /// [`Triangle::check`](super::Triangle::check) does, with N = |E|.
     pub fn check(&self) -> Result<(), String> {
         self.threshold.check(self.e.len())?;
         check_part(&self.e, self.threshold.theta, "E")?;

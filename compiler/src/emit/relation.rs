@@ -270,16 +270,26 @@ fn change_name(p: &Program) -> Ident {
     format_ident!("{}Change", p.name)
 }
 
+/// The match arms that send each variant of the change enum to the
+/// relation's `<prefix>_<relation>` method, with the tuple and the delta.
+fn change_arms(p: &Program, prefix: &str) -> Vec<TokenStream> {
+    let change = change_name(p);
+    p.relations
+        .iter()
+        .map(|r| {
+            let variant = &r.name;
+            let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+            let delta = delta_name(r);
+            let call = method(prefix, &r.snake);
+            quote! { #change::#variant { #(#cols,)* #delta } => self.#call(#(#cols,)* #delta), }
+        })
+        .collect()
+}
+
 /// `apply`: a batch of updates in order.
 fn apply(p: &Program) -> TokenStream {
     let change = change_name(p);
-    let arms = p.relations.iter().map(|r| {
-        let variant = &r.name;
-        let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-        let delta = delta_name(r);
-        let update = method("update", &r.snake);
-        quote! { #change::#variant { #(#cols,)* #delta } => self.#update(#(#cols,)* #delta), }
-    });
+    let arms = change_arms(p, "update");
     quote! {
         /// Applies a batch of updates in order.
         pub fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
@@ -403,13 +413,7 @@ pub fn view_impls(p: &Program) -> TokenStream {
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let key = quote! { (#(#head_tys,)*) };
     let retract = (p.updates == UpdateModel::InsertDelete).then(|| {
-        let arms = p.relations.iter().map(|r| {
-            let variant = &r.name;
-            let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-            let delta = delta_name(r);
-            let retract = method("retract", &r.snake);
-            quote! { #change::#variant { #(#cols,)* #delta } => self.#retract(#(#cols,)* #delta), }
-        });
+        let arms = change_arms(p, "retract");
         quote! {
             impl ::ivm::Retract for #name {
                 fn retract(&mut self, change: #change) -> ::core::result::Result<(), ::ivm::Error> {

@@ -86,7 +86,7 @@ pub fn soak(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<Summary, String
         summary.building += built;
         let started = Instant::now();
         let before = (summary.updates, summary.mismatches.len());
-        run(opts, &summary_binary(&opts.dir), &mut summary)?;
+        run(opts, &batch_binary(&opts.dir), &mut summary)?;
         summary.running += started.elapsed();
         log(&format!(
             "batch {}/{batches}: {n} queries, {} updates, {} mismatches (built in {:.0?}, ran in {:.0?})",
@@ -172,7 +172,8 @@ fn build(krate: &Path, target: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn summary_binary(dir: &Path) -> PathBuf {
+/// The scratch crate's binary, once built.
+fn batch_binary(dir: &Path) -> PathBuf {
     dir.join("target/release/ivm-fuzz-soak")
 }
 

@@ -68,17 +68,18 @@ pub fn emit(p: &Program) -> TokenStream {
             )
         })
         .collect();
-    let fields = kept.iter().map(|&m| {
-        let field = &p.maps[m].name;
-        let doc = format!(" {}", p.maps[m].doc);
-        let ty = field_type(p, m);
-        quote! { #[doc = #doc] #field: #ty, }
-    });
-    let inits = kept.iter().map(|&m| {
-        let field = &p.maps[m].name;
-        let init = field_init(p, m);
-        quote! { #field: #init, }
-    });
+    let (fields, inits): (Vec<TokenStream>, Vec<TokenStream>) = kept
+        .iter()
+        .map(|&m| {
+            let name = &p.maps[m].name;
+            let doc = format!(" {}", p.maps[m].doc);
+            let (ty, init) = field(p, m);
+            (
+                quote! { #[doc = #doc] #name: #ty, },
+                quote! { #name: #init, },
+            )
+        })
+        .unzip();
     let api = relation::methods(p);
     let bulk = bulk::bulk_load(p);
     let triggers = relation::propagations(p);
@@ -146,34 +147,26 @@ pub fn emit(p: &Program) -> TokenStream {
     }
 }
 
-/// The Rust type of a map's field, by construct.
-fn field_type(p: &Program, m: MapId) -> TokenStream {
+/// A map's field, by construct: its Rust type and its initial (empty)
+/// value.
+fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
     match &p.maps[m].kind {
-        MapKind::Base { .. } | MapKind::Index { .. } => relation::field_type(p, m),
-        MapKind::Sum { .. } | MapKind::Free { .. } => view_tree::field_type(p, m),
-        MapKind::Result => delta::field_type(p, m),
-        MapKind::Triangle { .. } => triangle::field_type(p, m),
+        MapKind::Base { .. } | MapKind::Index { .. } => {
+            (relation::field_type(p, m), relation::field_init(p, m))
+        }
+        MapKind::Sum { .. } | MapKind::Free { .. } => {
+            (view_tree::field_type(p, m), view_tree::field_init(p, m))
+        }
+        MapKind::Result => (delta::field_type(p, m), hash_map_init()),
+        MapKind::Triangle { .. } => (triangle::field_type(p, m), triangle::field_init(p, m)),
         MapKind::Join { .. }
         | MapKind::Support { .. }
         | MapKind::Extension { .. }
-        | MapKind::Joined => top_join::field_type(p, m),
-        MapKind::Message { .. } | MapKind::Best { .. } => message::field_type(p, m),
-        MapKind::Cluster { .. } => cluster::field_type(p, m),
-    }
-}
-
-/// The initial (empty) value of a map's field, by construct.
-fn field_init(p: &Program, m: MapId) -> TokenStream {
-    match &p.maps[m].kind {
-        MapKind::Base { .. } | MapKind::Index { .. } => relation::field_init(p, m),
-        MapKind::Sum { .. } | MapKind::Free { .. } => view_tree::field_init(p, m),
-        MapKind::Triangle { .. } => triangle::field_init(p, m),
-        MapKind::Join { .. }
-        | MapKind::Support { .. }
-        | MapKind::Extension { .. }
-        | MapKind::Joined => top_join::field_init(p, m),
-        MapKind::Cluster { .. } => cluster::field_init(),
-        MapKind::Result | MapKind::Message { .. } | MapKind::Best { .. } => hash_map_init(),
+        | MapKind::Joined => (top_join::field_type(p, m), top_join::field_init(p, m)),
+        MapKind::Message { .. } | MapKind::Best { .. } => {
+            (message::field_type(p, m), hash_map_init())
+        }
+        MapKind::Cluster { .. } => (cluster::field_type(p, m), cluster::field_init()),
     }
 }
 

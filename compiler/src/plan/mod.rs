@@ -101,7 +101,7 @@ impl Rejection {
 /// The plan of a query with its verdict, or why there is none.
 pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Plan, Rejection> {
     let Some(strategy) = verdict.strategy else {
-        return Err(rejection(query, analysis, verdict));
+        return Err(rejection(query, verdict));
     };
     let missing = |what: &str| Rejection {
         message: format!(
@@ -109,7 +109,7 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
             strategy.keyword(),
             query.name
         ),
-        span: (query_span(query), query_span(query)),
+        span: (query.span, query.span),
     };
     let hg = &analysis.hypergraph;
     Ok(match strategy {
@@ -161,7 +161,7 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
 pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, syn::Error> {
     let internal = |what: &str| {
         syn::Error::new(
-            query_span(query),
+            query.span,
             format!("internal error: {what} (query `{}`)", query.name),
         )
     };
@@ -188,7 +188,7 @@ pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, s
 }
 
 /// The rejection of a query the verdict does not maintain.
-fn rejection(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Rejection {
+fn rejection(query: &Query, verdict: &Verdict) -> Rejection {
     let mut message = format!(
         "query `{}` cannot be maintained efficiently: {}",
         query.name, verdict.reason
@@ -211,18 +211,11 @@ fn rejection(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Rejection
     }
     // A forced strategy that does not apply points at its attribute; a
     // query the dichotomies rule out, at the atoms of the witness.
-    let atoms: Vec<usize> = members(verdict.witness_atoms)
-        .filter(|&a| a < analysis.hypergraph.atoms.len())
-        .collect();
+    let atoms: Vec<usize> = members(verdict.witness_atoms).collect();
     let span = match (query.strategy, atoms.first(), atoms.last()) {
         (Some(forced), _, _) => (forced.span, forced.span),
         (None, Some(&first), Some(&last)) => (query.atoms[first].span, query.atoms[last].span),
-        _ => (query_span(query), query_span(query)),
+        _ => (query.span, query.span),
     };
     Rejection { message, span }
-}
-
-/// Where whole-query errors point.
-fn query_span(query: &Query) -> Span {
-    query.span
 }

@@ -7,6 +7,10 @@
 
 use std::fmt;
 
+/// `Result` with this crate's [`Error`]: what a fallible method of
+/// generated code returns.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// Why an update was refused. The maintained state is unchanged.
 ///
 /// ```

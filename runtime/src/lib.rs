@@ -99,11 +99,12 @@ mod index;
 mod join;
 pub mod maintained;
 mod output;
+mod payload_map;
 pub mod semiring;
 mod triangle;
 pub mod view;
 
-pub use error::Error;
+pub use error::{Error, Result};
 /// The `ivm_query!` macro (the default `macros` feature): see the
 /// `ivm-macros` crate.
 #[cfg(feature = "macros")]
@@ -123,11 +124,12 @@ pub use view::{Retract, View};
 // touching what users see (the same arrangement as serde's `__private`).
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__impl_view as impl_view;
     pub use crate::enumerate::{Product, product};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
-    pub use crate::maintained::{update_present, update_state};
     pub use crate::output::{FreeLevel, count_product};
+    pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
     pub use crate::triangle::{Counting, Factorized, GraphTriangle, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};
 }

@@ -4,11 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::hash::Hash;
-
-use hashbrown::hash_map::{Entry, EntryRef};
-
-use crate::index::HashMap;
 
 use crate::semiring::{
     AccessControl, Bool, BoolState, Count, Covariance, Int, LevelCounts, MaxMax, MaxMin, MaxPlus,
@@ -118,76 +113,6 @@ pub trait Maintained: Semiring {
 
     /// No live contribution: the entry holding this state can be dropped.
     fn is_empty(state: &Self::State) -> bool;
-}
-
-/// Changes the state of `key` in `map` through one hash probe: `f` runs
-/// on the state (a fresh, empty one when the key is absent), and the entry
-/// is dropped if `f` leaves it `empty`, or never inserted. Returns what `f`
-/// returns. `empty` is the state's emptiness test
-/// ([`Maintained::is_empty`] or [`Absorbed::is_empty`]).
-///
-/// Every base relation and view of generated code is such a map; looking
-/// the key up once for the change and again to remove the entry would
-/// double the cost of the updates that empty it (every delete of a tuple
-/// inserted once).
-///
-/// ```
-/// use ivm::Maintained;
-/// use ivm::__private::{HashMap, update_state};
-/// use ivm::semiring::Int;
-///
-/// let mut sums: HashMap<u32, Int> = HashMap::default();
-/// update_state(&mut sums, 7, <Int as Maintained>::is_empty, |s| *s = Int(2));
-/// assert_eq!(sums.get(&7), Some(&Int(2)));
-/// update_state(&mut sums, 7, <Int as Maintained>::is_empty, |s| *s = Int(0));
-/// assert!(sums.is_empty());
-/// ```
-#[inline]
-pub fn update_state<K: Eq + Hash, S: Default, R>(
-    map: &mut HashMap<K, S>,
-    key: K,
-    empty: impl Fn(&S) -> bool,
-    f: impl FnOnce(&mut S) -> R,
-) -> R {
-    match map.entry(key) {
-        Entry::Occupied(mut e) => {
-            let r = f(e.get_mut());
-            if empty(e.get()) {
-                e.remove();
-            }
-            r
-        }
-        Entry::Vacant(e) => {
-            let mut state = S::default();
-            let r = f(&mut state);
-            if !empty(&state) {
-                e.insert(state);
-            }
-            r
-        }
-    }
-}
-
-/// [`update_state`] for a key that must be present: `None`, with nothing
-/// changed, when it is absent. The key is borrowed, as the entry is never
-/// inserted.
-#[inline]
-pub fn update_present<K: Eq + Hash, S, R>(
-    map: &mut HashMap<K, S>,
-    key: &K,
-    empty: impl Fn(&S) -> bool,
-    f: impl FnOnce(&mut S) -> R,
-) -> Option<R> {
-    match map.entry_ref(key) {
-        EntryRef::Occupied(mut e) => {
-            let r = f(e.get_mut());
-            if empty(e.get()) {
-                e.remove();
-            }
-            Some(r)
-        }
-        EntryRef::Vacant(_) => None,
-    }
 }
 
 // ---------------------------------------------------------------------------

@@ -115,6 +115,15 @@ where
         self.update(g, x, |e| e.live = live)
     }
 
+    /// The local payload of `x` under `g` changed from `old` to `new`:
+    /// records whether it is non-zero, if that changed. Returns whether the
+    /// total number of output tuples under `g` changed.
+    #[inline(always)]
+    pub fn track<K: crate::Semiring>(&mut self, g: G, x: X, old: &K, new: &K) -> bool {
+        let live = !new.is_zero();
+        old.is_zero() == live && self.set_live(g, x, live)
+    }
+
     /// Sets the number of output tuples below `x` under `g` (the product of
     /// the totals of the free levels below, at `(g, x)`). Returns whether
     /// the total under `g` changed.

@@ -75,3 +75,38 @@ pub trait Retract: View {
     /// changes then.
     fn retract(&mut self, change: Self::Change) -> Result<(), Error>;
 }
+
+/// Implements [`View`] for a generated query by forwarding to its inherent
+/// methods of the same names: `impl_view!(Query, QueryChange, Key,
+/// Payload)`. Generated code reaches it as `::ivm::__private::impl_view!`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_view {
+    ($query:ident, $change:ty, $key:ty, $payload:ty) => {
+        impl $crate::View for $query {
+            type Change = $change;
+            type Key = $key;
+            type Payload = $payload;
+
+            fn apply<I: ::core::iter::IntoIterator<Item = $change>>(&mut self, changes: I) {
+                $query::apply(self, changes);
+            }
+
+            fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $payload)> + '_ {
+                $query::iter(self)
+            }
+
+            fn get(&self, key: &$key) -> $payload {
+                $query::get(self, key)
+            }
+
+            fn len(&self) -> usize {
+                $query::len(self)
+            }
+
+            fn is_empty(&self) -> bool {
+                $query::is_empty(self)
+            }
+        }
+    };
+}

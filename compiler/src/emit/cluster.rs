@@ -13,7 +13,6 @@ use crate::ir::{MapId, MapKind, Program};
 /// best payload, and the live tuples below that agree with it take part
 /// too.
 pub fn participate_method(p: &Program, node: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let map = &p.maps[node];
     let MapKind::Cluster {
@@ -57,10 +56,7 @@ pub fn participate_method(p: &Program, node: MapId) -> TokenStream {
         fn #name(&mut self, __id: u32) {
             self.#field.set_participating(__id);
             let __t = self.#field.tuple(__id);
-            let __payload: #k = self.#base.get(__t).map_or_else(
-                <#k as ::ivm::Semiring>::zero,
-                <#k as #maint>::value,
-            );
+            let __payload: #k = self.#base.value(__t);
             let __best_key = #best_key;
             #(#keys)*
             self.#raise_best(__best_key, __payload);

@@ -12,7 +12,6 @@ use crate::ir::{Access, DeltaJoin, MapId, MapKind, Program};
 /// and for each derivation found, its old payload replaced by its new one
 /// in the result.
 pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let own = &p.atoms[atom];
     // The variables some key or the head reads; the others are bound to
@@ -51,9 +50,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         let __new_term: #k = ::core::clone::Clone::clone(__new);
         #(let __new_term = ::ivm::Semiring::mul(&__new_term, &#news);)*
         if __old_term != __new_term {
-            ::ivm::__private::update_state(&mut self.#result, #head, <#k as #maint>::is_empty, |__state| {
-                <#k as #maint>::replace(__state, &__old_term, &__new_term);
-            });
+            self.#result.replace(#head, &__old_term, &__new_term);
         }
     };
     // Wrap it in the loops, innermost first.
@@ -88,12 +85,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         body = match l.access {
             Access::Point => {
                 let key = key_expr(p, &a.vars);
-                let value = quote! {
-                    self.#base.get(&__u).map_or_else(
-                        <#k as ::ivm::Semiring>::zero,
-                        <#k as #maint>::value,
-                    )
-                };
+                let value = quote! { self.#base.value(&__u) };
                 let pay = payloads(quote! { __u }, value);
                 quote! {
                     #[allow(clippy::never_loop)]
@@ -116,9 +108,9 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     // taken back. The scan visits it too.
                     let pay = payloads(quote! { *__u }, quote! { __v });
                     quote! {
-                        let __left = (!self.#base.contains_key(__tuple))
+                        let __left = (!self.#base.contains(__tuple))
                             .then(|| (__tuple, <#k as ::ivm::Semiring>::zero()));
-                        let __scan = self.#base.iter().map(|(__u, __state)| (__u, <#k as #maint>::value(__state)));
+                        let __scan = self.#base.iter();
                         for (__u, __v) in __scan.chain(__left) {
                             let (#(#vars,)*) = (#(&__u.#fields,)*);
                             #pay
@@ -126,9 +118,9 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                         }
                     }
                 } else {
-                    let pay = payloads(quote! { *__u }, quote! { <#k as #maint>::value(__state) });
+                    let pay = payloads(quote! { *__u }, quote! { __v });
                     quote! {
-                        for (__u, __state) in &self.#base {
+                        for (__u, __v) in self.#base.iter() {
                             let (#(#vars,)*) = (#(&__u.#fields,)*);
                             #pay
                             #body
@@ -150,12 +142,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                         let f = syn::Index::from(c);
                         quote! { let #v = &__u.#f; }
                     });
-                let value = quote! {
-                    self.#base.get(__u).map_or_else(
-                        <#k as ::ivm::Semiring>::zero,
-                        <#k as #maint>::value,
-                    )
-                };
+                let value = quote! { self.#base.value(__u) };
                 let pay = payloads(quote! { *__u }, value);
                 quote! {
                     for __u in self.#index.get(&#key) {
@@ -177,7 +164,6 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
 
 /// The reading methods over a materialized result.
 pub fn reading(p: &Program, result: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let field = &p.maps[result].name;
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
@@ -189,17 +175,13 @@ pub fn reading(p: &Program, result: MapId) -> TokenStream {
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
             self.#field
                 .iter()
-                .map(|(__key, __state)| (::core::clone::Clone::clone(__key), <#k as #maint>::value(__state)))
+                .map(|(__key, __payload)| (::core::clone::Clone::clone(__key), __payload))
                 .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
         }
 
-        /// The payload of one output tuple; zero when it is not in the
-        /// result.
+        /// The payload of one output tuple; zero when it is not in the result.
         pub fn get(&self, key: &#head_ty) -> #k {
-            self.#field.get(key).map_or_else(
-                <#k as ::ivm::Semiring>::zero,
-                <#k as #maint>::value,
-            )
+            self.#field.value(key)
         }
 
         /// The number of output tuples, in O(1): an entry is kept exactly
@@ -217,8 +199,5 @@ pub fn reading(p: &Program, result: MapId) -> TokenStream {
 
 /// The field type of the materialized result: each head tuple's state.
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
-    let k = &p.payload;
-    let key = super::key_type(p, &p.maps[m].key);
-    quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> }
+    super::payload_map(p, super::key_type(p, &p.maps[m].key))
 }

@@ -33,9 +33,9 @@ pub fn fallback(query: &Query) -> TokenStream {
             let retract = method("retract", &snake);
             out.extend(quote! {
                 /// Not generated: the query was rejected.
-                pub fn #delete(&mut self, #params) -> ::core::result::Result<(), ::ivm::Error> { ::core::unreachable!() }
+                pub fn #delete(&mut self, #params) -> ::ivm::Result<()> { ::core::unreachable!() }
                 /// Not generated: the query was rejected.
-                pub fn #retract(&mut self, #params, _: #k) -> ::core::result::Result<(), ::ivm::Error> { ::core::unreachable!() }
+                pub fn #retract(&mut self, #params, _: #k) -> ::ivm::Result<()> { ::core::unreachable!() }
             });
         }
         out

@@ -78,7 +78,6 @@ pub fn path(p: &Program, atom: usize, message: MapId) -> TokenStream {
 }
 
 pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let map = &p.maps[message];
     let parent = match &map.kind {
@@ -138,12 +137,7 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let used = contribution_vars(p, up);
             let bind = bind_atom(p, *up_atom, &used, &quote! { __u });
             let base = &p.maps[p.relations[p.atoms[*up_atom].relation].base].name;
-            let payload = quote! {
-                self.#base.get(__u).map_or_else(
-                    <#k as ::ivm::Semiring>::zero,
-                    <#k as #maint>::value,
-                )
-            };
+            let payload = quote! { self.#base.value(__u) };
             let value = contribution(p, up_children, payload);
             let up_key = key_expr(p, &p.maps[up].key);
             let up_raise = raise(p, up);

@@ -157,7 +157,7 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
         MapKind::Sum { .. } | MapKind::Free { .. } => {
             (view_tree::field_type(p, m), view_tree::field_init(p, m))
         }
-        MapKind::Result => (delta::field_type(p, m), hash_map_init()),
+        MapKind::Result => (delta::field_type(p, m), payload_map_init()),
         MapKind::Triangle { .. } => (triangle::field_type(p, m), triangle::field_init(p, m)),
         MapKind::Join { .. }
         | MapKind::Support { .. }
@@ -213,19 +213,25 @@ fn reading(p: &Program) -> TokenStream {
     }
 }
 
+/// The initial value of a field that is a `PayloadMap`.
+fn payload_map_init() -> TokenStream {
+    quote! { ::ivm::__private::PayloadMap::new() }
+}
+
 /// The initial value of a field that is a plain hash map.
 fn hash_map_init() -> TokenStream {
     quote! { ::ivm::__private::HashMap::default() }
 }
 
-/// The trait through which the program keeps payloads: `ivm::Maintained`,
-/// or under inserts only over an idempotent semiring the O(1)
-/// `ivm::Absorbed`.
-fn maintainer(p: &Program) -> TokenStream {
+/// The type of a map from `key` to payloads: `PayloadMap`, keeping each
+/// payload by `ivm::Maintained`, or under inserts only over an idempotent
+/// semiring by the O(1) `ivm::Absorbed`.
+fn payload_map(p: &Program, key: TokenStream) -> TokenStream {
+    let k = &p.payload;
     if p.absorbing {
-        quote! { ::ivm::Absorbed }
+        quote! { ::ivm::__private::PayloadMap<#key, #k, ::ivm::__private::Absorbing> }
     } else {
-        quote! { ::ivm::Maintained }
+        quote! { ::ivm::__private::PayloadMap<#key, #k> }
     }
 }
 
@@ -237,8 +243,19 @@ fn key_type(p: &Program, vars: &[VarId]) -> TokenStream {
 
 /// A key value over `vars` from variables in scope (bound as references).
 fn key_expr(p: &Program, vars: &[VarId]) -> TokenStream {
-    let names = vars.iter().map(|&v| &p.vars[v].name);
-    quote! { (#(::core::clone::Clone::clone(#names),)*) }
+    let values = vars.iter().map(|&v| owned(p, v));
+    quote! { (#(#values,)*) }
+}
+
+/// The value of a variable in scope (bound as a reference): copied for a
+/// primitive type, cloned otherwise.
+fn owned(p: &Program, v: VarId) -> TokenStream {
+    let name = &p.vars[v].name;
+    if p.vars[v].is_copy() {
+        quote! { *#name }
+    } else {
+        quote! { ::core::clone::Clone::clone(#name) }
+    }
 }
 
 /// The product of `factors` at the key formed by the variables in scope
@@ -255,18 +272,12 @@ fn product_value(p: &Program, factors: &[Factor]) -> TokenStream {
 
 /// The payload of a factor at the key formed by the variables in scope.
 fn factor_value(p: &Program, f: Factor) -> TokenStream {
-    let maint = maintainer(p);
     let k = &p.payload;
     match f {
         Factor::Atom(a) => {
             let base = &p.maps[p.relations[p.atoms[a].relation].base].name;
             let key = key_expr(p, &p.atoms[a].vars);
-            quote! {
-                self.#base.get(&#key).map_or_else(
-                    <#k as ::ivm::Semiring>::zero,
-                    <#k as #maint>::value,
-                )
-            }
+            quote! { self.#base.value(&#key) }
         }
         Factor::Map(m)
             if matches!(
@@ -287,12 +298,7 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
         Factor::Map(m) => {
             let map = &p.maps[m].name;
             let key = key_expr(p, &p.maps[m].key);
-            quote! {
-                self.#map.get(&#key).map_or_else(
-                    <#k as ::ivm::Semiring>::zero,
-                    <#k as #maint>::value,
-                )
-            }
+            quote! { self.#map.value(&#key) }
         }
     }
 }

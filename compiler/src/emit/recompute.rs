@@ -9,7 +9,6 @@ use crate::ir::{Program, Recompute};
 
 /// `evaluate`, `iter`, `get`, `len` and `is_empty`.
 pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let head_ty = key_type(p, &p.output.head);
     // One candidate list per (atom, variable): built from the atom's
@@ -43,8 +42,8 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
             let vc = col(*v);
             builds.push(quote! {
                 let mut #name: ::ivm::__private::Extensions<#key_ty, #v_ty> = ::ivm::__private::Extensions::new();
-                for (__u, __state) in &self.#base {
-                    if !::ivm::Semiring::is_zero(&<#k as #maint>::value(__state)) {
+                for (__u, __v) in self.#base.iter() {
+                    if !::ivm::Semiring::is_zero(&__v) {
                         #name.insert((#(#key_fields,)*), ::core::clone::Clone::clone(&__u.#vc));
                     }
                 }
@@ -57,10 +56,7 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
         let base = &p.maps[p.relations[a.relation].base].name;
         let key = key_expr(p, &a.vars);
         quote! {
-            let __p: #k = self.#base.get(&#key).map_or_else(
-                <#k as ::ivm::Semiring>::zero,
-                <#k as #maint>::value,
-            );
+            let __p: #k = self.#base.value(&#key);
             let __product = ::ivm::Semiring::mul(&__product, &__p);
         }
     });
@@ -106,8 +102,7 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
             self.evaluate().into_iter()
         }
 
-        /// The payload of one output tuple; zero when it is not in the
-        /// result. Evaluates the whole query.
+        /// The payload of one output tuple; zero when it is not in the result. Evaluates the whole query.
         pub fn get(&self, key: &#head_ty) -> #k {
             self.evaluate()
                 .remove(key)

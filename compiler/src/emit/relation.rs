@@ -110,7 +110,6 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
 
 fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     let r = &p.relations[rel_id];
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let IndexUpkeep {
         revisit,
@@ -128,6 +127,12 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     let insert = method("insert", &r.snake);
     let on_changed = method("on", &format!("{}_changed", r.snake));
     let tuple = quote! { (#(#cols,)*) };
+    // The tuple stays in use after it went into the base map.
+    let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
+        quote! { __tuple }
+    } else {
+        quote! { ::core::clone::Clone::clone(&__tuple) }
+    };
     let tuple_doc = format!(
         "{}({})",
         r.name,
@@ -137,19 +142,17 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             .join(", ")
     );
     let update_doc = format!(
-        " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload."
+        " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."
     );
     let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
     // What follows any change of a base tuple's state: propagate a change
     // of its payload.
     // The state changes through one probe of the base map, which drops the
     // entry once nothing is alive in it.
-    let settle = quote! {
-        if __old != __new {
-            #enter
-            self.#on_changed(&__tuple, &__old, &__new);
-            #leave
-        }
+    let propagate = quote! {
+        #enter
+        self.#on_changed(&__tuple, &__old, &__new);
+        #leave
     };
     if !p.stores(rel_id) {
         // Nothing reads the tuples back (plan::storage): the views above
@@ -157,8 +160,8 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
         return quote! {
             #[doc = #update_doc]
             ///
-            /// A zero `delta` changes nothing. The relation's tuples are not
-            /// kept: `delta` goes straight to the views above its atoms.
+            /// The relation's tuples are not kept: `delta` goes straight to
+            /// the views above its atoms.
             pub fn #update(&mut self, #params, #delta: #k) {
                 if ::ivm::Semiring::is_zero(&#delta) {
                     return;
@@ -169,7 +172,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
 
             #[doc = #insert_doc]
             pub fn #insert(&mut self, #params) {
-                self.#update(#(#cols,)* <#k as ::ivm::Semiring>::one());
+                self.#update(#(#cols,)* ::ivm::Semiring::one());
             }
         };
     }
@@ -189,51 +192,45 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             /// The tuple is kept only while a message may revisit it.
         }
     });
-    let mut out = quote! {
-        #[doc = #update_doc]
-        ///
-        /// A zero `delta` changes nothing.
-        #kept_doc
-        pub fn #update(&mut self, #params, #delta: #k) {
+    // A zero delta changes nothing; `add` sees to that unless the tuple
+    // may bypass the base map.
+    let zero = unrevisitable.as_ref().map(|_| {
+        quote! {
             if ::ivm::Semiring::is_zero(&#delta) {
                 return;
             }
+        }
+    });
+    let mut out = quote! {
+        #[doc = #update_doc]
+        #kept_doc
+        pub fn #update(&mut self, #params, #delta: #k) {
+            #zero
             let __tuple = #tuple;
             #revisit
             #unrevisitable
-            let (__old, __new) = ::ivm::__private::update_state(
-                &mut self.#base,
-                ::core::clone::Clone::clone(&__tuple),
-                <#k as #maint>::is_empty,
-                |__state| {
-                    let __old = <#k as #maint>::value(__state);
-                    <#k as #maint>::insert(__state, &#delta);
-                    (__old, <#k as #maint>::value(__state))
-                },
-            );
-            #settle
+            if let ::core::option::Option::Some((__old, __new)) = self.#base.add(#tuple_copy, &#delta) {
+                #propagate
+            }
         }
 
         #[doc = #insert_doc]
         pub fn #insert(&mut self, #params) {
-            self.#update(#(#cols,)* <#k as ::ivm::Semiring>::one());
+            self.#update(#(#cols,)* ::ivm::Semiring::one());
         }
     };
     if p.updates == UpdateModel::InsertDelete {
         let delete = method("delete", &r.snake);
         let retract = method("retract", &r.snake);
-        let delete_doc = format!(" Retracts one earlier `{insert}` of `{tuple_doc}`.");
+        let delete_doc = format!(
+            " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
+        );
         let retract_doc =
             format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
         out.extend(quote! {
             #[doc = #delete_doc]
-            ///
-            /// # Errors
-            ///
-            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
-            /// such contribution is alive; nothing changes then.
-            pub fn #delete(&mut self, #params) -> ::core::result::Result<(), ::ivm::Error> {
-                self.#retract(#(#cols,)* <#k as ::ivm::Semiring>::one())
+            pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
+                self.#retract(#(#cols,)* ::ivm::Semiring::one())
             }
 
             #[doc = #retract_doc]
@@ -242,22 +239,11 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             ///
             /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
             /// such contribution is alive; nothing changes then.
-            pub fn #retract(&mut self, #params, #delta: #k) -> ::core::result::Result<(), ::ivm::Error> {
+            pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
                 let __tuple = #tuple;
-                let __retracted = ::ivm::__private::update_present(
-                    &mut self.#base,
-                    &__tuple,
-                    <#k as #maint>::is_empty,
-                    |__state| {
-                        let __old = <#k as #maint>::value(__state);
-                        <#k as #maint>::retract(__state, &#delta)
-                            .then(|| (__old, <#k as #maint>::value(__state)))
-                    },
-                );
-                let ::core::option::Option::Some(::core::option::Option::Some((__old, __new))) = __retracted else {
-                    return ::core::result::Result::Err(::ivm::Error::AbsentTuple { relation: #rel });
-                };
-                #settle
+                if let ::core::option::Option::Some((__old, __new)) = self.#base.retract(&__tuple, &#delta, #rel)? {
+                    #propagate
+                }
                 ::core::result::Result::Ok(())
             }
         });
@@ -316,21 +302,22 @@ pub fn change_enum(p: &Program) -> TokenStream {
         let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
         let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
         let delta = delta_name(r);
-        let vdoc = format!(" `{}(...) ⊕= {delta}`.", r.name);
-        let col_docs = cols.iter().map(|c| format!(" Column `{c}`."));
+        let names: Vec<String> = cols.iter().map(|c| c.to_string()).collect();
+        let vdoc = format!(
+            " `{}({}) ⊕= {delta}`: the tuple's columns and the payload to add.",
+            r.name,
+            names.join(", ")
+        );
         quote! {
             #[doc = #vdoc]
-            #variant {
-                #(#[doc = #col_docs] #cols: #tys,)*
-                /// The payload to add.
-                #delta: #k,
-            },
+            #variant { #(#cols: #tys,)* #delta: #k },
         }
     });
     quote! {
         #[doc = #doc]
         #[derive(Clone)]
         #[allow(dead_code, reason = "generated API: not every update kind is used")]
+        #[allow(missing_docs, reason = "each variant's doc names its fields")]
         #vis enum #change {
             #(#variants)*
         }
@@ -365,12 +352,10 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 /// The field type of a relation's base map (each tuple's state) or of one
 /// of its indexes.
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
-    let k = &p.payload;
     match &p.maps[m].kind {
         MapKind::Base { relation, .. } => {
             let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
-            quote! { ::ivm::__private::HashMap<(#(#cols,)*), <#k as #maint>::State> }
+            super::payload_map(p, quote! { (#(#cols,)*) })
         }
         MapKind::Index {
             relation,
@@ -399,7 +384,7 @@ pub fn field_init(p: &Program, m: MapId) -> TokenStream {
             quote! { ::ivm::__private::GrowingIndex::default() }
         }
         MapKind::Index { .. } => quote! { ::ivm::__private::Index::default() },
-        _ => super::hash_map_init(),
+        _ => super::payload_map_init(),
     }
 }
 
@@ -416,7 +401,7 @@ pub fn view_impls(p: &Program) -> TokenStream {
         let arms = change_arms(p, "retract");
         quote! {
             impl ::ivm::Retract for #name {
-                fn retract(&mut self, change: #change) -> ::core::result::Result<(), ::ivm::Error> {
+                fn retract(&mut self, change: #change) -> ::ivm::Result<()> {
                     match change {
                         #(#arms)*
                     }
@@ -425,32 +410,7 @@ pub fn view_impls(p: &Program) -> TokenStream {
         }
     });
     quote! {
-        impl ::ivm::View for #name {
-            type Change = #change;
-            type Key = #key;
-            type Payload = #k;
-
-            fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
-                #name::apply(self, changes);
-            }
-
-            fn iter(&self) -> impl ::core::iter::Iterator<Item = (#key, #k)> + '_ {
-                #name::iter(self)
-            }
-
-            fn get(&self, key: &#key) -> #k {
-                #name::get(self, key)
-            }
-
-            fn len(&self) -> usize {
-                #name::len(self)
-            }
-
-            fn is_empty(&self) -> bool {
-                #name::is_empty(self)
-            }
-        }
-
+        ::ivm::__private::impl_view!(#name, #change, #key, #k);
         #retract
     }
 }

@@ -274,8 +274,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
                 })
         }
 
-        /// The payload of one output tuple; zero when it is not in the
-        /// result. O(1): the product of the lower layer's payloads at it.
+        /// The payload of one output tuple; zero when it is not in the result. O(1): the product of the lower layer's payloads at it.
         pub fn get(&self, key: &#head_ty) -> #k {
             #destructure
             #payload
@@ -315,8 +314,8 @@ pub fn support_method(p: &Program, support: MapId) -> TokenStream {
         MapKind::Extension { support: s, var } if s == support => {
             let index = &m.name;
             let key = key_expr(p, &m.key);
-            let v = &p.vars[var].name;
-            Some(quote! { self.#index.insert(#key, ::core::clone::Clone::clone(#v)); })
+            let v = super::owned(p, var);
+            Some(quote! { self.#index.insert(#key, #v); })
         }
         _ => None,
     });
@@ -407,8 +406,7 @@ pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
             })
         }
 
-        /// The payload of one output tuple; zero when it is not in the
-        /// result. O(1): the product of the lower layer's payloads at it.
+        /// The payload of one output tuple; zero when it is not in the result. O(1): the product of the lower layer's payloads at it.
         pub fn get(&self, key: &#head_ty) -> #k {
             #destructure
             #payload

@@ -12,12 +12,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, key_type, product_value};
-use crate::ir::{AtomId, Factor, MapId, MapKind, Product, Program, Step};
+use crate::ir::{AtomId, Factor, MapId, MapKind, Product, Program, Step, VarId};
 
 /// Up a view tree: each step replaces the changed factor's old payload by
 /// its new one in the product at one key of its target.
 pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let atom = &p.atoms[atom_id];
     // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
@@ -46,6 +45,9 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
     let mut breaks = false;
     let mut blocks = Vec::new();
     let last = steps.len() - 1;
+    // The changed factor's payloads: the tuple's, borrowed, at the first
+    // step; a view's, owned, after it.
+    let (mut old, mut new) = (quote! { __old }, quote! { __new });
     for (s, step) in steps.iter().enumerate() {
         let target = &p.maps[step.target];
         let field = &target.name;
@@ -61,30 +63,37 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                     Factor::Atom(a) if later.contains(&a) => {
                         let key = key_expr(p, &p.atoms[a].vars);
                         quote! {
-                            let __sibling: #k = if #key == *__tuple {
+                            if #key == *__tuple {
                                 ::core::clone::Clone::clone(__old)
                             } else {
                                 #value
-                            };
-                            let __sib = ::ivm::Semiring::mul(&__sib, &__sibling);
+                            }
                         }
                     }
-                    _ => quote! {
-                        let __sibling: #k = #value;
-                        let __sib = ::ivm::Semiring::mul(&__sib, &__sibling);
-                    },
+                    _ => value,
                 }
             })
             .collect();
-        if !sibs.is_empty() {
+        let sib_product = (!sibs.is_empty()).then(|| {
             breaks = true;
-        }
-        let sib_product = quote! {
-            let __sib = <#k as ::ivm::Semiring>::one();
-            #(#sibs)*
-            if ::ivm::Semiring::is_zero(&__sib) {
-                break #block;
+            let rest = &sibs[1..];
+            let first = &sibs[0];
+            quote! {
+                let __sib: #k = #first;
+                #(let __sib = ::ivm::Semiring::mul(&__sib, &#rest);)*
+                if ::ivm::Semiring::is_zero(&__sib) {
+                    break #block;
+                }
             }
+        });
+        // The changed factor times the siblings, before and after.
+        let (old_term, new_term) = if sib_product.is_some() {
+            (
+                quote! { &::ivm::Semiring::mul(#old, &__sib) },
+                quote! { &::ivm::Semiring::mul(#new, &__sib) },
+            )
+        } else {
+            (old.clone(), new.clone())
         };
         let Some(product) = target.kind.product() else {
             unreachable!("a step changes a product")
@@ -92,53 +101,23 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
         match product {
             Product::Sum { .. } => {
                 let key = key_expr(p, &target.key);
-                let terms = if sibs.is_empty() {
-                    quote! {
-                        let __old_term = __changed_old;
-                        let __new_term = __changed_new;
-                    }
-                } else {
-                    quote! {
-                        #sib_product
-                        let __old_term = ::ivm::Semiring::mul(&__changed_old, &__sib);
-                        let __new_term = ::ivm::Semiring::mul(&__changed_new, &__sib);
-                    }
-                };
-                let replace = quote! {
-                    <#k as #maint>::replace(__state, &__old_term, &__new_term);
-                };
-                // One probe: the entry is dropped once its state is empty.
-                let update = |body: TokenStream| {
-                    quote! {
-                        ::ivm::__private::update_state(
-                            &mut self.#field,
-                            #key,
-                            <#k as #maint>::is_empty,
-                            |__state| { #body },
-                        )
-                    }
-                };
                 if s == last {
                     // A root view: nothing above it to tell.
-                    let update = update(replace);
-                    blocks.push(quote! { { #terms #update; } });
+                    blocks.push(quote! {
+                        #sib_product
+                        self.#field.replace(#key, #old_term, #new_term);
+                    });
                 } else {
                     breaks = true;
-                    let update = update(quote! {
-                        let __before = <#k as #maint>::value(__state);
-                        #replace
-                        (__before, <#k as #maint>::value(__state))
-                    });
                     blocks.push(quote! {
-                        let (__changed_old, __changed_new) = {
-                            #terms
-                            let (__before, __after) = #update;
-                            if __before == __after {
-                                break #block;
-                            }
-                            (__before, __after)
+                        #sib_product
+                        let ::core::option::Option::Some((__changed_old, __changed_new)) =
+                            self.#field.replace_changed(#key, #old_term, #new_term)
+                        else {
+                            break #block;
                         };
                     });
+                    (old, new) = (quote! { &__changed_old }, quote! { &__changed_new });
                 }
             }
             Product::Free { var, .. } => {
@@ -146,44 +125,33 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                 // non-zero; the payload itself is looked up when read. So a
                 // change between non-zero payloads stops here.
                 let group = key_expr(p, &target.key);
-                let x = &p.vars[var].name;
+                let x = super::owned(p, var);
                 let recount = recount(p, step.target);
-                let locals = if sibs.is_empty() {
-                    quote! {
-                        let __was_live = !::ivm::Semiring::is_zero(&__changed_old);
-                        let __is_live = !::ivm::Semiring::is_zero(&__changed_new);
-                    }
-                } else {
-                    // Without zero divisors the product's liveness follows
-                    // the changed factor's: the siblings are looked up
-                    // only when it turns zero or non-zero.
+                // Without zero divisors the product's liveness follows the
+                // changed factor's: the siblings are looked up only when it
+                // turns zero or non-zero.
+                let shortcut = sib_product.is_some().then(|| {
                     quote! {
                         if <#k as ::ivm::Semiring>::ZERO_DIVISOR_FREE
-                            && ::ivm::Semiring::is_zero(&__changed_old) == ::ivm::Semiring::is_zero(&__changed_new)
+                            && ::ivm::Semiring::is_zero(#old) == ::ivm::Semiring::is_zero(#new)
                         {
                             break #block;
                         }
-                        #sib_product
-                        let __was_live = !::ivm::Semiring::is_zero(&::ivm::Semiring::mul(&__changed_old, &__sib));
-                        let __is_live = !::ivm::Semiring::is_zero(&::ivm::Semiring::mul(&__changed_new, &__sib));
                     }
-                };
-                let set = quote! { self.#field.set_live(#group, ::core::clone::Clone::clone(#x), __is_live) };
+                });
+                let track = quote! { self.#field.track(#group, #x, #old_term, #new_term) };
                 let apply = if recount.is_empty() {
-                    quote! {
-                        if __was_live != __is_live {
-                            #set;
-                        }
-                    }
+                    quote! { #track; }
                 } else {
                     quote! {
-                        if __was_live != __is_live && #set {
+                        if #track {
                             #recount
                         }
                     }
                 };
                 blocks.push(quote! {
-                    #locals
+                    #shortcut
+                    #sib_product
                     #apply
                 });
             }
@@ -194,17 +162,9 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                 // bring a new value into the support.
                 let key = key_expr(p, &target.key);
                 let reach = super::top_join::reach(p, step.target);
-                let product = if sibs.is_empty() {
-                    quote! { let __product = __changed_new; }
-                } else {
-                    quote! {
-                        #sib_product
-                        let __product = ::ivm::Semiring::mul(&__changed_new, &__sib);
-                    }
-                };
                 blocks.push(quote! {
-                    #product
-                    if ::ivm::Semiring::is_zero(&__changed_old) && !::ivm::Semiring::is_zero(&__product) {
+                    #sib_product
+                    if ::ivm::Semiring::is_zero(#old) && !::ivm::Semiring::is_zero(#new_term) {
                         self.#reach(#key);
                     }
                 });
@@ -213,8 +173,6 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
     }
     let body = quote! {
         #bind
-        let __changed_old: #k = ::core::clone::Clone::clone(__old);
-        let __changed_new: #k = ::core::clone::Clone::clone(__new);
         #(#blocks)*
     };
     if breaks {
@@ -256,7 +214,7 @@ fn recount(p: &Program, level: usize) -> TokenStream {
         return quote! {};
     };
     let field = &pm.name;
-    let x = &p.vars[*var].name;
+    let owned_x = super::owned(p, *var);
     let group = key_expr(p, &pm.key);
     let mut child_key = pm.key.clone();
     child_key.push(*var);
@@ -266,7 +224,7 @@ fn recount(p: &Program, level: usize) -> TokenStream {
         quote! { self.#child.total(&__below_key) }
     });
     let above = recount(p, parent);
-    let set = quote! { self.#field.set_below(#group, ::core::clone::Clone::clone(#x), __below) };
+    let set = quote! { self.#field.set_below(#group, #owned_x, __below) };
     let then = if above.is_empty() {
         quote! { #set; }
     } else {
@@ -286,98 +244,107 @@ fn recount(p: &Program, level: usize) -> TokenStream {
 /// The reading of a view tree: the product of the scalars and of the free
 /// levels below the roots.
 pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let head_ty = quote! { (#(#head_tys,)*) };
-    let factors = scalars.iter().map(|&m| {
-        let field = &p.maps[m].name;
+    let head_ty = key_type(p, &p.output.head);
+    // The scalar is one when no variable is summed out at the root: then
+    // it is left out rather than multiplied in.
+    let scalar = (!scalars.is_empty()).then(|| {
+        let factors = scalars.iter().map(|&m| {
+            let field = &p.maps[m].name;
+            quote! { self.#field.value(&()) }
+        });
+        let product = factors
+            .reduce(|acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })
+            .expect("a scalar");
         quote! {
-            let __factor: #k = self.#field.get(&()).map_or_else(
-                <#k as ::ivm::Semiring>::zero,
-                <#k as #maint>::value,
-            );
-            __scalar = ::ivm::Semiring::mul(&__scalar, &__factor);
+            /// The factor every output tuple's payload is multiplied by:
+            /// the views of the summed-out root variables.
+            fn scalar(&self) -> #k {
+                #product
+            }
         }
     });
-    let scalar_body = if scalars.is_empty() {
-        quote! { <#k as ::ivm::Semiring>::one() }
-    } else {
-        quote! {
-            let mut __scalar = <#k as ::ivm::Semiring>::one();
-            #(#factors)*
-            __scalar
-        }
-    };
-    let scalar_doc = if scalars.is_empty() {
-        " The factor every output tuple's payload is multiplied by: one, as no variable is summed out at the root."
-    } else {
-        " The factor every output tuple's payload is multiplied by: the views of the summed-out root variables."
-    };
+    let acc = scalar.as_ref().map(|_| quote! { __scalar });
 
     // Enumeration: a product over the root levels.
-    let (roots_iter, roots_pat) = levels_product(p, roots, quote! { () }, quote! { __scalar });
-    let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
-    // Flatten the nested tuples of the levels into the head's order (a
-    // nullary head needs nothing).
-    let to_head = (!roots.is_empty()).then(|| {
-        quote! { .map(|(#roots_pat, __payload)| ((#(#head_names,)*), __payload)) }
-    });
+    let tuples = match chain(p, roots) {
+        // A nullary head: the scalar is the one output tuple's payload.
+        None if roots.is_empty() => {
+            let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
+            quote! { ::core::iter::once(((), #acc)) }
+        }
+        // One level under another: the innermost closure has every head
+        // variable in scope and builds the output tuple itself.
+        Some(levels) => chain_product(p, &levels, acc),
+        None => {
+            let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
+            let (tuples, pattern) = levels_product(p, roots, quote! { () }, acc);
+            let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+            quote! {
+                #tuples.map(|(#pattern, __payload)| ((#(#head_names,)*), __payload))
+            }
+        }
+    };
     let filter = p.zero_divisors.then(|| {
         quote! { .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload)) }
     });
+    let body = if scalar.is_none() {
+        quote! { #tuples #filter }
+    } else if roots.is_empty() {
+        // `once(((), __scalar))` unless the scalar is zero.
+        quote! {
+            let __scalar = self.scalar();
+            (!::ivm::Semiring::is_zero(&__scalar)).then_some(((), __scalar)).into_iter()
+        }
+    } else {
+        quote! {
+            let __scalar = self.scalar();
+            (!::ivm::Semiring::is_zero(&__scalar))
+                .then_some(__scalar)
+                .into_iter()
+                .flat_map(move |__scalar| #tuples)
+                #filter
+        }
+    };
     let iter = quote! {
         /// The result: each output tuple (the head variables, in head
         /// order) with its non-zero payload, with constant delay.
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
-            let __scalar = self.scalar();
-            let __start = if ::ivm::Semiring::is_zero(&__scalar) {
-                ::core::option::Option::None
-            } else {
-                ::core::option::Option::Some(__scalar)
-            };
-            __start
-                .into_iter()
-                .flat_map(move |__scalar| #roots_iter)
-                #to_head
-                #filter
+            #body
         }
     };
 
-    // Lookup: the product of the local payloads along the key.
+    // Lookup: the product of the scalar and the local payloads along the
+    // key, stopping at the first zero.
     let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
-    let lookups = free_levels(p, roots).into_iter().map(|m| {
-        let MapKind::Free { factors, .. } = &p.maps[m].kind else {
+    let mut factors: Vec<TokenStream> = scalar.iter().map(|_| quote! { self.scalar() }).collect();
+    for m in free_levels(p, roots) {
+        let MapKind::Free { factors: local, .. } = &p.maps[m].kind else {
             unreachable!("free levels")
         };
-        if factors.is_empty() {
-            return quote! {};
+        if !local.is_empty() {
+            factors.push(product_value(p, local));
         }
-        let local = product_value(p, factors);
-        quote! {
-            let __local: #k = #local;
-            if ::ivm::Semiring::is_zero(&__local) {
-                return __local;
-            }
-            __payload = ::ivm::Semiring::mul(&__payload, &__local);
-        }
-    });
-    let destructure = if key_names.is_empty() {
-        quote! { let () = key; }
-    } else {
-        quote! { let (#(#key_names,)*) = key; }
+    }
+    let lookup = match factors.as_slice() {
+        [] => quote! { <#k as ::ivm::Semiring>::one() },
+        [only] => only.clone(),
+        [first, rest @ ..] => quote! {
+            let mut __payload: #k = #first;
+            #(
+                if ::ivm::Semiring::is_zero(&__payload) {
+                    return __payload;
+                }
+                __payload = ::ivm::Semiring::mul(&__payload, &#rest);
+            )*
+            __payload
+        },
     };
     let get = quote! {
-        /// The payload of one output tuple; zero when it is not in the
-        /// result.
+        /// The payload of one output tuple; zero when it is not in the result.
         pub fn get(&self, key: &#head_ty) -> #k {
-            #destructure
-            let mut __payload = self.scalar();
-            if ::ivm::Semiring::is_zero(&__payload) {
-                return __payload;
-            }
-            #(#lookups)*
-            __payload
+            let (#(#key_names,)*) = key;
+            #lookup
         }
     };
 
@@ -396,18 +363,32 @@ pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
             }
         }
     } else {
-        let totals = roots.iter().map(|&m| {
+        let mut totals = roots.iter().map(|&m| {
             let field = &p.maps[m].name;
             quote! { self.#field.total(&()) }
         });
-        quote! {
-            /// The number of output tuples, in O(1).
-            pub fn len(&self) -> usize {
+        let count = if roots.len() == 1 {
+            totals.next().expect("one root")
+        } else {
+            quote! { ::ivm::__private::count_product([#(#totals),*]) }
+        };
+        let count = if roots.is_empty() {
+            // One output tuple, whose payload is the scalar.
+            quote! { usize::from(!::ivm::Semiring::is_zero(&self.scalar())) }
+        } else if scalar.is_some() {
+            quote! {
                 if ::ivm::Semiring::is_zero(&self.scalar()) {
                     return 0;
                 }
-                let __count = ::ivm::__private::count_product([#(#totals),*]);
-                usize::try_from(__count).expect("ivm: more output tuples than fit in usize")
+                usize::try_from(#count).expect("ivm: more output tuples than fit in usize")
+            }
+        } else {
+            quote! { usize::try_from(#count).expect("ivm: more output tuples than fit in usize") }
+        };
+        quote! {
+            /// The number of output tuples, in O(1).
+            pub fn len(&self) -> usize {
+                #count
             }
 
             /// Whether the result is empty, in O(1).
@@ -421,10 +402,82 @@ pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
         #iter
         #get
         #len
+        #scalar
+    }
+}
 
-        #[doc = #scalar_doc]
-        fn scalar(&self) -> #k {
-            #scalar_body
+/// The free levels as one chain, top-down, when there is at most one root
+/// and no level has two children.
+fn chain(p: &Program, roots: &[MapId]) -> Option<Vec<MapId>> {
+    let mut levels = Vec::new();
+    let mut next = match roots {
+        [] => return None,
+        [root] => Some(*root),
+        _ => return None,
+    };
+    while let Some(m) = next {
+        levels.push(m);
+        let MapKind::Free { children, .. } = &p.maps[m].kind else {
+            unreachable!("free levels")
+        };
+        next = match children.as_slice() {
+            [] => None,
+            [child] => Some(*child),
+            _ => return None,
+        };
+    }
+    Some(levels)
+}
+
+/// The output tuples of a chain of free levels: nested closures over each
+/// level's values, the innermost building the head tuple. `acc` is the
+/// payload above the chain (one when `None`).
+fn chain_product(p: &Program, levels: &[MapId], acc: Option<TokenStream>) -> TokenStream {
+    let k = &p.payload;
+    let (&m, below) = levels.split_first().expect("a chain has a level");
+    let map = &p.maps[m];
+    let MapKind::Free { var, factors, .. } = &map.kind else {
+        unreachable!("free levels only")
+    };
+    let field = &map.name;
+    let x = &p.vars[*var].name;
+    let group = key_expr(p, &map.key);
+    // The local payload is looked up here, at enumeration; the level only
+    // lists the values whose local payload is non-zero and has output below.
+    let local = (!factors.is_empty()).then(|| {
+        let local = product_value(p, factors);
+        match &acc {
+            None => quote! { let __acc: #k = #local; },
+            Some(acc) => quote! { let __acc = ::ivm::Semiring::mul(&#acc, &#local); },
+        }
+    });
+    if below.is_empty() {
+        // The payload moves out only if this closure computed it.
+        let head = key_expr(p, &p.output.head);
+        let item = match (factors.is_empty(), acc) {
+            (false, None) => {
+                let local = product_value(p, factors);
+                quote! { (#head, #local) }
+            }
+            (false, Some(_)) => quote! { #local (#head, __acc) },
+            (true, Some(acc)) => quote! { (#head, ::core::clone::Clone::clone(&#acc)) },
+            (true, None) => quote! { (#head, <#k as ::ivm::Semiring>::one()) },
+        };
+        quote! {
+            self.#field.values(&#group).map(move |#x| { #item })
+        }
+    } else {
+        let acc = if local.is_some() {
+            Some(quote! { __acc })
+        } else {
+            acc
+        };
+        let inner = chain_product(p, below, acc);
+        quote! {
+            self.#field.values(&#group).flat_map(move |#x| {
+                #local
+                #inner
+            })
         }
     }
 }
@@ -490,12 +543,10 @@ fn level(
     let k = &p.payload;
     let field = &map.name;
     let x = &p.vars[*var].name;
+    let owned_x = super::owned(p, *var);
     let mut key = map.key.clone();
     key.push(*var);
-    let below_group = {
-        let names = key.iter().map(|&v| &p.vars[v].name);
-        quote! { (#(::core::clone::Clone::clone(#names),)*) }
-    };
+    let below_group = key_expr(p, &key);
     let (below, below_pat) = levels_product(p, children, below_group, quote! { __acc });
     // The local payload is looked up here, at enumeration; the level only
     // lists the values whose local payload is non-zero and has output below.
@@ -512,7 +563,7 @@ fn level(
         quote! {
             self.#field.values(&#group).flat_map(move |#x| {
                 #acc_expr
-                #below.map(move |(__below, __payload)| ((::core::clone::Clone::clone(#x), __below), __payload))
+                #below.map(move |(__below, __payload)| ((#owned_x, __below), __payload))
             })
         },
         quote! { (#x, #below_pat) },
@@ -525,7 +576,6 @@ fn level(
 /// view is a projection or an intersection, so each pass is linear in the
 /// size of the map it reads.
 pub fn bulk_load(p: &Program) -> TokenStream {
-    let maint = super::maintainer(p);
     let k = &p.payload;
     let params = p.relations.iter().map(|r| {
         let name = format_ident!("{}", r.snake);
@@ -535,16 +585,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     let fill = p.relations.iter().map(|r| {
         let name = format_ident!("{}", r.snake);
         let base = &p.maps[r.base].name;
-        quote! {
-            for (__tuple, __payload) in #name {
-                if ::ivm::Semiring::is_zero(&__payload) {
-                    continue;
-                }
-                let __state = __db.#base.entry(__tuple).or_default();
-                <#k as #maint>::insert(__state, &__payload);
-            }
-            __db.#base.retain(|_, __state| !<#k as #maint>::is_empty(__state));
-        }
+        quote! { __db.#base.load(#name); }
     });
     let views = p.maps.iter().filter_map(|map| {
         let field = &map.name;
@@ -554,15 +595,16 @@ pub fn bulk_load(p: &Program) -> TokenStream {
             Product::Reach { .. } => None,
             Product::Sum { factors, .. } => {
                 let key = key_expr(p, &map.key);
-                let (source, bind) = scan(p, factors[0]);
-                let term = product_value(p, factors);
+                let (source, bind) = scan(p, factors, &map.key);
+                let term = scanned_product(p, factors);
+                // A single factor's payload is never zero: a map keeps
+                // live contributions only.
                 Some(quote! {
                     for #source {
                         #bind
                         let __term: #k = #term;
                         if !::ivm::Semiring::is_zero(&__term) {
-                            let __state = self.#field.entry(#key).or_default();
-                            <#k as #maint>::insert(__state, &__term);
+                            self.#field.insert(#key, &__term);
                         }
                     }
                 })
@@ -575,16 +617,15 @@ pub fn bulk_load(p: &Program) -> TokenStream {
                 let mut full = map.key.clone();
                 full.push(var);
                 let group = key_expr(p, &map.key);
-                let x = &p.vars[var].name;
+                let owned_x = super::owned(p, var);
                 let live = (!factors.is_empty()).then(|| {
-                    let (source, bind) = scan(p, factors[0]);
-                    let local = product_value(p, factors);
+                    let (source, bind) = scan(p, factors, &full);
+                    let local = scanned_product(p, factors);
                     quote! {
                         for #source {
                             #bind
-                            let __local: #k = #local;
-                            if !::ivm::Semiring::is_zero(&__local) {
-                                self.#field.set_live(#group, ::core::clone::Clone::clone(#x), true);
+                            if !::ivm::Semiring::is_zero(&#local) {
+                                self.#field.set_live(#group, #owned_x, true);
                             }
                         }
                     }
@@ -602,7 +643,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
                         for __g in self.#child.groups() {
                             let __below = ::ivm::__private::count_product([#(#totals),*]);
                             let (#(#names,)*) = __g;
-                            self.#field.set_below(#group, ::core::clone::Clone::clone(#x), __below);
+                            self.#field.set_below(#group, #owned_x, __below);
                         }
                     }
                 });
@@ -611,9 +652,8 @@ pub fn bulk_load(p: &Program) -> TokenStream {
         }
     });
     quote! {
-        /// A database holding the given contributions (each `(tuple,
-        /// payload)` is one `update`), built in one pass per view rather
-        /// than one update at a time.
+        /// A database holding these contributions (each `(tuple, payload)` one
+        /// `update`), built in one pass per view.
         pub fn bulk_load(#(#params),*) -> Self {
             let mut __db = Self::new();
             #(#fill)*
@@ -628,41 +668,55 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     }
 }
 
-/// A `for` pattern over the entries of `factor`, binding the variables of
-/// the factor's key as references.
-fn scan(p: &Program, factor: Factor) -> (TokenStream, TokenStream) {
-    match factor {
+/// The product of `factors` inside a [`scan`] of the first, whose payload
+/// the scan has in `__first`.
+fn scanned_product(p: &Program, factors: &[Factor]) -> TokenStream {
+    factors[1..].iter().map(|&f| factor_value(p, f)).fold(
+        quote! { __first },
+        |acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) },
+    )
+}
+
+/// A `for` pattern over the entries of `factors[0]` (the payload in
+/// `__first`), binding as references the variables of its key that `key`
+/// or the other factors read.
+fn scan(p: &Program, factors: &[Factor], key: &[VarId]) -> (TokenStream, TokenStream) {
+    let mut used: Vec<VarId> = key.to_vec();
+    for &f in &factors[1..] {
+        used.extend(p.factor_key(f));
+    }
+    let (source, vars) = match factors[0] {
         Factor::Atom(a) => {
             let atom = &p.atoms[a];
             let base = &p.maps[p.relations[atom.relation].base].name;
-            let names = atom.vars.iter().map(|&v| {
-                let n = &p.vars[v].name;
-                quote! { #n }
-            });
-            let fields = (0..atom.vars.len()).map(syn::Index::from);
-            (
-                quote! { __tuple in self.#base.keys() },
-                quote! { let (#(#names,)*) = (#(&__tuple.#fields,)*); },
-            )
+            (quote! { self.#base }, &atom.vars)
         }
         Factor::Map(m) => {
-            let map = &p.maps[m];
-            let field = &map.name;
-            let names = map.key.iter().map(|&v| &p.vars[v].name);
-            let fields = (0..map.key.len()).map(syn::Index::from);
-            (
-                quote! { __key in self.#field.keys() },
-                quote! { let (#(#names,)*) = (#(&__key.#fields,)*); },
-            )
+            let field = &p.maps[m].name;
+            (quote! { self.#field }, &p.maps[m].key)
         }
+    };
+    if !vars.iter().any(|v| used.contains(v)) {
+        return (quote! { (_, __first) in #source.iter() }, quote! {});
     }
+    let names = vars.iter().map(|v| {
+        if used.contains(v) {
+            let n = &p.vars[*v].name;
+            quote! { #n }
+        } else {
+            quote! { _ }
+        }
+    });
+    let fields = (0..vars.len()).map(syn::Index::from);
+    (
+        quote! { (__key, __first) in #source.iter() },
+        quote! { let (#(#names,)*) = (#(&__key.#fields,)*); },
+    )
 }
 
 /// The field type of a view (the state of each key's sum) or of a free
 /// level.
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let maint = super::maintainer(p);
-    let k = &p.payload;
     let map = &p.maps[m];
     let key = key_type(p, &map.key);
     match &map.kind {
@@ -670,7 +724,7 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             let x = &p.vars[*var].ty;
             quote! { ::ivm::__private::FreeLevel<#key, #x> }
         }
-        _ => quote! { ::ivm::__private::HashMap<#key, <#k as #maint>::State> },
+        _ => super::payload_map(p, key),
     }
 }
 
@@ -684,6 +738,6 @@ pub fn field_init(p: &Program, m: MapId) -> TokenStream {
             let has_factors = !factors.is_empty();
             quote! { ::ivm::__private::FreeLevel::new(#leaf, #has_factors) }
         }
-        _ => super::hash_map_init(),
+        _ => super::payload_map_init(),
     }
 }

@@ -75,6 +75,30 @@ pub struct Var {
     pub ty: Type,
 }
 
+impl Var {
+    /// Whether the type is a primitive whose values generated code copies
+    /// (`*x`) instead of cloning: the integers, `bool` and `char`.
+    pub fn is_copy(&self) -> bool {
+        is_copy_type(&self.ty)
+    }
+}
+
+/// Whether `ty` is a primitive whose values generated code copies: the
+/// integers, `bool` and `char`.
+pub fn is_copy_type(ty: &Type) -> bool {
+    const COPY: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "bool", "char",
+    ];
+    match ty {
+        Type::Path(path) if path.qself.is_none() => path
+            .path
+            .get_ident()
+            .is_some_and(|ident| COPY.iter().any(|c| ident == c)),
+        _ => false,
+    }
+}
+
 /// A relation and the map holding its tuples.
 #[derive(Debug, Clone)]
 pub struct RelationIr {

@@ -1,0 +1,78 @@
+//! Instructions per update for callgrind: loads N = 10^4 live tuples into
+//! `RevenueByStore` and `CheapestOffer`, then runs `OPS` operations (each
+//! retracts one live contribution and adds a fresh one, as the `ratio`
+//! benchmark does). Run it with two values of `OPS` under
+//! `valgrind --tool=callgrind` and divide the difference of the totals by
+//! the difference of `OPS`:
+//!
+//! ```text
+//! cargo build --release -p ivm-generated-examples --example update_cost
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/update_cost revenue 0
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/update_cost revenue 100000
+//! ```
+
+use std::collections::VecDeque;
+use std::hint::black_box;
+
+use ivm::semiring::MinPlus;
+use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+use common::{OfferWorkload, offer_workload, workload};
+
+const N: usize = 10_000;
+
+fn revenue(ops: usize) {
+    let w = workload(N);
+    let mut q = RevenueByStore::new();
+    for &(s, i, p) in &w.prices {
+        q.update_prices(s, i, ivm::semiring::Int(p));
+    }
+    let mut live: VecDeque<_> = w.initial_sales.iter().copied().collect();
+    for &(s, i) in &live {
+        q.insert_sales(s, i);
+    }
+    for at in 0..ops {
+        let (s, i) = live.pop_front().expect("live");
+        q.delete_sales(s, i).expect("live");
+        let (s, i) = w.stream[at % w.stream.len()];
+        q.insert_sales(s, i);
+        live.push_back((s, i));
+    }
+    black_box(&q);
+}
+
+fn cheapest(ops: usize) {
+    let OfferWorkload { pairs, stream } = offer_workload(N);
+    let mut q = CheapestOffer::new();
+    let mut live = VecDeque::new();
+    for (k, &(p, s)) in pairs.iter().enumerate() {
+        q.update_shipping(p, s, MinPlus(5));
+        let v = (k % 1000) as i64;
+        q.update_offers(p, s, MinPlus(v));
+        live.push_back((p, s, v));
+    }
+    for at in 0..ops {
+        let (p, s, v) = live.pop_front().expect("live");
+        q.retract_offers(p, s, MinPlus(v)).expect("live");
+        let (k, v) = stream[at % stream.len()];
+        let (p, s) = pairs[k];
+        q.update_offers(p, s, MinPlus(v));
+        live.push_back((p, s, v));
+    }
+    black_box(&q);
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let query = args.next().unwrap_or_else(|| "revenue".into());
+    let ops = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    match query.as_str() {
+        "revenue" => revenue(ops),
+        "cheapest" => cheapest(ops),
+        other => panic!("unknown query {other}: revenue or cheapest"),
+    }
+}

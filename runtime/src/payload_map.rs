@@ -1,0 +1,320 @@
+//! [`PayloadMap`]: the map every base relation, view and materialized
+//! result of generated code lives in. Each key holds the state of a payload
+//! (the ⊕ of the contributions at that key, kept by [`Maintained`] or, under
+//! inserts only over an idempotent semiring, by [`Absorbed`]); an entry
+//! exists exactly while some contribution is live.
+//!
+//! Generated code reads and changes payloads only through these methods, so
+//! each update of a view is one call that probes the map once, and a reader
+//! of the generated code sees `self.sales.add(tuple, &delta)` rather than
+//! the entry handling it stands for.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+use hashbrown::hash_map::{Entry, EntryRef};
+
+use crate::index::{HashMap, new_map};
+use crate::{Absorbed, Error, Maintained, Semiring};
+
+/// How a [`PayloadMap`] keeps the payload of one key: the state and the
+/// operations on it. [`Retracting`] keeps it by [`Maintained`] (inserts and
+/// retractions), [`Absorbing`] by [`Absorbed`] (inserts only, O(1) over an
+/// idempotent semiring).
+pub trait Keeping<K: Semiring>: 'static {
+    /// The state of one key's payload; `Default` holds no contribution.
+    type State: Clone + Debug + Default;
+
+    /// The ⊕ of the live contributions.
+    fn value(state: &Self::State) -> K;
+
+    /// Adds one contribution (never zero).
+    fn insert(state: &mut Self::State, v: &K);
+
+    /// One contribution changes from `old` to `new` (either may be zero).
+    fn replace(state: &mut Self::State, old: &K, new: &K);
+
+    /// No live contribution: the entry goes.
+    fn is_empty(state: &Self::State) -> bool;
+}
+
+/// Payloads kept by [`Maintained`]: contributions come and go.
+#[derive(Debug)]
+pub enum Retracting {}
+
+/// Payloads kept by [`Absorbed`]: contributions only arrive, and each one
+/// absorbs what it grew from.
+#[derive(Debug)]
+pub enum Absorbing {}
+
+impl<K: Maintained> Keeping<K> for Retracting {
+    type State = K::State;
+
+    #[inline]
+    fn value(state: &Self::State) -> K {
+        K::value(state)
+    }
+
+    #[inline]
+    fn insert(state: &mut Self::State, v: &K) {
+        <K as Maintained>::insert(state, v);
+    }
+
+    #[inline]
+    fn replace(state: &mut Self::State, old: &K, new: &K) {
+        <K as Maintained>::replace(state, old, new);
+    }
+
+    #[inline]
+    fn is_empty(state: &Self::State) -> bool {
+        <K as Maintained>::is_empty(state)
+    }
+}
+
+impl<K: Absorbed> Keeping<K> for Absorbing {
+    type State = <K as Absorbed>::State;
+
+    #[inline]
+    fn value(state: &Self::State) -> K {
+        <K as Absorbed>::value(state)
+    }
+
+    #[inline]
+    fn insert(state: &mut Self::State, v: &K) {
+        <K as Absorbed>::insert(state, v);
+    }
+
+    #[inline]
+    fn replace(state: &mut Self::State, old: &K, new: &K) {
+        <K as Absorbed>::replace(state, old, new);
+    }
+
+    #[inline]
+    fn is_empty(state: &Self::State) -> bool {
+        <K as Absorbed>::is_empty(state)
+    }
+}
+
+/// Tuples (or view keys) with their payloads, each kept as the ⊕ of its
+/// live contributions. An absent key has payload zero; a key whose last
+/// contribution goes is removed by the same probe that took it back.
+///
+/// ```
+/// use ivm::__private::PayloadMap;
+/// use ivm::semiring::MinPlus;
+///
+/// let mut offers: PayloadMap<u32, MinPlus> = PayloadMap::new();
+/// assert_eq!(offers.add(7, &MinPlus(5)), Some((MinPlus::INFINITY, MinPlus(5))));
+/// assert_eq!(offers.add(7, &MinPlus(3)), Some((MinPlus(5), MinPlus(3))));
+/// // A dearer offer changes no payload.
+/// assert_eq!(offers.add(7, &MinPlus(9)), None);
+/// // The cheapest offer goes: the next one takes over.
+/// assert_eq!(offers.retract(&7, &MinPlus(3), "Offers"), Ok(Some((MinPlus(3), MinPlus(5)))));
+/// // 4 was never offered: refused, nothing changes.
+/// assert!(offers.retract(&7, &MinPlus(4), "Offers").is_err());
+/// assert_eq!(offers.value(&7), MinPlus(5));
+/// ```
+pub struct PayloadMap<Key, K: Semiring, P: Keeping<K> = Retracting> {
+    states: HashMap<Key, P::State>,
+    payload: PhantomData<fn() -> K>,
+}
+
+impl<Key, K: Semiring, P: Keeping<K>> Default for PayloadMap<Key, K, P> {
+    fn default() -> Self {
+        PayloadMap {
+            states: new_map(),
+            payload: PhantomData,
+        }
+    }
+}
+
+impl<Key: Clone, K: Semiring, P: Keeping<K>> Clone for PayloadMap<Key, K, P> {
+    fn clone(&self) -> Self {
+        PayloadMap {
+            states: self.states.clone(),
+            payload: PhantomData,
+        }
+    }
+}
+
+impl<Key: Debug, K: Semiring, P: Keeping<K>> Debug for PayloadMap<Key, K, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.states.iter().map(|(k, s)| (k, P::value(s))))
+            .finish()
+    }
+}
+
+impl<Key: Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
+    /// An empty map. Does not allocate.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The payload at `key`: zero when no contribution is live.
+    #[inline(always)]
+    pub fn value(&self, key: &Key) -> K {
+        self.states.get(key).map_or_else(K::zero, P::value)
+    }
+
+    /// Whether some contribution at `key` is live.
+    #[inline]
+    pub fn contains(&self, key: &Key) -> bool {
+        self.states.contains_key(key)
+    }
+
+    /// How many keys have a live contribution.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether no key has a live contribution.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The keys with a live contribution, in no particular order.
+    pub fn keys(&self) -> impl Iterator<Item = &Key> + '_ {
+        self.states.keys()
+    }
+
+    /// Each key with a live contribution, with its payload.
+    pub fn iter(&self) -> impl Iterator<Item = (&Key, K)> + '_ {
+        self.states
+            .iter()
+            .map(|(key, state)| (key, P::value(state)))
+    }
+
+    /// Adds the contribution `v` at `key`; returns the payload before and
+    /// after, or `None` when it did not change (a zero `v` changes
+    /// nothing).
+    #[inline(always)]
+    pub fn add(&mut self, key: Key, v: &K) -> Option<(K, K)> {
+        if v.is_zero() {
+            return None;
+        }
+        self.change(key, |state| P::insert(state, v))
+    }
+
+    /// Adds the contribution `v` (not zero) at `key`, without reading the
+    /// payload back: what `bulk_load` builds views with.
+    #[inline]
+    pub fn insert(&mut self, key: Key, v: &K) {
+        P::insert(self.states.entry(key).or_default(), v);
+    }
+
+    /// One contribution at `key` changes from `old` to `new` (either may be
+    /// zero, meaning absent; `old` is live or zero).
+    #[inline(always)]
+    pub fn replace(&mut self, key: Key, old: &K, new: &K) {
+        update_state(&mut self.states, key, P::is_empty, |state| {
+            P::replace(state, old, new);
+        });
+    }
+
+    /// [`replace`](Self::replace), returning the payload at `key` before
+    /// and after, or `None` when it did not change: what a view tells its
+    /// parent.
+    #[inline(always)]
+    pub fn replace_changed(&mut self, key: Key, old: &K, new: &K) -> Option<(K, K)> {
+        self.change(key, |state| P::replace(state, old, new))
+    }
+
+    /// Drops every contribution at `key`: for a tuple nothing reads back
+    /// any more (CROWN, once no message can revisit it).
+    #[inline]
+    pub fn remove(&mut self, key: &Key) {
+        self.states.remove(key);
+    }
+
+    /// Adds each contribution, then drops the keys where they cancelled:
+    /// what `bulk_load` fills a base relation or a view with.
+    pub fn load(&mut self, contributions: impl IntoIterator<Item = (Key, K)>) {
+        for (key, v) in contributions {
+            if !v.is_zero() {
+                P::insert(self.states.entry(key).or_default(), &v);
+            }
+        }
+        self.states.retain(|_, state| !P::is_empty(state));
+    }
+
+    #[inline(always)]
+    fn change(&mut self, key: Key, f: impl FnOnce(&mut P::State)) -> Option<(K, K)> {
+        update_state(&mut self.states, key, P::is_empty, |state| {
+            let before = P::value(state);
+            f(state);
+            let after = P::value(state);
+            (before != after).then_some((before, after))
+        })
+    }
+}
+
+impl<Key: Eq + Hash, K: Maintained> PayloadMap<Key, K, Retracting> {
+    /// Retracts one live contribution `v` at `key` of `relation`; returns
+    /// the payload before and after, or `None` when it did not change.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AbsentTuple`] naming `relation`, with nothing changed, when
+    /// no such contribution is live.
+    #[inline(always)]
+    pub fn retract(
+        &mut self,
+        key: &Key,
+        v: &K,
+        relation: &'static str,
+    ) -> Result<Option<(K, K)>, Error> {
+        let EntryRef::Occupied(mut entry) = self.states.entry_ref(key) else {
+            return Err(Error::AbsentTuple { relation });
+        };
+        let before = K::value(entry.get());
+        if !K::retract(entry.get_mut(), v) {
+            return Err(Error::AbsentTuple { relation });
+        }
+        let after = K::value(entry.get());
+        // One probe: the entry in hand goes if nothing in it is live.
+        if K::is_empty(entry.get()) {
+            entry.remove();
+        }
+        Ok((before != after).then_some((before, after)))
+    }
+}
+
+// Always inlined, as each caller passes its own closures: a call would
+// cost as much as the update it makes.
+/// Changes the state of `key` in `map` through one hash probe: `f` runs
+/// on the state (a fresh, empty one when the key is absent), and the entry
+/// is dropped if `f` leaves it `empty`, or never inserted. Returns what `f`
+/// returns.
+///
+/// Looking the key up once for the change and again to remove the entry
+/// would double the cost of the updates that empty it (every delete of a
+/// tuple inserted once).
+#[inline(always)]
+fn update_state<Key: Eq + Hash, S: Default, R>(
+    map: &mut HashMap<Key, S>,
+    key: Key,
+    empty: impl Fn(&S) -> bool,
+    f: impl FnOnce(&mut S) -> R,
+) -> R {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => {
+            let r = f(e.get_mut());
+            if empty(e.get()) {
+                e.remove();
+            }
+            r
+        }
+        Entry::Vacant(e) => {
+            let mut state = S::default();
+            let r = f(&mut state);
+            if !empty(&state) {
+                e.insert(state);
+            }
+            r
+        }
+    }
+}

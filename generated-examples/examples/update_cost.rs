@@ -1,5 +1,6 @@
-//! Instructions per update for callgrind: loads N = 10^4 live tuples into
-//! `RevenueByStore` and `CheapestOffer`, then runs `OPS` operations (each
+//! Instructions per update for callgrind: loads N live tuples (10^4 unless
+//! a third argument says otherwise) into `RevenueByStore` or
+//! `CheapestOffer`, then runs `OPS` operations (each
 //! retracts one live contribution and adds a fresh one, as the `ratio`
 //! benchmark does). Run it with two values of `OPS` under
 //! `valgrind --tool=callgrind` and divide the difference of the totals by
@@ -23,10 +24,8 @@ use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
 mod common;
 use common::{OfferWorkload, offer_workload, workload};
 
-const N: usize = 10_000;
-
-fn revenue(ops: usize) {
-    let w = workload(N);
+fn revenue(n: usize, ops: usize) {
+    let w = workload(n);
     let mut q = RevenueByStore::new();
     for &(s, i, p) in &w.prices {
         q.update_prices(s, i, ivm::semiring::Int(p));
@@ -45,8 +44,8 @@ fn revenue(ops: usize) {
     black_box(&q);
 }
 
-fn cheapest(ops: usize) {
-    let OfferWorkload { pairs, stream } = offer_workload(N);
+fn cheapest(n: usize, ops: usize) {
+    let OfferWorkload { pairs, stream } = offer_workload(n);
     let mut q = CheapestOffer::new();
     let mut live = VecDeque::new();
     for (k, &(p, s)) in pairs.iter().enumerate() {
@@ -70,9 +69,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let query = args.next().unwrap_or_else(|| "revenue".into());
     let ops = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let n = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
     match query.as_str() {
-        "revenue" => revenue(ops),
-        "cheapest" => cheapest(ops),
+        "revenue" => revenue(n, ops),
+        "cheapest" => cheapest(n, ops),
         other => panic!("unknown query {other}: revenue or cheapest"),
     }
 }

@@ -58,6 +58,9 @@ pub struct SemiringSpec {
     pub catalogue: bool,
     /// Its algebraic class.
     pub class: SemiringClass,
+    /// The class keywords a semiring of the user's own states, as written:
+    /// each is checked against its trait in the generated code.
+    pub claims: Vec<syn::Ident>,
     /// Where the attribute was written, if it was.
     pub span: Option<Span>,
 }

@@ -26,7 +26,7 @@
 //! Over a positive semiring the evaluator keeps the exact multiset of live
 //! contributions of each tuple, and a retraction must name one of them.
 //! The runtime's `Count` retracts by truncated subtraction from a sum
-//! (`ivm::DeletableAggregate`), which is looser: after inserting 2 and 3,
+//! (its `ivm::Maintained` state), which is looser: after inserting 2 and 3,
 //! it also accepts retracting 1 and 4. A test over `Count` either retracts
 //! only contributions that are live (or refused by both models), or builds
 //! the evaluator with [`Retraction::counted`], which models that rule: a

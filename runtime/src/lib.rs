@@ -45,8 +45,10 @@
 //! - [`semiring`]: the [`Semiring`] trait, the ladder of capability traits
 //!   ([`Ring`], [`CheckedSemiring`], [`Positive`], [`Idempotent`],
 //!   [`Selective`], [`OplusStrictlyMonotone`], [`StrictlyMonotone`],
-//!   [`BoundedMonotone`], [`DeletableAggregate`]) with their laws, and the
-//!   catalogue of concrete semirings (`Int`, `Count`, `MinPlus`, ...).
+//!   [`BoundedMonotone`], [`Natural`], [`MaxMaxShape`], [`Deletable`],
+//!   [`Counting`]) with their laws, one per class a query's semiring may
+//!   state, and the catalogue of concrete semirings (`Int`, `Count`,
+//!   `MinPlus`, ...).
 //! - [`maintained`]: [`Maintained`], the one way generated code keeps a
 //!   payload as the ⊕ of contributions that come and go, implemented by
 //!   every catalogue semiring with the retraction rule of its class (sums
@@ -93,6 +95,7 @@
 // generated code is written against.
 extern crate self as ivm;
 
+mod claims;
 mod enumerate;
 pub mod error;
 mod index;
@@ -111,8 +114,8 @@ pub use error::{Error, Result};
 pub use ivm_macros::ivm_query;
 pub use maintained::{Absorbed, Maintained};
 pub use semiring::{
-    BoundedMonotone, CheckedSemiring, DeletableAggregate, Idempotent, OplusStrictlyMonotone,
-    Positive, Ring, Selective, Semiring, StrictlyMonotone,
+    BoundedMonotone, CheckedSemiring, Counting, Deletable, Idempotent, MaxMaxShape, Natural,
+    OplusStrictlyMonotone, Positive, Ring, Selective, Semiring, StrictlyMonotone,
 };
 pub use view::{Retract, View};
 
@@ -125,11 +128,15 @@ pub use view::{Retract, View};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__impl_view as impl_view;
+    /// One `const fn` per class keyword, bounded by the class's trait.
+    pub mod claims {
+        pub use crate::claims::*;
+    }
     pub use crate::enumerate::{Product, product};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
-    pub use crate::triangle::{Counting, Factorized, GraphTriangle, Triangle};
+    pub use crate::triangle::{Factorized, GraphTriangle, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};
 }

@@ -5,11 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use crate::semiring::{
-    AccessControl, Bool, BoolState, Count, Covariance, Int, LevelCounts, MaxMax, MaxMin, MaxPlus,
-    MinMax, MinPlus, Real, SumState, overflow,
-};
-use crate::{DeletableAggregate, Ring, Selective, Semiring};
+use crate::semiring::{Covariance, Int, MaxMax, MaxMin, MaxPlus, MinMax, MinPlus, Real, overflow};
+use crate::{Ring, Selective, Semiring};
 
 /// A multiset of contributions and its ⊕, under inserts and retractions:
 /// how a view keeps the payload of one key while the updates below it come
@@ -19,16 +16,16 @@ use crate::{DeletableAggregate, Ring, Selective, Semiring};
 ///
 /// - a [`Ring`] (`Int`, `Real`, `Covariance<M>`) keeps the ⊕ itself, as a
 ///   plain sum would, and retracts by subtracting;
-/// - `Count`, `Bool` and `AccessControl` keep their O(1)
-///   [`DeletableAggregate`] states: a sum with a count of contributions,
-///   and derivation counts;
+/// - `Count`, `Bool` and `AccessControl` keep O(1) summaries
+///   ([`Deletable`](crate::Deletable)): a sum with a count of
+///   contributions, and derivation counts;
 /// - the selective semirings without an O(1) summary (`MinPlus`, `MaxPlus`,
 ///   `MaxMin`, `MinMax`, `MaxMax`) keep an [`OrderedState`], O(log N) per
 ///   operation, which is optimal under deletes (papers/002, §5.3).
 ///
-/// Generated code calls it with qualified paths
-/// (`<P as ::ivm::Maintained>::insert(..)`): `Count`, `Bool` and the rings
-/// also implement [`DeletableAggregate`], whose methods share the names.
+/// Generated code calls it through the maps that hold payloads
+/// (`PayloadMap::add`, `retract`, `replace`). It is the one trait for
+/// retraction: whether it costs O(1) is the class [`Deletable`](crate::Deletable).
 ///
 /// # Laws
 ///
@@ -257,53 +254,9 @@ impl<const M: usize> Maintained for Covariance<M> {
     }
 }
 
-// ---------------------------------------------------------------------------
-// Positive semirings with an O(1) summary: the `DeletableAggregate` states.
-
-/// Implements [`Maintained`] by the type's [`DeletableAggregate`] state,
-/// given how to tell that state holds no contribution.
-macro_rules! maintained_by_deletable {
-    ($($ty:ty: $state:ty, |$s:ident| $is_empty:expr;)*) => {$(
-        impl Maintained for $ty {
-            type State = $state;
-
-            #[inline]
-            fn value(state: &$state) -> Self {
-                <$ty as DeletableAggregate>::value(state)
-            }
-
-            #[inline]
-            fn insert(state: &mut $state, v: &Self) {
-                <$ty as DeletableAggregate>::insert(state, v);
-            }
-
-            /// Refuses zero, which is never a live contribution; otherwise
-            /// refuses what [`DeletableAggregate::remove`] does.
-            #[inline]
-            fn retract(state: &mut $state, v: &Self) -> bool {
-                // Checked here because the summary cannot: `Count`'s sum
-                // would take back a 0 from two live contributions and
-                // lose count of one of them.
-                !v.is_zero() && <$ty as DeletableAggregate>::remove(state, v)
-            }
-
-            #[inline]
-            fn is_empty($s: &$state) -> bool {
-                $is_empty
-            }
-        }
-    )*};
-}
-
-maintained_by_deletable! {
-    Count: SumState<Count>, |state| state.contributions() == 0;
-    Bool: BoolState, |state| {
-        state.contributions(Bool(true)) == 0 && state.contributions(Bool(false)) == 0
-    };
-    AccessControl: LevelCounts, |state| {
-        AccessControl::LEVELS.iter().all(|&level| state.contributions(level) == 0)
-    };
-}
+// Positive semirings with an O(1) summary (`Count`, `Bool`,
+// `AccessControl`) implement `Maintained` beside their states, in
+// `semiring/deletable.rs`.
 
 // ---------------------------------------------------------------------------
 // Selective semirings: an ordered multiset.

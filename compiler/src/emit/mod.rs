@@ -102,6 +102,23 @@ pub fn emit(p: &Program) -> TokenStream {
             const _: () = #flag;
         }
     });
+    // Each class a semiring of the user's own claims is checked against
+    // the trait that states it, at the keyword.
+    let claims = p.claims.iter().map(|keyword| {
+        // The payload type is spanned at the keyword too: rustc reports an
+        // unmet bound at the type argument.
+        let k = respan(quote::ToTokens::to_token_stream(&p.payload), keyword.span());
+        quote::quote_spanned! {keyword.span()=>
+            ::ivm::__private::claims::#keyword::<#k>();
+        }
+    });
+    let claims = (!p.claims.is_empty()).then(|| {
+        quote! {
+            const _: () = {
+                #(#claims)*
+            };
+        }
+    });
     // The insert-only strategies rely on a positive semiring; say so where
     // the compiler checks it.
     let positive = p.output.reading.is_top_join().then(|| {
@@ -112,6 +129,7 @@ pub fn emit(p: &Program) -> TokenStream {
     });
     quote! {
         #warning
+        #claims
         #positive
 
         #(#[doc = #docs])*
@@ -301,6 +319,24 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
             quote! { self.#map.value(&#key) }
         }
     }
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let proc_macro2::TokenTree::Group(group) = &tree {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tree = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
 }
 
 /// `snake_case` method name with a prefix: `update_sales`.

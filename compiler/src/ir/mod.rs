@@ -47,6 +47,10 @@ pub struct Program {
     /// (`ivm::Maintained`): inserts only, over an idempotent semiring, so
     /// every payload operation is O(1).
     pub absorbing: bool,
+    /// The class keywords the user's semiring claims (`ring`, `positive`,
+    /// ...), with their spans: the generated code checks each one against
+    /// the trait that states it.
+    pub claims: Vec<Ident>,
     /// One line on the strategy and its bounds, for the generated docs.
     pub summary: String,
     /// A warning to raise where the query is compiled: set when a query

@@ -64,6 +64,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         payload: query.semiring.ty.clone(),
         zero_divisors: !(query.semiring.class.positive || query.semiring.class.counting),
         updates: query.updates,
+        claims: query.semiring.claims.clone(),
         absorbing: query.updates == crate::query::UpdateModel::InsertOnly
             && query.semiring.class.idempotent
             && !query.semiring.class.ring,

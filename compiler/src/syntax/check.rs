@@ -364,6 +364,7 @@ fn default_semiring() -> SemiringSpec {
         name: "Int".to_owned(),
         catalogue: true,
         class,
+        claims: Vec::new(),
         span: None,
     }
 }
@@ -410,6 +411,7 @@ fn check_semiring(
                 },
                 catalogue: true,
                 class: known.class,
+                claims: Vec::new(),
                 span: Some(span),
             });
         }
@@ -451,6 +453,7 @@ fn check_semiring(
         name: type_string(ty),
         catalogue: false,
         class,
+        claims: classes.to_vec(),
         span: Some(span),
     })
 }

@@ -1,17 +1,15 @@
-//! O(1)-deletable aggregates: the states that let a view take back one
-//! contribution without an ordered multiset.
+//! O(1)-deletable aggregates ([`Deletable`]): the states that let a view
+//! of a positive semiring take back one contribution without an ordered
+//! multiset, and the [`Maintained`] implementations over them.
 
-use super::overflow;
-use super::{
-    AccessControl, Bool, Count, Covariance, DeletableAggregate, Int, Real, Ring, Semiring,
-};
+use super::{AccessControl, Bool, Count, Covariance, Deletable, Int, Real, Semiring};
+use crate::Maintained;
 
 /// The state of a sum: the running ⊕ and the number of live contributions.
 ///
-/// The count is what lets a retraction from an empty state fail, lets `Int`
-/// and `Count` check the last contribution exactly, and lets the float
-/// semirings drop accumulated rounding error when the last contribution
-/// goes (the sum of nothing is exactly zero).
+/// The count is what lets a retraction from an empty state fail and lets
+/// `Count` check the last contribution exactly; it is also how a user's
+/// positive semiring with a cancellative sum can keep its payloads.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SumState<K> {
     sum: K,
@@ -47,29 +45,12 @@ impl<K: Semiring> SumState<K> {
 
     /// Whether `v` may be a live contribution as far as the count tells:
     /// there is one, and if it is the only one, it is `v`.
-    fn may_hold(&self, v: &K, exact: bool) -> bool {
+    fn may_hold(&self, v: &K) -> bool {
         match self.contributions {
             0 => false,
-            1 if exact => self.sum == *v,
+            1 => self.sum == *v,
             _ => true,
         }
-    }
-}
-
-impl<K: Ring> SumState<K> {
-    /// Removes `v` from a float sum; the last removal resets the sum to an
-    /// exact zero rather than to whatever rounding left behind.
-    fn remove_inexact(&mut self, v: &K) -> bool {
-        if !self.may_hold(v, false) {
-            return false;
-        }
-        self.contributions -= 1;
-        self.sum = if self.contributions == 0 {
-            K::zero()
-        } else {
-            self.sum.sub(v)
-        };
-        true
     }
 }
 
@@ -102,65 +83,36 @@ impl LevelCounts {
     }
 }
 
-impl DeletableAggregate for Int {
-    type State = SumState<Int>;
+// Rings keep their sum itself (`maintained.rs`): a retraction subtracts,
+// in O(1).
+impl Deletable for Int {}
+impl Deletable for Real {}
+impl<const M: usize> Deletable for Covariance<M> {}
+impl Deletable for Count {}
+impl Deletable for Bool {}
+impl Deletable for AccessControl {}
 
-    fn insert(state: &mut Self::State, v: &Self) {
-        state.insert(v);
-    }
-
-    /// Refuses when nothing is live, or when one contribution is live and
-    /// it is not `v`.
-    fn remove(state: &mut Self::State, v: &Self) -> bool {
-        if !state.may_hold(v, true) {
-            return false;
-        }
-        // A partial sum may lie outside the range even when the total does
-        // not; that is an overflow, not an absent contribution.
-        let rest = state.sum.0.checked_sub(v.0).unwrap_or_else(|| {
-            overflow("Int", "⊕", &state.sum.0, &-i128::from(v.0));
-        });
-        state.sum = Int(rest);
-        state.contributions -= 1;
-        true
-    }
-
-    fn value(state: &Self::State) -> Self {
-        state.sum
-    }
-}
-
-impl DeletableAggregate for Real {
-    type State = SumState<Real>;
-
-    fn insert(state: &mut Self::State, v: &Self) {
-        state.insert(v);
-    }
-
-    /// Refuses only when nothing is live: rounding makes any finer check
-    /// unreliable.
-    fn remove(state: &mut Self::State, v: &Self) -> bool {
-        state.remove_inexact(v)
-    }
-
-    fn value(state: &Self::State) -> Self {
-        state.sum
-    }
-}
-
-impl DeletableAggregate for Count {
+impl Maintained for Count {
     type State = SumState<Count>;
 
+    #[inline]
+    fn value(state: &Self::State) -> Self {
+        state.sum
+    }
+
+    #[inline]
     fn insert(state: &mut Self::State, v: &Self) {
         state.insert(v);
     }
 
-    /// Truncated subtraction that checks it truncates nothing: refuses when
-    /// nothing is live, when the sum is below `v` (the remaining
-    /// contributions would sum to less than zero), or when one contribution
-    /// is live and it is not `v`.
-    fn remove(state: &mut Self::State, v: &Self) -> bool {
-        if !state.may_hold(v, true) {
+    /// Truncated subtraction that checks it truncates nothing: refuses
+    /// zero (never a live contribution: taking it back would lose count of
+    /// one), and refuses when nothing is live, when the sum is below `v`
+    /// (the remaining contributions would sum to less than zero), or when
+    /// one contribution is live and it is not `v`.
+    #[inline]
+    fn retract(state: &mut Self::State, v: &Self) -> bool {
+        if v.is_zero() || !state.may_hold(v) {
             return false;
         }
         let Some(rest) = state.sum.0.checked_sub(v.0) else {
@@ -171,32 +123,21 @@ impl DeletableAggregate for Count {
         true
     }
 
-    fn value(state: &Self::State) -> Self {
-        state.sum
+    #[inline]
+    fn is_empty(state: &Self::State) -> bool {
+        state.contributions == 0
     }
 }
 
-impl<const M: usize> DeletableAggregate for Covariance<M> {
-    type State = SumState<Covariance<M>>;
-
-    fn insert(state: &mut Self::State, v: &Self) {
-        state.insert(v);
-    }
-
-    /// Refuses only when nothing is live: rounding makes any finer check
-    /// unreliable.
-    fn remove(state: &mut Self::State, v: &Self) -> bool {
-        state.remove_inexact(v)
-    }
-
-    fn value(state: &Self::State) -> Self {
-        state.sum
-    }
-}
-
-impl DeletableAggregate for Bool {
+impl Maintained for Bool {
     type State = BoolState;
 
+    #[inline]
+    fn value(state: &Self::State) -> Self {
+        Bool(state.trues > 0)
+    }
+
+    #[inline]
     fn insert(state: &mut Self::State, v: &Self) {
         if v.0 {
             state.trues += 1;
@@ -205,53 +146,69 @@ impl DeletableAggregate for Bool {
         }
     }
 
-    /// Exact: refuses exactly when no live contribution equals `v`.
-    fn remove(state: &mut Self::State, v: &Self) -> bool {
+    /// Exact: refuses exactly when no live contribution equals `v`, and
+    /// always refuses zero (`false`), which is never a live contribution.
+    #[inline]
+    fn retract(state: &mut Self::State, v: &Self) -> bool {
+        if v.is_zero() {
+            return false;
+        }
         let count = if v.0 {
             &mut state.trues
         } else {
             &mut state.falses
         };
-        match count.checked_sub(1) {
-            Some(rest) => {
-                *count = rest;
-                true
-            }
-            None => false,
-        }
+        take_one(count)
     }
 
-    fn value(state: &Self::State) -> Self {
-        Bool(state.trues > 0)
+    #[inline]
+    fn is_empty(state: &Self::State) -> bool {
+        state.trues == 0 && state.falses == 0
     }
 }
 
-impl DeletableAggregate for AccessControl {
+impl Maintained for AccessControl {
     type State = LevelCounts;
-
-    fn insert(state: &mut Self::State, v: &Self) {
-        state.counts[v.rank()] += 1;
-    }
-
-    /// Exact: refuses exactly when no live contribution has the level `v`.
-    fn remove(state: &mut Self::State, v: &Self) -> bool {
-        let count = &mut state.counts[v.rank()];
-        match count.checked_sub(1) {
-            Some(rest) => {
-                *count = rest;
-                true
-            }
-            None => false,
-        }
-    }
 
     /// The least restrictive level with a live contribution, or `Denied`
     /// (the zero) when there is none.
+    #[inline]
     fn value(state: &Self::State) -> Self {
         AccessControl::LEVELS
             .into_iter()
             .zip(state.counts)
             .find(|&(_, count)| count > 0)
             .map_or(AccessControl::Denied, |(level, _)| level)
+    }
+
+    #[inline]
+    fn insert(state: &mut Self::State, v: &Self) {
+        state.counts[v.rank()] += 1;
+    }
+
+    /// Exact: refuses exactly when no live contribution has the level `v`,
+    /// and always refuses zero (`Denied`), which is never a live
+    /// contribution.
+    #[inline]
+    fn retract(state: &mut Self::State, v: &Self) -> bool {
+        !v.is_zero() && take_one(&mut state.counts[v.rank()])
+    }
+
+    #[inline]
+    fn is_empty(state: &Self::State) -> bool {
+        state.counts.iter().all(|&count| count == 0)
+    }
+}
+
+/// Takes one from a count of live contributions; `false`, with the count
+/// unchanged, when it is zero.
+#[inline]
+fn take_one(count: &mut u64) -> bool {
+    match count.checked_sub(1) {
+        Some(rest) => {
+            *count = rest;
+            true
+        }
+        None => false,
     }
 }

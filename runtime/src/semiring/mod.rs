@@ -18,11 +18,21 @@
 //! | [`OplusStrictlyMonotone`] | a dominant summand strictly increases a sum | the q-core lower bound applies |
 //! | [`StrictlyMonotone`] | and the same for products | the ∃-hierarchy-core lower bound applies |
 //! | [`BoundedMonotone`] | a payload improves a bounded number of times | CROWN under inserts |
-//! | [`DeletableAggregate`] | retraction without inverses, in O(1) | deletes in positive semirings |
+//! | [`Natural`] | an injective homomorphism from ℕ | the p-hierarchical lower bound applies |
+//! | [`MaxMaxShape`] | ⊕ = ⊗ = max | max-max clusters under inserts |
+//! | [`Deletable`] | retraction in O(1) ([`Maintained`](crate::Maintained)'s state is a summary) | deletes in O(1) |
+//! | [`Counting`] | a part of a sum can be taken back exactly | IVMε's triangle count |
 //!
-//! The marker traits (all but `Ring`, `CheckedSemiring`, `Selective` and
-//! `DeletableAggregate`) carry no methods: they are promises that the
-//! compiler cannot check. Implementing one for a type that does not satisfy
+//! Retraction itself, whatever its cost, is [`Maintained`](crate::Maintained):
+//! the one trait through which generated code keeps a payload as contributions
+//! come and go. Each class keyword of `#[semiring(path, class, ...)]` names
+//! one of these traits (`ring`: [`Ring`], `deletable`: [`Deletable`],
+//! `counting`: [`Counting`], ...), and the generated code checks that the
+//! type implements it.
+//!
+//! The marker traits (all but `Ring`, `CheckedSemiring`, `Selective`,
+//! `BoundedMonotone` and `Counting`) carry no methods: they are promises
+//! that the compiler cannot check. Implementing one for a type that does not satisfy
 //! it makes the chosen strategy compute wrong results or miss its bounds.
 //!
 //! # The catalogue
@@ -94,7 +104,7 @@ pub use tropical::{MaxPlus, MinPlus};
 /// # Not required
 ///
 /// - Additive inverses (that is [`Ring`]); retraction without them is
-///   [`DeletableAggregate`].
+///   [`Maintained`](crate::Maintained)'s business.
 /// - An order of any kind (that is [`Selective`] and the monotonicity
 ///   markers).
 /// - Totality: an implementation may panic where its representation runs
@@ -224,7 +234,7 @@ pub trait CheckedSemiring: Semiring {
 ///
 /// Any way to delete: positive semirings have no inverses (a ring with
 /// 1 ≠ 0 is never positive), so deletes retract earlier insertions through
-/// [`DeletableAggregate`] or an ordered multiset of contributions.
+/// an O(1) summary ([`Deletable`]) or an ordered multiset of contributions.
 pub trait Positive: Semiring {}
 
 /// ⊕ is idempotent: a ⊕ a = a for every a. Adding a derivation that is
@@ -327,60 +337,72 @@ pub trait BoundedMonotone: Semiring {
     }
 }
 
-/// O(1)-deletable aggregates (papers/002, Def. 23): a state of O(1) words
-/// summarizes a multiset of contributions and supports, each in O(1) time,
-/// reading the ⊕ of the multiset, adding a contribution, and taking one back.
+/// O(1)-deletable aggregates (papers/002, Def. 23): the payload of a key
+/// is kept as a state of O(1) words that reads the ⊕ of a multiset of
+/// contributions, adds one and takes one back, each in O(1) time: the
+/// [`Maintained`](crate::Maintained) implementation runs in O(1).
 ///
-/// This is how a view in a semiring without inverses retracts one earlier
-/// insertion: it keeps, per key, a state instead of the bare sum.
-///
-/// # Laws
-///
-/// For a state built by `insert`s and successful `remove`s:
-///
-/// - `value` is the ⊕ of the contributions inserted and not removed, and
-///   the zero of the semiring when there are none;
-/// - `remove(v)` for a `v` that is among the live contributions returns
-///   `true`;
-/// - when `remove` returns `false`, the state is unchanged.
+/// Rings keep the sum and subtract; `Count` keeps the sum with the number
+/// of contributions; `Bool` and `AccessControl` keep derivation counts.
 ///
 /// # Not required
 ///
-/// That `remove` detects every absent contribution: an O(1) summary cannot
-/// always tell (after inserting 2 and 3 into a sum, removing 1 and 4 is
-/// indistinguishable from removing 5). The catalogue refuses what it can:
-/// removing from an empty state, or a value the state cannot cover.
-/// Selective semirings such as [`MinPlus`] do not qualify (papers/002,
-/// Lemma 24): the best contribution after a retraction needs an ordered
-/// multiset and O(log N).
+/// That a retraction detects every absent contribution: an O(1) summary
+/// cannot always tell (after inserting 2 and 3 into a sum, taking back 1
+/// and 4 is indistinguishable from taking back 5). Selective semirings such
+/// as [`MinPlus`] do not qualify (papers/002, Lemma 24): the best
+/// contribution after a retraction needs an ordered multiset and
+/// O(log N).
+pub trait Deletable: crate::Maintained {}
+
+/// Has an injective homomorphism from (ℕ, +, ×), as `Count` is ℕ itself:
+/// with the idempotent, strictly ordered semirings, the class 𝒦 of
+/// *The Role of Semirings in Incremental View Maintenance* (Definition 8),
+/// over which queries that are not p-hierarchical are hard under inserts.
+pub trait Natural: Semiring {}
+
+/// ⊕ and ⊗ are both max over a totally ordered domain, with the least
+/// element as zero ([`MaxMax`]): free-connex queries without a q-core are
+/// then tractable under inserts (*Answering Conjunctive Queries with
+/// Aggregations under Updates*, section 5.2).
+pub trait MaxMaxShape: Selective {}
+
+/// A sum can be taken back exactly: `minus` undoes an earlier ⊕ of a part
+/// of the sum. Every ring is one, by subtraction, and so is `Count`, by
+/// subtraction that never goes below zero. IVMε keeps its triangle count
+/// over such a semiring.
+///
+/// # Laws
+///
+/// `a.add(&b).minus(&b) == a` for every a and b.
 ///
 /// ```
-/// use ivm::DeletableAggregate;
-/// use ivm::semiring::Count;
+/// use ivm::Counting;
+/// use ivm::semiring::{Count, Int};
 ///
-/// let mut state = Default::default();
-/// Count::insert(&mut state, &Count(2));
-/// Count::insert(&mut state, &Count(3));
-/// assert!(Count::remove(&mut state, &Count(2)));
-/// assert_eq!(Count::value(&state), Count(3));
-/// // 4 cannot be a live contribution of a sum of 3: refused, nothing changes.
-/// assert!(!Count::remove(&mut state, &Count(4)));
-/// assert_eq!(Count::value(&state), Count(3));
+/// assert_eq!(Count(7).minus(&Count(3)), Count(4));
+/// assert_eq!(Int(2).minus(&Int(5)), Int(-3));
 /// ```
-pub trait DeletableAggregate: Semiring {
-    /// The summary of a multiset of contributions, in O(1) words. `Default`
-    /// is the empty multiset.
-    type State: Clone + Debug + Default + PartialEq;
+pub trait Counting: Semiring {
+    /// `self − part`, where `part` was added into `self` (so the result
+    /// is never negative for `Count`).
+    fn minus(&self, part: &Self) -> Self;
+}
 
-    /// Adds the contribution `v`.
-    fn insert(state: &mut Self::State, v: &Self);
+impl<K: Ring> Counting for K {
+    fn minus(&self, part: &Self) -> Self {
+        self.sub(part)
+    }
+}
 
-    /// Takes back one contribution `v`. Returns `false`, with the state
-    /// unchanged, when `v` is detectably not a live contribution.
-    fn remove(state: &mut Self::State, v: &Self) -> bool;
-
-    /// The ⊕ of the live contributions.
-    fn value(state: &Self::State) -> Self;
+impl Counting for Count {
+    fn minus(&self, part: &Self) -> Self {
+        Count(
+            self.0
+                .checked_sub(part.0)
+                .expect("ivm: Count underflow: a retraction took back more than was inserted"),
+        )
+    }
 }
 
 /// Implements [`Semiring`] and `Default` (as zero) for a newtype over one

@@ -5,8 +5,9 @@ use std::hash::Hash;
 use crate::__private::HashMap;
 
 use super::part::Part;
+use super::replaced;
 use super::views::{View, same_view, view_get, view_replace};
-use super::{Counting, replaced};
+use crate::Counting;
 
 /// Factorized IVM for the triangle count (the baseline of papers/000): one
 /// materialized view V_ST(B, A) = Σ_C S(B, C) · T(C, A). An update to R

@@ -6,12 +6,13 @@ use std::hash::Hash;
 
 use crate::__private::HashMap;
 
+use super::Threshold;
 use super::part::{Part, check_part, repartition};
 use super::views::{
     View, build_row, build_view, crossing, move_light_terms, paths, same_view, upkeep_heavy,
     upkeep_light,
 };
-use super::{Counting, Threshold};
+use crate::Counting;
 
 /// IVMε for the triangle count of one relation used three times in one
 /// orientation, `Q() = Σ E(a, b) · E(b, c) · E(c, a)` (a directed graph's

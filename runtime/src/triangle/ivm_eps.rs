@@ -4,9 +4,10 @@ use std::hash::Hash;
 
 use crate::__private::HashMap;
 
+use super::Threshold;
 use super::part::{Part, check_part, repartition};
 use super::views::{View, build_view, rotated, same_view};
-use super::{Counting, Threshold};
+use crate::Counting;
 
 /// The IVMε state for one triangle query: three partitioned relations,
 /// three views, the count, and the partition threshold's M.

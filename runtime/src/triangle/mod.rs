@@ -24,8 +24,8 @@
 //! | `graph.rs` | [`GraphTriangle`]: one relation in all three roles |
 //! | `factorized.rs` | [`Factorized`]: the factorized baseline with one view |
 //!
-//! This file holds what they share: [`Counting`], the semirings the count
-//! is kept over, and `Threshold`, the M and θ = M^ε of the partitions.
+//! This file holds what they share: `Threshold`, the M and θ = M^ε of the
+//! partitions. The count is kept over a [`Counting`] semiring.
 
 mod factorized;
 mod graph;
@@ -37,32 +37,7 @@ pub use factorized::Factorized;
 pub use graph::GraphTriangle;
 pub use ivm_eps::Triangle;
 
-use crate::semiring::Count;
-use crate::{Ring, Semiring};
-
-/// A semiring in which a sum can be taken back exactly: the semirings
-/// IVMε maintains the triangle count over. Every ring is one (`Int`,
-/// `Real`, `Covariance<M>` and a user's ring alike), and so is `Count`,
-/// whose sums IVMε only ever reduces by a part of them.
-pub trait Counting: Semiring {
-    /// `self − other`, where `other` is known to be part of the sum
-    /// `self` (so the result is never negative for `Count`).
-    fn minus(&self, other: &Self) -> Self;
-}
-
-impl<K: Ring> Counting for K {
-    fn minus(&self, other: &Self) -> Self {
-        self.sub(other)
-    }
-}
-
-impl Counting for Count {
-    fn minus(&self, other: &Self) -> Self {
-        Count(self.0.checked_sub(other.0).expect(
-            "ivm: Count underflow in the triangle count: a retraction exceeded what was inserted",
-        ))
-    }
-}
+use crate::Counting;
 
 /// `v + new·w − old·w`: one term of a sum changes from `old·w` to `new·w`.
 fn replaced<K: Counting>(v: &K, old: &K, new: &K, w: &K) -> K {

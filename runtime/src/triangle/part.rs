@@ -6,7 +6,7 @@ use std::hash::Hash;
 
 use crate::__private::HashMap;
 
-use super::Counting;
+use crate::Counting;
 
 /// Where one tuple (x, y) sits: its payload, and its positions in x's
 /// list and in y's list.

@@ -8,7 +8,8 @@ use crate::__private::HashMap;
 use hashbrown::hash_map::Entry;
 
 use super::part::{Part, Values};
-use super::{Counting, replaced};
+use super::replaced;
+use crate::Counting;
 
 /// A view V(x, z), stored by rows: V(x, ·) for each x. In IVMε a view's
 /// first variable is always a heavy value, so there are few rows, and the

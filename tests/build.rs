@@ -1,7 +1,8 @@
 //! Writes the CI-sized run of the end-to-end fuzzer (a few dozen random
 //! queries, every strategy represented, compiled by `ivm-compiler`) for
-//! `tests/fuzz.rs` to drive, and compiles `queries/*.ivm` for
-//! `tests/regressions.rs`.
+//! `tests/fuzz.rs` to drive, compiles each strategy's suite
+//! (`queries/<strategy>.ivm`) for `tests/<strategy>.rs`, and compiles
+//! `queries/clippy_clean.ivm` for `tests/regressions.rs`.
 
 use std::path::PathBuf;
 
@@ -9,12 +10,37 @@ use std::path::PathBuf;
 const SEED: u64 = 20261201;
 /// How many queries: five per bucket of `ivm_fuzz::generate::Bucket`.
 const QUERIES: usize = 45;
+/// The strategies with a suite of queries in `queries/`.
+const SUITES: [&str; 8] = [
+    "view_tree",
+    "two_layer",
+    "crown",
+    "cluster_crown",
+    "ivm_eps",
+    "factorized",
+    "first_order",
+    "recompute",
+];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     ivm_fuzz::codegen::write_cases(&out.join("fuzz_cases.rs"), SEED, QUERIES, "Fuzz")
         .expect("writing the fuzz cases");
+    for suite in SUITES {
+        let path = format!("queries/{suite}.ivm");
+        println!("cargo::rerun-if-changed={path}");
+        let text = std::fs::read_to_string(&path).expect("a suite file");
+        let compiled = ivm_fuzz::codegen::suite(&text, &path).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(1);
+        });
+        std::fs::write(
+            out.join(format!("suite_{suite}.rs")),
+            ivm_fuzz::codegen::module(&compiled),
+        )
+        .expect("writing a suite");
+    }
     if let Err(e) = ivm_compiler::build::compile_files(&["queries/clippy_clean.ivm"]) {
         eprintln!("{e}");
         std::process::exit(1);

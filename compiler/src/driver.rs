@@ -50,6 +50,12 @@ pub fn compile_tokens(tokens: TokenStream) -> TokenStream {
     out
 }
 
+/// Compiles one checked query to its generated items, or the error of
+/// its rejection.
+pub fn compile_query(query: crate::query::Query) -> Result<TokenStream, syn::Error> {
+    lower(&explain::report(query)).map(|program| emit::emit(&program))
+}
+
 /// Compiles query text (an `.ivm` file) to formatted Rust source.
 ///
 /// On failure returns the errors; render them with
@@ -60,9 +66,8 @@ pub fn compile_str(text: &str) -> Result<String, syn::Error> {
     let mut tokens = TokenStream::new();
     let mut errors: Option<syn::Error> = None;
     for q in queries {
-        let report = explain::report(q);
-        match lower(&report) {
-            Ok(program) => tokens.extend(emit::emit(&program)),
+        match compile_query(q) {
+            Ok(code) => tokens.extend(code),
             Err(e) => match &mut errors {
                 Some(all) => all.combine(e),
                 None => errors = Some(e),

@@ -208,6 +208,52 @@ impl Query {
         )
     }
 
+    /// The query as the text of an `.ivm` file that checks to the same
+    /// query: its attributes, relations and rule (doc comments left out).
+    ///
+    /// ```
+    /// let text = "#[semiring(ivm::semiring::Count)]\n#[updates(insert_only)]\nquery Q {\n    relation R(a: u32, b: u32);\n    Q(a) = R(a, b);\n}\n";
+    /// let file = ivm_compiler::syntax::parse_str(text).unwrap();
+    /// let query = &ivm_compiler::syntax::check(&file).unwrap()[0];
+    /// assert_eq!(query.to_text(), text);
+    /// ```
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if self.semiring.span.is_some() {
+            let mut args = vec![type_string(&self.semiring.ty)];
+            args.extend(self.semiring.claims.iter().map(Ident::to_string));
+            out.push_str(&format!("#[semiring({})]\n", args.join(", ")));
+        }
+        if self.updates == UpdateModel::InsertOnly {
+            out.push_str("#[updates(insert_only)]\n");
+        }
+        if let Some(request) = &self.strategy {
+            let strategy = match request.strategy {
+                Strategy::IvmEps { eps } => format!("ivm_eps(eps = {eps:?})"),
+                other => other.keyword().to_owned(),
+            };
+            out.push_str(&format!("#[strategy({strategy})]\n"));
+        }
+        if self.allow_intractable {
+            out.push_str("#[allow(intractable)]\n");
+        }
+        out.push_str(&format!("query {} {{\n", self.name));
+        for r in &self.relations {
+            let columns: Vec<String> = r
+                .columns
+                .iter()
+                .map(|c| format!("{}: {}", c.name, type_string(&c.ty)))
+                .collect();
+            out.push_str(&format!(
+                "    relation {}({});\n",
+                r.name,
+                columns.join(", ")
+            ));
+        }
+        out.push_str(&format!("    {};\n}}\n", self.rule_text()));
+        out
+    }
+
     /// The rule as one line, e.g. `Q(x) = S(x, y) * T(y)`.
     pub fn rule_text(&self) -> String {
         let head: Vec<String> = self

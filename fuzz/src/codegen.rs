@@ -1,38 +1,154 @@
-//! The code writer: each generated query compiled by `ivm-compiler` (the
-//! same `driver::compile_str` as `build.rs` and `ivmc compile`), wrapped
-//! in a module with a [`Target`](crate::Target) impl for its struct and
-//! its [`Case`](crate::Case), and a table of every query's
-//! [`Entry`](crate::Entry).
+//! The code writer: a query checked by `ivm-compiler`'s own parser and
+//! checker, compiled through the same pipeline as `build.rs` and `ivmc
+//! compile`, and wrapped in a module with a [`Target`](crate::Target) impl
+//! for its struct and its [`Case`](crate::Case) (the naive evaluator's view
+//! of the query, taken from the checked query); and a table of every
+//! query's [`Entry`](crate::Entry).
+//!
+//! The queries come from the generator ([`write_cases`]) or from the text
+//! of a test suite ([`suite`]), where a query is written once and compiled
+//! once per semiring its `over:` doc line lists.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::generate::{self, Generated, RELATIONS};
+use ivm_compiler::query::{Query, UpdateModel, type_string};
+use ivm_compiler::{diagnostic, driver, emit, explain, semiring, syntax};
+
+use crate::generate::{self, Generated};
+
+/// A query ready for the harness: the checked query, the strategy the
+/// compiler chose, and the generated code.
+pub struct Compiled {
+    /// The query as the compiler checked it.
+    pub query: Query,
+    /// The keyword of the strategy the compiler chose.
+    pub strategy: &'static str,
+    /// Whether it is rejected by default and compiled by
+    /// `#[allow(intractable)]`.
+    pub intractable: bool,
+    /// The generated Rust code.
+    pub code: String,
+}
+
+impl Compiled {
+    /// Compiles a checked query; the compiler's message if it rejects it.
+    pub fn new(query: Query) -> Result<Compiled, String> {
+        let name = query.name.to_string();
+        let report = explain::report(query);
+        let program =
+            driver::lower(&report).map_err(|e| format!("query {name} is rejected: {e}"))?;
+        let strategy = report
+            .verdict
+            .strategy
+            .map(|s| s.keyword())
+            .ok_or_else(|| format!("query {name} has no strategy"))?;
+        let code = emit::to_file_string(emit::emit(&program)).map_err(|e| e.to_string())?;
+        Ok(Compiled {
+            intractable: !report.verdict.tractable,
+            query: report.query,
+            strategy,
+            code,
+        })
+    }
+}
+
+/// Every query of `text`, checked by the compiler; errors rendered
+/// against the text, under the name `file`.
+fn checked(text: &str, file: &str) -> Result<Vec<Query>, String> {
+    syntax::parse_str(text)
+        .and_then(|parsed| syntax::check(&parsed))
+        .map_err(|e| diagnostic::render(&e, file, text))
+}
+
+/// The queries of a test suite's text, compiled. A query with a doc line
+/// `over: A, B, ...` (catalogue semirings, as in `ivm::semiring`) is
+/// compiled once per semiring, named with the semiring appended
+/// (`Grouped` over `Covariance<2>` is `GroupedCovariance2`); any other
+/// query once, as written.
+pub fn suite(text: &str, file: &str) -> Result<Vec<Compiled>, String> {
+    let mut out = Vec::new();
+    for mut query in checked(text, file)? {
+        // The harness names the struct from outside its module.
+        query.vis = syn::parse_quote!(pub);
+        let over = query
+            .docs
+            .iter()
+            .find_map(|line| line.trim().strip_prefix("over:"))
+            .map(|list| {
+                list.split(',')
+                    .map(|s| s.trim().to_string())
+                    .collect::<Vec<_>>()
+            });
+        match over {
+            None => out.push(Compiled::new(query)?),
+            Some(semirings) => {
+                for k in semirings {
+                    out.push(Compiled::new(over_semiring(&query, &k)?)?);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `query` over the catalogue semiring `k`, renamed after it.
+fn over_semiring(query: &Query, k: &str) -> Result<Query, String> {
+    let base = k.split('<').next().unwrap_or(k);
+    let known = semiring::catalogue(base)
+        .ok_or_else(|| format!("query {}: `{k}` is not in the catalogue", query.name))?;
+    let ty: syn::Type = syn::parse_str(&format!("::ivm::semiring::{k}"))
+        .map_err(|e| format!("query {}: `{k}`: {e}", query.name))?;
+    let mut q = query.clone();
+    q.semiring.ty = ty;
+    q.semiring.name = k.to_string();
+    q.semiring.catalogue = true;
+    q.semiring.class = known.class;
+    q.semiring.claims.clear();
+    q.semiring.span = Some(proc_macro2::Span::call_site());
+    let suffix: String = k.chars().filter(char::is_ascii_alphanumeric).collect();
+    q.name = syn::Ident::new(&format!("{}{suffix}", query.name), query.name.span());
+    Ok(q)
+}
 
 /// The Rust source of a module holding `queries`: one submodule per query
 /// and `ENTRIES`, the table the harness drives. It expects the crate it is
 /// included in to depend on `ivm` and on `ivm-fuzz` (as `ivm_fuzz`).
-pub fn module(queries: &[Generated]) -> String {
+pub fn module(queries: &[Compiled]) -> String {
     let mut out = String::from(
-        "// Written by ivm-fuzz (codegen::module): random queries compiled by\n\
+        "// Written by ivm-fuzz (codegen::module): queries compiled by\n\
          // ivm-compiler, each with the harness's view of its struct.\n\n",
     );
-    for g in queries {
-        out.push_str(&query_module(g));
+    for c in queries {
+        out.push_str(&query_module(c));
     }
     out.push_str(
         "/// Every query above, for the harness.\npub static ENTRIES: &[::ivm_fuzz::Entry] = &[\n",
     );
-    for g in queries {
-        let m = module_name(&g.spec.name);
+    for c in queries {
+        let name = c.query.name.to_string();
+        let m = module_name(&name);
         let _ = writeln!(
             out,
-            "    ::ivm_fuzz::Entry {{ case: &{m}::CASE, run: ::ivm_fuzz::harness::run::<{m}::{}> }},",
-            g.spec.name
+            "    ::ivm_fuzz::Entry {{ case: &{m}::CASE, run: ::ivm_fuzz::harness::run::<{m}::{name}> }},"
         );
     }
     out.push_str("];\n");
     out
+}
+
+/// A generated query as the harness takes it: its text checked again by
+/// the compiler, for the relations, atoms and head the case describes.
+pub fn compiled(g: &Generated) -> Compiled {
+    let query = checked(&g.text, &g.spec.name)
+        .expect("a generated query checks")
+        .remove(0);
+    Compiled {
+        query,
+        strategy: g.strategy,
+        intractable: g.intractable,
+        code: g.code.clone(),
+    }
 }
 
 /// Generates `n` queries from `seed` (named `{prefix}{i}`) and writes
@@ -44,7 +160,8 @@ pub fn write_cases(
     prefix: &str,
 ) -> std::io::Result<Vec<Generated>> {
     let queries = generate::queries(seed, n, prefix);
-    std::fs::write(path, module(&queries))?;
+    let compiled: Vec<Compiled> = queries.iter().map(compiled).collect();
+    std::fs::write(path, module(&compiled))?;
     Ok(queries)
 }
 
@@ -53,16 +170,17 @@ fn module_name(name: &str) -> String {
 }
 
 /// One query's module: the generated code, the `Target` impl and the case.
-fn query_module(g: &Generated) -> String {
-    let spec = &g.spec;
-    let name = &spec.name;
-    let k = spec.semiring;
-    let deletes = !spec.insert_only;
-    let rels = 0..spec.relations.len();
-    let snake = |r: usize| RELATIONS[r].to_lowercase();
+fn query_module(c: &Compiled) -> String {
+    let q = &c.query;
+    let name = q.name.to_string();
+    let k = type_string(&q.semiring.ty);
+    let deletes = q.updates == UpdateModel::InsertDelete;
+    let rels = 0..q.relations.len();
+    let arity = |r: usize| q.relations[r].columns.len();
+    let snake = |r: usize| ivm_compiler::plan::names::snake_case(&q.relations[r].name.to_string());
     // The columns of relation `r` from a `u64` slice named `t`.
     let args = |r: usize, t: &str| -> String {
-        (0..spec.relations[r].len())
+        (0..arity(r))
             .map(|c| format!("::ivm_fuzz::Column::from_value({t}[{c}])"))
             .collect::<Vec<_>>()
             .join(", ")
@@ -83,14 +201,22 @@ fn query_module(g: &Generated) -> String {
         s
     };
     // The change enum's variant for a tuple `t` of relation `r` and a
-    // borrowed `delta`.
+    // borrowed `delta` (a field named like a column has another name).
     let change_of = |r: usize| {
-        let fields: Vec<String> = (0..spec.relations[r].len())
-            .map(|c| format!("c{c}: ::ivm_fuzz::Column::from_value(t[{c}])"))
+        let columns = &q.relations[r].columns;
+        let fields: Vec<String> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, col)| format!("{}: ::ivm_fuzz::Column::from_value(t[{i}])", col.name))
             .collect();
+        let delta = if columns.iter().any(|col| col.name == "delta") {
+            "delta_payload"
+        } else {
+            "delta"
+        };
         format!(
-            "{name}Change::{} {{ {}, delta: ::core::clone::Clone::clone(delta) }}",
-            RELATIONS[r],
+            "{name}Change::{} {{ {}, {delta}: ::core::clone::Clone::clone(delta) }}",
+            q.relations[r].name,
             fields.join(", ")
         )
     };
@@ -119,26 +245,26 @@ fn query_module(g: &Generated) -> String {
         .map(|r| {
             format!(
                 "contributions.iter().filter(|c| c.0 == {r}).map(|(_, t, d)| ({}, ::core::clone::Clone::clone(d)))",
-                tuple(args(r, "t"), spec.relations[r].len())
+                tuple(args(r, "t"), arity(r))
             )
         })
         .collect();
-    let head_values: Vec<String> = (0..spec.head.len())
+    let head_values: Vec<String> = (0..q.head.len())
         .map(|i| format!("::ivm_fuzz::Column::value(&key.{i})"))
         .collect();
     let head_key = tuple(
-        (0..spec.head.len())
+        (0..q.head.len())
             .map(|i| format!("::ivm_fuzz::Column::from_value(key[{i}])"))
             .collect::<Vec<_>>()
             .join(", "),
-        spec.head.len(),
+        q.head.len(),
     );
-    let (rows_key, lookup_key) = if spec.head.is_empty() {
+    let (rows_key, lookup_key) = if q.head.is_empty() {
         ("_key".to_string(), "()".to_string())
     } else {
         ("key".to_string(), head_key)
     };
-    let invariants = if matches!(g.strategy, "ivm_eps" | "factorized") {
+    let invariants = if matches!(c.strategy, "ivm_eps" | "factorized") {
         "\n    fn invariants(&self) -> ::core::result::Result<(), ::std::string::String> {\n        self.check_invariants()\n    }\n"
     } else {
         ""
@@ -146,28 +272,28 @@ fn query_module(g: &Generated) -> String {
     let relations: Vec<String> = rels
         .clone()
         .map(|r| {
-            let cols: Vec<String> = spec.relations[r]
+            let cols: Vec<String> = q.relations[r]
+                .columns
                 .iter()
-                .enumerate()
-                .map(|(c, ty)| format!("(\"c{c}\", \"{ty}\")"))
+                .map(|col| format!("(\"{}\", \"{}\")", col.name, type_string(&col.ty)))
                 .collect();
             format!(
                 "::ivm_fuzz::Relation {{ name: \"{}\", snake: \"{}\", columns: &[{}] }}",
-                RELATIONS[r],
+                q.relations[r].name,
                 snake(r),
                 cols.join(", ")
             )
         })
         .collect();
-    let atoms: Vec<String> = spec
+    let atoms: Vec<String> = q
         .atoms
         .iter()
-        .map(|(r, vs)| format!("({r}, &{vs:?})"))
+        .map(|a| format!("({}, &{:?})", a.relation, a.vars))
         .collect();
-    let head_types: Vec<String> = spec
+    let head_types: Vec<String> = q
         .head
         .iter()
-        .map(|&v| format!("{:?}", spec.var_type(v)))
+        .map(|&v| format!("{:?}", type_string(&q.variables[v].ty)))
         .collect();
     format!(
         r#"pub mod {module} {{
@@ -244,16 +370,16 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
 }}
 
 "#,
-        module = module_name(name),
-        code = g.code,
+        module = module_name(&name),
+        code = c.code,
         load = load.join(",\n            "),
         head_values = head_values.join(", "),
-        text = g.text,
-        strategy = g.strategy,
-        intractable = g.intractable,
+        text = q.to_text(),
+        strategy = c.strategy,
+        intractable = c.intractable,
         relations = relations.join(", "),
         atoms = atoms.join(", "),
-        head = spec.head,
+        head = q.head,
         head_types = head_types.join(", "),
     )
 }

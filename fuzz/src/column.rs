@@ -43,7 +43,7 @@ macro_rules! unsigned {
     )*};
 }
 
-unsigned!(u32 u8);
+unsigned!(u32 u8 u64);
 
 impl Column for i64 {
     const TYPE: &'static str = "i64";
@@ -85,6 +85,7 @@ pub fn rust(ty: &str, v: u64) -> String {
     match ty {
         "u32" => u32::rust(v),
         "u8" => u8::rust(v),
+        "u64" => u64::rust(v),
         "i64" => i64::rust(v),
         "String" => String::rust(v),
         other => panic!("no column type `{other}` in the fuzzer"),

@@ -10,10 +10,12 @@
 //!    shapes, random heads, every catalogue semiring, both update models,
 //!    every strategy keyword) and keeps those the compiler accepts, spread
 //!    over every strategy;
-//! 2. [`codegen`] compiles each with `ivm-compiler` (the same
-//!    `driver::compile_str` as `build.rs` and `ivmc compile`) and wraps the
-//!    generated struct in a [`Target`] impl, so the [`harness`] can drive
-//!    any query through one trait;
+//! 2. [`codegen`] compiles each with `ivm-compiler` (the same pipeline as
+//!    `build.rs` and `ivmc compile`), wraps the generated struct in a
+//!    [`Target`] impl, so the [`harness`] can drive any query through one
+//!    trait, and describes the query to the naive evaluator from the
+//!    compiler's checked query (the strategy suites of `ivm-tests` go
+//!    through the same [`codegen::suite`] from their `.ivm` text);
 //! 3. [`harness`] drives each query with random update [`stream`]s
 //!    (inserts, deletes and retractions of present and absent tuples, zero
 //!    and negative deltas, skewed values, `bulk_load` and `apply`) against

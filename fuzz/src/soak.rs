@@ -79,7 +79,10 @@ pub fn soak(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<Summary, String
     for b in 0..batches {
         let n = opts.batch.min(opts.queries - b * opts.batch);
         let queries = generate::queries(rng::derive(opts.seed, b as u64), n, &format!("B{b}Q"));
-        write_if_changed(&krate.join("src/cases.rs"), &codegen::module(&queries))?;
+        write_if_changed(
+            &krate.join("src/cases.rs"),
+            &codegen::module(&queries.iter().map(codegen::compiled).collect::<Vec<_>>()),
+        )?;
         let started = Instant::now();
         build(&krate, &opts.dir.join("target"))?;
         let built = started.elapsed();

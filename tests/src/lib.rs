@@ -2,14 +2,91 @@
 //!
 //! The library holds what the tests share: [`naive`], the from-scratch
 //! evaluator of a join-aggregate query over a K-database that every
-//! maintenance strategy is checked against (DESIGN §8). It lives in
-//! `ivm-fuzz`, whose end-to-end fuzzer drives it too, and is re-exported
-//! here.
+//! maintenance strategy is checked against (DESIGN §8), re-exported from
+//! `ivm-fuzz`, whose end-to-end fuzzer drives it too; and [`check_suite`],
+//! the one harness of the strategy tests.
 //!
-//! The tests live in `tests/`: the query catalogue with expected classes and
-//! verdicts, snapshots of `ivmc explain`, property tests of the analysis and
-//! of every strategy against the naive evaluator, the CI-sized run of the
-//! end-to-end fuzzer (`fuzz.rs`, over the queries `build.rs` generates) and
-//! one regression test per bug it found (`regressions.rs`).
+//! # The strategy suites
+//!
+//! Each strategy has a suite of queries, `queries/<strategy>.ivm`, each
+//! written once; a query whose doc comment has a line `over: Int, Count,
+//! ...` is compiled once per semiring listed. `build.rs` checks and compiles
+//! them with `ivm-compiler` (its own parser and checker give the naive
+//! evaluator its view of each query, so nothing is stated twice) and writes,
+//! for each query, its code and the harness's view of its struct
+//! (`ivm_fuzz::codegen`). `tests/<strategy>.rs` includes the suite with
+//! [`suite!`] and runs [`check_suite`]: random update streams (inserts,
+//! deletes, retractions of absent tuples, batches, bulk loads, skewed and
+//! self-joined data) against the naive evaluator after every call, as the
+//! end-to-end fuzzer does.
+//!
+//! The other tests live in `tests/`: the query catalogue with expected
+//! classes and verdicts, snapshots of `ivmc explain` and of generated code,
+//! property tests of the analysis, the CI-sized run of the end-to-end
+//! fuzzer (`fuzz.rs`, over the queries `build.rs` generates), compile-pass
+//! and compile-fail cases (`ui.rs`) and one regression test per bug the
+//! fuzzer found (`regressions.rs`).
 
 pub use ivm_fuzz::naive;
+
+use ivm_fuzz::Entry;
+use ivm_fuzz::harness::{self, Config};
+
+/// Includes the compiled suite of a strategy as a module `cases`, whose
+/// `ENTRIES` [`check_suite`] drives: `ivm_tests::suite!("view_tree");`.
+#[macro_export]
+macro_rules! suite {
+    ($strategy:literal) => {
+        #[allow(deprecated, reason = "suites opt in to intractable queries on purpose")]
+        mod cases {
+            include!(concat!(env!("OUT_DIR"), "/suite_", $strategy, ".rs"));
+        }
+    };
+}
+
+/// Updates per query: enough for every rebalancing of IVMε's partitions
+/// and for the skewed and self-joined streams to meet each path.
+const STEPS: u64 = 10_000;
+
+/// Drives every query of a suite against the naive evaluator; panics with
+/// the shrunk reproduction of each disagreement, or if a query did not get
+/// `strategy` (the suite would then test another strategy than its name).
+pub fn check_suite(entries: &'static [Entry], strategy: &str) {
+    harness::quiet_panics();
+    let cfg = Config {
+        steps: STEPS,
+        seed: 7,
+        max_episode: 120,
+    };
+    let outcomes = harness::run_all(entries, &cfg, 2, &|_| {});
+    assert!(!outcomes.is_empty(), "the suite has queries");
+    let misplaced: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.strategy != strategy)
+        .map(|o| format!("{} got {}", o.name, o.strategy))
+        .collect();
+    assert!(
+        misplaced.is_empty(),
+        "queries of the {strategy} suite maintained otherwise: {}",
+        misplaced.join(", ")
+    );
+    for o in &outcomes {
+        assert!(
+            o.failure.is_some() || o.updates >= STEPS,
+            "{} ran {} updates, fewer than {STEPS}",
+            o.name,
+            o.updates
+        );
+    }
+    let failures: Vec<&str> = outcomes
+        .iter()
+        .filter_map(|o| o.failure.as_deref())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} queries of the {strategy} suite disagree with the naive evaluator:\n\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
+}

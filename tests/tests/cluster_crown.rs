@@ -1,0 +1,10 @@
+//! The max-max cluster (cluster CROWN) strategy against the naive evaluator: every query of
+//! `queries/cluster_crown.ivm`, over every semiring its `over:` line lists, under
+//! random update streams (see [`ivm_tests::check_suite`]).
+
+ivm_tests::suite!("cluster_crown");
+
+#[test]
+fn cluster_crown_agrees_with_the_naive_evaluator() {
+    ivm_tests::check_suite(cases::ENTRIES, "cluster_crown");
+}

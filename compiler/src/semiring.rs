@@ -112,28 +112,21 @@ impl SemiringClass {
 
     /// The class words that hold, for explain output.
     pub fn words(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        if self.ring {
-            out.push("ring");
-        }
-        if self.positive {
-            out.push("positive");
-        }
-        if self.strictly_monotone {
-            out.push("strictly monotone");
-        } else if self.oplus_strictly_monotone {
-            out.push("⊕-strictly monotone");
-        }
-        if self.bounded_monotone {
-            out.push("bounded monotone");
-        }
-        if self.deletable {
-            out.push("O(1)-deletable");
-        }
-        if self.ordered_deletes {
-            out.push("ordered deletes");
-        }
-        out
+        [
+            (self.ring, "ring"),
+            (self.positive, "positive"),
+            (self.strictly_monotone, "strictly monotone"),
+            (
+                self.oplus_strictly_monotone && !self.strictly_monotone,
+                "⊕-strictly monotone",
+            ),
+            (self.bounded_monotone, "bounded monotone"),
+            (self.deletable, "O(1)-deletable"),
+            (self.ordered_deletes, "ordered deletes"),
+        ]
+        .into_iter()
+        .filter_map(|(holds, word)| holds.then_some(word))
+        .collect()
     }
 }
 
@@ -182,7 +175,7 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
             },
             "truncated retraction",
         ),
-        "Bool" => (
+        "Bool" | "AccessControl" => (
             SemiringClass {
                 positive: true,
                 idempotent: true,
@@ -190,17 +183,11 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
                 deletable: true,
                 ..base
             },
-            "derivation counts",
-        ),
-        "AccessControl" => (
-            SemiringClass {
-                positive: true,
-                idempotent: true,
-                bounded_monotone: true,
-                deletable: true,
-                ..base
+            if name == "Bool" {
+                "derivation counts"
+            } else {
+                "derivation counts per level"
             },
-            "derivation counts per level",
         ),
         "MinPlus" | "MaxPlus" | "MaxMin" | "MinMax" => (
             SemiringClass {

@@ -169,90 +169,56 @@ impl Maintained for Int {
     }
 }
 
-/// `retract` of a ring whose state is its sum: refuses exactly when the sum
-/// is zero.
-#[inline]
-fn ring_retract<K: Ring>(state: &mut K, v: &K) -> bool {
-    if state.is_zero() {
-        return false;
-    }
-    *state = state.sub(v);
-    true
+/// Implements [`Maintained`] for rings whose state is their sum: a
+/// retraction subtracts, and refuses exactly when the sum is zero (the
+/// tuple is absent).
+///
+/// Over floats (`Real`, `Covariance<M>`), a sum returns to exactly zero
+/// only where the arithmetic is exact: after contributions 0.1 and 0.2 are
+/// retracted, a residue of rounding may remain, and the state is then not
+/// empty. That is the ring ℝ approximated by `f64`, not a retraction rule.
+macro_rules! maintained_by_sum {
+    ($([$($generics:tt)*] $ty:ty),* $(,)?) => {$(
+        impl<$($generics)*> Maintained for $ty {
+            type State = Self;
+
+            #[inline]
+            fn value(state: &Self) -> Self {
+                *state
+            }
+
+            #[inline]
+            fn insert(state: &mut Self, v: &Self) {
+                state.add_assign(v);
+            }
+
+            /// Refuses exactly when the sum is zero (the tuple is absent).
+            #[inline]
+            fn retract(state: &mut Self, v: &Self) -> bool {
+                if state.is_zero() {
+                    return false;
+                }
+                *state = state.sub(v);
+                true
+            }
+
+            #[inline]
+            fn replace(state: &mut Self, old: &Self, new: &Self) {
+                // new − old first, so that a float sum replaced by an equal
+                // payload stays bit for bit what it was instead of
+                // drifting by rounding.
+                state.add_assign(&new.sub(old));
+            }
+
+            #[inline]
+            fn is_empty(state: &Self) -> bool {
+                state.is_zero()
+            }
+        }
+    )*};
 }
 
-/// `replace` of a ring whose state is its sum.
-#[inline]
-fn ring_replace<K: Ring>(state: &mut K, old: &K, new: &K) {
-    // new − old first, so that a float sum replaced by an equal payload
-    // stays bit for bit what it was instead of drifting by rounding.
-    state.add_assign(&new.sub(old));
-}
-
-/// Over floats, a sum returns to exactly zero only where the arithmetic is
-/// exact: after contributions 0.1 and 0.2 are retracted, a residue of
-/// rounding may remain, and the state is then not empty. That is the ring
-/// ℝ approximated by `f64`, not a retraction rule.
-impl Maintained for Real {
-    type State = Real;
-
-    #[inline]
-    fn value(state: &Real) -> Real {
-        *state
-    }
-
-    #[inline]
-    fn insert(state: &mut Real, v: &Real) {
-        state.add_assign(v);
-    }
-
-    /// Refuses exactly when the sum is zero (the tuple is absent).
-    #[inline]
-    fn retract(state: &mut Real, v: &Real) -> bool {
-        ring_retract(state, v)
-    }
-
-    #[inline]
-    fn replace(state: &mut Real, old: &Real, new: &Real) {
-        ring_replace(state, old, new);
-    }
-
-    #[inline]
-    fn is_empty(state: &Real) -> bool {
-        state.is_zero()
-    }
-}
-
-/// As for [`Real`], rounding may leave a residue where every contribution
-/// has been retracted.
-impl<const M: usize> Maintained for Covariance<M> {
-    type State = Covariance<M>;
-
-    #[inline]
-    fn value(state: &Self) -> Self {
-        *state
-    }
-
-    #[inline]
-    fn insert(state: &mut Self, v: &Self) {
-        state.add_assign(v);
-    }
-
-    /// Refuses exactly when the sum is zero (the tuple is absent).
-    #[inline]
-    fn retract(state: &mut Self, v: &Self) -> bool {
-        ring_retract(state, v)
-    }
-
-    #[inline]
-    fn replace(state: &mut Self, old: &Self, new: &Self) {
-        ring_replace(state, old, new);
-    }
-
-    #[inline]
-    fn is_empty(state: &Self) -> bool {
-        state.is_zero()
-    }
-}
+maintained_by_sum!([] Real, [const M: usize] Covariance<M>);
 
 // Positive semirings with an O(1) summary (`Count`, `Bool`,
 // `AccessControl`) implement `Maintained` beside their states, in

@@ -48,10 +48,7 @@ impl fmt::Display for Program {
                     let until = if while_growing.is_empty() {
                         String::new()
                     } else {
-                        let messages: Vec<String> = while_growing
-                            .iter()
-                            .map(|&m| self.maps[m].name.to_string())
-                            .collect();
+                        let messages = self.map_names(while_growing);
                         format!(
                             ", while {} at the key can still grow",
                             messages.join(" or ")
@@ -101,14 +98,11 @@ impl fmt::Display for Program {
                     )?;
                 }
                 MapKind::Sum { var, factors } => {
-                    let product: Vec<String> =
-                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    let product = self.product_label(factors);
                     writeln!(
                         f,
                         "  {}[{key}] := ⊕_{} {}",
-                        map.name,
-                        self.vars[*var].name,
-                        product.join(" ⊗ ")
+                        map.name, self.vars[*var].name, product
                     )?;
                 }
                 MapKind::Free {
@@ -117,19 +111,15 @@ impl fmt::Display for Program {
                     children,
                     ..
                 } => {
-                    let product: Vec<String> =
-                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    let product = self.product_label(factors);
                     let mut full = map.key.clone();
                     full.push(*var);
                     let local = if product.is_empty() {
                         "1".to_owned()
                     } else {
-                        product.join(" ⊗ ")
+                        product
                     };
-                    let below: Vec<String> = children
-                        .iter()
-                        .map(|&c| self.maps[c].name.to_string())
-                        .collect();
+                    let below = self.map_names(children);
                     write!(
                         f,
                         "  {}[{}] := free {}: local {local}",
@@ -148,13 +138,11 @@ impl fmt::Display for Program {
                     shared,
                     ..
                 } => {
-                    let product: Vec<String> =
-                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    let product = self.product_label(factors);
                     write!(
                         f,
                         "  {}[{key}] := top join: the values where {} ≠ 0",
-                        map.name,
-                        product.join(" ⊗ ")
+                        map.name, product
                     )?;
                     match parent {
                         Some(p) => writeln!(
@@ -188,19 +176,13 @@ impl fmt::Display for Program {
                     )?;
                 }
                 MapKind::Support { factors, delta } => {
-                    let product: Vec<String> =
-                        factors.iter().map(|&x| self.factor_label(x)).collect();
+                    let product = self.product_label(factors);
                     writeln!(
                         f,
                         "  {}[{key}] := cyclic top join: the values where {} ≠ 0",
-                        map.name,
-                        product.join(" ⊗ ")
+                        map.name, product
                     )?;
-                    let checks: Vec<String> = delta
-                        .checks
-                        .iter()
-                        .map(|&c| self.maps[c].name.to_string())
-                        .collect();
+                    let checks = self.map_names(&delta.checks);
                     if !checks.is_empty() {
                         writeln!(f, "    a new value: check it is in {}", checks.join(", "))?;
                     }
@@ -215,12 +197,7 @@ impl fmt::Display for Program {
                                 )
                             })
                             .collect();
-                        writeln!(
-                            f,
-                            "    bind {} from the shortest of {}, checked in the others",
-                            self.vars[*v].name,
-                            s.join(", ")
-                        )?;
+                        write_bind(f, &self.vars[*v].name, &s)?;
                     }
                     writeln!(
                         f,
@@ -254,12 +231,9 @@ impl fmt::Display for Program {
                     children,
                     parent,
                 } => {
-                    let mut product = vec![self.atoms[*atom].label.clone()];
-                    product.extend(
-                        children
-                            .iter()
-                            .map(|&c| self.factor_label(super::Factor::Map(c))),
-                    );
+                    let mut factors = vec![super::Factor::Atom(*atom)];
+                    factors.extend(children.iter().map(|&c| super::Factor::Map(c)));
+                    let product = self.product_label(&factors);
                     let to = match parent {
                         super::MessageParent::Message { map, index } => format!(
                             "tells {} through {}",
@@ -272,8 +246,7 @@ impl fmt::Display for Program {
                     writeln!(
                         f,
                         "  {}[{key}] := ⊕ of {} (grows only); {to}",
-                        map.name,
-                        product.join(" ⊗ ")
+                        map.name, product
                     )?;
                 }
             }
@@ -334,12 +307,7 @@ impl fmt::Display for Program {
                             format!("{} by ({})", self.atoms[*a].label, self.var_list(key))
                         })
                         .collect();
-                    writeln!(
-                        f,
-                        "    bind {} from the shortest of {}, checked in the others",
-                        self.vars[*v].name,
-                        s.join(", ")
-                    )?;
+                    write_bind(f, &self.vars[*v].name, &s)?;
                 }
             }
             &Reading::Joined(j) => writeln!(f, "  over the tuples of {}", self.maps[j].name)?,
@@ -458,4 +426,14 @@ impl Program {
 
 fn head_list(p: &Program) -> String {
     p.var_list(&p.output.head)
+}
+
+/// One step of a generic join: `var` bound from the shortest of the
+/// candidate lists `sources`.
+fn write_bind(f: &mut fmt::Formatter<'_>, var: &syn::Ident, sources: &[String]) -> fmt::Result {
+    writeln!(
+        f,
+        "    bind {var} from the shortest of {}, checked in the others",
+        sources.join(", ")
+    )
 }

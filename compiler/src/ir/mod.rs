@@ -362,6 +362,36 @@ pub struct Trigger {
     pub paths: Vec<AtomPath>,
 }
 
+impl Trigger {
+    /// One trigger per relation (of `relations`, given each atom's
+    /// relation in `relation_of`), with one path per atom of the relation,
+    /// in atom order. `body(atom, earlier, later)` says what an update of
+    /// the atom's tuple does, given the relation's atoms before and after
+    /// it: the exact delta of a self-join applies them in turn.
+    pub fn per_relation(
+        relations: usize,
+        relation_of: &[RelId],
+        mut body: impl FnMut(AtomId, &[AtomId], &[AtomId]) -> PathBody,
+    ) -> Vec<Trigger> {
+        (0..relations)
+            .map(|relation| {
+                let own: Vec<AtomId> = (0..relation_of.len())
+                    .filter(|&a| relation_of[a] == relation)
+                    .collect();
+                let paths = own
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &atom)| AtomPath {
+                        atom,
+                        body: body(atom, &own[..i], &own[i + 1..]),
+                    })
+                    .collect();
+                Trigger { relation, paths }
+            })
+            .collect()
+    }
+}
+
 /// What an update to one of an atom's tuples does, after the tuple's own
 /// state has changed from an old to a new payload.
 #[derive(Debug, Clone)]
@@ -597,6 +627,23 @@ impl Program {
             Factor::Atom(a) => self.atoms[a].vars.clone(),
             Factor::Map(m) => self.maps[m].key.clone(),
         }
+    }
+
+    /// The names of `maps`, in order.
+    pub fn map_names(&self, maps: &[MapId]) -> Vec<String> {
+        maps.iter()
+            .map(|&m| self.maps[m].name.to_string())
+            .collect()
+    }
+
+    /// The product of `factors` as explain prints it (`a ⊗ b`; empty for
+    /// none).
+    pub fn product_label(&self, factors: &[Factor]) -> String {
+        factors
+            .iter()
+            .map(|&f| self.factor_label(f))
+            .collect::<Vec<_>>()
+            .join(" ⊗ ")
     }
 
     /// How a factor is written, e.g. `S(x, y)` or `sum_over_y[x]`.

@@ -17,7 +17,7 @@ use syn::Ident;
 use super::Verdict;
 use super::skeleton::skeleton;
 use crate::ir::{
-    Access, AtomPath, DeltaJoin, Loop, Map, MapKind, PathBody, Program, Reading, Trigger,
+    Access, DeltaJoin, Loop, Map, MapKind, PathBody, Program, Reading, RelId, Trigger,
 };
 use crate::query::Query;
 
@@ -37,61 +37,49 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     p.output.reading = Reading::Materialized(result);
 
     let n = p.atoms.len();
-    let mut triggers = Vec::new();
-    for rel in 0..p.relations.len() {
-        let own: Vec<usize> = (0..n).filter(|&a| p.atoms[a].relation == rel).collect();
-        let mut paths = Vec::new();
-        for (k, &atom) in own.iter().enumerate() {
-            let mut bound: Vec<usize> = p.atoms[atom].vars.clone();
-            let mut rest: Vec<usize> = (0..n).filter(|&j| j != atom).collect();
-            let mut loops = Vec::new();
-            while !rest.is_empty() {
-                // Next: the atom with the most variables bound already
-                // (a lookup beats an index, an index beats a scan).
-                let (pos, &j) = rest
-                    .iter()
-                    .enumerate()
-                    .max_by_key(|&(_, &j)| {
-                        let vars = &p.atoms[j].vars;
-                        let known = vars.iter().filter(|v| bound.contains(v)).count();
-                        (known == vars.len(), known, std::cmp::Reverse(j))
-                    })
-                    .expect("non-empty");
-                rest.remove(pos);
-                let vars = p.atoms[j].vars.clone();
-                let columns: Vec<usize> = (0..vars.len())
-                    .filter(|&c| bound.contains(&vars[c]))
-                    .collect();
-                let access = if columns.len() == vars.len() {
-                    Access::Point
-                } else if columns.is_empty() {
-                    Access::Scan
-                } else {
-                    let relation = p.atoms[j].relation;
-                    Access::Index(super::skeleton::index_of(&mut p, relation, columns))
-                };
-                bound.extend(
-                    vars.iter()
-                        .filter(|v| !bound.contains(v))
-                        .copied()
-                        .collect::<Vec<_>>(),
-                );
-                loops.push(Loop { atom: j, access });
-            }
-            paths.push(AtomPath {
-                atom,
-                body: PathBody::Delta(DeltaJoin {
-                    loops,
-                    result,
-                    earlier_same_relation: own[..k].to_vec(),
-                }),
-            });
+    let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();
+    p.triggers = Trigger::per_relation(p.relations.len(), &relation_of, |atom, earlier, _| {
+        let mut bound: Vec<usize> = p.atoms[atom].vars.clone();
+        let mut rest: Vec<usize> = (0..n).filter(|&j| j != atom).collect();
+        let mut loops = Vec::new();
+        while !rest.is_empty() {
+            // Next: the atom with the most variables bound already
+            // (a lookup beats an index, an index beats a scan).
+            let (pos, &j) = rest
+                .iter()
+                .enumerate()
+                .max_by_key(|&(_, &j)| {
+                    let vars = &p.atoms[j].vars;
+                    let known = vars.iter().filter(|v| bound.contains(v)).count();
+                    (known == vars.len(), known, std::cmp::Reverse(j))
+                })
+                .expect("non-empty");
+            rest.remove(pos);
+            let vars = p.atoms[j].vars.clone();
+            let columns: Vec<usize> = (0..vars.len())
+                .filter(|&c| bound.contains(&vars[c]))
+                .collect();
+            let access = if columns.len() == vars.len() {
+                Access::Point
+            } else if columns.is_empty() {
+                Access::Scan
+            } else {
+                let relation = p.atoms[j].relation;
+                Access::Index(super::skeleton::index_of(&mut p, relation, columns))
+            };
+            bound.extend(
+                vars.iter()
+                    .filter(|v| !bound.contains(v))
+                    .copied()
+                    .collect::<Vec<_>>(),
+            );
+            loops.push(Loop { atom: j, access });
         }
-        triggers.push(Trigger {
-            relation: rel,
-            paths,
-        });
-    }
-    p.triggers = triggers;
+        PathBody::Delta(DeltaJoin {
+            loops,
+            result,
+            earlier_same_relation: earlier.to_vec(),
+        })
+    });
     p
 }

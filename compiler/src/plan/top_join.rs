@@ -26,6 +26,18 @@ pub struct TopRelation {
     pub factors: Vec<Factor>,
 }
 
+impl TopRelation {
+    /// The relation's map, of the kind `kind` makes from its factors.
+    fn into_map(self, kind: impl FnOnce(Vec<Factor>) -> MapKind) -> Map {
+        Map {
+            name: Ident::new(&self.name, Span::call_site()),
+            doc: self.doc,
+            key: self.key,
+            kind: kind(self.factors),
+        }
+    }
+}
+
 /// Adds the top join's maps to `p` and sets `p.output.reading`. Returns the map
 /// of each relation, in the order given, or `None` when the relations'
 /// keys form a cyclic hypergraph (no join tree exists).
@@ -83,17 +95,13 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
             .map(map_of)
             .collect();
         children.sort_unstable();
-        p.maps.push(Map {
-            name: Ident::new(&r.name, Span::call_site()),
-            doc: r.doc,
-            key: r.key,
-            kind: MapKind::Join {
-                factors: r.factors,
-                parent: parent[i].map(map_of),
-                children,
-                shared,
-            },
-        });
+        let parent = parent[i].map(map_of);
+        p.maps.push(r.into_map(|factors| MapKind::Join {
+            factors,
+            parent,
+            children,
+            shared,
+        }));
     }
     p.output.reading = Reading::TopJoin(preorder.into_iter().map(map_of).collect());
     Some((0..n).map(map_of).collect())
@@ -120,20 +128,15 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
     let first = p.maps.len();
     let keys: Vec<Vec<VarId>> = relations.iter().map(|r| r.key.clone()).collect();
     for r in relations {
-        p.maps.push(Map {
-            name: Ident::new(&r.name, Span::call_site()),
-            doc: r.doc,
-            key: r.key,
-            kind: MapKind::Support {
-                factors: r.factors,
-                // Filled in below, once the extension indexes exist.
-                delta: TopDelta {
-                    checks: Vec::new(),
-                    steps: Vec::new(),
-                    joined: usize::MAX,
-                },
+        p.maps.push(r.into_map(|factors| MapKind::Support {
+            factors,
+            // Filled in below, once the extension indexes exist.
+            delta: TopDelta {
+                checks: Vec::new(),
+                steps: Vec::new(),
+                joined: usize::MAX,
             },
-        });
+        }));
     }
     let joined = p.maps.len();
     p.maps.push(Map {

@@ -29,7 +29,7 @@ use syn::Ident;
 use super::top_join::{self, TopRelation};
 use crate::analysis::Subquery;
 use crate::analysis::hypergraph::members;
-use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, PathBody, Program, Step, Trigger, VarId};
+use crate::ir::{Factor, Map, MapId, MapKind, PathBody, Program, RelId, Step, Trigger, VarId};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
@@ -144,42 +144,25 @@ pub fn lower(
         top_join::place(&mut p, tops)?
     };
 
-    let triggers = (0..p.relations.len())
-        .map(|rel| {
-            let own: Vec<usize> = (0..p.atoms.len())
-                .filter(|&a| p.atoms[a].relation == rel)
-                .collect();
-            let paths = own
-                .iter()
-                .enumerate()
-                .map(|(i, &atom)| {
-                    let mut steps = Vec::new();
-                    let mut changed = Factor::Atom(atom);
-                    let mut at = hang[atom];
-                    while let Some(v) = at {
-                        let target = map_of[v].expect("mapped");
-                        steps.push(step(&p, target, changed));
-                        changed = Factor::Map(target);
-                        at = subqueries[component_of[atom]].order.nodes[v]
-                            .parent
-                            .filter(|&u| !query.is_free(u));
-                    }
-                    steps.push(step(&p, top_maps[component_of[atom]], changed));
-                    AtomPath {
-                        atom,
-                        body: PathBody::Steps {
-                            steps,
-                            later_same_relation: own[i + 1..].to_vec(),
-                        },
-                    }
-                })
-                .collect();
-            Trigger {
-                relation: rel,
-                paths,
-            }
-        })
-        .collect();
+    let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();
+    let triggers = Trigger::per_relation(p.relations.len(), &relation_of, |atom, _, later| {
+        let mut steps = Vec::new();
+        let mut changed = Factor::Atom(atom);
+        let mut at = hang[atom];
+        while let Some(v) = at {
+            let target = map_of[v].expect("mapped");
+            steps.push(step(&p, target, changed));
+            changed = Factor::Map(target);
+            at = subqueries[component_of[atom]].order.nodes[v]
+                .parent
+                .filter(|&u| !query.is_free(u));
+        }
+        steps.push(step(&p, top_maps[component_of[atom]], changed));
+        PathBody::Steps {
+            steps,
+            later_same_relation: later.to_vec(),
+        }
+    });
     p.triggers = triggers;
     Some(p)
 }

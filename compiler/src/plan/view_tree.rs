@@ -18,8 +18,8 @@ use syn::Ident;
 
 use crate::analysis::VariableOrder;
 use crate::ir::{
-    AtomIr, AtomPath, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, Step,
-    Trigger, Var,
+    AtomIr, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, RelId, Step, Trigger,
+    Var,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -127,53 +127,36 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
             .find(|&v| order.nodes[v].atoms.contains(&atom))
             .expect("every atom hangs below a variable")
     };
-    let triggers: Vec<Trigger> = (0..relations.len())
-        .map(|rel| {
-            let own: Vec<usize> = (0..atoms.len())
-                .filter(|&a| atoms[a].relation == rel)
-                .collect();
-            let paths = own
-                .iter()
-                .enumerate()
-                .map(|(i, &atom)| {
-                    let mut steps = Vec::new();
-                    let mut changed = Factor::Atom(atom);
-                    let mut at = Some(owner(atom));
-                    while let Some(v) = at {
-                        let target = map_of[v].expect("mapped");
-                        let factors = maps[target]
-                            .kind
-                            .factors()
-                            .expect("variables have views")
-                            .to_vec();
-                        steps.push(Step {
-                            target,
-                            changed,
-                            siblings: factors.into_iter().filter(|&f| f != changed).collect(),
-                        });
-                        if query.is_free(v) {
-                            // Above a free variable the change is a change in
-                            // tuple counts, which the free levels propagate.
-                            break;
-                        }
-                        changed = Factor::Map(target);
-                        at = order.nodes[v].parent;
-                    }
-                    AtomPath {
-                        atom,
-                        body: PathBody::Steps {
-                            steps,
-                            later_same_relation: own[i + 1..].to_vec(),
-                        },
-                    }
-                })
-                .collect();
-            Trigger {
-                relation: rel,
-                paths,
+    let relation_of: Vec<RelId> = atoms.iter().map(|a| a.relation).collect();
+    let triggers = Trigger::per_relation(relations.len(), &relation_of, |atom, _, later| {
+        let mut steps = Vec::new();
+        let mut changed = Factor::Atom(atom);
+        let mut at = Some(owner(atom));
+        while let Some(v) = at {
+            let target = map_of[v].expect("mapped");
+            let factors = maps[target]
+                .kind
+                .factors()
+                .expect("variables have views")
+                .to_vec();
+            steps.push(Step {
+                target,
+                changed,
+                siblings: factors.into_iter().filter(|&f| f != changed).collect(),
+            });
+            if query.is_free(v) {
+                // Above a free variable the change is a change in
+                // tuple counts, which the free levels propagate.
+                break;
             }
-        })
-        .collect();
+            changed = Factor::Map(target);
+            at = order.nodes[v].parent;
+        }
+        PathBody::Steps {
+            steps,
+            later_same_relation: later.to_vec(),
+        }
+    });
 
     let scalars = order
         .roots

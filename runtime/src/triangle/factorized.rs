@@ -1,12 +1,10 @@
 //! [`Factorized`]: the factorized baseline, one materialized view.
 
-use std::hash::Hash;
-
 use crate::__private::HashMap;
 
 use super::part::Part;
-use super::replaced;
 use super::views::{View, same_view, view_get, view_replace};
+use super::{Value, replaced};
 use crate::Counting;
 
 /// Factorized IVM for the triangle count (the baseline of papers/000): one
@@ -26,9 +24,9 @@ pub struct Factorized<A, B, C, K> {
 
 impl<A, B, C, K> Factorized<A, B, C, K>
 where
-    A: Clone + Eq + Hash,
-    B: Clone + Eq + Hash,
-    C: Clone + Eq + Hash,
+    A: Value,
+    B: Value,
+    C: Value,
     K: Counting,
 {
     /// An empty state.
@@ -63,13 +61,15 @@ where
     /// the T tuples of c.
     pub fn update_s(&mut self, b: &B, c: &C, old: &K, new: &K) {
         for (a, w) in self.t.ys(c) {
-            view_replace(&mut self.v_st, b, a, old, new, w);
-            let r = self
-                .r
-                .get(&(a.clone(), b.clone()))
-                .cloned()
-                .unwrap_or_else(K::zero);
-            self.count = replaced(&self.count, old, new, &r.mul(w));
+            Self::term_changed(
+                &mut self.v_st,
+                &mut self.count,
+                &self.r,
+                (a, b),
+                old,
+                new,
+                w,
+            );
         }
         self.s.set(c, b, new.clone());
     }
@@ -78,15 +78,36 @@ where
     /// the S tuples of c.
     pub fn update_t(&mut self, c: &C, a: &A, old: &K, new: &K) {
         for (b, w) in self.s.ys(c) {
-            view_replace(&mut self.v_st, b, a, old, new, w);
-            let r = self
-                .r
-                .get(&(a.clone(), b.clone()))
-                .cloned()
-                .unwrap_or_else(K::zero);
-            self.count = replaced(&self.count, old, new, &r.mul(w));
+            Self::term_changed(
+                &mut self.v_st,
+                &mut self.count,
+                &self.r,
+                (a, b),
+                old,
+                new,
+                w,
+            );
         }
         self.t.set(c, a, new.clone());
+    }
+
+    /// One term S(b, c) · T(c, a) of the view at (b, a) changes from
+    /// `old · w` to `new · w`: the view, and the count through R(a, b).
+    fn term_changed(
+        v_st: &mut View<B, A, K>,
+        count: &mut K,
+        r: &HashMap<(A, B), K>,
+        (a, b): (&A, &B),
+        old: &K,
+        new: &K,
+        w: &K,
+    ) {
+        view_replace(v_st, b, a, old, new, w);
+        let r = r
+            .get(&(a.clone(), b.clone()))
+            .cloned()
+            .unwrap_or_else(K::zero);
+        *count = replaced(count, old, new, &r.mul(w));
     }
 
     /// Checks that the view and the count equal their definitions (for
@@ -122,9 +143,9 @@ where
 
 impl<A, B, C, K> Default for Factorized<A, B, C, K>
 where
-    A: Clone + Eq + Hash,
-    B: Clone + Eq + Hash,
-    C: Clone + Eq + Hash,
+    A: Value,
+    B: Value,
+    C: Value,
     K: Counting,
 {
     fn default() -> Self {

@@ -2,16 +2,14 @@
 //! orientation (a directed graph's triangles): one partitioned copy, one
 //! view and one delta per update.
 
-use std::hash::Hash;
-
 use crate::__private::HashMap;
 
-use super::Threshold;
 use super::part::{Part, check_part, repartition};
 use super::views::{
     View, build_row, build_view, crossing, move_light_terms, paths, same_view, upkeep_heavy,
     upkeep_light,
 };
+use super::{Threshold, Value};
 use crate::Counting;
 
 /// IVMε for the triangle count of one relation used three times in one
@@ -34,7 +32,7 @@ pub struct GraphTriangle<V, K> {
     threshold: Threshold,
 }
 
-impl<V: Clone + Eq + Hash, K: Counting> GraphTriangle<V, K> {
+impl<V: Value, K: Counting> GraphTriangle<V, K> {
     /// An empty state with partition exponent `eps` in [0, 1].
     pub fn new(eps: f64) -> Self {
         GraphTriangle {

@@ -1,12 +1,10 @@
 //! [`Triangle`]: the IVMε state over three relations.
 
-use std::hash::Hash;
-
 use crate::__private::HashMap;
 
-use super::Threshold;
 use super::part::{Part, check_part, repartition};
 use super::views::{View, build_view, rotated, same_view};
+use super::{Threshold, Value};
 use crate::Counting;
 
 /// The IVMε state for one triangle query: three partitioned relations,
@@ -25,9 +23,9 @@ pub struct Triangle<A, B, C, K> {
 
 impl<A, B, C, K> Triangle<A, B, C, K>
 where
-    A: Clone + Eq + Hash,
-    B: Clone + Eq + Hash,
-    C: Clone + Eq + Hash,
+    A: Value,
+    B: Value,
+    C: Value,
     K: Counting,
 {
     /// An empty state with partition exponent `eps` in [0, 1].

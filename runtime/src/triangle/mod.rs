@@ -37,7 +37,15 @@ pub use factorized::Factorized;
 pub use graph::GraphTriangle;
 pub use ivm_eps::Triangle;
 
+use std::hash::Hash;
+
 use crate::Counting;
+
+/// What the partitions and views hold values of: hashable and cloneable
+/// (a shorthand for the bounds every function here carries).
+pub trait Value: Clone + Eq + Hash {}
+
+impl<T: Clone + Eq + Hash> Value for T {}
 
 /// `v + new·w − old·w`: one term of a sum changes from `old·w` to `new·w`.
 fn replaced<K: Counting>(v: &K, old: &K, new: &K, w: &K) -> K {

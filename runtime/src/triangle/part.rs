@@ -2,10 +2,9 @@
 //! and a light part, with each tuple's payload beside it in the lists
 //! the delta rules walk.
 
-use std::hash::Hash;
-
 use crate::__private::HashMap;
 
+use super::Value;
 use crate::Counting;
 
 /// Where one tuple (x, y) sits: its payload, and its positions in x's
@@ -73,7 +72,7 @@ pub(super) fn pos(i: usize) -> u32 {
     u32::try_from(i).expect("a value with 2^32 tuples")
 }
 
-impl<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Counting> Part<X, Y, K> {
+impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
     pub(super) fn new() -> Self {
         Part {
             tuples: HashMap::default(),
@@ -194,7 +193,7 @@ impl<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Counting> Part<X, Y, K> {
 
 /// Moves x's tuples into, or out of, the heavy prefix of their second
 /// values' lists.
-pub(super) fn mark<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K>(
+pub(super) fn mark<X: Value, Y: Value, K>(
     tuples: &mut HashMap<(X, Y), Slot<K>>,
     into: &mut HashMap<Y, Incoming<X, K>>,
     x: &X,
@@ -220,7 +219,7 @@ pub(super) fn mark<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K>(
 
 /// Swaps entries `a` and `b` of y's list, and the positions their slots
 /// record.
-pub(super) fn swap<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K>(
+pub(super) fn swap<X: Value, Y: Value, K>(
     tuples: &mut HashMap<(X, Y), Slot<K>>,
     list: &mut Incoming<X, K>,
     y: &Y,
@@ -241,10 +240,7 @@ pub(super) fn swap<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K>(
 }
 
 /// Every value whose degree is at least θ is heavy, every other light.
-pub(super) fn repartition<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Counting>(
-    p: &mut Part<X, Y, K>,
-    theta: f64,
-) {
+pub(super) fn repartition<X: Value, Y: Value, K: Counting>(p: &mut Part<X, Y, K>, theta: f64) {
     let Part { tuples, out, into } = p;
     for (x, values) in out.iter_mut() {
         let heavy = values.list.len() as f64 >= theta;
@@ -252,7 +248,7 @@ pub(super) fn repartition<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Countin
     }
 }
 
-pub(super) fn check_part<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Counting>(
+pub(super) fn check_part<X: Value, Y: Value, K: Counting>(
     p: &Part<X, Y, K>,
     theta: f64,
     name: &str,
@@ -279,7 +275,7 @@ pub(super) fn check_part<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Counting
 /// records, with its payload, and in the heavy prefix of its second
 /// value's list exactly when its first value is heavy; and the lists hold
 /// nothing else.
-pub(super) fn check_lists<X: Clone + Eq + Hash, Y: Clone + Eq + Hash, K: Counting>(
+pub(super) fn check_lists<X: Value, Y: Value, K: Counting>(
     p: &Part<X, Y, K>,
 ) -> Result<(), String> {
     for ((x, y), slot) in &p.tuples {

@@ -4,11 +4,11 @@
 
 use std::hash::Hash;
 
-use crate::__private::HashMap;
 use hashbrown::hash_map::Entry;
 
 use super::part::{Part, Values};
-use super::replaced;
+use super::{Value, replaced};
+use crate::__private::HashMap;
 use crate::Counting;
 
 /// A view V(x, z), stored by rows: V(x, ·) for each x. In IVMε a view's
@@ -32,7 +32,7 @@ pub(super) fn view_get<X: Eq + Hash, Z: Eq + Hash, K: Counting>(
 }
 
 /// Runs `f` on row x of `v`, dropping the row if `f` leaves it empty.
-pub(super) fn with_row<X: Clone + Eq + Hash, Z, K>(
+pub(super) fn with_row<X: Value, Z, K>(
     v: &mut View<X, Z, K>,
     x: &X,
     f: impl FnOnce(&mut Row<Z, K>),
@@ -45,7 +45,7 @@ pub(super) fn with_row<X: Clone + Eq + Hash, Z, K>(
 }
 
 /// One term of V(x, z) changes from `old·w` to `new·w`.
-pub(super) fn view_replace<X: Clone + Eq + Hash, Z: Clone + Eq + Hash, K: Counting>(
+pub(super) fn view_replace<X: Value, Z: Value, K: Counting>(
     v: &mut View<X, Z, K>,
     x: &X,
     z: &Z,
@@ -57,7 +57,7 @@ pub(super) fn view_replace<X: Clone + Eq + Hash, Z: Clone + Eq + Hash, K: Counti
 }
 
 /// One term of row(z) changes from `old·w` to `new·w`: one lookup.
-pub(super) fn row_replace<Z: Clone + Eq + Hash, K: Counting>(
+pub(super) fn row_replace<Z: Value, K: Counting>(
     row: &mut Row<Z, K>,
     z: &Z,
     old: &K,
@@ -103,9 +103,9 @@ pub(super) fn rotated<X, Y, Z, K>(
     theta: f64,
 ) -> (K, K)
 where
-    X: Clone + Eq + Hash,
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    X: Value,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     let paths = paths(pj, pk, vj, x, y);
@@ -130,9 +130,9 @@ pub(super) fn paths<X, Y, Z, K>(
     y: &Y,
 ) -> K
 where
-    X: Clone + Eq + Hash,
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    X: Value,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     let mut paths = K::zero();
@@ -177,9 +177,9 @@ pub(super) fn upkeep_heavy<X, Y, Z, K>(
     old: &K,
     new: &K,
 ) where
-    X: Clone + Eq + Hash,
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    X: Value,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     if let Some(values) = pj.values(y).filter(|v| !v.heavy) {
@@ -201,9 +201,9 @@ pub(super) fn upkeep_light<X, Y, Z, K>(
     old: &K,
     new: &K,
 ) where
-    X: Clone + Eq + Hash,
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    X: Value,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     for (u, ku) in pk.heavy_xs(x) {
@@ -241,9 +241,9 @@ pub(super) fn move_part<X, Y, Z, K>(
     x: &X,
     heavy: bool,
 ) where
-    X: Clone + Eq + Hash,
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    X: Value,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     if heavy {
@@ -268,8 +268,8 @@ pub(super) fn move_light_terms<Y, Z, K>(
     vk: &mut View<Z, Y, K>,
     leave: bool,
 ) where
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     let zero = K::zero();
@@ -286,9 +286,9 @@ pub(super) fn move_light_terms<Y, Z, K>(
 /// V(x, z) = Σ_y P_heavy(x, y) · Q_light(y, z), from scratch.
 pub(super) fn build_view<X, Y, Z, K>(p: &Part<X, Y, K>, q: &Part<Y, Z, K>) -> View<X, Z, K>
 where
-    X: Clone + Eq + Hash,
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    X: Value,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     let mut v: View<X, Z, K> = HashMap::default();
@@ -307,8 +307,8 @@ where
 /// heavy x, from scratch.
 pub(super) fn build_row<Y, Z, K>(values: &Values<Y, K>, q: &Part<Y, Z, K>) -> Row<Z, K>
 where
-    Y: Clone + Eq + Hash,
-    Z: Clone + Eq + Hash,
+    Y: Value,
+    Z: Value,
     K: Counting,
 {
     // Sized once for the terms: growing a large row step by step would

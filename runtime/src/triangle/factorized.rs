@@ -60,16 +60,11 @@ where
     /// S(b, c) changes from `old` to `new`: the view and the count over
     /// the T tuples of c.
     pub fn update_s(&mut self, b: &B, c: &C, old: &K, new: &K) {
-        for (a, w) in self.t.ys(c) {
-            Self::term_changed(
-                &mut self.v_st,
-                &mut self.count,
-                &self.r,
-                (a, b),
-                old,
-                new,
-                w,
-            );
+        let Self {
+            t, v_st, count, r, ..
+        } = self;
+        for (a, w) in t.ys(c) {
+            Self::term_changed(v_st, count, r, (a, b), old, new, w);
         }
         self.s.set(c, b, new.clone());
     }
@@ -77,16 +72,11 @@ where
     /// T(c, a) changes from `old` to `new`: the view and the count over
     /// the S tuples of c.
     pub fn update_t(&mut self, c: &C, a: &A, old: &K, new: &K) {
-        for (b, w) in self.s.ys(c) {
-            Self::term_changed(
-                &mut self.v_st,
-                &mut self.count,
-                &self.r,
-                (a, b),
-                old,
-                new,
-                w,
-            );
+        let Self {
+            s, v_st, count, r, ..
+        } = self;
+        for (b, w) in s.ys(c) {
+            Self::term_changed(v_st, count, r, (a, b), old, new, w);
         }
         self.t.set(c, a, new.clone());
     }

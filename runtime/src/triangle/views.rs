@@ -89,7 +89,7 @@ pub(super) fn row_replace<Z: Value, K: Counting>(
     clippy::too_many_arguments,
     reason = "the roles rotate: one function, three instantiations"
 )]
-pub(super) fn rotated<X, Y, Z, K>(
+pub(super) fn rotated<X: Value, Y: Value, Z: Value, K: Counting>(
     pi: &mut Part<X, Y, K>,
     pj: &Part<Y, Z, K>,
     pk: &Part<Z, X, K>,
@@ -101,13 +101,7 @@ pub(super) fn rotated<X, Y, Z, K>(
     old: &K,
     new: &K,
     theta: f64,
-) -> (K, K)
-where
-    X: Value,
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+) -> (K, K) {
     let paths = paths(pj, pk, vj, x, y);
     if pi.is_heavy(x) {
         upkeep_heavy(pj, vi, x, y, old, new);
@@ -122,19 +116,13 @@ where
 }
 
 /// Σ_z P_j(y, z) · P_k(z, x), over the parts that keep it sublinear.
-pub(super) fn paths<X, Y, Z, K>(
+pub(super) fn paths<X: Value, Y: Value, Z: Value, K: Counting>(
     pj: &Part<Y, Z, K>,
     pk: &Part<Z, X, K>,
     vj: &View<Y, X, K>,
     x: &X,
     y: &Y,
-) -> K
-where
-    X: Value,
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+) -> K {
     let mut paths = K::zero();
     match pj.values(y) {
         Some(values) if values.heavy => {
@@ -169,19 +157,14 @@ where
 
 /// P_i(x, y) changes from `old` to `new`, x heavy: V_i(x, w) holds
 /// P_i,heavy(x, y) · P_j,light(y, w).
-pub(super) fn upkeep_heavy<X, Y, Z, K>(
+pub(super) fn upkeep_heavy<X: Value, Y: Value, Z: Value, K: Counting>(
     pj: &Part<Y, Z, K>,
     vi: &mut View<X, Z, K>,
     x: &X,
     y: &Y,
     old: &K,
     new: &K,
-) where
-    X: Value,
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+) {
     if let Some(values) = pj.values(y).filter(|v| !v.heavy) {
         with_row(vi, x, |row| {
             for (w, kw) in &values.list {
@@ -193,19 +176,14 @@ pub(super) fn upkeep_heavy<X, Y, Z, K>(
 
 /// P_i(x, y) changes from `old` to `new`, x light: V_k(u, y) holds
 /// P_k,heavy(u, x) · P_i,light(x, y).
-pub(super) fn upkeep_light<X, Y, Z, K>(
+pub(super) fn upkeep_light<X: Value, Y: Value, Z: Value, K: Counting>(
     pk: &Part<Z, X, K>,
     vk: &mut View<Z, Y, K>,
     x: &X,
     y: &Y,
     old: &K,
     new: &K,
-) where
-    X: Value,
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+) {
     for (u, ku) in pk.heavy_xs(x) {
         view_replace(vk, u, y, old, new, ku);
     }
@@ -232,7 +210,7 @@ pub(super) fn crossing<Y, K>(values: Option<&Values<Y, K>>, theta: f64) -> Optio
 /// holds x's tuples and nothing else, so it is built whole when x turns
 /// heavy and dropped whole when x turns light. The light terms move while
 /// x is light: before it turns heavy, after it turns light.
-pub(super) fn move_part<X, Y, Z, K>(
+pub(super) fn move_part<X: Value, Y: Value, Z: Value, K: Counting>(
     pi: &mut Part<X, Y, K>,
     pj: &Part<Y, Z, K>,
     pk: &Part<Z, X, K>,
@@ -240,12 +218,7 @@ pub(super) fn move_part<X, Y, Z, K>(
     vk: &mut View<Z, Y, K>,
     x: &X,
     heavy: bool,
-) where
-    X: Value,
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+) {
     if heavy {
         move_light_terms(pi.values(x).expect("crossing"), pk.heavy_xs(x), vk, true);
         pi.set_heavy(x, true);
@@ -262,16 +235,12 @@ pub(super) fn move_part<X, Y, Z, K>(
 
 /// The terms P_k,heavy(u, x) · P_i,light(x, y) of x's tuples leave V_k
 /// (x turns heavy) or join it (x turns light).
-pub(super) fn move_light_terms<Y, Z, K>(
+pub(super) fn move_light_terms<Y: Value, Z: Value, K: Counting>(
     values: &Values<Y, K>,
     heavy_into_x: &[(Z, K)],
     vk: &mut View<Z, Y, K>,
     leave: bool,
-) where
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+) {
     let zero = K::zero();
     for (u, ku) in heavy_into_x {
         with_row(vk, u, |row| {
@@ -284,13 +253,10 @@ pub(super) fn move_light_terms<Y, Z, K>(
 }
 
 /// V(x, z) = Σ_y P_heavy(x, y) · Q_light(y, z), from scratch.
-pub(super) fn build_view<X, Y, Z, K>(p: &Part<X, Y, K>, q: &Part<Y, Z, K>) -> View<X, Z, K>
-where
-    X: Value,
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+pub(super) fn build_view<X: Value, Y: Value, Z: Value, K: Counting>(
+    p: &Part<X, Y, K>,
+    q: &Part<Y, Z, K>,
+) -> View<X, Z, K> {
     let mut v: View<X, Z, K> = HashMap::default();
     for (x, values) in &p.out {
         if values.heavy {
@@ -305,12 +271,10 @@ where
 
 /// Row V(x, ·) = Σ_y P(x, y) · Q_light(y, ·) for the tuples (x, y) of a
 /// heavy x, from scratch.
-pub(super) fn build_row<Y, Z, K>(values: &Values<Y, K>, q: &Part<Y, Z, K>) -> Row<Z, K>
-where
-    Y: Value,
-    Z: Value,
-    K: Counting,
-{
+pub(super) fn build_row<Y: Value, Z: Value, K: Counting>(
+    values: &Values<Y, K>,
+    q: &Part<Y, Z, K>,
+) -> Row<Z, K> {
     // Sized once for the terms: growing a large row step by step would
     // rehash it a dozen times.
     let terms = values.list.iter().map(|(y, _)| q.ys(y).len()).sum();

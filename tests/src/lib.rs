@@ -30,7 +30,7 @@
 pub use ivm_fuzz::naive;
 
 use ivm_fuzz::Entry;
-use ivm_fuzz::harness::{self, Config};
+use ivm_fuzz::harness::{self, Config, Outcome};
 
 /// Includes the compiled suite of a strategy as a module `cases`, whose
 /// `ENTRIES` [`check_suite`] drives: `ivm_tests::suite!("view_tree");`.
@@ -78,13 +78,19 @@ pub fn check_suite(entries: &'static [Entry], strategy: &str) {
             o.updates
         );
     }
+    assert_agree(&outcomes, &format!("the {strategy} suite"));
+}
+
+/// Panics, with the shrunk reproduction of each, if any of `outcomes`
+/// disagreed with the naive evaluator; `what` names where they come from.
+pub fn assert_agree(outcomes: &[Outcome], what: &str) {
     let failures: Vec<&str> = outcomes
         .iter()
         .filter_map(|o| o.failure.as_deref())
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} queries of the {strategy} suite disagree with the naive evaluator:\n\n{}",
+        "{} of {} queries of {what} disagree with the naive evaluator:\n\n{}",
         failures.len(),
         outcomes.len(),
         failures.join("\n")

@@ -53,15 +53,5 @@ fn generated_queries_agree_with_the_naive_evaluator() {
         ],
         "every strategy is represented"
     );
-    let failures: Vec<&str> = outcomes
-        .iter()
-        .filter_map(|o| o.failure.as_deref())
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} queries disagree with the naive evaluator:\n\n{}",
-        failures.len(),
-        outcomes.len(),
-        failures.join("\n")
-    );
+    ivm_tests::assert_agree(&outcomes, "the fuzzer's CI run");
 }

@@ -2,48 +2,7 @@
 // keyword: `Tally` claims `counting` without implementing `ivm::Counting`.
 use ivm::{Deletable, Maintained, Positive, Semiring};
 
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Tally(u64);
-
-impl Semiring for Tally {
-    fn zero() -> Self {
-        Tally(0)
-    }
-    fn one() -> Self {
-        Tally(1)
-    }
-    fn add(&self, other: &Self) -> Self {
-        Tally(self.0 + other.0)
-    }
-    fn mul(&self, other: &Self) -> Self {
-        Tally(self.0 * other.0)
-    }
-}
-
-impl Positive for Tally {}
-
-/// The sum and the number of live contributions.
-impl Maintained for Tally {
-    type State = (u64, u64);
-    fn value(state: &(u64, u64)) -> Self {
-        Tally(state.0)
-    }
-    fn insert(state: &mut (u64, u64), v: &Self) {
-        *state = (state.0 + v.0, state.1 + 1);
-    }
-    fn retract(state: &mut (u64, u64), v: &Self) -> bool {
-        if state.1 == 0 || state.0 < v.0 || v.0 == 0 {
-            return false;
-        }
-        *state = (state.0 - v.0, state.1 - 1);
-        true
-    }
-    fn is_empty(state: &(u64, u64)) -> bool {
-        state.1 == 0
-    }
-}
-
-impl Deletable for Tally {}
+include!("../../tally.rs");
 
 ivm::ivm_query! {
     #[semiring(Tally, positive, deletable, counting)]

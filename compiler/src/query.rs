@@ -156,6 +156,8 @@ pub struct Relation {
     pub docs: Vec<String>,
     /// Its typed columns.
     pub columns: Vec<Column>,
+    /// For the derived relation of an atom with a local step, that atom.
+    pub derived_from: Option<usize>,
 }
 
 /// A typed column of a relation.
@@ -179,12 +181,71 @@ pub struct Variable {
 /// An atom of the rule's body.
 #[derive(Debug, Clone)]
 pub struct Atom {
-    /// The relation it reads.
+    /// The relation it reads: one column per variable of `vars`. For an
+    /// atom with a local step, the derived relation of its tuples.
     pub relation: RelId,
-    /// Its variables, one per column of the relation.
+    /// Its variables, one per column of `relation`.
+    pub vars: Vec<VarId>,
+    /// What happens where a tuple of the written relation enters the atom,
+    /// when that is more than binding one new variable per column.
+    pub local: Option<LocalStep>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// An atom's local step (DESIGN section 3a): its written relation's tuples
+/// are matched against constants and repeated variables, multiplied by the
+/// factors local to the atom, and projected on the atom's variables; what
+/// passes is the derived relation the atom reads, and the rest of the
+/// pipeline sees a plain atom over it.
+#[derive(Debug, Clone)]
+pub struct LocalStep {
+    /// The relation as written in the atom.
+    pub source: RelId,
+    /// What each of its columns is bound to.
+    pub args: Vec<Arg>,
+    /// The `{ expr }` factors whose variables all occur in this atom (and
+    /// in no earlier one).
+    pub factors: Vec<ExprFactor>,
+}
+
+/// One argument of an atom as written.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    /// A variable.
+    Var(VarId),
+    /// A constant the column must equal, as a Rust expression (`7`, `-3`,
+    /// `"BUILDING"`, `true`).
+    Const(Box<syn::Expr>),
+    /// `_`: any value, summed out.
+    Wildcard,
+}
+
+/// A `{ expr }` factor: a condition (`bool`) or a lift (a payload).
+#[derive(Debug, Clone)]
+pub struct ExprFactor {
+    /// The expression, as written.
+    pub expr: syn::Expr,
+    /// The query variables it reads.
     pub vars: Vec<VarId>,
     /// Where it is written.
     pub span: Span,
+}
+
+impl ExprFactor {
+    /// The factor as written, `{ ... }`.
+    pub fn text(&self) -> String {
+        format!("{{ {} }}", self.expr.to_token_stream())
+    }
+}
+
+/// A relation declared by the query or derived from an atom.
+impl Relation {
+    /// Whether it is an atom's derived relation rather than one the query
+    /// declares (it has no update API of its own).
+    pub fn is_derived(&self) -> bool {
+        self.derived_from.is_some()
+    }
 }
 
 impl Query {
@@ -196,16 +257,36 @@ impl Query {
     /// The atom as written, e.g. `S(x, y)`.
     pub fn atom_label(&self, atom: usize) -> String {
         let atom = &self.atoms[atom];
-        let vars: Vec<String> = atom
-            .vars
+        let Some(local) = &atom.local else {
+            let vars: Vec<String> = atom
+                .vars
+                .iter()
+                .map(|&v| self.variables[v].name.to_string())
+                .collect();
+            return format!(
+                "{}({})",
+                self.relations[atom.relation].name,
+                vars.join(", ")
+            );
+        };
+        let args: Vec<String> = local
+            .args
             .iter()
-            .map(|&v| self.variables[v].name.to_string())
+            .map(|arg| match arg {
+                Arg::Var(v) => self.variables[*v].name.to_string(),
+                Arg::Const(e) => e.to_token_stream().to_string().replace("- ", "-"),
+                Arg::Wildcard => "_".to_owned(),
+            })
             .collect();
-        format!(
-            "{}({})",
-            self.relations[atom.relation].name,
-            vars.join(", ")
-        )
+        format!("{}({})", self.relations[local.source].name, args.join(", "))
+    }
+
+    /// The relations the query declares (not the derived ones).
+    pub fn declared(&self) -> impl Iterator<Item = (RelId, &Relation)> + '_ {
+        self.relations
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.is_derived())
     }
 
     /// The query as the text of an `.ivm` file that checks to the same
@@ -238,7 +319,7 @@ impl Query {
             out.push_str("#[allow(intractable)]\n");
         }
         out.push_str(&format!("query {} {{\n", self.name));
-        for r in &self.relations {
+        for (_, r) in self.declared() {
             let columns: Vec<String> = r
                 .columns
                 .iter()
@@ -261,7 +342,12 @@ impl Query {
             .iter()
             .map(|&v| self.variables[v].name.to_string())
             .collect();
-        let body: Vec<String> = (0..self.atoms.len()).map(|i| self.atom_label(i)).collect();
+        let mut body: Vec<String> = (0..self.atoms.len()).map(|i| self.atom_label(i)).collect();
+        for atom in &self.atoms {
+            if let Some(local) = &atom.local {
+                body.extend(local.factors.iter().map(ExprFactor::text));
+            }
+        }
         format!(
             "{}({}) = {}",
             self.head_name,

@@ -12,8 +12,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ivm_compiler::query::{Query, UpdateModel, type_string};
+use ivm_compiler::query::{Arg, ExprFactor, Query, UpdateModel, type_string};
 use ivm_compiler::{diagnostic, driver, emit, explain, semiring, syntax};
+use quote::ToTokens;
 
 use crate::generate::{self, Generated};
 
@@ -175,7 +176,9 @@ fn query_module(c: &Compiled) -> String {
     let name = q.name.to_string();
     let k = type_string(&q.semiring.ty);
     let deletes = q.updates == UpdateModel::InsertDelete;
-    let rels = 0..q.relations.len();
+    // The declared relations come first; the derived ones of atoms' local
+    // steps have no update API.
+    let rels = 0..q.declared().count();
     let arity = |r: usize| q.relations[r].columns.len();
     let snake = |r: usize| ivm_compiler::plan::names::snake_case(&q.relations[r].name.to_string());
     // The columns of relation `r` from a `u64` slice named `t`.
@@ -285,11 +288,80 @@ fn query_module(c: &Compiled) -> String {
             )
         })
         .collect();
+    // The atoms as written: a wildcard or constant column gets a variable of
+    // its own, and the constants go to `constants`.
+    let mut fresh = q.variables.len();
+    let mut constants: Vec<String> = Vec::new();
     let atoms: Vec<String> = q
         .atoms
         .iter()
-        .map(|a| format!("({}, &{:?})", a.relation, a.vars))
+        .enumerate()
+        .map(|(i, a)| match &a.local {
+            None => format!("({}, &{:?})", a.relation, a.vars),
+            Some(local) => {
+                let columns = &q.relations[local.source].columns;
+                let vars: Vec<usize> = local
+                    .args
+                    .iter()
+                    .enumerate()
+                    .map(|(c, arg)| match arg {
+                        Arg::Var(v) => *v,
+                        Arg::Wildcard | Arg::Const(_) => {
+                            if let Arg::Const(e) = arg {
+                                let ty = type_string(&columns[c].ty);
+                                let value = if ty == "String" {
+                                    format!("::std::string::String::from({})", e.to_token_stream())
+                                } else {
+                                    e.to_token_stream().to_string()
+                                };
+                                constants.push(format!(
+                                    "({i}, {c}, {{ let value: {ty} = {value}; ::ivm_fuzz::Column::value(&value) }})"
+                                ));
+                            }
+                            fresh += 1;
+                            fresh - 1
+                        }
+                    })
+                    .collect();
+                format!("({}, &{vars:?})", local.source)
+            }
+        })
         .collect();
+    // The product of every atom's factors, from the variables' values.
+    let factors: Vec<&ExprFactor> = q
+        .atoms
+        .iter()
+        .filter_map(|a| a.local.as_ref())
+        .flat_map(|l| &l.factors)
+        .collect();
+    let factor_fn = if factors.is_empty() {
+        String::new()
+    } else {
+        let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
+        read.sort_unstable();
+        read.dedup();
+        let binds: String = read
+            .iter()
+            .map(|&v| {
+                format!(
+                    "        let {}: {} = ::ivm_fuzz::Column::from_value(values[{v}]);\n",
+                    q.variables[v].name,
+                    type_string(&q.variables[v].ty)
+                )
+            })
+            .collect();
+        let product = factors
+            .iter()
+            .map(|f| {
+                format!(
+                    "::ivm::__private::factor::<{k}>({})",
+                    f.expr.to_token_stream()
+                )
+            })
+            .reduce(|acc, f| format!("::ivm::Semiring::mul(&{acc}, &{f})"))
+            .unwrap_or_default();
+        format!("\n    fn factor(values: &[u64]) -> {k} {{\n{binds}        {product}\n    }}\n")
+    };
     let head_types: Vec<String> = q
         .head
         .iter()
@@ -298,6 +370,9 @@ fn query_module(c: &Compiled) -> String {
     format!(
         r#"pub mod {module} {{
 #![allow(deprecated)]
+// What the factors' expressions name (`Int(..)`, `MinPlus(..)`).
+#[allow(unused_imports)]
+use ::ivm::semiring::*;
 
 {code}
 impl ::ivm_fuzz::Target for {name} {{
@@ -352,7 +427,11 @@ impl ::ivm_fuzz::Target for {name} {{
     fn empty(&self) -> bool {{
         ::ivm::View::is_empty(self)
     }}
-{invariants}}}
+{invariants}{factor_fn}}}
+
+fn constants() -> ::std::vec::Vec<(usize, usize, u64)> {{
+    ::std::vec![{constants}]
+}}
 
 /// The query's text and shape, for the harness.
 pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
@@ -366,6 +445,7 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
     head: &{head:?},
     head_types: &[{head_types}],
     deletes: {deletes},
+    constants,
 }};
 }}
 
@@ -381,5 +461,6 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
         atoms = atoms.join(", "),
         head = q.head,
         head_types = head_types.join(", "),
+        constants = constants.join(", "),
     )
 }

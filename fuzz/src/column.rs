@@ -45,6 +45,22 @@ macro_rules! unsigned {
 
 unsigned!(u32 u8 u64);
 
+impl Column for i32 {
+    const TYPE: &'static str = "i32";
+
+    fn from_value(v: u64) -> i32 {
+        i32::try_from(v).expect("a small value") - 2
+    }
+
+    fn value(&self) -> u64 {
+        u64::try_from(*self + 2).expect("a value from `from_value`")
+    }
+
+    fn rust(v: u64) -> String {
+        i32::from_value(v).to_string()
+    }
+}
+
 impl Column for i64 {
     const TYPE: &'static str = "i64";
 
@@ -87,6 +103,7 @@ pub fn rust(ty: &str, v: u64) -> String {
         "u8" => u8::rust(v),
         "u64" => u64::rust(v),
         "i64" => i64::rust(v),
+        "i32" => i32::rust(v),
         "String" => String::rust(v),
         other => panic!("no column type `{other}` in the fuzzer"),
     }

@@ -50,6 +50,12 @@ pub trait Target {
     fn invariants(&self) -> Result<(), String> {
         Ok(())
     }
+    /// The product of the rule's `{ expr }` factors for these variable
+    /// values (by the case's variable indexes); one for a rule without.
+    fn factor(values: &[u64]) -> Self::K {
+        let _ = values;
+        <Self::K as ivm::Semiring>::one()
+    }
 }
 
 /// A generated query: its text and the shape the naive evaluator needs.
@@ -75,6 +81,9 @@ pub struct Case {
     pub head_types: &'static [&'static str],
     /// Whether the struct has `delete_*` and `retract_*` (insert_delete).
     pub deletes: bool,
+    /// The constants of the atoms: (atom, column, value). The variable of
+    /// such a column in `atoms` is one of its own.
+    pub constants: fn() -> Vec<(usize, usize, u64)>,
 }
 
 /// A relation of a [`Case`].
@@ -160,6 +169,7 @@ pub fn run<T: Target>(case: &'static Case, cfg: &Config) -> Outcome {
                 let (small, failure) = shrink::<T>(case, episode.clone(), failure);
                 outcome.failure = Some(report(
                     case,
+                    T::factor,
                     cfg,
                     seed,
                     episode.ops.len(),
@@ -203,7 +213,7 @@ pub const NAIVE_BUDGET: u64 = 20_000;
 
 /// Replays `episode` on a fresh `T` and a fresh evaluator.
 fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
-    let mut naive = naive_of::<T::K>(case);
+    let mut naive = naive_of(case, T::factor);
     let loaded = catch(AssertUnwindSafe(|| {
         for (rel, tuple, delta) in &episode.load {
             naive.update(*rel, tuple, delta.clone());
@@ -260,9 +270,10 @@ fn mismatch(step: Option<usize>, message: String) -> Replay {
     Replay::Mismatch(Failure { step, message })
 }
 
-/// An empty evaluator for the case's query.
-fn naive_of<K: Payload>(case: &Case) -> Naive<K> {
-    Naive::new(
+/// An empty evaluator for the case's query, with its constants and its
+/// factors.
+fn naive_of<K: Payload>(case: &Case, factor: fn(&[u64]) -> K) -> Naive<K> {
+    let mut naive = Naive::new(
         case.relations.iter().map(|r| r.columns.len()).collect(),
         case.atoms
             .iter()
@@ -270,7 +281,12 @@ fn naive_of<K: Payload>(case: &Case) -> Naive<K> {
             .collect(),
         case.head.to_vec(),
         K::retraction(),
-    )
+    );
+    for (atom, column, value) in (case.constants)() {
+        naive.set_constant(atom, column, value);
+    }
+    naive.set_factor(factor);
+    naive
 }
 
 /// What a call returned: `None` for calls without a result, else whether
@@ -492,8 +508,13 @@ fn shrink<T: Target>(
 
 /// The report of a shrunk mismatch: the query, the seed, and the calls
 /// that reproduce it, with the evaluator's expected results.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the report's parts, each from elsewhere"
+)]
 fn report<K: Payload>(
     case: &Case,
+    factor: fn(&[u64]) -> K,
     cfg: &Config,
     seed: u64,
     drawn: usize,
@@ -523,7 +544,7 @@ fn report<K: Payload>(
         episode.ops.len()
     );
     // The evaluator's results, for the calls that return one.
-    let mut naive = naive_of::<K>(case);
+    let mut naive = naive_of(case, factor);
     for (rel, tuple, delta) in &episode.load {
         naive.update(*rel, tuple, delta.clone());
     }

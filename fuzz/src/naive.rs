@@ -179,6 +179,11 @@ pub struct Naive<K: Semiring> {
     retraction: Retraction<K>,
     /// Each relation's present tuples with their state.
     relations: Vec<BTreeMap<Vec<u64>, Entry<K>>>,
+    /// Per atom, the columns that must hold a constant, with its value.
+    constants: Vec<Vec<(usize, u64)>>,
+    /// The product of the rule's `{ expr }` factors, given the value of
+    /// every variable (by index).
+    factor: Option<fn(&[u64]) -> K>,
 }
 
 impl<K: Semiring> Naive<K> {
@@ -223,6 +228,7 @@ impl<K: Semiring> Naive<K> {
             .max()
             .map_or(0, |v| v + 1);
         let relations = vec![BTreeMap::new(); arities.len()];
+        let constants = vec![Vec::new(); atoms.len()];
         Naive {
             arities,
             atoms,
@@ -230,7 +236,22 @@ impl<K: Semiring> Naive<K> {
             num_vars,
             retraction,
             relations,
+            constants,
+            factor: None,
         }
+    }
+
+    /// Atom `atom` matches only tuples whose column `column` holds `value`
+    /// (a constant in the atom; the atom's variable there is one of its
+    /// own, read nowhere else).
+    pub fn set_constant(&mut self, atom: usize, column: usize, value: u64) {
+        self.constants[atom].push((column, value));
+    }
+
+    /// Every derivation's product is multiplied by `factor` of the values of
+    /// its variables (the rule's `{ expr }` factors).
+    pub fn set_factor(&mut self, factor: fn(&[u64]) -> K) {
+        self.factor = Some(factor);
     }
 
     /// The deletion model this evaluator was built with.
@@ -364,10 +385,13 @@ impl<K: Semiring> Naive<K> {
         // column of every candidate anyway.
         let mut bound = vec![false; self.num_vars];
         let mut indexes = Vec::with_capacity(self.atoms.len());
-        for (rel, vars) in &self.atoms {
+        for ((rel, vars), constants) in self.atoms.iter().zip(&self.constants) {
             let key_cols: Vec<usize> = (0..vars.len()).filter(|&c| bound[vars[c]]).collect();
             let mut index: HashMap<Vec<u64>, Vec<(&[u64], &K)>> = HashMap::new();
             for (tuple, entry) in &self.relations[*rel] {
+                if constants.iter().any(|&(c, v)| tuple[c] != v) {
+                    continue;
+                }
                 let key = key_cols.iter().map(|&c| tuple[c]).collect();
                 index.entry(key).or_default().push((tuple, &entry.payload));
             }
@@ -422,6 +446,13 @@ impl<K: Semiring> Naive<K> {
                 .iter()
                 .map(|&v| binding[v].expect("every head variable occurs in an atom"))
                 .collect();
+            let product = match self.factor {
+                Some(factor) => {
+                    let values: Vec<u64> = binding.iter().map(|v| v.unwrap_or(0)).collect();
+                    product.mul(&factor(&values))
+                }
+                None => product,
+            };
             out.entry(key).or_insert_with(K::zero).add_assign(&product);
             return true;
         };

@@ -35,7 +35,7 @@ error_case!(
 error_case!(
     arity_mismatch,
     "query Q {\n    relation R(a: u32, b: u32);\n    Q(a) = R(a, b, c);\n}\n",
-    "relation `R` has 2 columns (a: u32, b: u32) but this atom gives 3 variables"
+    "relation `R` has 2 columns (a: u32, b: u32) but this atom gives 3 arguments"
 );
 error_case!(
     variable_with_two_types,
@@ -63,9 +63,34 @@ error_case!(
     "relation `R` has two columns named `a`"
 );
 error_case!(
-    variable_repeated_in_atom,
-    "query Q {\n    relation E(src: u32, dst: u32);\n    Q() = E(x, x);\n}\n",
-    "variable `x` appears twice in one atom of `E`"
+    constant_of_the_wrong_type,
+    "query Q {\n    relation E(src: u32, tag: String);\n    Q(x) = E(x, 7);\n}\n",
+    "constant `7` cannot match column `E.tag: String`: an integer constant matches an integer column"
+);
+error_case!(
+    negative_constant_in_an_unsigned_column,
+    "query Q {\n    relation E(src: u32, dst: u32);\n    Q(x) = E(x, -1);\n}\n",
+    "constant `-1` cannot match column `E.dst: u32`: the column is unsigned"
+);
+error_case!(
+    unknown_variable_in_a_factor,
+    "query Q {\n    relation E(src: u32, dst: u32);\n    Q(x) = E(x, y) * { y < z };\n}\n",
+    "unknown variable `z` in a factor: the query's variables are `x`, `y`"
+);
+error_case!(
+    factor_without_variables,
+    "query Q {\n    relation E(src: u32, dst: u32);\n    Q(x) = E(x, y) * { 1 < 2 };\n}\n",
+    "this factor reads no variable of the query"
+);
+error_case!(
+    theta_factor,
+    "query Q {\n    relation R(a: u32);\n    relation S(c: u32);\n    Q(a) = R(a) * S(c) * { a < c };\n}\n",
+    "this factor reads variables of several atoms (a theta condition): not supported yet"
+);
+error_case!(
+    atom_without_variables,
+    "query Q {\n    relation R(a: u32);\n    relation S(c: u32, d: u32);\n    Q(a) = R(a) * S(1, _);\n}\n",
+    "this atom of `S` binds no variable (only constants and `_`): not supported yet"
 );
 error_case!(
     unknown_attribute,
@@ -150,7 +175,7 @@ error_case!(
 error_case!(
     missing_star,
     "query Q {\n    relation R(a: u32);\n    relation S(a: u32);\n    Q(a) = R(a) S(a);\n}\n",
-    "expected `*` and another atom, or `;` to end the rule"
+    "expected `*` and another factor (an atom or `{ expr }`), or `;` to end the rule"
 );
 error_case!(
     missing_column_type,

@@ -30,12 +30,12 @@ pub fn bulk_load(p: &Program) -> TokenStream {
 /// pass.)
 fn bulk_by_updates(p: &Program) -> TokenStream {
     let k = &p.payload;
-    let params = p.relations.iter().map(|r| {
+    let params = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
         let tys = r.columns.iter().map(|(_, t)| t);
         quote! { #name: impl ::core::iter::IntoIterator<Item = ((#(#tys,)*), #k)> }
     });
-    let feed = p.relations.iter().map(|r| {
+    let feed = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
         let update = format_ident!("update_{}", r.snake);
         let cols: Vec<_> = (0..r.columns.len()).map(syn::Index::from).collect();

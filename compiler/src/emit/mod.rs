@@ -27,6 +27,7 @@ mod bulk;
 mod cluster;
 mod delta;
 mod fallback;
+mod local;
 mod message;
 mod recompute;
 mod relation;
@@ -216,6 +217,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
         &PathBody::Triangle { map, role, columns } => triangle::path(p, map, role, columns),
         &PathBody::Raise(message) => message::path(p, path.atom, message),
         &PathBody::Cluster(node) => cluster::path(p, node),
+        &PathBody::Feed(d) => local::path(p, d),
     }
 }
 

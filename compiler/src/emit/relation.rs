@@ -23,7 +23,13 @@ fn delta_name(r: &RelationIr) -> Ident {
 
 /// The update, insert, delete and retract methods of every relation.
 pub fn methods(p: &Program) -> TokenStream {
-    let per_relation = (0..p.relations.len()).map(|r| relation_methods(p, r));
+    let per_relation = (0..p.relations.len()).map(|r| {
+        if p.relations[r].derived.is_some() {
+            feed_method(p, r)
+        } else {
+            relation_methods(p, r)
+        }
+    });
     let apply = apply(p);
     quote! {
         #(#per_relation)*
@@ -105,6 +111,61 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
         flags,
         enter: quote! { #enter #(#enter_while)* },
         leave: quote! { #leave },
+    }
+}
+
+/// The private method through which an atom's local step changes its
+/// derived relation: one contribution (the source tuple's payload times
+/// the atom's factors) changes from `from` to `to`.
+fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
+    let r = &p.relations[rel_id];
+    let k = &p.payload;
+    let IndexUpkeep {
+        revisit,
+        flags,
+        enter,
+        leave,
+    } = index_upkeep(p, rel_id);
+    let base = &p.maps[r.base].name;
+    let tys = r.columns.iter().map(|(_, t)| t);
+    let feed = method("feed", &r.snake);
+    let on_changed = method("on", &format!("{}_changed", r.snake));
+    let doc = format!(
+        " One contribution to `{}` changes from `from` to `to`.",
+        r.name
+    );
+    let body = if !p.stores(rel_id) {
+        // Not kept (plan::storage): the views above change by the change.
+        quote! { self.#on_changed(&__tuple, __from, __to); }
+    } else {
+        let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
+            quote! { __tuple }
+        } else {
+            quote! { ::core::clone::Clone::clone(&__tuple) }
+        };
+        let unrevisitable = (p.kept(rel_id) == Kept::Revisitable).then(|| {
+            quote! {
+                if #(!#flags)&&* {
+                    self.#on_changed(&__tuple, __from, __to);
+                    return;
+                }
+            }
+        });
+        quote! {
+            #revisit
+            #unrevisitable
+            if let ::core::option::Option::Some((__old, __new)) = self.#base.replace_changed(#tuple_copy, __from, __to) {
+                #enter
+                self.#on_changed(&__tuple, &__old, &__new);
+                #leave
+            }
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        fn #feed(&mut self, __tuple: (#(#tys,)*), __from: &#k, __to: &#k) {
+            #body
+        }
     }
 }
 
@@ -260,8 +321,7 @@ fn change_name(p: &Program) -> Ident {
 /// relation's `<prefix>_<relation>` method, with the tuple and the delta.
 fn change_arms(p: &Program, prefix: &str) -> Vec<TokenStream> {
     let change = change_name(p);
-    p.relations
-        .iter()
+    p.declared()
         .map(|r| {
             let variant = &r.name;
             let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
@@ -297,7 +357,7 @@ pub fn change_enum(p: &Program) -> TokenStream {
         " One update to a relation of [`{}`], for [`{}::apply`].",
         p.name, p.name
     );
-    let variants = p.relations.iter().map(|r| {
+    let variants = p.declared().map(|r| {
         let variant = &r.name;
         let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
         let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();

@@ -577,16 +577,20 @@ fn level(
 /// size of the map it reads.
 pub fn bulk_load(p: &Program) -> TokenStream {
     let k = &p.payload;
-    let params = p.relations.iter().map(|r| {
+    let params = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
         let tys = r.columns.iter().map(|(_, t)| t);
         quote! { #name: impl ::core::iter::IntoIterator<Item = ((#(#tys,)*), #k)> }
     });
-    let fill = p.relations.iter().map(|r| {
+    let fill = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
         let base = &p.maps[r.base].name;
         quote! { __db.#base.load(#name); }
     });
+    // The atoms' derived relations, from their sources.
+    let derived = (0..p.relations.len())
+        .filter(|&d| p.relations[d].derived.is_some())
+        .map(|d| super::local::bulk_fill(p, d));
     let views = p.maps.iter().filter_map(|map| {
         let field = &map.name;
         match map.kind.product()? {
@@ -657,6 +661,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
         pub fn bulk_load(#(#params),*) -> Self {
             let mut __db = Self::new();
             #(#fill)*
+            #(#derived)*
             __db.build_views();
             __db
         }

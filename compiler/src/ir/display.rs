@@ -342,6 +342,25 @@ impl Program {
                 self.maps[m].name,
                 self.var_list(&self.maps[m].key)
             ),
+            &PathBody::Feed(d) => {
+                let derived = self.relations[d]
+                    .derived
+                    .as_ref()
+                    .expect("a derived relation");
+                let factors: Vec<String> = derived.factors.iter().map(|x| x.text()).collect();
+                let times = if factors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ⊗ {}", factors.join(" ⊗ "))
+                };
+                writeln!(
+                    f,
+                    "    if it enters {}: {}[{}] changes by the tuple's payload{times}",
+                    self.atoms[derived.atom].label,
+                    self.maps[self.relations[d].base].name,
+                    self.var_list(&self.atoms[derived.atom].vars)
+                )
+            }
             &PathBody::Cluster(m) => writeln!(
                 f,
                 "    {}: a new tuple joins the cluster's tree (live upward, taking part downward); a taking-part tuple raises its cluster's best payload",

@@ -116,6 +116,23 @@ pub struct RelationIr {
     pub columns: Vec<(Ident, Type)>,
     /// The base map holding its tuples.
     pub base: MapId,
+    /// For an atom's derived relation (`syntax/local.rs`): how the tuples
+    /// of the relation written in the atom enter it. It has no update API;
+    /// its source's updates feed it (`PathBody::Feed`).
+    pub derived: Option<Derived>,
+}
+
+/// How a derived relation is fed: the atom's local step.
+#[derive(Debug, Clone)]
+pub struct Derived {
+    /// The relation written in the atom.
+    pub source: RelId,
+    /// The atom.
+    pub atom: AtomId,
+    /// What each column of `source` is bound to.
+    pub args: Vec<crate::query::Arg>,
+    /// The factors applied where a tuple enters.
+    pub factors: Vec<crate::query::ExprFactor>,
 }
 
 /// An atom: a relation read with one variable per column.
@@ -432,6 +449,10 @@ pub enum PathBody {
     Raise(MapId),
     /// Max-max: the atom's cluster node.
     Cluster(MapId),
+    /// An atom's local step: the tuple, matched, projected and multiplied
+    /// by the atom's factors, changes the atom's derived relation (whose
+    /// own trigger carries it on).
+    Feed(RelId),
 }
 
 /// The first-order delta of one atom: every derivation in which this atom
@@ -627,6 +648,12 @@ impl Program {
             Factor::Atom(a) => self.atoms[a].vars.clone(),
             Factor::Map(m) => self.maps[m].key.clone(),
         }
+    }
+
+    /// The relations the query declares, with their update API (not the
+    /// derived relations of atoms' local steps).
+    pub fn declared(&self) -> impl Iterator<Item = &RelationIr> + '_ {
+        self.relations.iter().filter(|r| r.derived.is_none())
     }
 
     /// The names of `maps`, in order.

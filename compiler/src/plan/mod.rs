@@ -31,7 +31,7 @@ use crate::analysis::acyclicity::gyo;
 use crate::analysis::decomposition::{self, Subquery};
 use crate::analysis::hypergraph::members;
 use crate::analysis::{Analysis, JoinTree, Mask, Triangle, VariableOrder};
-use crate::ir::Program;
+use crate::ir::{AtomPath, PathBody, Program, Trigger};
 use crate::query::{Query, Strategy, UpdateModel};
 
 /// What will be built for a query: the strategy the verdict chose, with the
@@ -183,8 +183,32 @@ pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, s
         Plan::FirstOrder => first_order::lower(query, verdict),
         Plan::Recompute => recompute::lower(query, verdict),
     };
+    feed_derived_relations(&mut program);
     storage::keep_only_what_is_read(&mut program);
     Ok(program)
+}
+
+/// Each derived relation is fed by its source's trigger, after the
+/// source's own atoms (which then read it as it was before the update, as
+/// the exact delta of a self-join wants of a later atom).
+fn feed_derived_relations(p: &mut Program) {
+    for d in 0..p.relations.len() {
+        let Some(derived) = &p.relations[d].derived else {
+            continue;
+        };
+        let (source, atom) = (derived.source, derived.atom);
+        let path = AtomPath {
+            atom,
+            body: PathBody::Feed(d),
+        };
+        match p.triggers.iter_mut().find(|t| t.relation == source) {
+            Some(trigger) => trigger.paths.push(path),
+            None => p.triggers.push(Trigger {
+                relation: source,
+                paths: vec![path],
+            }),
+        }
+    }
 }
 
 /// The rejection of a query the verdict does not maintain.

@@ -7,7 +7,9 @@ use syn::Ident;
 
 use super::Verdict;
 use super::names::snake_case;
-use crate::ir::{AtomIr, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, Var};
+use crate::ir::{
+    AtomIr, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, Var,
+};
 use crate::query::Query;
 
 /// A program with the query's variables, atoms, relations and base maps,
@@ -35,9 +37,21 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
     let mut relations = Vec::new();
     for (i, r) in query.relations.iter().enumerate() {
         let snake = snake_case(&r.name.to_string());
+        let doc = match r.derived_from {
+            None => format!("`{}`: each tuple's live contributions.", r.name),
+            Some(_) => format!(
+                "{}, by ({}).",
+                r.docs.concat().trim(),
+                r.columns
+                    .iter()
+                    .map(|c| c.name.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
         maps.push(Map {
             name: Ident::new(&snake, r.name.span()),
-            doc: format!("`{}`: each tuple's live contributions.", r.name),
+            doc,
             key: Vec::new(),
             kind: MapKind::Base {
                 relation: i,
@@ -54,6 +68,18 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                 .map(|c| (c.name.clone(), c.ty.clone()))
                 .collect(),
             base: i,
+            derived: r.derived_from.map(|atom| {
+                let local = query.atoms[atom]
+                    .local
+                    .as_ref()
+                    .expect("a derived relation's atom has a local step");
+                Derived {
+                    source: local.source,
+                    atom,
+                    args: local.args.clone(),
+                    factors: local.factors.clone(),
+                }
+            }),
         });
     }
     Program {

@@ -74,6 +74,9 @@ fn kept(p: &Program, r: RelId) -> Kept {
                     && first.siblings.is_empty()
             })
         }
+        // The derived relation changes by the update's `δ` times the
+        // atom's factors: it needs the old payload no more than a view.
+        PathBody::Feed(_) => true,
         PathBody::Delta(_) | PathBody::Triangle { .. } | PathBody::Cluster(_) => false,
     });
     if !direct {

@@ -96,7 +96,7 @@ pub struct ColumnDecl {
     pub ty: Type,
 }
 
-/// `Head(vars...) = Atom * Atom * ...;`
+/// `Head(vars...) = Atom * { expr } * ...;`
 #[derive(Debug, Clone)]
 pub struct Rule {
     /// The head's name (free to choose; it names nothing in the output).
@@ -105,15 +105,52 @@ pub struct Rule {
     pub head: Vec<Ident>,
     /// The body's atoms, in order.
     pub atoms: Vec<AtomSyntax>,
+    /// The body's `{ expr }` factors, in order.
+    pub exprs: Vec<ExprSyntax>,
 }
 
-/// `Relation(var, ...)` in a rule body.
+/// `Relation(arg, ...)` in a rule body.
 #[derive(Debug, Clone)]
 pub struct AtomSyntax {
     /// The relation the atom reads.
     pub relation: Ident,
-    /// The variables bound by position to the relation's columns.
-    pub args: Vec<Ident>,
+    /// What each column is bound to, by position.
+    pub args: Vec<ArgSyntax>,
     /// Span from the relation name to the closing parenthesis.
+    pub span: Span,
+}
+
+/// One argument of an atom.
+#[derive(Debug, Clone)]
+pub enum ArgSyntax {
+    /// A variable.
+    Var(Ident),
+    /// A constant: an integer (possibly negative), a string or a boolean.
+    Const {
+        /// The literal as written, with its sign.
+        expr: Box<syn::Expr>,
+        /// Its span.
+        span: Span,
+    },
+    /// `_`: any value, summed out.
+    Wildcard(Span),
+}
+
+impl ArgSyntax {
+    /// The argument's span.
+    pub fn span(&self) -> Span {
+        match self {
+            ArgSyntax::Var(v) => v.span(),
+            ArgSyntax::Const { span, .. } | ArgSyntax::Wildcard(span) => *span,
+        }
+    }
+}
+
+/// `{ expr }` in a rule body: a condition (`bool`) or a lift (a payload).
+#[derive(Debug, Clone)]
+pub struct ExprSyntax {
+    /// The expression.
+    pub expr: syn::Expr,
+    /// Span of the braces and what they hold.
     pub span: Span,
 }

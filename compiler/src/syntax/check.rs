@@ -6,14 +6,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenTree};
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Ident, Lit, Type};
 
-use super::ast::{self, Attribute};
+use super::ast::{self, ArgSyntax, Attribute, ExprSyntax};
 use crate::query::{
-    Atom, Column, Query, Relation, SemiringSpec, Strategy, StrategyRequest, UpdateModel, VarId,
-    Variable, type_string,
+    Arg, Atom, Column, ExprFactor, LocalStep, Query, Relation, SemiringSpec, Strategy,
+    StrategyRequest, UpdateModel, VarId, Variable, type_string,
 };
 use crate::semiring::{self, SemiringClass};
 
@@ -143,7 +144,12 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         .rule
         .head
         .iter()
-        .chain(item.rule.atoms.iter().flat_map(|a| a.args.iter()))
+        .chain(item.rule.atoms.iter().flat_map(|a| {
+            a.args.iter().filter_map(|arg| match arg {
+                ArgSyntax::Var(v) => Some(v),
+                _ => None,
+            })
+        }))
     {
         if reported.insert(v.to_string()) {
             reserved(v, "variable", errors);
@@ -185,6 +191,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             name: decl.name.clone(),
             docs: decl.docs.clone(),
             columns,
+            derived_from: None,
         });
     }
 
@@ -221,7 +228,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     for atom in &rule.atoms {
         let key = atom.relation.to_string();
         let Some(&rel) = relation_index.get(&key) else {
-            in_failed_atoms.extend(atom.args.iter().map(Ident::to_string));
+            in_failed_atoms.extend(arg_names(&atom.args));
             let declared: Vec<String> = relations.iter().map(|r| format!("`{}`", r.name)).collect();
             let hint = if declared.is_empty() {
                 format!("declare it with `relation {key}(...);`")
@@ -247,7 +254,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             errors.push(
                 atom.span,
                 format!(
-                    "relation `{key}` has {} column{} ({}) but this atom gives {} variable{}: bind one variable per column",
+                    "relation `{key}` has {} column{} ({}) but this atom gives {} argument{}: bind one variable, constant or `_` per column",
                     relation.columns.len(),
                     plural(relation.columns.len()),
                     cols.join(", "),
@@ -255,12 +262,36 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                     plural(atom.args.len()),
                 ),
             );
-            in_failed_atoms.extend(atom.args.iter().map(Ident::to_string));
+            in_failed_atoms.extend(arg_names(&atom.args));
             continue;
         }
         let mut vars: Vec<VarId> = Vec::new();
+        let mut args: Vec<Arg> = Vec::new();
         let mut ok = true;
         for (arg, col) in atom.args.iter().zip(&relation.columns) {
+            let arg = match arg {
+                ArgSyntax::Var(v) => v,
+                ArgSyntax::Wildcard(_) => {
+                    args.push(Arg::Wildcard);
+                    continue;
+                }
+                ArgSyntax::Const { expr, span } => {
+                    if let Err(message) = constant_fits(expr, &col.ty) {
+                        errors.push(
+                            *span,
+                            format!(
+                                "constant `{}` cannot match column `{key}.{}: {}`: {message}",
+                                expr.to_token_stream().to_string().replace("- ", "-"),
+                                col.name,
+                                type_string(&col.ty)
+                            ),
+                        );
+                        ok = false;
+                    }
+                    args.push(Arg::Const(expr.clone()));
+                    continue;
+                }
+            };
             let name = arg.to_string();
             let v = match var_index.get(&name) {
                 Some(&v) => v,
@@ -274,16 +305,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                     variables.len() - 1
                 }
             };
-            if vars.contains(&v) {
-                errors.push(
-                    arg.span(),
-                    format!(
-                        "variable `{name}` appears twice in one atom of `{key}`: this is not supported yet; use a new variable for one column and join it through another relation"
-                    ),
-                );
-                ok = false;
-                continue;
-            }
+            args.push(Arg::Var(v));
             let col_ty = type_string(&col.ty);
             match &typed[v] {
                 None => {
@@ -303,16 +325,36 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                     }
                 }
             }
-            vars.push(v);
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        }
+        if ok && vars.is_empty() {
+            errors.push(
+                atom.span,
+                format!(
+                    "this atom of `{key}` binds no variable (only constants and `_`): not supported yet; bind a variable that another atom or the head also reads"
+                ),
+            );
+            ok = false;
         }
         if ok {
+            // A local step unless every column binds a variable of its own;
+            // `local::derive` completes it once the factors are placed.
+            let plain = args.len() == vars.len() && args.iter().all(|a| matches!(a, Arg::Var(_)));
             atoms.push(Atom {
                 relation: rel,
                 vars,
+                local: (!plain).then(|| LocalStep {
+                    source: rel,
+                    args,
+                    factors: Vec::new(),
+                }),
                 span: atom.span,
             });
         }
     }
+    let factors = check_factors(&rule.exprs, &variables, &atoms, errors);
     for (i, &v) in head.iter().enumerate() {
         if typed[v].is_none() && !in_failed_atoms.contains(&variables[v].name.to_string()) {
             errors.push(
@@ -349,6 +391,149 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         head,
         atoms,
     })
+    .map(|q| super::local::derive(q, factors))
+}
+
+/// The names of the variables among an atom's arguments.
+fn arg_names(args: &[ArgSyntax]) -> Vec<String> {
+    args.iter()
+        .filter_map(|arg| match arg {
+            ArgSyntax::Var(v) => Some(v.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a constant can equal values of a column of type `ty`; what is
+/// wrong when not.
+fn constant_fits(expr: &syn::Expr, ty: &Type) -> Result<(), String> {
+    let ty = type_string(ty);
+    let (lit, negative) = match expr {
+        syn::Expr::Lit(l) => (&l.lit, false),
+        syn::Expr::Unary(u) => match &*u.expr {
+            syn::Expr::Lit(l) => (&l.lit, true),
+            _ => return Err("not a literal".to_owned()),
+        },
+        _ => return Err("not a literal".to_owned()),
+    };
+    const SIGNED: &[&str] = &["i8", "i16", "i32", "i64", "i128", "isize"];
+    const UNSIGNED: &[&str] = &["u8", "u16", "u32", "u64", "u128", "usize"];
+    match lit {
+        syn::Lit::Str(_) if ty == "String" => Ok(()),
+        syn::Lit::Str(_) => Err("a string constant matches a `String` column".to_owned()),
+        syn::Lit::Bool(_) if ty == "bool" => Ok(()),
+        syn::Lit::Bool(_) => Err("a boolean constant matches a `bool` column".to_owned()),
+        syn::Lit::Int(_) if SIGNED.contains(&ty.as_str()) => Ok(()),
+        syn::Lit::Int(_) if UNSIGNED.contains(&ty.as_str()) && !negative => Ok(()),
+        syn::Lit::Int(_) if UNSIGNED.contains(&ty.as_str()) => {
+            Err("the column is unsigned".to_owned())
+        }
+        syn::Lit::Int(_) => Err("an integer constant matches an integer column".to_owned()),
+        _ => Err("a constant is an integer, a string or a boolean".to_owned()),
+    }
+}
+
+/// The `{ expr }` factors with the variables each reads; errors for a
+/// factor that reads no variable, that names one the query does not have,
+/// or that reads variables of several atoms.
+fn check_factors(
+    exprs: &[ExprSyntax],
+    variables: &[Variable],
+    atoms: &[Atom],
+    errors: &mut Errors,
+) -> Vec<(usize, ExprFactor)> {
+    let mut out = Vec::new();
+    for e in exprs {
+        let mut vars: Vec<VarId> = Vec::new();
+        let mut unknown: Vec<Ident> = Vec::new();
+        idents(e.expr.to_token_stream(), &mut |ident, standalone| {
+            let name = ident.to_string();
+            if let Some(v) = variables.iter().position(|v| v.name == name) {
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            } else if standalone && looks_like_a_variable(&name) {
+                unknown.push(ident.clone());
+            }
+        });
+        if let Some(ident) = unknown.first() {
+            let known: Vec<String> = variables.iter().map(|v| format!("`{}`", v.name)).collect();
+            errors.push(
+                ident.span(),
+                format!(
+                    "unknown variable `{ident}` in a factor: the query's variables are {}",
+                    known.join(", ")
+                ),
+            );
+            continue;
+        }
+        if vars.is_empty() {
+            errors.push(
+                e.span,
+                "this factor reads no variable of the query: a factor is a condition or a lift over the variables of an atom",
+            );
+            continue;
+        }
+        let Some(home) = atoms
+            .iter()
+            .position(|a| vars.iter().all(|v| a.vars.contains(v)))
+        else {
+            errors.push(
+                e.span,
+                "this factor reads variables of several atoms (a theta condition): not supported yet; a factor must read the variables of one atom",
+            );
+            continue;
+        };
+        out.push((
+            home,
+            ExprFactor {
+                expr: e.expr.clone(),
+                vars,
+                span: e.span,
+            },
+        ));
+    }
+    out
+}
+
+/// Calls `f` on every identifier of `stream`, with whether it stands as a
+/// value of its own: not called (`f(..)`, `m!`), not a path segment, not a
+/// field or method (`x.len`).
+fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
+    let tokens: Vec<TokenTree> = stream.into_iter().collect();
+    let punct = |j: Option<usize>, c: char| {
+        j.and_then(|j| tokens.get(j))
+            .is_some_and(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == c))
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => idents(g.stream(), f),
+            TokenTree::Ident(ident) => {
+                let called = matches!(
+                    tokens.get(i + 1),
+                    Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                );
+                let standalone = !called
+                    && !punct(i.checked_sub(1), '.')
+                    && !punct(i.checked_sub(1), ':')
+                    && !punct(Some(i + 1), ':')
+                    && !punct(Some(i + 1), '!');
+                f(ident, standalone);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a name is written like a variable: lowercase and no keyword.
+fn looks_like_a_variable(name: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "true", "false", "as", "if", "else", "match", "let", "in", "for", "loop", "while",
+        "return", "self", "crate", "super", "move", "ref", "mut", "i8", "i16", "i32", "i64",
+        "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32", "f64", "bool", "char",
+        "str",
+    ];
+    name.starts_with(|c: char| c.is_lowercase() || c == '_') && !KEYWORDS.contains(&name)
 }
 
 fn plural(n: usize) -> &'static str {

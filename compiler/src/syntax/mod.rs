@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod check;
+mod local;
 mod parse;
 
 pub use check::check;

@@ -10,7 +10,9 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Ident, Lit, Token, Type, Visibility, braced, parenthesized};
 
-use super::ast::{AtomSyntax, Attribute, ColumnDecl, File, QueryItem, RelationDecl, Rule};
+use super::ast::{
+    ArgSyntax, AtomSyntax, Attribute, ColumnDecl, ExprSyntax, File, QueryItem, RelationDecl, Rule,
+};
 
 mod kw {
     syn::custom_keyword!(query);
@@ -209,22 +211,49 @@ impl Parse for Rule {
             ));
         }
         input.parse::<Token![=]>()?;
-        let mut atoms = vec![input.parse::<AtomSyntax>()?];
-        while input.peek(Token![*]) {
+        let (mut atoms, mut exprs) = (Vec::new(), Vec::new());
+        loop {
+            if input.peek(syn::token::Brace) {
+                let content;
+                let braces = braced!(content in input);
+                let expr: syn::Expr = content.parse().map_err(|e| {
+                    syn::Error::new(
+                        e.span(),
+                        format!(
+                            "expected a Rust expression inside `{{ }}`, a condition or a lift: {e}"
+                        ),
+                    )
+                })?;
+                exprs.push(ExprSyntax {
+                    expr,
+                    span: braces.span.join(),
+                });
+            } else {
+                atoms.push(input.parse::<AtomSyntax>()?);
+            }
+            if !input.peek(Token![*]) {
+                break;
+            }
             input.parse::<Token![*]>()?;
-            atoms.push(input.parse()?);
         }
         if !input.peek(Token![;]) {
             return Err(syn::Error::new(
                 input.span(),
-                "expected `*` and another atom, or `;` to end the rule",
+                "expected `*` and another factor (an atom or `{ expr }`), or `;` to end the rule",
             ));
         }
         input.parse::<Token![;]>()?;
+        if atoms.is_empty() {
+            return Err(syn::Error::new(
+                head_name.span(),
+                "the rule's body has no atom: a query reads at least one relation",
+            ));
+        }
         Ok(Rule {
             head_name,
             head: head.into_iter().collect(),
             atoms,
+            exprs,
         })
     }
 }
@@ -244,8 +273,8 @@ impl Parse for AtomSyntax {
         }
         let content;
         let parens = parenthesized!(content in input);
-        let args: Punctuated<Ident, Token![,]> =
-            content.parse_terminated(Ident::parse, Token![,])?;
+        let args: Punctuated<ArgSyntax, Token![,]> =
+            content.parse_terminated(ArgSyntax::parse, Token![,])?;
         let span = relation
             .span()
             .join(parens.span.close())
@@ -253,6 +282,49 @@ impl Parse for AtomSyntax {
         Ok(AtomSyntax {
             relation,
             args: args.into_iter().collect(),
+            span,
+        })
+    }
+}
+
+impl Parse for ArgSyntax {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(Token![_]) {
+            let underscore: Token![_] = input.parse()?;
+            return Ok(ArgSyntax::Wildcard(underscore.span));
+        }
+        if input.peek(Ident) && !input.peek(syn::LitBool) {
+            return Ok(ArgSyntax::Var(input.parse()?));
+        }
+        let span = input.span();
+        let negative = input.peek(Token![-]);
+        if negative {
+            input.parse::<Token![-]>()?;
+        }
+        let lit: syn::Lit = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected a variable, `_`, or a constant (an integer, a string or a boolean)",
+            )
+        })?;
+        let ok = match &lit {
+            syn::Lit::Int(_) => true,
+            syn::Lit::Str(_) | syn::Lit::Bool(_) => !negative,
+            _ => false,
+        };
+        if !ok {
+            return Err(syn::Error::new(
+                lit.span(),
+                "a constant in an atom is an integer (possibly negative), a string or a boolean",
+            ));
+        }
+        let expr: syn::Expr = if negative {
+            syn::parse_quote!(-#lit)
+        } else {
+            syn::parse_quote!(#lit)
+        };
+        Ok(ArgSyntax::Const {
+            expr: Box::new(expr),
             span,
         })
     }

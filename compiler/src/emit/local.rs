@@ -1,0 +1,142 @@
+//! Atoms' local steps (`PathBody::Feed`): where a tuple of a relation
+//! enters an atom with constants, `_`, repeated variables or factors of its
+//! own, it is matched, multiplied by the factors and projected on the
+//! atom's variables, and changes the atom's derived relation.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{key_expr, method};
+use crate::ir::{Derived, Program, RelId, is_copy_type};
+use crate::query::Arg;
+
+/// The local step of derived relation `d`, run on the source's tuple
+/// `__tuple` (borrowed): `body(key, factor)` runs for a tuple that enters,
+/// with the derived tuple and the product of the atom's factors (`None`
+/// when it has none).
+fn step(
+    p: &Program,
+    d: RelId,
+    body: impl FnOnce(TokenStream, Option<TokenStream>) -> TokenStream,
+) -> TokenStream {
+    let k = &p.payload;
+    let Derived {
+        source,
+        args,
+        factors,
+        ..
+    } = p.relations[d].derived.as_ref().expect("a derived relation");
+    let columns = &p.relations[*source].columns;
+    // Bind each column: a variable's first column by its name, the others
+    // as `__c<i>` to compare, wildcards to nothing.
+    let mut seen = Vec::new();
+    let mut names = Vec::new();
+    let mut checks = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let column = format_ident!("__c{i}");
+        let copy = is_copy_type(&columns[i].1);
+        match arg {
+            Arg::Var(v) if !seen.contains(v) => {
+                seen.push(*v);
+                let name = &p.vars[*v].name;
+                names.push(quote! { #name });
+            }
+            Arg::Var(v) => {
+                let name = &p.vars[*v].name;
+                names.push(quote! { #column });
+                checks.push(quote! { #column == #name });
+            }
+            Arg::Const(c) => {
+                names.push(quote! { #column });
+                checks.push(if copy {
+                    quote! { *#column == #c }
+                } else {
+                    quote! { #column == #c }
+                });
+            }
+            Arg::Wildcard => names.push(quote! { _ }),
+        }
+    }
+    let fields = (0..args.len()).map(syn::Index::from);
+    let vars = &p.atoms[p.relations[d].derived.as_ref().expect("derived").atom].vars;
+    let key = key_expr(p, vars);
+    let factor = (!factors.is_empty()).then(|| {
+        // The factors read the variables by value (integers, `bool`,
+        // `char`) or by reference (the rest).
+        let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
+        read.sort_unstable();
+        read.dedup();
+        let by_value = read.iter().filter(|&&v| p.vars[v].is_copy()).map(|&v| {
+            let name = &p.vars[v].name;
+            quote! { let #name = *#name; }
+        });
+        let product = factors
+            .iter()
+            .map(|f| {
+                let e = &f.expr;
+                quote! { ::ivm::__private::factor::<#k>(#e) }
+            })
+            .reduce(|acc, f| quote! { ::ivm::Semiring::mul(&#acc, &#f) })
+            .expect("a factor");
+        quote! {{
+            #(#by_value)*
+            #product
+        }}
+    });
+    let body = body(key, factor);
+    let guarded = if checks.is_empty() {
+        body
+    } else {
+        quote! {
+            if #(#checks)&&* {
+                #body
+            }
+        }
+    };
+    quote! {{
+        let (#(#names,)*) = (#(&__tuple.#fields,)*);
+        #guarded
+    }}
+}
+
+/// The feed of derived relation `d` from its source's trigger: the
+/// contribution of the tuple changes from `__old` to `__new` times the
+/// atom's factors.
+pub fn path(p: &Program, d: RelId) -> TokenStream {
+    let feed = method("feed", &p.relations[d].snake);
+    step(p, d, |key, factor| match factor {
+        None => quote! {
+            self.#feed(#key, __old, __new);
+        },
+        Some(factor) => quote! {
+            let __factor = #factor;
+            if !::ivm::Semiring::is_zero(&__factor) {
+                let __from = ::ivm::Semiring::mul(__old, &__factor);
+                let __to = ::ivm::Semiring::mul(__new, &__factor);
+                self.#feed(#key, &__from, &__to);
+            }
+        },
+    })
+}
+
+/// `bulk_load`'s filling of derived relation `d` from its source's base
+/// map, before any view is built.
+pub fn bulk_fill(p: &Program, d: RelId) -> TokenStream {
+    let Derived { source, .. } = p.relations[d].derived.as_ref().expect("a derived relation");
+    let from = &p.maps[p.relations[*source].base].name;
+    let to = &p.maps[p.relations[d].base].name;
+    let step = step(p, d, |key, factor| match factor {
+        None => quote! { __db.#to.insert(#key, &__payload); },
+        Some(factor) => quote! {
+            let __term = ::ivm::Semiring::mul(&__payload, &#factor);
+            if !::ivm::Semiring::is_zero(&__term) {
+                __db.#to.insert(#key, &__term);
+            }
+        },
+    });
+    quote! {
+        for (__tuple, __payload) in __db.#from.iter() {
+            #step
+        }
+    }
+}

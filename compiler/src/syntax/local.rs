@@ -1,0 +1,65 @@
+//! Atoms with a local step (DESIGN section 3a) lowered to plain atoms over
+//! derived relations.
+//!
+//! An atom with constants, `_`, a repeated variable or factors of its own
+//! reads its relation through a local step: a tuple enters the atom if it
+//! matches the constants and repeated columns, with its payload times the
+//! atom's factors, projected on the atom's variables. That is a relation of
+//! its own, the atom's *derived relation*, whose columns are the atom's
+//! variables; the atom reads it as a plain atom. So the analysis, the
+//! verdict and every strategy see the query they already handle, and only
+//! the relation's update path feeds the derived relation (`ir::PathBody::
+//! Feed`).
+
+use syn::Ident;
+
+use crate::query::{Arg, Column, ExprFactor, LocalStep, Query, Relation};
+
+/// Places each factor on its atom (the first that holds all its variables,
+/// found by the checker) and gives every atom with a local step its derived
+/// relation.
+pub fn derive(mut query: Query, factors: Vec<(usize, ExprFactor)>) -> Query {
+    for (home, factor) in factors {
+        let atom = &mut query.atoms[home];
+        let local = atom.local.get_or_insert_with(|| LocalStep {
+            source: atom.relation,
+            args: atom.vars.iter().map(|&v| Arg::Var(v)).collect(),
+            factors: Vec::new(),
+        });
+        local.factors.push(factor);
+    }
+    for i in 0..query.atoms.len() {
+        let Some(local) = &query.atoms[i].local else {
+            continue;
+        };
+        let source = &query.relations[local.source];
+        let mut name = format!("{}{}", source.name, i + 1);
+        while query.relations.iter().any(|r| r.name == name) {
+            name.push('_');
+        }
+        let mut docs = vec![format!(
+            " The tuples of `{}` that enter `{}`",
+            source.name,
+            query.atom_label(i)
+        )];
+        for f in &local.factors {
+            docs.push(format!(" times `{}`", f.text()));
+        }
+        let relation = Relation {
+            name: Ident::new(&name, source.name.span()),
+            docs,
+            columns: query.atoms[i]
+                .vars
+                .iter()
+                .map(|&v| Column {
+                    name: query.variables[v].name.clone(),
+                    ty: query.variables[v].ty.clone(),
+                })
+                .collect(),
+            derived_from: Some(i),
+        };
+        query.relations.push(relation);
+        query.atoms[i].relation = query.relations.len() - 1;
+    }
+    query
+}

@@ -1,8 +1,0 @@
-ivm::ivm_query! {
-    query Loops {
-        relation E(src: u32, dst: u32);
-        Q() = E(x, x);
-    }
-}
-
-fn main() {}

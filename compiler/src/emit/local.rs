@@ -29,6 +29,18 @@ fn step(
     let columns = &p.relations[*source].columns;
     // Bind each column: a variable's first column by its name, the others
     // as `__c<i>` to compare, wildcards to nothing.
+    let vars = &p.atoms[p.relations[d].derived.as_ref().expect("derived").atom].vars;
+    // A variable is bound by name where the key, a factor or a repeated
+    // column reads it; else its column is summed out like `_`.
+    let needed = |v: usize| {
+        vars.contains(&v)
+            || factors.iter().any(|f| f.vars.contains(&v))
+            || args
+                .iter()
+                .filter(|a| matches!(a, Arg::Var(w) if *w == v))
+                .count()
+                > 1
+    };
     let mut seen = Vec::new();
     let mut names = Vec::new();
     let mut checks = Vec::new();
@@ -36,6 +48,7 @@ fn step(
         let column = format_ident!("__c{i}");
         let copy = is_copy_type(&columns[i].1);
         match arg {
+            Arg::Var(v) if !needed(*v) => names.push(quote! { _ }),
             Arg::Var(v) if !seen.contains(v) => {
                 seen.push(*v);
                 let name = &p.vars[*v].name;
@@ -58,7 +71,6 @@ fn step(
         }
     }
     let fields = (0..args.len()).map(syn::Index::from);
-    let vars = &p.atoms[p.relations[d].derived.as_ref().expect("derived").atom].vars;
     let key = key_expr(p, vars);
     let factor = (!factors.is_empty()).then(|| {
         // The factors read the variables by value (integers, `bool`,

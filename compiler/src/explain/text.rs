@@ -26,6 +26,7 @@ pub fn to_text(r: &Report) -> String {
     );
     let _ = writeln!(out, "  updates   {}", q.updates.keyword());
     out.push('\n');
+    local_steps(&mut out, q);
 
     out.push_str("classes\n");
     let line = |out: &mut String, name: &str, ok: bool, why: Option<String>| {
@@ -381,4 +382,58 @@ fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {
             .map(|&c| join_forest(r, tree, c))
             .collect(),
     )
+}
+
+/// Each atom with a local step: what a tuple must match to enter it, the
+/// factors applied there, and the derived relation it then reads (the
+/// analysis below sees the atom over that relation's columns).
+fn local_steps(out: &mut String, q: &crate::query::Query) {
+    use crate::query::Arg;
+    let steps: Vec<(usize, &crate::query::LocalStep)> = q
+        .atoms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.local.as_ref().map(|l| (i, l)))
+        .collect();
+    if steps.is_empty() {
+        return;
+    }
+    out.push_str("local steps (where a tuple enters the atom)\n");
+    for (i, local) in steps {
+        let columns = &q.relations[local.source].columns;
+        let mut what = Vec::new();
+        let mut first: Vec<(usize, usize)> = Vec::new();
+        for (c, arg) in local.args.iter().enumerate() {
+            let column = &columns[c].name;
+            match arg {
+                Arg::Const(e) => what.push(format!(
+                    "{column} = {}",
+                    quote::ToTokens::to_token_stream(e)
+                        .to_string()
+                        .replace("- ", "-")
+                )),
+                Arg::Wildcard => what.push(format!("{column} summed out (`_`)")),
+                Arg::Var(v) => match first.iter().find(|(w, _)| w == v) {
+                    Some(&(_, c0)) => what.push(format!("{column} = {}", columns[c0].name)),
+                    None => first.push((*v, c)),
+                },
+            }
+        }
+        what.extend(local.factors.iter().map(|f| format!("times {}", f.text())));
+        let atom = &q.atoms[i];
+        let vars: Vec<String> = atom
+            .vars
+            .iter()
+            .map(|&v| q.variables[v].name.to_string())
+            .collect();
+        let _ = writeln!(out, "  {}", q.atom_label(i));
+        let _ = writeln!(out, "    {}", what.join("; "));
+        let _ = writeln!(
+            out,
+            "    reads {}({})",
+            q.relations[atom.relation].name,
+            vars.join(", ")
+        );
+    }
+    out.push('\n');
 }

@@ -28,6 +28,30 @@ pub fn derive(mut query: Query, factors: Vec<(usize, ExprFactor)>) -> Query {
         });
         local.factors.push(factor);
     }
+    // A variable that only this atom and its factors read is summed out in
+    // the local step, as `_` is: it is no part of the derived relation.
+    for i in 0..query.atoms.len() {
+        if query.atoms[i].local.is_none() {
+            continue;
+        }
+        let read_elsewhere = |v: usize| {
+            query.head.contains(&v)
+                || query
+                    .atoms
+                    .iter()
+                    .enumerate()
+                    .any(|(j, a)| j != i && a.vars.contains(&v))
+        };
+        let kept: Vec<usize> = query.atoms[i]
+            .vars
+            .iter()
+            .copied()
+            .filter(|&v| read_elsewhere(v))
+            .collect();
+        if !kept.is_empty() {
+            query.atoms[i].vars = kept;
+        }
+    }
     for i in 0..query.atoms.len() {
         let Some(local) = &query.atoms[i].local else {
             continue;

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use ivm_compiler::query::{Arg, ExprFactor, Query, UpdateModel, type_string};
-use ivm_compiler::{diagnostic, driver, emit, explain, semiring, syntax};
+use ivm_compiler::{diagnostic, driver, emit, explain, syntax};
 use quote::ToTokens;
 
 use crate::generate::{self, Generated};
@@ -76,11 +76,7 @@ pub fn suite(text: &str, file: &str) -> Result<Vec<Compiled>, String> {
             .docs
             .iter()
             .find_map(|line| line.trim().strip_prefix("over:"))
-            .map(|list| {
-                list.split(',')
-                    .map(|s| s.trim().to_string())
-                    .collect::<Vec<_>>()
-            });
+            .map(split_top_level);
         match over {
             None => out.push(Compiled::new(query)?),
             Some(semirings) => {
@@ -93,19 +89,48 @@ pub fn suite(text: &str, file: &str) -> Result<Vec<Compiled>, String> {
     Ok(out)
 }
 
-/// `query` over the catalogue semiring `k`, renamed after it.
+/// The items of a comma-separated list, commas inside `(..)` and `<..>`
+/// left alone: `Int, (Int, Count), Covariance<2>`.
+fn split_top_level(list: &str) -> Vec<String> {
+    let (mut items, mut item, mut depth) = (Vec::new(), String::new(), 0i32);
+    for c in list.chars() {
+        match c {
+            '(' | '<' => depth += 1,
+            ')' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(item.trim().to_string());
+                item.clear();
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    items.push(item.trim().to_string());
+    items.retain(|i| !i.is_empty());
+    items
+}
+
+/// `query` over the catalogue semiring `k` (or a tuple of them, `(Int,
+/// Count)`), renamed after it.
 fn over_semiring(query: &Query, k: &str) -> Result<Query, String> {
-    let base = k.split('<').next().unwrap_or(k);
-    let known = semiring::catalogue(base)
-        .ok_or_else(|| format!("query {}: `{k}` is not in the catalogue", query.name))?;
-    let ty: syn::Type = syn::parse_str(&format!("::ivm::semiring::{k}"))
-        .map_err(|e| format!("query {}: `{k}`: {e}", query.name))?;
+    let path = |name: &str| format!("::ivm::semiring::{}", name.trim());
+    let text = match k.strip_prefix('(').and_then(|k| k.strip_suffix(')')) {
+        Some(inner) => format!(
+            "({})",
+            split_top_level(inner)
+                .iter()
+                .map(|c| path(c))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => path(k),
+    };
+    let ty: syn::Type =
+        syn::parse_str(&text).map_err(|e| format!("query {}: `{k}`: {e}", query.name))?;
+    let spec = syntax::semiring_of(&ty).map_err(|e| format!("query {}: `{k}`: {e}", query.name))?;
     let mut q = query.clone();
-    q.semiring.ty = ty;
-    q.semiring.name = k.to_string();
-    q.semiring.catalogue = true;
-    q.semiring.class = known.class;
-    q.semiring.claims.clear();
+    q.semiring = spec;
     q.semiring.span = Some(proc_macro2::Span::call_site());
     let suffix: String = k.chars().filter(char::is_ascii_alphanumeric).collect();
     q.name = syn::Ident::new(&format!("{}{suffix}", query.name), query.name.span());

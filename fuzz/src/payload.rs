@@ -161,6 +161,37 @@ fn nonzero(rng: &mut Rng, max: i64) -> i64 {
     if rng.chance(0.5) { x } else { -x }
 }
 
+/// Pairs of rings: two aggregates in one payload, retracted by subtraction.
+macro_rules! ring_pair {
+    ($($a:ty, $b:ty => $path:literal, |$rng:ident| $sample:expr;)*) => {$(
+        impl Payload for ($a, $b) {
+            const PATH: &'static str = $path;
+            const RING: bool = true;
+
+            fn sample($rng: &mut Rng) -> ($a, $b) {
+                // Either component may be zero, not both.
+                loop {
+                    let v: ($a, $b) = $sample;
+                    if !v.is_zero() {
+                        return v;
+                    }
+                }
+            }
+
+            fn retraction() -> Retraction<($a, $b)> {
+                Retraction::ring()
+            }
+        }
+    )*};
+}
+
+ring_pair! {
+    Int, Int => "(ivm::semiring::Int, ivm::semiring::Int)",
+        |rng| (Int(rng.range(-2, 2)), Int(rng.range(-2, 2)));
+    Int, Real => "(ivm::semiring::Int, ivm::semiring::Real)",
+        |rng| (Int(rng.range(-2, 2)), Real(rng.range(-2, 2) as f64));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +216,7 @@ mod tests {
         never_zero::<MaxMin>();
         never_zero::<MinMax>();
         never_zero::<MaxMax>();
+        never_zero::<(Int, Int)>();
+        never_zero::<(Int, Real)>();
     }
 }

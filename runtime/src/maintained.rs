@@ -79,6 +79,11 @@ pub trait Maintained: Semiring {
     /// retraction. `Default` is the empty multiset.
     type State: Clone + Debug + Default;
 
+    /// Whether the state is the sum itself and a retraction subtracts,
+    /// refusing only when the sum is zero (a ring's rule). A tuple of such
+    /// semirings retracts the same way as a whole.
+    const BY_SUBTRACTION: bool = false;
+
     /// The ⊕ of the live contributions (zero when none).
     fn value(state: &Self::State) -> Self;
 
@@ -117,6 +122,7 @@ pub trait Maintained: Semiring {
 
 impl Maintained for Int {
     type State = Int;
+    const BY_SUBTRACTION: bool = true;
 
     #[inline]
     fn value(state: &Int) -> Int {
@@ -181,6 +187,7 @@ macro_rules! maintained_by_sum {
     ($([$($generics:tt)*] $ty:ty),* $(,)?) => {$(
         impl<$($generics)*> Maintained for $ty {
             type State = Self;
+            const BY_SUBTRACTION: bool = true;
 
             #[inline]
             fn value(state: &Self) -> Self {

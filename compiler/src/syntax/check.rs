@@ -71,6 +71,19 @@ impl Errors {
     }
 }
 
+/// The semiring a `#[semiring(...)]` type names, as the checker reads it
+/// (a catalogue semiring or a tuple of them; no class keywords).
+///
+/// # Errors
+///
+/// When the type is neither.
+pub fn semiring_of(ty: &Type) -> syn::Result<SemiringSpec> {
+    let mut errors = Errors::default();
+    let spec = check_semiring(ty.span(), ty, &[], &mut errors);
+    errors.finish()?;
+    Ok(spec.expect("a semiring when there is no error"))
+}
+
 fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     let before = errors.count();
     let span = item
@@ -554,6 +567,58 @@ fn default_semiring() -> SemiringSpec {
     }
 }
 
+/// A tuple of catalogue semirings, `(Int, Int, Count)`: componentwise
+/// ⊕ and ⊗, with the class its components share (DESIGN section 3a).
+fn check_tuple_semiring(
+    span: Span,
+    tuple: &syn::TypeTuple,
+    classes: &[Ident],
+    errors: &mut Errors,
+) -> Option<SemiringSpec> {
+    if let Some(kw) = classes.first() {
+        errors.push(
+            kw.span(),
+            "a tuple of semirings takes its class from its components: state no class",
+        );
+        return None;
+    }
+    if !(2..=8).contains(&tuple.elems.len()) {
+        errors.push(tuple.span(), "a tuple semiring has 2 to 8 components");
+        return None;
+    }
+    let components: Vec<SemiringSpec> = tuple
+        .elems
+        .iter()
+        .map(|elem| check_semiring(span, elem, &[], errors))
+        .collect::<Option<_>>()?;
+    if let Some(c) = components.iter().find(|c| !c.catalogue) {
+        errors.push(
+            c.ty.span(),
+            "each component of a tuple semiring is a catalogue semiring of `ivm::semiring`",
+        );
+        return None;
+    }
+    let all = |f: fn(&SemiringClass) -> bool| components.iter().all(|c| f(&c.class));
+    // Componentwise products have zero divisors ((1, 0) ⊗ (0, 1) = 0): a
+    // tuple is never positive, and IVMε's counting needs none.
+    let class = SemiringClass {
+        ring: all(|c| c.ring),
+        deletable: all(|c| c.deletable),
+        ordered_deletes: all(|c| c.deletable || c.ordered_deletes) && !all(|c| c.deletable),
+        idempotent: all(|c| c.idempotent),
+        ..SemiringClass::default()
+    };
+    let names: Vec<String> = components.iter().map(|c| c.name.clone()).collect();
+    Some(SemiringSpec {
+        ty: Type::Tuple(tuple.clone()),
+        name: format!("({})", names.join(", ")),
+        catalogue: true,
+        class,
+        claims: Vec::new(),
+        span: Some(span),
+    })
+}
+
 fn check_semiring(
     span: Span,
     ty: &Type,
@@ -566,10 +631,13 @@ fn check_semiring(
     while let Type::Group(g) = ty {
         ty = &g.elem;
     }
+    if let Type::Tuple(tuple) = ty {
+        return check_tuple_semiring(span, tuple, classes, errors);
+    }
     let Type::Path(path) = ty else {
         errors.push(
             ty.span(),
-            "expected a semiring type path such as `ivm::semiring::Int`",
+            "expected a semiring type path such as `ivm::semiring::Int`, or a tuple of them",
         );
         return None;
     };

@@ -10,5 +10,5 @@ mod check;
 mod local;
 mod parse;
 
-pub use check::check;
+pub use check::{check, semiring_of};
 pub use parse::{parse_file, parse_str, parse_tokens};

@@ -84,6 +84,7 @@ mod deletable;
 mod numeric;
 mod order;
 mod tropical;
+mod tuple;
 
 pub use covariance::Covariance;
 pub use deletable::{BoolState, LevelCounts, SumState};

@@ -1,11 +1,11 @@
 // A claim the type does not back with its trait fails to compile at the
-// keyword: `Tally` claims `counting` without implementing `ivm::Counting`.
+// keyword: `Tally` claims `natural` without implementing `ivm::Natural`.
 use ivm::{Deletable, Maintained, Positive, Semiring};
 
 include!("../../tally.rs");
 
 ivm::ivm_query! {
-    #[semiring(Tally, positive, deletable, counting)]
+    #[semiring(Tally, positive, deletable, natural)]
     pub query Reach {
         relation Edge(a: u32, b: u32);
         relation Start(a: u32);

@@ -109,6 +109,15 @@ pub fn rust(ty: &str, v: u64) -> String {
     }
 }
 
+/// The value `v` of a column of type `ty` as a literal, as a constant in an
+/// atom or a condition writes it (`3`, `-1`, `"s3"`).
+pub fn literal(ty: &str, v: u64) -> String {
+    match ty {
+        "String" => format!("{:?}", String::from_value(v)),
+        _ => rust(ty, v),
+    }
+}
+
 /// The column types the generator draws from.
 pub const TYPES: [&str; 4] = [u32::TYPE, u8::TYPE, i64::TYPE, String::TYPE];
 

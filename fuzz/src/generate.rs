@@ -40,6 +40,13 @@ pub struct Spec {
     pub atoms: Vec<(usize, Vec<usize>)>,
     /// The head variables.
     pub head: Vec<usize>,
+    /// Columns of atoms that hold a constant instead of their variable:
+    /// (atom, column, value; see [`Column`](crate::Column)).
+    pub constants: Vec<(usize, usize, u64)>,
+    /// Columns of atoms that hold `_` instead of their variable.
+    pub wildcards: Vec<(usize, usize)>,
+    /// `{ expr }` factors, each over the variables of one atom.
+    pub factors: Vec<String>,
 }
 
 /// The attribute that picks a strategy.
@@ -91,11 +98,30 @@ impl Spec {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let body: Vec<String> = self
+        let mut body: Vec<String> = self
             .atoms
             .iter()
-            .map(|(r, vs)| format!("{}({})", RELATIONS[*r], vars(vs)))
+            .enumerate()
+            .map(|(i, (r, vs))| {
+                let args: Vec<String> = vs
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &v)| {
+                        if self.wildcards.contains(&(i, c)) {
+                            return "_".to_owned();
+                        }
+                        match self.constants.iter().find(|k| (k.0, k.1) == (i, c)) {
+                            Some(&(_, _, value)) => {
+                                crate::column::literal(self.relations[*r][c], value)
+                            }
+                            None => VARIABLES[v].to_owned(),
+                        }
+                    })
+                    .collect();
+                format!("{}({})", RELATIONS[*r], args.join(", "))
+            })
             .collect();
+        body.extend(self.factors.iter().map(|f| format!("{{ {f} }}")));
         out.push_str(&format!(
             "    Q({}) = {};\n}}\n",
             vars(&self.head),
@@ -324,7 +350,7 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
     let types = column_types(rng, &shape_atoms, &relations, nvars);
     let atoms: Vec<(usize, Vec<usize>)> = relations.iter().copied().zip(shape_atoms).collect();
     let head = shape.head.unwrap_or_else(|| random_head(rng, nvars));
-    Spec {
+    let mut spec = Spec {
         name: name.to_string(),
         semiring,
         insert_only,
@@ -332,6 +358,93 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
         relations: types,
         atoms,
         head,
+        constants: Vec::new(),
+        wildcards: Vec::new(),
+        factors: Vec::new(),
+    };
+    if rng.chance(0.4) {
+        add_local_steps(rng, &mut spec);
+    }
+    spec
+}
+
+/// Gives some atoms local steps: constants and `_` in columns whose
+/// variable no other column or the head reads, a variable repeated within
+/// an atom, and conditions (and, over `Int`, lifts) over one atom's
+/// variables.
+pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
+    // A repeated variable: a column takes the variable of an earlier
+    // column of its atom with the same type, if its own is read elsewhere
+    // (so no head variable is left unbound).
+    if rng.chance(0.3) {
+        let a = rng.index(spec.atoms.len());
+        let r = spec.atoms[a].0;
+        let n = spec.atoms[a].1.len();
+        if n >= 2 {
+            let (i, j) = (rng.index(n - 1), n - 1);
+            let (vi, vj) = (spec.atoms[a].1[i], spec.atoms[a].1[j]);
+            let elsewhere = spec
+                .atoms
+                .iter()
+                .enumerate()
+                .any(|(b, (_, vs))| b != a && vs.contains(&vj));
+            if spec.relations[r][i] == spec.relations[r][j]
+                && vi != vj
+                && (elsewhere || !spec.head.contains(&vj))
+            {
+                spec.atoms[a].1[j] = vi;
+            }
+        }
+    }
+    let uses = |spec: &Spec, v: usize| {
+        spec.atoms
+            .iter()
+            .map(|(_, vs)| vs.iter().filter(|&&x| x == v).count())
+            .sum::<usize>()
+    };
+    for a in 0..spec.atoms.len() {
+        for c in 0..spec.atoms[a].1.len() {
+            let v = spec.atoms[a].1[c];
+            if uses(spec, v) != 1 || spec.head.contains(&v) || !rng.chance(0.25) {
+                continue;
+            }
+            if rng.chance(0.5) {
+                spec.wildcards.push((a, c));
+            } else {
+                spec.constants.push((a, c, rng.range(1, 3) as u64));
+            }
+        }
+    }
+    // Conditions over a variable an atom still binds, maybe a lift.
+    for _ in 0..rng.index(3) {
+        let a = rng.index(spec.atoms.len());
+        let (r, vs) = spec.atoms[a].clone();
+        let bound: Vec<usize> = (0..vs.len())
+            .filter(|&c| {
+                !spec.wildcards.contains(&(a, c))
+                    && !spec.constants.iter().any(|k| (k.0, k.1) == (a, c))
+            })
+            .collect();
+        if bound.is_empty() {
+            continue;
+        }
+        let c = *rng.pick(&bound);
+        let (v, ty) = (VARIABLES[vs[c]], spec.relations[r][c]);
+        let factor = match ty {
+            "String" => format!("{v} != \"s2\""),
+            "i64" if spec.semiring == "ivm::semiring::Int" && rng.chance(0.4) => {
+                format!("Int({v} + 1)")
+            }
+            _ if spec.semiring == "ivm::semiring::Int" && rng.chance(0.4) => {
+                format!("Int(i64::from({v}) - 2)")
+            }
+            _ => {
+                let k = crate::column::literal(ty, rng.range(1, 4) as u64);
+                let op = *rng.pick(&["<", "!=", ">="]);
+                format!("{v} {op} {k}")
+            }
+        };
+        spec.factors.push(factor);
     }
 }
 

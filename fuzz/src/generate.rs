@@ -739,6 +739,7 @@ mod tests {
 
     #[test]
     fn columns_of_one_variable_share_a_type() {
+        // (A variable may repeat within an atom: a local step.)
         let mut rng = Rng::new(5);
         for i in 0..300 {
             let bucket = Bucket::ALL[i % Bucket::ALL.len()];
@@ -748,10 +749,6 @@ mod tests {
                 for (c, &v) in vs.iter().enumerate() {
                     assert_eq!(spec.relations[*r][c], spec.var_type(v), "{}", spec.text());
                 }
-                let mut sorted = vs.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                assert_eq!(sorted.len(), vs.len(), "{}", spec.text());
             }
             assert!(spec.relations.len() <= 4, "{}", spec.text());
         }

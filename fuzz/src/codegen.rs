@@ -191,6 +191,19 @@ pub fn write_cases(
     Ok(queries)
 }
 
+/// Items as the generated code's tuples: flat up to 12, else nested in
+/// chunks of 12.
+fn nested_tuple(items: &[&str]) -> String {
+    if items.len() <= 12 {
+        return match items {
+            [one] => format!("({one},)"),
+            _ => format!("({})", items.join(", ")),
+        };
+    }
+    let chunks: Vec<String> = items.chunks(12).map(nested_tuple).collect();
+    format!("({})", chunks.join(", "))
+}
+
 fn module_name(name: &str) -> String {
     name.to_lowercase()
 }
@@ -213,13 +226,9 @@ fn query_module(c: &Compiled) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let tuple = |items: String, n: usize| {
-        if n == 1 {
-            format!("({items},)")
-        } else {
-            format!("({items})")
-        }
-    };
+    // As the generated code spells a tuple: nested in chunks of 12 beyond
+    // 12 items.
+    let tuple = |items: String, _n: usize| nested_tuple(&items.split(", ").collect::<Vec<_>>());
     let arms = |call: &dyn Fn(usize) -> String| -> String {
         let mut s = String::new();
         for r in rels.clone() {

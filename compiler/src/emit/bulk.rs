@@ -32,16 +32,17 @@ fn bulk_by_updates(p: &Program) -> TokenStream {
     let k = &p.payload;
     let params = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
-        let tys = r.columns.iter().map(|(_, t)| t);
-        quote! { #name: impl ::core::iter::IntoIterator<Item = ((#(#tys,)*), #k)> }
+        let ty = super::relation_type(r);
+        quote! { #name: impl ::core::iter::IntoIterator<Item = (#ty, #k)> }
     });
     let feed = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
         let update = format_ident!("update_{}", r.snake);
-        let cols: Vec<_> = (0..r.columns.len()).map(syn::Index::from).collect();
+        let n = r.columns.len();
+        let cols = (0..n).map(|i| super::item(&quote! { __tuple }, i, n));
         quote! {
             for (__tuple, __payload) in #name {
-                __db.#update(#(__tuple.#cols,)* __payload);
+                __db.#update(#(#cols,)* __payload);
             }
         }
     });

@@ -103,16 +103,13 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     else {
         unreachable!("a cluster node")
     };
-    let cols = p.relations[p.atoms[*atom].relation]
-        .columns
-        .iter()
-        .map(|(_, t)| t);
+    let tuple_ty = super::relation_type(&p.relations[p.atoms[*atom].relation]);
     let up = if parent.is_some() {
         super::key_type(p, shared)
     } else {
         quote! { () }
     };
-    quote! { ::ivm::__private::JoinNode<(#(#cols,)*), #up> }
+    quote! { ::ivm::__private::JoinNode<#tuple_ty, #up> }
 }
 
 /// The empty cluster node.

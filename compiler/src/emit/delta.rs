@@ -37,7 +37,6 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         }
     };
     let names: Vec<TokenStream> = own.vars.iter().map(|&v| bind_name(v)).collect();
-    let fields = (0..own.vars.len()).map(syn::Index::from);
     let rel = own.relation;
     // The innermost body: the derivation's payloads before and after.
     let olds = join.loops.iter().map(|l| format_ident!("__old_{}", l.atom));
@@ -100,7 +99,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             }
             Access::Scan => {
                 let vars = a.vars.iter().map(|&v| bind_name(v));
-                let fields = (0..a.vars.len()).map(syn::Index::from);
+                let fields = super::field_refs(&quote! { __u }, a.vars.len());
                 if same && !earlier {
                     // The base map is already updated: a tuple whose
                     // payload has just returned to zero has left it, yet
@@ -112,7 +111,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                             .then(|| (__tuple, <#k as ::ivm::Semiring>::zero()));
                         let __scan = self.#base.iter();
                         for (__u, __v) in __scan.chain(__left) {
-                            let (#(#vars,)*) = (#(&__u.#fields,)*);
+                            let (#(#vars,)*) = #fields;
                             #pay
                             #body
                         }
@@ -121,7 +120,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     let pay = payloads(quote! { *__u }, quote! { __v });
                     quote! {
                         for (__u, __v) in self.#base.iter() {
-                            let (#(#vars,)*) = (#(&__u.#fields,)*);
+                            let (#(#vars,)*) = #fields;
                             #pay
                             #body
                         }
@@ -139,8 +138,8 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     .filter(|c| !columns.contains(c) && needed.contains(&a.vars[*c]))
                     .map(|c| {
                         let v = &p.vars[a.vars[c]].name;
-                        let f = syn::Index::from(c);
-                        quote! { let #v = &__u.#f; }
+                        let f = super::item(&quote! { __u }, c, a.vars.len());
+                        quote! { let #v = &#f; }
                     });
                 let value = quote! { self.#base.value(__u) };
                 let pay = payloads(quote! { *__u }, value);
@@ -154,9 +153,10 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             }
         };
     }
+    let fields = super::field_refs(&quote! { __tuple }, own.vars.len());
     quote! {
         {
-            let (#(#names,)*) = (#(&__tuple.#fields,)*);
+            let (#(#names,)*) = #fields;
             #body
         }
     }

@@ -70,7 +70,7 @@ fn step(
             Arg::Wildcard => names.push(quote! { _ }),
         }
     }
-    let fields = (0..args.len()).map(syn::Index::from);
+    let fields = super::field_refs(&quote! { __tuple }, args.len());
     let key = key_expr(p, vars);
     let factor = (!factors.is_empty()).then(|| {
         // The factors read the variables by value (integers, `bool`,
@@ -106,7 +106,7 @@ fn step(
         }
     };
     quote! {{
-        let (#(#names,)*) = (#(&__tuple.#fields,)*);
+        let (#(#names,)*) = #fields;
         #guarded
     }}
 }

@@ -50,8 +50,8 @@ fn bind_atom(p: &Program, atom: usize, used: &[VarId], tuple: &TokenStream) -> T
             quote! { _ }
         }
     });
-    let fields = (0..a.vars.len()).map(syn::Index::from);
-    quote! { let (#(#names,)*) = (#(&#tuple.#fields,)*); }
+    let fields = super::field_refs(tuple, a.vars.len());
+    quote! { let (#(#names,)*) = #fields; }
 }
 
 /// The trigger of a CROWN atom: its tuple's new contribution grows its
@@ -131,8 +131,8 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
                 let n = &p.vars[v].name;
                 quote! { #n }
             });
-            let fields = (0..map.key.len()).map(syn::Index::from);
-            let bind_key = quote! { let (#(#names,)*) = (#(&__key.#fields,)*); };
+            let fields = super::field_refs(&quote! { __key }, map.key.len());
+            let bind_key = quote! { let (#(#names,)*) = #fields; };
             let index_key = key_expr(p, &index_vars);
             let used = contribution_vars(p, up);
             let bind = bind_atom(p, *up_atom, &used, &quote! { __u });

@@ -128,12 +128,26 @@ pub fn emit(p: &Program) -> TokenStream {
             const _: () = ::ivm::__private::require_positive::<#k>();
         }
     });
+    // Wide relations: one parameter per column, and keys of nested tuples.
+    let widest = p
+        .relations
+        .iter()
+        .map(|r| r.columns.len())
+        .max()
+        .unwrap_or(0);
+    let many = (widest > 5).then(|| {
+        quote! { #[allow(clippy::too_many_arguments, reason = "one parameter per column")] }
+    });
+    let complex = (widest > 12).then(|| {
+        quote! { #[allow(clippy::type_complexity, reason = "keys of more than 12 columns nest")] }
+    });
     quote! {
         #warning
         #claims
         #positive
 
         #(#[doc = #docs])*
+        #complex
         #vis struct #name {
             #(#fields)*
         }
@@ -141,6 +155,8 @@ pub fn emit(p: &Program) -> TokenStream {
         // A query's struct is its whole API; a program rarely calls every
         // method, and that is no reason to warn.
         #[allow(dead_code, reason = "generated API: not every method is used")]
+        #complex
+        #many
         impl #name {
             /// An empty database.
             pub fn new() -> Self {
@@ -255,16 +271,53 @@ fn payload_map(p: &Program, key: TokenStream) -> TokenStream {
     }
 }
 
+/// Items as one Rust tuple, of types or of values: flat up to 12 items,
+/// nested in chunks of 12 beyond (the standard library implements `Hash`,
+/// `Eq` and `Clone` for tuples of up to 12), so that a relation may have
+/// any number of columns (up to 144).
+fn tuple(items: impl IntoIterator<Item = TokenStream>) -> TokenStream {
+    let items: Vec<TokenStream> = items.into_iter().collect();
+    if items.len() <= 12 {
+        return quote! { (#(#items,)*) };
+    }
+    let chunks = items.chunks(12).map(|chunk| tuple(chunk.to_vec()));
+    quote! { (#(#chunks,)*) }
+}
+
+/// Item `i` of a tuple of `n` items built by [`tuple`]: `t.3`, or
+/// `t.1.3` for item 15 of 16.
+fn item(base: &TokenStream, i: usize, n: usize) -> TokenStream {
+    if n <= 12 {
+        let i = syn::Index::from(i);
+        return quote! { #base.#i };
+    }
+    let (chunk, at) = (syn::Index::from(i / 12), syn::Index::from(i % 12));
+    quote! { #base.#chunk.#at }
+}
+
+/// References to every item of `base`, a tuple of `n` items: `(&t.0,
+/// &t.1, ..)`, to bind names to with a flat pattern.
+fn field_refs(base: &TokenStream, n: usize) -> TokenStream {
+    let fields = (0..n).map(|i| item(base, i, n));
+    quote! { (#(&#fields,)*) }
+}
+
 /// The tuple type of a key over `vars`: `()`, `(u32,)`, `(u32, u64)`.
 fn key_type(p: &Program, vars: &[VarId]) -> TokenStream {
-    let tys = vars.iter().map(|&v| &p.vars[v].ty);
-    quote! { (#(#tys,)*) }
+    tuple(vars.iter().map(|&v| {
+        let ty = &p.vars[v].ty;
+        quote! { #ty }
+    }))
 }
 
 /// A key value over `vars` from variables in scope (bound as references).
 fn key_expr(p: &Program, vars: &[VarId]) -> TokenStream {
-    let values = vars.iter().map(|&v| owned(p, v));
-    quote! { (#(#values,)*) }
+    tuple(vars.iter().map(|&v| owned(p, v)))
+}
+
+/// The tuple type of a relation's tuples.
+fn relation_type(r: &crate::ir::RelationIr) -> TokenStream {
+    tuple(r.columns.iter().map(|(_, ty)| quote! { #ty }))
 }
 
 /// The value of a variable in scope (bound as a reference): copied for a

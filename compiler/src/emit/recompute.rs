@@ -33,18 +33,19 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
             let key_ty = key_type(p, key);
             let v_ty = &p.vars[*v].ty;
             let col = |w: usize| {
-                syn::Index::from(a.vars.iter().position(|&x| x == w).expect("atom variable"))
+                let c = a.vars.iter().position(|&x| x == w).expect("atom variable");
+                super::item(&quote! { __u }, c, a.vars.len())
             };
-            let key_fields = key.iter().map(|&w| {
+            let key_fields = super::tuple(key.iter().map(|&w| {
                 let c = col(w);
-                quote! { ::core::clone::Clone::clone(&__u.#c) }
-            });
+                quote! { ::core::clone::Clone::clone(&#c) }
+            }));
             let vc = col(*v);
             builds.push(quote! {
                 let mut #name: ::ivm::__private::Extensions<#key_ty, #v_ty> = ::ivm::__private::Extensions::new();
                 for (__u, __v) in self.#base.iter() {
                     if !::ivm::Semiring::is_zero(&__v) {
-                        #name.insert((#(#key_fields,)*), ::core::clone::Clone::clone(&__u.#vc));
+                        #name.insert(#key_fields, ::core::clone::Clone::clone(&#vc));
                     }
                 }
             });

@@ -68,8 +68,11 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
             && *relation == rel
         {
             let field = &m.name;
-            let fields = columns.iter().map(|&c| syn::Index::from(c));
-            let key = quote! { (#(::core::clone::Clone::clone(&__tuple.#fields),)*) };
+            let n = p.relations[rel].columns.len();
+            let key = super::tuple(columns.iter().map(|&c| {
+                let f = super::item(&quote! { __tuple }, c, n);
+                quote! { ::core::clone::Clone::clone(&#f) }
+            }));
             let insert =
                 quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); };
             if while_growing.is_empty() {
@@ -127,7 +130,7 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
         leave,
     } = index_upkeep(p, rel_id);
     let base = &p.maps[r.base].name;
-    let tys = r.columns.iter().map(|(_, t)| t);
+    let tuple_ty = super::relation_type(&p.relations[rel_id]);
     let feed = method("feed", &r.snake);
     let on_changed = method("on", &format!("{}_changed", r.snake));
     let doc = format!(
@@ -163,7 +166,7 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
     };
     quote! {
         #[doc = #doc]
-        fn #feed(&mut self, __tuple: (#(#tys,)*), __from: &#k, __to: &#k) {
+        fn #feed(&mut self, __tuple: #tuple_ty, __from: &#k, __to: &#k) {
             #body
         }
     }
@@ -187,7 +190,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     let update = method("update", &r.snake);
     let insert = method("insert", &r.snake);
     let on_changed = method("on", &format!("{}_changed", r.snake));
-    let tuple = quote! { (#(#cols,)*) };
+    let tuple = super::tuple(cols.iter().map(|c| quote! { #c }));
     // The tuple stays in use after it went into the base map.
     let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
         quote! { __tuple }
@@ -394,7 +397,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
     let k = &p.payload;
     let r = &p.relations[t.relation];
     let name = method("on", &format!("{}_changed", r.snake));
-    let cols = r.columns.iter().map(|(_, ty)| ty);
+    let tuple_ty = super::relation_type(&p.relations[t.relation]);
     let doc = format!(
         " Propagates a change of one `{}` tuple's payload from `old` to `new` through the views above each atom of `{}`.",
         r.name, r.name
@@ -403,7 +406,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[inline]
-        fn #name(&mut self, __tuple: &(#(#cols,)*), __old: &#k, __new: &#k) {
+        fn #name(&mut self, __tuple: &#tuple_ty, __old: &#k, __new: &#k) {
             #(#paths)*
         }
     }
@@ -414,8 +417,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
         MapKind::Base { relation, .. } => {
-            let cols = p.relations[*relation].columns.iter().map(|(_, t)| t);
-            super::payload_map(p, quote! { (#(#cols,)*) })
+            super::payload_map(p, super::relation_type(&p.relations[*relation]))
         }
         MapKind::Index {
             relation,
@@ -423,14 +425,17 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             while_growing,
         } => {
             let r = &p.relations[*relation];
-            let key = columns.iter().map(|&c| &r.columns[c].1);
-            let all = r.columns.iter().map(|(_, t)| t);
+            let key = super::tuple(columns.iter().map(|&c| {
+                let ty = &r.columns[c].1;
+                quote! { #ty }
+            }));
+            let all = super::relation_type(&p.relations[*relation]);
             // CROWN's indexes lose no tuple one at a time (inserts only),
             // only whole groups once their messages stop growing.
             if while_growing.is_empty() {
-                quote! { ::ivm::__private::Index<(#(#key,)*), (#(#all,)*)> }
+                quote! { ::ivm::__private::Index<#key, #all> }
             } else {
-                quote! { ::ivm::__private::GrowingIndex<(#(#key,)*), (#(#all,)*)> }
+                quote! { ::ivm::__private::GrowingIndex<#key, #all> }
             }
         }
         _ => unreachable!("a relation's map"),

@@ -24,11 +24,11 @@ fn live(p: &Program, node: MapId) -> syn::Ident {
 /// `(__t.1.clone(), __t.0.clone())`: the values of `vars` taken from a tuple
 /// over `key`.
 pub fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStream {
-    let fields = vars.iter().map(|v| {
-        let at = syn::Index::from(key.iter().position(|k| k == v).expect("a key variable"));
-        quote! { ::core::clone::Clone::clone(&#tuple.#at) }
-    });
-    quote! { (#(#fields,)*) }
+    super::tuple(vars.iter().map(|v| {
+        let at = key.iter().position(|k| k == v).expect("a key variable");
+        let item = super::item(tuple, at, key.len());
+        quote! { ::core::clone::Clone::clone(&#item) }
+    }))
 }
 
 /// The tree links of a top join node or a cluster node: its parent, its
@@ -231,16 +231,12 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
             .enumerate()
             .find(|(_, m)| p.maps[**m].key.contains(&v))
             .expect("every head variable is in a top relation");
-        let at = syn::Index::from(
-            p.maps[node]
-                .key
-                .iter()
-                .position(|&x| x == v)
-                .expect("in key"),
-        );
+        let key = &p.maps[node].key;
+        let at = key.iter().position(|&x| x == v).expect("in key");
         let field = &p.maps[node].name;
         let name = &p.vars[v].name;
-        quote! { let #name = &self.#field.tuple(__ids[#i]).#at; }
+        let item = super::item(&quote! { self.#field.tuple(__ids[#i]) }, at, key.len());
+        quote! { let #name = &#item; }
     });
     let factors: Vec<Factor> = top
         .iter()
@@ -306,8 +302,8 @@ pub fn support_method(p: &Program, support: MapId) -> TokenStream {
     let key_ty = key_type(p, &map.key);
     let name = reach(p, support);
     let names = map.key.iter().map(|&v| &p.vars[v].name);
-    let fields = (0..map.key.len()).map(syn::Index::from);
-    let bind = quote! { let (#(#names,)*) = (#(&__tuple.#fields,)*); };
+    let fields = super::field_refs(&quote! { __tuple }, map.key.len());
+    let bind = quote! { let (#(#names,)*) = #fields; };
     // This support's own extension indexes, read by the other supports'
     // deltas.
     let upkeep = p.maps.iter().filter_map(|m| match m.kind {

@@ -39,8 +39,8 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
             quote! { _ }
         }
     });
-    let fields = (0..atom.vars.len()).map(syn::Index::from);
-    let bind = quote! { let (#(#names,)*) = (#(&__tuple.#fields,)*); };
+    let fields = super::field_refs(&quote! { __tuple }, atom.vars.len());
+    let bind = quote! { let (#(#names,)*) = #fields; };
 
     let mut breaks = false;
     let mut blocks = Vec::new();
@@ -579,8 +579,8 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     let k = &p.payload;
     let params = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
-        let tys = r.columns.iter().map(|(_, t)| t);
-        quote! { #name: impl ::core::iter::IntoIterator<Item = ((#(#tys,)*), #k)> }
+        let ty = super::relation_type(r);
+        quote! { #name: impl ::core::iter::IntoIterator<Item = (#ty, #k)> }
     });
     let fill = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
@@ -712,10 +712,10 @@ fn scan(p: &Program, factors: &[Factor], key: &[VarId]) -> (TokenStream, TokenSt
             quote! { _ }
         }
     });
-    let fields = (0..vars.len()).map(syn::Index::from);
+    let fields = super::field_refs(&quote! { __key }, vars.len());
     (
         quote! { (__key, __first) in #source.iter() },
-        quote! { let (#(#names,)*) = (#(&__key.#fields,)*); },
+        quote! { let (#(#names,)*) = #fields; },
     )
 }
 

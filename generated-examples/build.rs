@@ -7,6 +7,7 @@ fn main() {
         "queries/graph.ivm",
         "queries/security.ivm",
         "queries/append_only.ivm",
+        "queries/tpch.ivm",
     ];
     if let Err(e) = ivm_compiler::build::compile_files(&files) {
         // The error already shows file, line, column and the source.

@@ -36,3 +36,16 @@ pub mod security {
 pub mod append_only {
     include!(concat!(env!("OUT_DIR"), "/append_only.rs"));
 }
+
+/// TPC-H queries 1, 3 and 6 over the benchmark's schema, and [`data`], a
+/// generator of its tables.
+// `ShippingPriority` is taken on with `#[allow(intractable)]`, which still
+// warns (as a deprecated constant) where the code is compiled.
+#[allow(deprecated)]
+pub mod tpch {
+    use ivm::semiring::{Count, Int};
+
+    include!(concat!(env!("OUT_DIR"), "/tpch.rs"));
+
+    pub mod data;
+}

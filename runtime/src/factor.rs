@@ -8,6 +8,13 @@ use crate::Semiring;
 pub trait IntoPayload<K> {
     /// The factor as a payload.
     fn into_payload(self) -> K;
+
+    /// The factor as a payload, `None` when it is zero.
+    fn non_zero(self) -> Option<K>;
+
+    /// `acc ⊗ self`, `None` when it is zero. A condition multiplies
+    /// nothing: it keeps `acc` or drops it.
+    fn times(self, acc: K) -> Option<K>;
 }
 
 impl<K: Semiring> IntoPayload<K> for bool {
@@ -15,12 +22,33 @@ impl<K: Semiring> IntoPayload<K> for bool {
     fn into_payload(self) -> K {
         if self { K::one() } else { K::zero() }
     }
+
+    #[inline]
+    fn non_zero(self) -> Option<K> {
+        self.then(K::one)
+    }
+
+    #[inline]
+    fn times(self, acc: K) -> Option<K> {
+        self.then_some(acc)
+    }
 }
 
 impl<K: Semiring> IntoPayload<K> for K {
     #[inline]
     fn into_payload(self) -> K {
         self
+    }
+
+    #[inline]
+    fn non_zero(self) -> Option<K> {
+        (!self.is_zero()).then_some(self)
+    }
+
+    #[inline]
+    fn times(self, acc: K) -> Option<K> {
+        let product = acc.mul(&self);
+        (!product.is_zero()).then_some(product)
     }
 }
 
@@ -37,4 +65,28 @@ impl<K: Semiring> IntoPayload<K> for K {
 #[inline]
 pub fn factor<K: Semiring>(value: impl IntoPayload<K>) -> K {
     value.into_payload()
+}
+
+/// The first factor of a local step: its payload, `None` when it is zero
+/// (a condition that fails), so that the factors after it are not
+/// evaluated.
+///
+/// ```
+/// use ivm::__private::{first_factor, times};
+/// use ivm::semiring::Int;
+///
+/// let (q, ep) = (30, 7);
+/// assert_eq!(first_factor::<Int>(q < 24).and_then(|f| times(f, Int(ep))), None);
+/// assert_eq!(first_factor::<Int>(q < 40).and_then(|f| times(f, Int(ep))), Some(Int(7)));
+/// ```
+#[inline]
+pub fn first_factor<K: Semiring>(value: impl IntoPayload<K>) -> Option<K> {
+    value.non_zero()
+}
+
+/// The product of the factors so far and the next one, `None` when it is
+/// zero.
+#[inline]
+pub fn times<K: Semiring>(acc: K, value: impl IntoPayload<K>) -> Option<K> {
+    value.times(acc)
 }

@@ -134,7 +134,7 @@ pub mod __private {
         pub use crate::claims::*;
     }
     pub use crate::enumerate::{Product, product};
-    pub use crate::factor::{IntoPayload, factor};
+    pub use crate::factor::{IntoPayload, factor, first_factor, times};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
     pub use crate::output::{FreeLevel, count_product};

@@ -14,7 +14,7 @@ fn example(name: &str) -> String {
 
 #[test]
 fn generated_code() {
-    for name in ["retail", "graph", "security", "append_only"] {
+    for name in ["retail", "graph", "security", "append_only", "tpch"] {
         let code = driver::compile_str(&example(name)).expect("example compiles");
         insta::assert_snapshot!(format!("{name}_rs"), code);
     }
@@ -22,7 +22,7 @@ fn generated_code() {
 
 #[test]
 fn maintenance_ir() {
-    for name in ["retail", "graph", "security", "append_only"] {
+    for name in ["retail", "graph", "security", "append_only", "tpch"] {
         let text: Vec<String> = driver::ir_str(&example(name))
             .expect("example parses")
             .into_iter()

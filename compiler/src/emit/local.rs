@@ -11,14 +11,10 @@ use crate::ir::{Derived, Program, RelId, is_copy_type};
 use crate::query::Arg;
 
 /// The local step of derived relation `d`, run on the source's tuple
-/// `__tuple` (borrowed): `body(key, factor)` runs for a tuple that enters,
-/// with the derived tuple and the product of the atom's factors (`None`
-/// when it has none).
-fn step(
-    p: &Program,
-    d: RelId,
-    body: impl FnOnce(TokenStream, Option<TokenStream>) -> TokenStream,
-) -> TokenStream {
+/// `__tuple` (borrowed): `body(key, has_factors)` runs for a tuple that
+/// enters, with the derived tuple; when the atom has factors, their
+/// non-zero product is `__factor`.
+fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStream) -> TokenStream {
     let k = &p.payload;
     let Derived {
         source,
@@ -72,9 +68,14 @@ fn step(
     }
     let fields = super::field_refs(&quote! { __tuple }, args.len());
     let key = key_expr(p, vars);
-    let factor = (!factors.is_empty()).then(|| {
+    let body = body(key, !factors.is_empty());
+    let body = if factors.is_empty() {
+        body
+    } else {
         // The factors read the variables by value (integers, `bool`,
-        // `char`) or by reference (the rest).
+        // `char`) or by reference (the rest). They are evaluated in order,
+        // and the first that is zero (a condition that fails) stops the
+        // step: the tuple does not enter.
         let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
         read.sort_unstable();
         read.dedup();
@@ -82,20 +83,21 @@ fn step(
             let name = &p.vars[v].name;
             quote! { let #name = *#name; }
         });
-        let product = factors
-            .iter()
-            .map(|f| {
-                let e = &f.expr;
-                quote! { ::ivm::__private::factor::<#k>(#e) }
-            })
-            .reduce(|acc, f| quote! { ::ivm::Semiring::mul(&#acc, &#f) })
-            .expect("a factor");
-        quote! {{
-            #(#by_value)*
-            #product
-        }}
-    });
-    let body = body(key, factor);
+        let first = &factors[0].expr;
+        let rest = factors[1..].iter().map(|f| {
+            let e = &f.expr;
+            quote! { .and_then(|__f| ::ivm::__private::times(__f, #e)) }
+        });
+        quote! {
+            let __factor = {
+                #(#by_value)*
+                ::ivm::__private::first_factor::<#k>(#first) #(#rest)*
+            };
+            if let ::core::option::Option::Some(__factor) = __factor {
+                #body
+            }
+        }
+    };
     let guarded = if checks.is_empty() {
         body
     } else {
@@ -116,17 +118,14 @@ fn step(
 /// atom's factors.
 pub fn path(p: &Program, d: RelId) -> TokenStream {
     let feed = method("feed", &p.relations[d].snake);
-    step(p, d, |key, factor| match factor {
-        None => quote! {
+    step(p, d, |key, has_factors| match has_factors {
+        false => quote! {
             self.#feed(#key, __old, __new);
         },
-        Some(factor) => quote! {
-            let __factor = #factor;
-            if !::ivm::Semiring::is_zero(&__factor) {
-                let __from = ::ivm::Semiring::mul(__old, &__factor);
-                let __to = ::ivm::Semiring::mul(__new, &__factor);
-                self.#feed(#key, &__from, &__to);
-            }
+        true => quote! {
+            let __from = ::ivm::Semiring::mul(__old, &__factor);
+            let __to = ::ivm::Semiring::mul(__new, &__factor);
+            self.#feed(#key, &__from, &__to);
         },
     })
 }
@@ -137,10 +136,10 @@ pub fn bulk_fill(p: &Program, d: RelId) -> TokenStream {
     let Derived { source, .. } = p.relations[d].derived.as_ref().expect("a derived relation");
     let from = &p.maps[p.relations[*source].base].name;
     let to = &p.maps[p.relations[d].base].name;
-    let step = step(p, d, |key, factor| match factor {
-        None => quote! { __db.#to.insert(#key, &__payload); },
-        Some(factor) => quote! {
-            let __term = ::ivm::Semiring::mul(&__payload, &#factor);
+    let step = step(p, d, |key, has_factors| match has_factors {
+        false => quote! { __db.#to.insert(#key, &__payload); },
+        true => quote! {
+            let __term = ::ivm::Semiring::mul(&__payload, &__factor);
             if !::ivm::Semiring::is_zero(&__term) {
                 __db.#to.insert(#key, &__term);
             }

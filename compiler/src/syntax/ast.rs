@@ -125,7 +125,8 @@ pub struct AtomSyntax {
 pub enum ArgSyntax {
     /// A variable.
     Var(Ident),
-    /// A constant: an integer (possibly negative), a string or a boolean.
+    /// A constant: an integer (possibly negative), a string, a character or
+    /// a boolean.
     Const {
         /// The literal as written, with its sign.
         expr: Box<syn::Expr>,

@@ -434,6 +434,8 @@ fn constant_fits(expr: &syn::Expr, ty: &Type) -> Result<(), String> {
     match lit {
         syn::Lit::Str(_) if ty == "String" => Ok(()),
         syn::Lit::Str(_) => Err("a string constant matches a `String` column".to_owned()),
+        syn::Lit::Char(_) if ty == "char" => Ok(()),
+        syn::Lit::Char(_) => Err("a character constant matches a `char` column".to_owned()),
         syn::Lit::Bool(_) if ty == "bool" => Ok(()),
         syn::Lit::Bool(_) => Err("a boolean constant matches a `bool` column".to_owned()),
         syn::Lit::Int(_) if SIGNED.contains(&ty.as_str()) => Ok(()),
@@ -442,7 +444,7 @@ fn constant_fits(expr: &syn::Expr, ty: &Type) -> Result<(), String> {
             Err("the column is unsigned".to_owned())
         }
         syn::Lit::Int(_) => Err("an integer constant matches an integer column".to_owned()),
-        _ => Err("a constant is an integer, a string or a boolean".to_owned()),
+        _ => Err("a constant is an integer, a string, a character or a boolean".to_owned()),
     }
 }
 

@@ -48,7 +48,12 @@ pub fn derive(mut query: Query, factors: Vec<(usize, ExprFactor)>) -> Query {
             .copied()
             .filter(|&v| read_elsewhere(v))
             .collect();
-        if !kept.is_empty() {
+        // An atom whose variables nothing else reads (`Q() = R(x, _) *
+        // {..}`) keeps its first one: the derived relation then has one
+        // column, not none, and the root sums over it.
+        if kept.is_empty() {
+            query.atoms[i].vars.truncate(1);
+        } else {
             query.atoms[i].vars = kept;
         }
     }

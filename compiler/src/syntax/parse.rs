@@ -304,18 +304,18 @@ impl Parse for ArgSyntax {
         let lit: syn::Lit = input.parse().map_err(|e| {
             syn::Error::new(
                 e.span(),
-                "expected a variable, `_`, or a constant (an integer, a string or a boolean)",
+                "expected a variable, `_`, or a constant (an integer, a string, a character or a boolean)",
             )
         })?;
         let ok = match &lit {
             syn::Lit::Int(_) => true,
-            syn::Lit::Str(_) | syn::Lit::Bool(_) => !negative,
+            syn::Lit::Str(_) | syn::Lit::Char(_) | syn::Lit::Bool(_) => !negative,
             _ => false,
         };
         if !ok {
             return Err(syn::Error::new(
                 lit.span(),
-                "a constant in an atom is an integer (possibly negative), a string or a boolean",
+                "a constant in an atom is an integer (possibly negative), a string, a character or a boolean",
             ));
         }
         let expr: syn::Expr = if negative {

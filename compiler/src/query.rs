@@ -45,6 +45,11 @@ pub struct Query {
     pub head: Vec<VarId>,
     /// The body's atoms, in order.
     pub atoms: Vec<Atom>,
+    /// The theta factors: `{ expr }` factors over variables of several
+    /// atoms, none of which holds them all. Each is a hyperedge of its own
+    /// for the analysis, applied to whole derivations by the strategies
+    /// that can (first-order and recompute).
+    pub theta: Vec<ExprFactor>,
 }
 
 /// The semiring named by `#[semiring(...)]`.
@@ -335,6 +340,15 @@ impl Query {
         out
     }
 
+    /// Where edge `e` of the query's hypergraph is written: an atom, or
+    /// (after the atoms) a theta factor.
+    pub fn edge_span(&self, e: usize) -> Span {
+        match self.atoms.get(e) {
+            Some(atom) => atom.span,
+            None => self.theta[e - self.atoms.len()].span,
+        }
+    }
+
     /// The rule as one line, e.g. `Q(x) = S(x, y) * T(y)`.
     pub fn rule_text(&self) -> String {
         let head: Vec<String> = self
@@ -348,6 +362,7 @@ impl Query {
                 body.extend(local.factors.iter().map(ExprFactor::text));
             }
         }
+        body.extend(self.theta.iter().map(ExprFactor::text));
         format!(
             "{}({}) = {}",
             self.head_name,

@@ -361,12 +361,14 @@ fn query_module(c: &Compiled) -> String {
             }
         })
         .collect();
-    // The product of every atom's factors, from the variables' values.
+    // The product of every atom's factors and the theta factors, from the
+    // variables' values.
     let factors: Vec<&ExprFactor> = q
         .atoms
         .iter()
         .filter_map(|a| a.local.as_ref())
         .flat_map(|l| &l.factors)
+        .chain(&q.theta)
         .collect();
     let factor_fn = if factors.is_empty() {
         String::new()

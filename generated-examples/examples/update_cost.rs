@@ -1,8 +1,8 @@
 //! Instructions per update for callgrind: loads N live tuples (10^4 unless
-//! a third argument says otherwise) into `RevenueByStore` or
-//! `CheapestOffer`, then runs `OPS` operations (each
+//! a third argument says otherwise) into `RevenueByStore`, `CheapestOffer`
+//! or TPC-H Q1 or Q6 (`q1`, `q6`), then runs `OPS` operations (each
 //! retracts one live contribution and adds a fresh one, as the `ratio`
-//! benchmark does). Run it with two values of `OPS` under
+//! and `tpch` benchmarks do). Run it with two values of `OPS` under
 //! `valgrind --tool=callgrind` and divide the difference of the totals by
 //! the difference of `OPS`:
 //!
@@ -19,6 +19,8 @@ use std::hint::black_box;
 
 use ivm::semiring::MinPlus;
 use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
+use ivm_generated_examples::tpch::data::{Database, Tables};
+use ivm_generated_examples::tpch::{ForecastRevenue, PricingSummary};
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -65,6 +67,28 @@ fn cheapest(n: usize, ops: usize) {
     black_box(&q);
 }
 
+/// TPC-H Q1 or Q6 (`tpch::PricingSummary`, `tpch::ForecastRevenue`) with N
+/// live order lines: each operation deletes the oldest and inserts the
+/// next of N more generated lines.
+fn tpch<Q: Tables>(mut q: Q, n: usize, ops: usize) {
+    let scale = (2 * n) as f64 / 5_500_000.0;
+    let pool = Database::generate(scale, 11).lineitems;
+    let pool = &pool[..2 * n];
+    for l in &pool[..n] {
+        q.insert_lineitem_row(l);
+    }
+    let mut live: VecDeque<usize> = (0..n).collect();
+    let mut next = n;
+    for _ in 0..ops {
+        let old = live.pop_front().expect("live");
+        q.delete_lineitem_row(&pool[old]).expect("live");
+        q.insert_lineitem_row(&pool[next]);
+        live.push_back(next);
+        next = if next + 1 == pool.len() { 0 } else { next + 1 };
+    }
+    black_box(&q);
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let query = args.next().unwrap_or_else(|| "revenue".into());
@@ -73,6 +97,8 @@ fn main() {
     match query.as_str() {
         "revenue" => revenue(n, ops),
         "cheapest" => cheapest(n, ops),
-        other => panic!("unknown query {other}: revenue or cheapest"),
+        "q1" => tpch(PricingSummary::new(), n, ops),
+        "q6" => tpch(ForecastRevenue::new(), n, ops),
+        other => panic!("unknown query {other}: revenue, cheapest, q1 or q6"),
     }
 }

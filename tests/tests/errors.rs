@@ -83,11 +83,6 @@ error_case!(
     "this factor reads no variable of the query"
 );
 error_case!(
-    theta_factor,
-    "query Q {\n    relation R(a: u32);\n    relation S(c: u32);\n    Q(a) = R(a) * S(c) * { a < c };\n}\n",
-    "this factor reads variables of several atoms (a theta condition): not supported yet"
-);
-error_case!(
     atom_without_variables,
     "query Q {\n    relation R(a: u32);\n    relation S(c: u32, d: u32);\n    Q(a) = R(a) * S(1, _);\n}\n",
     "this atom of `S` binds no variable (only constants and `_`): not supported yet"

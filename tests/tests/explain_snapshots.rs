@@ -49,6 +49,16 @@ fn rejections() {
         "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
     );
     text += &common::item(
+        "ThetaUnderTwoLayers",
+        "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]",
+        "Q(a, b, c) = R(a, b) * S(b, c) * { a < c }",
+    );
+    text += &common::item(
+        "ThetaFirstOrder",
+        "#[strategy(first_order)]",
+        "Q(a) = R(a, b, _) * S(b, c) * { a < c } * { b != 1 }",
+    );
+    text += &common::item(
         "ViewTreeForced",
         "#[strategy(view_tree)]",
         "Q() = R(a, b) * S(b, c) * T(c, a)",

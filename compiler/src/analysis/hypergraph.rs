@@ -45,6 +45,10 @@ pub struct Hypergraph {
     pub atoms: Vec<Mask>,
     /// The free (head) variables.
     pub free: Mask,
+    /// The edges that are theta conditions (`{ a < c }` over variables of
+    /// several atoms), a bit per edge: hyperedges of their own, after the
+    /// atoms, that hold no relation.
+    pub conditions: Mask,
 }
 
 impl Hypergraph {
@@ -74,21 +78,39 @@ impl Hypergraph {
             atom_labels,
             atoms,
             free: free.iter().fold(0, |m, &v| m | bit(v)),
+            conditions: 0,
         }
     }
 
-    /// The hypergraph of a checked query.
+    /// The hypergraph of a checked query: an edge per atom, then one per
+    /// theta factor.
     pub fn of(query: &Query) -> Self {
-        Hypergraph::new(
+        let atoms = query.atoms.len();
+        let mut hg = Hypergraph::new(
             query.variables.iter().map(|v| v.name.to_string()).collect(),
             query
                 .atoms
                 .iter()
                 .enumerate()
                 .map(|(i, a)| (query.atom_label(i), a.vars.clone()))
+                .chain(query.theta.iter().map(|f| (f.text(), f.vars.clone())))
                 .collect(),
             &query.head,
-        )
+        );
+        hg.conditions = (atoms..hg.atoms.len()).fold(0, |m, e| m | bit(e));
+        hg
+    }
+
+    /// The edges that hold a relation (every edge but the theta
+    /// conditions).
+    pub fn relations(&self) -> Mask {
+        (0..self.atoms.len()).fold(0, |m, e| m | bit(e)) & !self.conditions
+    }
+
+    /// The variables of each edge that holds a relation: what bounds the
+    /// size of a join (a theta condition bounds nothing).
+    pub fn relation_edges(&self) -> Vec<Mask> {
+        members(self.relations()).map(|e| self.atoms[e]).collect()
     }
 
     /// The number of variables.

@@ -278,16 +278,13 @@ pub fn fhtw(hg: &Hypergraph) -> Width {
 /// one atom, the worst-case size of the join of the other atoms over the
 /// variables the update does not fix (the AGM bound, ρ* of those variables),
 /// maximized over the atoms. 0 when a single atom is the whole query.
+/// Theta conditions bound nothing (they hold no relation): only atoms
+/// count.
 pub fn first_order_exponent(hg: &Hypergraph) -> Ratio {
-    (0..hg.atoms.len())
+    let relations = hg.relations();
+    members(relations)
         .map(|i| {
-            let others: Vec<Mask> = hg
-                .atoms
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, &a)| a)
-                .collect();
+            let others: Vec<Mask> = members(relations & !bit(i)).map(|j| hg.atoms[j]).collect();
             fractional_edge_cover(&others, hg.vars() & !hg.atoms[i])
         })
         .max()

@@ -14,9 +14,10 @@ use crate::ir::{Access, DeltaJoin, MapId, MapKind, Program};
 pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     let k = &p.payload;
     let own = &p.atoms[atom];
-    // The variables some key or the head reads; the others are bound to
-    // `_`.
+    // The variables some key, the head or a theta factor reads; the others
+    // are bound to `_`.
     let mut needed: Vec<usize> = p.output.head.clone();
+    needed.extend(p.theta.iter().flat_map(|f| f.vars.iter().copied()));
     for l in &join.loops {
         match l.access {
             Access::Point => needed.extend(&p.atoms[l.atom].vars),
@@ -52,6 +53,19 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             self.#result.replace(#head, &__old_term, &__new_term);
         }
     };
+    if !p.theta.is_empty() {
+        // The theta factors, over variables of several atoms, multiply
+        // each derivation; a zero one leaves the result as it was.
+        let theta = super::local::product(p, &p.theta);
+        body = quote! {
+            let __theta = #theta;
+            if let ::core::option::Option::Some(__theta) = __theta {
+                let __old = &::ivm::Semiring::mul(__old, &__theta);
+                let __new = &::ivm::Semiring::mul(__new, &__theta);
+                #body
+            }
+        };
+    }
     // Wrap it in the loops, innermost first.
     for l in join.loops.iter().rev() {
         let a = &p.atoms[l.atom];

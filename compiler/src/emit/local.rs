@@ -8,14 +8,13 @@ use quote::{format_ident, quote};
 
 use super::{key_expr, method};
 use crate::ir::{Derived, Program, RelId, is_copy_type};
-use crate::query::Arg;
+use crate::query::{Arg, ExprFactor};
 
 /// The local step of derived relation `d`, run on the source's tuple
 /// `__tuple` (borrowed): `body(key, has_factors)` runs for a tuple that
 /// enters, with the derived tuple; when the atom has factors, their
 /// non-zero product is `__factor`.
 fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStream) -> TokenStream {
-    let k = &p.payload;
     let Derived {
         source,
         args,
@@ -72,27 +71,9 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     let body = if factors.is_empty() {
         body
     } else {
-        // The factors read the variables by value (integers, `bool`,
-        // `char`) or by reference (the rest). They are evaluated in order,
-        // and the first that is zero (a condition that fails) stops the
-        // step: the tuple does not enter.
-        let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
-        read.sort_unstable();
-        read.dedup();
-        let by_value = read.iter().filter(|&&v| p.vars[v].is_copy()).map(|&v| {
-            let name = &p.vars[v].name;
-            quote! { let #name = *#name; }
-        });
-        let first = &factors[0].expr;
-        let rest = factors[1..].iter().map(|f| {
-            let e = &f.expr;
-            quote! { .and_then(|__f| ::ivm::__private::times(__f, #e)) }
-        });
+        let product = product(p, factors);
         quote! {
-            let __factor = {
-                #(#by_value)*
-                ::ivm::__private::first_factor::<#k>(#first) #(#rest)*
-            };
+            let __factor = #product;
             if let ::core::option::Option::Some(__factor) = __factor {
                 #body
             }
@@ -110,6 +91,32 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     quote! {{
         let (#(#names,)*) = #fields;
         #guarded
+    }}
+}
+
+/// The product of `factors` as an `Option` of the payload, `None` when it
+/// is zero: a block over the variables, bound by reference as the
+/// factors' columns are. The factors read the variables by value
+/// (integers, `bool`, `char`) or by reference (the rest). They are
+/// evaluated in order, and the first that is zero (a condition that fails)
+/// stops the evaluation.
+pub fn product(p: &Program, factors: &[ExprFactor]) -> TokenStream {
+    let k = &p.payload;
+    let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
+    read.sort_unstable();
+    read.dedup();
+    let by_value = read.iter().filter(|&&v| p.vars[v].is_copy()).map(|&v| {
+        let name = &p.vars[v].name;
+        quote! { let #name = *#name; }
+    });
+    let first = &factors[0].expr;
+    let rest = factors[1..].iter().map(|f| {
+        let e = &f.expr;
+        quote! { .and_then(|__f| ::ivm::__private::times(__f, #e)) }
+    });
+    quote! {{
+        #(#by_value)*
+        ::ivm::__private::first_factor::<#k>(#first) #(#rest)*
     }}
 }
 

@@ -63,10 +63,25 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
     });
     let head = key_expr(p, &p.output.head);
     let mut body = quote! {
-        let __product = <#k as ::ivm::Semiring>::one();
         #(#payloads)*
         let __entry = __result.entry(#head).or_insert_with(<#k as ::ivm::Semiring>::zero);
         *__entry = ::ivm::Semiring::add(__entry, &__product);
+    };
+    body = if p.theta.is_empty() {
+        quote! {
+            let __product = <#k as ::ivm::Semiring>::one();
+            #body
+        }
+    } else {
+        // The theta factors multiply each derivation; a zero one adds
+        // nothing.
+        let theta = super::local::product(p, &p.theta);
+        quote! {
+            let __product = #theta;
+            if let ::core::option::Option::Some(__product) = __product {
+                #body
+            }
+        }
     };
     for (v, sources) in plan.steps.iter().rev() {
         let x = &p.vars[*v].name;

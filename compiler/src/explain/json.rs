@@ -9,7 +9,9 @@ use super::Report;
 /// The fields `name`, `classes` (`acyclic`, `free_connex`, `hierarchical`,
 /// `q_hierarchical`, `p_hierarchical`, `strong_connex`), `fhtw` and
 /// `verdict` (`tractable`, `strategy`, `update_time`, `delay`, `witness`)
-/// are stable; the others may grow.
+/// are stable; the others may grow. `local_steps` lists each atom's local
+/// step (`atom`, `matches`, `factors`, `reads`), `theta` each theta factor
+/// (`factor`, and `reads`: each variable with the atoms that hold it).
 pub fn to_json(r: &Report) -> Value {
     let a = &r.analysis;
     let v = &r.verdict;
@@ -36,6 +38,21 @@ pub fn to_json(r: &Report) -> Value {
     if let Some(hint) = &v.hint {
         verdict["hint"] = json!(hint);
     }
+    let local_steps: Vec<Value> = super::local_steps(&r.query)
+        .into_iter()
+        .map(|s| json!({"atom": s.atom, "matches": s.matches, "factors": s.factors, "reads": s.reads}))
+        .collect();
+    let theta: Vec<Value> = super::theta_factors(&r.query)
+        .into_iter()
+        .map(|t| {
+            let reads: Vec<Value> = t
+                .reads
+                .into_iter()
+                .map(|(var, atoms)| json!({"var": var, "atoms": atoms}))
+                .collect();
+            json!({"factor": t.factor, "reads": reads})
+        })
+        .collect();
     json!({
         "name": r.query.name.to_string(),
         "rule": r.query.rule_text(),
@@ -53,5 +70,7 @@ pub fn to_json(r: &Report) -> Value {
         "fhtw_exact": a.fhtw.exact,
         "fhtw_fraction": a.fhtw.value.to_string(),
         "verdict": verdict,
+        "local_steps": local_steps,
+        "theta": theta,
     })
 }

@@ -57,3 +57,90 @@ pub fn explain_str(text: &str) -> syn::Result<Vec<Report>> {
     let queries = syntax::check(&file)?;
     Ok(queries.into_iter().map(report).collect())
 }
+
+/// What explain says of one atom's local step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalStepView {
+    /// The atom as written.
+    pub atom: String,
+    /// What a tuple must match to enter, per column: `mktsegment =
+    /// "BUILDING"`, `b = a` (a repeated variable), `comment summed out
+    /// (`_`)`.
+    pub matches: Vec<String>,
+    /// The factors local to the atom, as written.
+    pub factors: Vec<String>,
+    /// The derived relation the atom reads, with its columns.
+    pub reads: String,
+}
+
+/// What explain says of one theta factor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThetaView {
+    /// The factor as written.
+    pub factor: String,
+    /// Each variable it reads, with the atoms that hold it.
+    pub reads: Vec<(String, Vec<String>)>,
+}
+
+/// The local steps of a query's atoms, in atom order.
+pub fn local_steps(q: &Query) -> Vec<LocalStepView> {
+    use crate::query::Arg;
+    let mut out = Vec::new();
+    for (i, atom) in q.atoms.iter().enumerate() {
+        let Some(local) = &atom.local else {
+            continue;
+        };
+        let columns = &q.relations[local.source].columns;
+        let mut matches = Vec::new();
+        let mut first: Vec<(usize, usize)> = Vec::new();
+        for (c, arg) in local.args.iter().enumerate() {
+            let column = &columns[c].name;
+            match arg {
+                Arg::Const(e) => matches.push(format!(
+                    "{column} = {}",
+                    quote::ToTokens::to_token_stream(e)
+                        .to_string()
+                        .replace("- ", "-")
+                )),
+                Arg::Wildcard => matches.push(format!("{column} summed out (`_`)")),
+                Arg::Var(v) => match first.iter().find(|(w, _)| w == v) {
+                    Some(&(_, c0)) => matches.push(format!("{column} = {}", columns[c0].name)),
+                    None => first.push((*v, c)),
+                },
+            }
+        }
+        let vars: Vec<String> = atom
+            .vars
+            .iter()
+            .map(|&v| q.variables[v].name.to_string())
+            .collect();
+        out.push(LocalStepView {
+            atom: q.atom_label(i),
+            matches,
+            factors: local.factors.iter().map(|f| f.text()).collect(),
+            reads: format!("{}({})", q.relations[atom.relation].name, vars.join(", ")),
+        });
+    }
+    out
+}
+
+/// The theta factors of a query, in the order written.
+pub fn theta_factors(q: &Query) -> Vec<ThetaView> {
+    q.theta
+        .iter()
+        .map(|f| ThetaView {
+            factor: f.text(),
+            reads: f
+                .vars
+                .iter()
+                .map(|&v| {
+                    let atoms = (0..q.atoms.len())
+                        .filter(|&i| q.atoms[i].vars.contains(&v))
+                        .map(|i| q.atom_label(i))
+                        .collect();
+                    (q.variables[v].name.to_string(), atoms)
+                })
+                .collect(),
+        })
+        .collect()
+}

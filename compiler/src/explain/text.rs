@@ -308,10 +308,15 @@ fn plan_text(r: &Report) -> String {
             out.push_str(
                 "plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n",
             );
-            for i in 0..hg.atoms.len() {
-                let others: Mask = (0..hg.atoms.len())
-                    .filter(|&j| j != i)
-                    .fold(0, |m, j| m | (1 << j));
+            // Theta conditions hold no relation: no update starts there,
+            // and each derivation is multiplied by them.
+            let theta = if hg.conditions == 0 {
+                String::new()
+            } else {
+                format!(", times {}", hg.labels(hg.conditions))
+            };
+            for i in members(hg.relations()) {
+                let others: Mask = hg.relations() & !(1 << i);
                 let rest = hg.vars() & !hg.atoms[i];
                 let cost = crate::analysis::width::fractional_edge_cover(
                     &members(others).map(|j| hg.atoms[j]).collect::<Vec<_>>(),
@@ -319,7 +324,7 @@ fn plan_text(r: &Report) -> String {
                 );
                 let _ = writeln!(
                     out,
-                    "  δ{}: join with {} — {}",
+                    "  δ{}: join with {}{theta} — {}",
                     hg.atom_labels[i],
                     if others == 0 {
                         "nothing".to_owned()
@@ -386,54 +391,33 @@ fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {
 
 /// Each atom with a local step: what a tuple must match to enter it, the
 /// factors applied there, and the derived relation it then reads (the
-/// analysis below sees the atom over that relation's columns).
+/// analysis below sees the atom over that relation's columns); then each
+/// theta factor with the atoms of its variables.
 fn local_steps(out: &mut String, q: &crate::query::Query) {
-    use crate::query::Arg;
-    let steps: Vec<(usize, &crate::query::LocalStep)> = q
-        .atoms
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| a.local.as_ref().map(|l| (i, l)))
-        .collect();
-    if steps.is_empty() {
-        return;
-    }
-    out.push_str("local steps (where a tuple enters the atom)\n");
-    for (i, local) in steps {
-        let columns = &q.relations[local.source].columns;
-        let mut what = Vec::new();
-        let mut first: Vec<(usize, usize)> = Vec::new();
-        for (c, arg) in local.args.iter().enumerate() {
-            let column = &columns[c].name;
-            match arg {
-                Arg::Const(e) => what.push(format!(
-                    "{column} = {}",
-                    quote::ToTokens::to_token_stream(e)
-                        .to_string()
-                        .replace("- ", "-")
-                )),
-                Arg::Wildcard => what.push(format!("{column} summed out (`_`)")),
-                Arg::Var(v) => match first.iter().find(|(w, _)| w == v) {
-                    Some(&(_, c0)) => what.push(format!("{column} = {}", columns[c0].name)),
-                    None => first.push((*v, c)),
-                },
-            }
+    let steps = super::local_steps(q);
+    if !steps.is_empty() {
+        out.push_str("local steps (where a tuple enters the atom)\n");
+        for step in steps {
+            let mut what = step.matches;
+            what.extend(step.factors.iter().map(|f| format!("times {f}")));
+            let _ = writeln!(out, "  {}", step.atom);
+            let _ = writeln!(out, "    {}", what.join("; "));
+            let _ = writeln!(out, "    reads {}", step.reads);
         }
-        what.extend(local.factors.iter().map(|f| format!("times {}", f.text())));
-        let atom = &q.atoms[i];
-        let vars: Vec<String> = atom
-            .vars
-            .iter()
-            .map(|&v| q.variables[v].name.to_string())
-            .collect();
-        let _ = writeln!(out, "  {}", q.atom_label(i));
-        let _ = writeln!(out, "    {}", what.join("; "));
-        let _ = writeln!(
-            out,
-            "    reads {}({})",
-            q.relations[atom.relation].name,
-            vars.join(", ")
-        );
+        out.push('\n');
     }
-    out.push('\n');
+    let theta = super::theta_factors(q);
+    if !theta.is_empty() {
+        out.push_str("theta factors (over variables of several atoms: a hyperedge each, applied to each derivation)\n");
+        for t in theta {
+            let reads: Vec<String> = t
+                .reads
+                .iter()
+                .map(|(v, atoms)| format!("`{v}` (of `{}`)", atoms.join("`, `")))
+                .collect();
+            let _ = writeln!(out, "  {}", t.factor);
+            let _ = writeln!(out, "    reads {}", reads.join(" and "));
+        }
+        out.push('\n');
+    }
 }

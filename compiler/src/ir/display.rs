@@ -13,6 +13,9 @@ impl fmt::Display for Program {
             crate::query::type_string(&self.payload)
         )?;
         writeln!(f, "  rule {}", self.rule)?;
+        for factor in &self.theta {
+            writeln!(f, "  theta {} (times each derivation)", factor.text())?;
+        }
         writeln!(f, "maps")?;
         for map in &self.maps {
             let key = self.var_list(&map.key);

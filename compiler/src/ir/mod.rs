@@ -62,6 +62,10 @@ pub struct Program {
     pub relations: Vec<RelationIr>,
     /// The atoms of the rule.
     pub atoms: Vec<AtomIr>,
+    /// The theta factors: each derivation's product is multiplied by them
+    /// (first-order and recompute only; every other strategy rejects a
+    /// query that has one).
+    pub theta: Vec<crate::query::ExprFactor>,
     /// Every materialized map.
     pub maps: Vec<Map>,
     /// One trigger per relation, in relation order.

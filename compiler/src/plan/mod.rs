@@ -233,13 +233,18 @@ fn rejection(query: &Query, verdict: &Verdict) -> Rejection {
     if let Some(h) = &verdict.hint {
         message.push_str(&format!("\n  help: {h}"));
     }
-    // A forced strategy that does not apply points at its attribute; a
-    // query the dichotomies rule out, at the atoms of the witness.
-    let atoms: Vec<usize> = members(verdict.witness_atoms).collect();
-    let span = match (query.strategy, atoms.first(), atoms.last()) {
-        (Some(forced), _, _) => (forced.span, forced.span),
-        (None, Some(&first), Some(&last)) => (query.atoms[first].span, query.atoms[last].span),
-        _ => (query.span, query.span),
+    // A theta factor that the strategy cannot apply (the witness is that
+    // factor alone) points at the factor; a forced strategy that does not
+    // apply, at its attribute; a query the dichotomies rule out, at the
+    // atoms (and theta factors) of the witness.
+    let edges: Vec<usize> = members(verdict.witness_atoms).collect();
+    let span = match (edges.as_slice(), query.strategy) {
+        ([e], _) if *e >= query.atoms.len() => (query.edge_span(*e), query.edge_span(*e)),
+        (_, Some(forced)) => (forced.span, forced.span),
+        ([first, .., last] | [first @ last], None) => {
+            (query.edge_span(*first), query.edge_span(*last))
+        }
+        ([], None) => (query.span, query.span),
     };
     Rejection { message, span }
 }

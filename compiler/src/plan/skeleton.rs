@@ -112,6 +112,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         vars,
         relations,
         atoms,
+        theta: query.theta.clone(),
         maps,
         triggers: Vec::new(),
         // Each planner sets the reading of its strategy.

@@ -7,6 +7,7 @@
 //! instead; `#[allow(intractable)]` turns a rejection into the first-order
 //! strategy.
 
+use crate::analysis::hypergraph::{bit, members};
 use crate::analysis::width::first_order_exponent;
 use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio};
 use crate::query::{Strategy, UpdateModel};
@@ -402,6 +403,9 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         None => auto_verdict,
         Some(s) => forced(a, setting, s, &auto_verdict),
     };
+    if let Some(theta) = v.strategy.and_then(|s| unhonoured_theta(a, s)) {
+        v = theta;
+    }
     if v.strategy.is_none() && setting.allow_intractable && setting.forced.is_none() {
         let mut f = first_order(a);
         f.tractable = false;
@@ -415,6 +419,46 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         v = f;
     }
     v
+}
+
+/// The rejection of strategy `s` for a query with a theta factor, which
+/// only the first-order and recompute strategies apply: the others keep
+/// views of single atoms, where its variables never meet.
+fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Verdict> {
+    let hg = &a.hypergraph;
+    let edge = members(hg.conditions).next()?;
+    if matches!(s, Strategy::FirstOrder | Strategy::Recompute) {
+        return None;
+    }
+    let label = &hg.atom_labels[edge];
+    let reads: Vec<String> = members(hg.atoms[edge])
+        .map(|v| {
+            let holders: Vec<&str> = members(hg.at(v) & hg.relations())
+                .map(|e| hg.atom_labels[e].as_str())
+                .collect();
+            format!("`{}` (of `{}`)", hg.var_names[v], holders.join("`, `"))
+        })
+        .collect();
+    let first_order = first_order_exponent(hg);
+    let mut v = reject(
+        NOT_APPLICABLE,
+        format!(
+            "the `{}` strategy cannot apply the theta factor `{label}`",
+            s.keyword()
+        ),
+        "DESIGN section 3a (theta factors)",
+        format!(
+            "`{label}` reads {}, which no atom holds together: a hyperedge of its own",
+            reads.join(" and ")
+        ),
+        bit(edge),
+        format!(
+            "`#[strategy(first_order)]` (or `#[allow(intractable)]`) applies it to each derivation, in {} per update; `#[strategy(recompute)]` when the result is read",
+            ratio_power(first_order)
+        ),
+    );
+    v.tractable = false;
+    Some(v)
 }
 
 fn first_order(a: &Analysis) -> Verdict {
@@ -577,7 +621,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 "worst-case-optimal joins",
             );
             let rho = crate::analysis::width::fractional_edge_cover(
-                &a.hypergraph.atoms,
+                &a.hypergraph.relation_edges(),
                 a.hypergraph.vars(),
             );
             v.delay = format!(

@@ -403,6 +403,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         head_name: rule.head_name.clone(),
         head,
         atoms,
+        theta: Vec::new(),
     })
     .map(|q| super::local::derive(q, factors))
 }
@@ -448,15 +449,16 @@ fn constant_fits(expr: &syn::Expr, ty: &Type) -> Result<(), String> {
     }
 }
 
-/// The `{ expr }` factors with the variables each reads; errors for a
-/// factor that reads no variable, that names one the query does not have,
-/// or that reads variables of several atoms.
+/// The `{ expr }` factors with the variables each reads and the atom each
+/// is local to (`None` for a theta factor, over variables of several
+/// atoms); errors for a factor that reads no variable or names one the
+/// query does not have.
 fn check_factors(
     exprs: &[ExprSyntax],
     variables: &[Variable],
     atoms: &[Atom],
     errors: &mut Errors,
-) -> Vec<(usize, ExprFactor)> {
+) -> Vec<(Option<usize>, ExprFactor)> {
     let mut out = Vec::new();
     for e in exprs {
         let mut vars: Vec<VarId> = Vec::new();
@@ -489,16 +491,11 @@ fn check_factors(
             );
             continue;
         }
-        let Some(home) = atoms
+        // Local to the first atom that holds all its variables; a theta
+        // factor (`None`) when none does.
+        let home = atoms
             .iter()
-            .position(|a| vars.iter().all(|v| a.vars.contains(v)))
-        else {
-            errors.push(
-                e.span,
-                "this factor reads variables of several atoms (a theta condition): not supported yet; a factor must read the variables of one atom",
-            );
-            continue;
-        };
+            .position(|a| vars.iter().all(|v| a.vars.contains(v)));
         out.push((
             home,
             ExprFactor {

@@ -16,10 +16,14 @@ use syn::Ident;
 use crate::query::{Arg, Column, ExprFactor, LocalStep, Query, Relation};
 
 /// Places each factor on its atom (the first that holds all its variables,
-/// found by the checker) and gives every atom with a local step its derived
-/// relation.
-pub fn derive(mut query: Query, factors: Vec<(usize, ExprFactor)>) -> Query {
+/// found by the checker; a factor with none is a theta factor of the
+/// query) and gives every atom with a local step its derived relation.
+pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Query {
     for (home, factor) in factors {
+        let Some(home) = home else {
+            query.theta.push(factor);
+            continue;
+        };
         let atom = &mut query.atoms[home];
         let local = atom.local.get_or_insert_with(|| LocalStep {
             source: atom.relation,
@@ -36,6 +40,7 @@ pub fn derive(mut query: Query, factors: Vec<(usize, ExprFactor)>) -> Query {
         }
         let read_elsewhere = |v: usize| {
             query.head.contains(&v)
+                || query.theta.iter().any(|f| f.vars.contains(&v))
                 || query
                     .atoms
                     .iter()

@@ -53,7 +53,7 @@ pub struct Order {
 }
 
 /// A row of `LINEITEM`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub struct Lineitem {
     pub orderkey: i64,

@@ -11,6 +11,9 @@ pub fn item(name: &str, attrs: &str, rule: &str) -> String {
     let mut arity: BTreeMap<String, usize> = BTreeMap::new();
     for atom in body.split('*') {
         let atom = atom.trim().trim_end_matches(';');
+        if atom.starts_with('{') {
+            continue; // a factor, `{ expr }`
+        }
         let (rel, args) = atom.split_once('(').expect("atom");
         let n = args.trim_end_matches(')').split(',').count();
         arity.entry(rel.trim().to_owned()).or_insert(n);

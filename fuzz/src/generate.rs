@@ -45,7 +45,8 @@ pub struct Spec {
     pub constants: Vec<(usize, usize, u64)>,
     /// Columns of atoms that hold `_` instead of their variable.
     pub wildcards: Vec<(usize, usize)>,
-    /// `{ expr }` factors, each over the variables of one atom.
+    /// `{ expr }` factors: over the variables of one atom, and (for the
+    /// first-order and recompute strategies) theta conditions over two.
     pub factors: Vec<String>,
 }
 
@@ -370,8 +371,9 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
 
 /// Gives some atoms local steps: constants and `_` in columns whose
 /// variable no other column or the head reads, a variable repeated within
-/// an atom, and conditions (and, over `Int`, lifts) over one atom's
-/// variables.
+/// an atom, conditions (and, over `Int`, lifts) over one atom's
+/// variables, and a theta condition over two atoms' where the strategy
+/// applies it.
 pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
     // A repeated variable: a column takes the variable of an earlier
     // column of its atom with the same type, if its own is read elsewhere
@@ -445,6 +447,59 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
             }
         };
         spec.factors.push(factor);
+    }
+    // A theta condition, over variables of two atoms, where the strategy
+    // applies it to each derivation (first-order, recompute, or a rejected
+    // query taken on with `#[allow(intractable)]`).
+    let applies = match &spec.attr {
+        Attr::Strategy(s) => s == "first_order" || s == "recompute",
+        Attr::AllowIntractable => true,
+        Attr::Auto => false,
+    };
+    if applies && spec.atoms.len() >= 2 && rng.chance(0.6) {
+        let bound = |spec: &Spec, a: usize| -> Vec<usize> {
+            (0..spec.atoms[a].1.len())
+                .filter(|&c| {
+                    !spec.wildcards.contains(&(a, c))
+                        && !spec.constants.iter().any(|k| (k.0, k.1) == (a, c))
+                })
+                .map(|c| spec.atoms[a].1[c])
+                .collect()
+        };
+        let a = rng.index(spec.atoms.len());
+        let b = (a + 1 + rng.index(spec.atoms.len() - 1)) % spec.atoms.len();
+        let type_of = |spec: &Spec, v: usize| {
+            spec.atoms
+                .iter()
+                .find_map(|(r, vs)| {
+                    vs.iter()
+                        .position(|&w| w == v)
+                        .map(|c| spec.relations[*r][c])
+                })
+                .expect("a bound variable")
+        };
+        let pairs: Vec<(usize, usize)> = bound(spec, a)
+            .into_iter()
+            .flat_map(|x| bound(spec, b).into_iter().map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                x != y
+                    && type_of(spec, x) == type_of(spec, y)
+                    && !spec
+                        .atoms
+                        .iter()
+                        .any(|(_, vs)| vs.contains(&x) && vs.contains(&y))
+            })
+            .collect();
+        if !pairs.is_empty() {
+            let (x, y) = *rng.pick(&pairs);
+            let op = if type_of(spec, x) == "String" {
+                "!="
+            } else {
+                *rng.pick(&["<", "!=", "<="])
+            };
+            spec.factors
+                .push(format!("{} {op} {}", VARIABLES[x], VARIABLES[y]));
+        }
     }
 }
 

@@ -468,22 +468,12 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
         };
         let a = rng.index(spec.atoms.len());
         let b = (a + 1 + rng.index(spec.atoms.len() - 1)) % spec.atoms.len();
-        let type_of = |spec: &Spec, v: usize| {
-            spec.atoms
-                .iter()
-                .find_map(|(r, vs)| {
-                    vs.iter()
-                        .position(|&w| w == v)
-                        .map(|c| spec.relations[*r][c])
-                })
-                .expect("a bound variable")
-        };
         let pairs: Vec<(usize, usize)> = bound(spec, a)
             .into_iter()
             .flat_map(|x| bound(spec, b).into_iter().map(move |y| (x, y)))
             .filter(|&(x, y)| {
                 x != y
-                    && type_of(spec, x) == type_of(spec, y)
+                    && spec.var_type(x) == spec.var_type(y)
                     && !spec
                         .atoms
                         .iter()
@@ -492,7 +482,7 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
             .collect();
         if !pairs.is_empty() {
             let (x, y) = *rng.pick(&pairs);
-            let op = if type_of(spec, x) == "String" {
+            let op = if spec.var_type(x) == "String" {
                 "!="
             } else {
                 *rng.pick(&["<", "!=", "<="])

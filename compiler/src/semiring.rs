@@ -146,7 +146,7 @@ pub struct KnownSemiring {
 pub fn catalogue(name: &str) -> Option<KnownSemiring> {
     let base = SemiringClass::default();
     let (class, deletes) = match name {
-        "Int" | "Real" => (
+        "Int" | "Real" | "Decimal" => (
             SemiringClass {
                 ring: true,
                 deletable: true,
@@ -228,6 +228,7 @@ pub const CATALOGUE: &[&str] = &[
     "Count",
     "Int",
     "Real",
+    "Decimal",
     "MinPlus",
     "MaxPlus",
     "MaxMin",

@@ -1,9 +1,10 @@
 //! What a failed update returns to the caller.
 //!
-//! Every fallible method of generated code (`delete_*`, `retract_*`, and
-//! updates over semirings that can overflow) returns `Result<_, Error>`, and
-//! a call that returns an error has changed nothing: the maintained state is
-//! the one before the call.
+//! Every fallible method of generated code (`delete_*`, `retract_*`,
+//! updates over semirings that can overflow, and the text interface of
+//! views written in SQL, `insert_text`/`delete_text`) returns
+//! `Result<_, Error>`, and a call that returns an error has changed nothing:
+//! the maintained state is the one before the call.
 
 use std::fmt;
 
@@ -37,6 +38,34 @@ pub enum Error {
         /// The relation whose update overflowed, as declared in the query.
         relation: &'static str,
     },
+    /// `insert_text` or `delete_text` named a table that the SQL of the
+    /// view does not declare. The state is unchanged.
+    UnknownTable {
+        /// The name as given (table names are matched case-insensitively).
+        table: String,
+    },
+    /// `insert_text` or `delete_text` was given a number of fields that is
+    /// not the number of columns of the table. The state is unchanged.
+    FieldCount {
+        /// The table, as declared in the SQL (lower case).
+        table: &'static str,
+        /// Its number of columns.
+        expected: usize,
+        /// The number of fields given.
+        found: usize,
+    },
+    /// A field of `insert_text` or `delete_text` could not be read as the
+    /// type of its column. The state is unchanged.
+    BadField {
+        /// The table, as declared in the SQL (lower case).
+        table: &'static str,
+        /// The column whose field it is.
+        column: &'static str,
+        /// The field as given.
+        value: String,
+        /// What is wrong with it, such as `not a date (yyyy-mm-dd)`.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -51,6 +80,32 @@ impl fmt::Display for Error {
                 f,
                 "payload overflow while updating `{relation}`: the result does not fit in 64 \
                  bits; use a semiring with a wider range, such as `ivm::semiring::Real`"
+            ),
+            Error::UnknownTable { table } => write!(
+                f,
+                "unknown table `{table}`: name a table declared by `CREATE TABLE` in the \
+                 view's SQL"
+            ),
+            Error::FieldCount {
+                table,
+                expected,
+                found,
+            } => write!(
+                f,
+                "wrong number of fields for `{table}`: it has {expected} column{}, {found} \
+                 field{} given; give one field per column, in the order of `CREATE TABLE`",
+                if *expected == 1 { "" } else { "s" },
+                if *found == 1 { " was" } else { "s were" },
+            ),
+            Error::BadField {
+                table,
+                column,
+                value,
+                reason,
+            } => write!(
+                f,
+                "cannot read {value:?} as column `{column}` of `{table}`: {reason}; \
+                 write the field as its column's type expects"
             ),
         }
     }

@@ -14,7 +14,7 @@ use crate::{Ring, Selective, Semiring};
 /// one way to maintain payloads whatever the semiring; how a retraction
 /// works is the semiring's business (DESIGN §4):
 ///
-/// - a [`Ring`] (`Int`, `Real`, `Covariance<M>`) keeps the ⊕ itself, as a
+/// - a [`Ring`] (`Int`, `Real`, `Covariance<M>`, `sql::Decimal`) keeps the ⊕ itself, as a
 ///   plain sum would, and retracts by subtracting;
 /// - `Count`, `Bool` and `AccessControl` keep O(1) summaries
 ///   ([`Deletable`](crate::Deletable)): a sum with a count of

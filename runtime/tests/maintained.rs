@@ -17,6 +17,8 @@ use ivm::maintained::OrderedState;
 use ivm::semiring::{
     AccessControl, Bool, Count, Covariance, Int, MaxMax, MaxMin, MaxPlus, MinMax, MinPlus, Real,
 };
+#[cfg(feature = "sql")]
+use ivm::sql::Decimal;
 use ivm::{Maintained, Ring, Semiring};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -296,6 +298,21 @@ fn ints() -> BoxedStrategy<Int> {
     special_or(vec![Int(0), Int(1), Int(-1)], (-6i64..6).prop_map(Int))
 }
 
+/// Small decimals of scales 0 to 2, so that equal values of different
+/// scales (`1`, `1.0`, `1.00`) recur.
+#[cfg(feature = "sql")]
+fn decimals() -> BoxedStrategy<Decimal> {
+    special_or(
+        vec![
+            Decimal::ZERO,
+            Decimal::ONE,
+            Decimal::new(0, 2),
+            Decimal::new(-10, 1),
+        ],
+        (-6i64..6, 0u32..3).prop_map(|(m, s)| Decimal::new(m, s)),
+    )
+}
+
 fn reals() -> BoxedStrategy<Real> {
     special_or(
         vec![Real(0.0), Real(1.0), Real(-1.0)],
@@ -380,6 +397,33 @@ maintained! {
     max_min: MaxMin = max_min(), MultisetModel<MaxMin>;
     min_max: MinMax = min_max(), MultisetModel<MinMax>;
     max_max: MaxMax = max_max(), MultisetModel<MaxMax>;
+}
+
+#[cfg(feature = "sql")]
+maintained! {
+    decimal: Decimal = decimals(), SumModel<Decimal>;
+    decimal_and_int: (Decimal, Int) = (decimals(), ints()).boxed(), SumModel<(Decimal, Int)>;
+}
+
+/// A sum of decimals returns exactly to zero, where one of floats keeps a
+/// residue of rounding.
+#[cfg(feature = "sql")]
+#[test]
+fn decimal_sums_do_not_drift() {
+    let prices: Vec<Decimal> = ["0.1", "0.2", "17.25", "-3.50", "0.3"]
+        .iter()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    let mut state = <Decimal as Maintained>::State::default();
+    for p in &prices {
+        Decimal::insert(&mut state, p);
+    }
+    assert_eq!(Decimal::value(&state).to_string(), "14.35");
+    for p in &prices {
+        assert!(Decimal::retract(&mut state, p));
+    }
+    assert!(Decimal::is_empty(&state));
+    assert!(!Decimal::retract(&mut state, &prices[0]));
 }
 
 // ---------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 use ivm::semiring::{
     AccessControl, Bool, Count, Covariance, Int, MaxMax, MaxMin, MaxPlus, MinMax, MinPlus, Real,
 };
+#[cfg(feature = "sql")]
+use ivm::sql::Decimal;
 use ivm::{
     BoundedMonotone, CheckedSemiring, Deletable, Idempotent, Maintained, OplusStrictlyMonotone,
     Positive, Ring, Selective, Semiring, StrictlyMonotone,
@@ -32,6 +34,22 @@ fn ints() -> impl Strategy<Value = Int> {
     special_or(
         vec![Int(0), Int(1), Int(-1)],
         (-1000i64..1000).prop_map(Int),
+    )
+}
+
+/// Small decimals with scales 0 to 3 (zeros of every scale among them),
+/// so that products of three stay far from 28 digits after the point.
+#[cfg(feature = "sql")]
+fn decimals() -> impl Strategy<Value = Decimal> {
+    special_or(
+        vec![
+            Decimal::ZERO,
+            Decimal::ONE,
+            Decimal::new(-1, 0),
+            Decimal::new(0, 2),
+            Decimal::new(100, 2),
+        ],
+        (-1000i64..1000, 0u32..4).prop_map(|(m, s)| Decimal::new(m, s)),
     )
 }
 
@@ -376,6 +394,23 @@ laws! {
     multisets: [];
 }
 
+#[cfg(feature = "sql")]
+laws! {
+    decimal: Decimal = decimals();
+    triples: [semiring_laws, checked_laws, ring_laws];
+    // A ring retracts by subtraction: `tests/maintained.rs` checks it
+    // against its model.
+    multisets: [];
+}
+
+// A tuple with a decimal component, as `SUM(price), COUNT(*)` is.
+#[cfg(feature = "sql")]
+laws! {
+    decimal_and_int: (Decimal, Int) = (decimals(), ints());
+    triples: [semiring_laws, checked_laws, ring_laws];
+    multisets: [];
+}
+
 laws! {
     real: Real = reals();
     triples: [semiring_laws, checked_laws, ring_laws];
@@ -605,6 +640,37 @@ fn checked_operations_detect_overflow() {
     );
 }
 
+#[cfg(feature = "sql")]
+#[test]
+fn decimal_checked_operations_detect_overflow() {
+    let max: Decimal = "79228162514264337593543950335".parse().unwrap();
+    assert_eq!(CheckedSemiring::checked_add(&max, &Decimal::ONE), None);
+    assert_eq!(CheckedSemiring::checked_mul(&max, &Decimal::from(2)), None);
+    let fine = Decimal::new(1, 15);
+    assert_eq!(CheckedSemiring::checked_mul(&fine, &fine), None);
+    // A tuple reports the overflow of any component.
+    assert_eq!((max, Int(1)).checked_add(&(Decimal::ONE, Int(1))), None);
+    assert_eq!(
+        (Decimal::ONE, Int(i64::MAX)).checked_add(&(Decimal::ONE, Int(1))),
+        None
+    );
+}
+
+#[cfg(feature = "sql")]
+#[test]
+#[should_panic(expected = "ivm: Decimal overflow in ⊕")]
+fn decimal_add_overflow_panics() {
+    let max: Decimal = "79228162514264337593543950335".parse().unwrap();
+    let _ = max.add(&Decimal::ONE);
+}
+
+#[cfg(feature = "sql")]
+#[test]
+#[should_panic(expected = "ivm: Decimal overflow in ⊗")]
+fn decimal_mul_overflow_panics() {
+    let _ = Decimal::new(1, 15).mul(&Decimal::new(1, 14));
+}
+
 #[test]
 #[should_panic(expected = "ivm: Count overflow in ⊕")]
 fn count_add_overflow_panics() {
@@ -670,6 +736,8 @@ fn reserved_values_display_as_infinities() {
     assert_eq!(Int(-4).to_string(), "-4");
     assert_eq!(Bool(true).to_string(), "true");
     assert_eq!(Covariance::lift([1.0]).to_string(), "(1, [1.0], [[1.0]])");
+    #[cfg(feature = "sql")]
+    assert_eq!(Decimal::new(-350, 2).to_string(), "-3.50");
 }
 
 #[test]
@@ -683,4 +751,38 @@ fn errors_say_what_to_do() {
         let _: &dyn std::error::Error = err;
     }
     assert_ne!(absent, overflow);
+
+    let unknown = ivm::Error::UnknownTable {
+        table: "Ordres".to_owned(),
+    };
+    let count = ivm::Error::FieldCount {
+        table: "orders",
+        expected: 3,
+        found: 1,
+    };
+    let field = ivm::Error::BadField {
+        table: "orders",
+        column: "o_orderdate",
+        value: "1994-02-30".to_owned(),
+        reason: "not a date: no such day in the calendar (yyyy-mm-dd)".to_owned(),
+    };
+    assert_eq!(
+        unknown.to_string(),
+        "unknown table `Ordres`: name a table declared by `CREATE TABLE` in the view's SQL"
+    );
+    assert_eq!(
+        count.to_string(),
+        "wrong number of fields for `orders`: it has 3 columns, 1 field was given; give one \
+         field per column, in the order of `CREATE TABLE`"
+    );
+    assert_eq!(
+        field.to_string(),
+        "cannot read \"1994-02-30\" as column `o_orderdate` of `orders`: not a date: no such \
+         day in the calendar (yyyy-mm-dd); write the field as its column's type expects"
+    );
+    for err in [&unknown, &count, &field] {
+        let message = err.to_string();
+        assert!(message.starts_with(char::is_lowercase), "{message}");
+        let _: &dyn std::error::Error = err;
+    }
 }

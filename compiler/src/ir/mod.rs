@@ -98,11 +98,22 @@ pub fn is_copy_type(ty: &Type) -> bool {
         "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
         "bool", "char",
     ];
+    // The SQL column types of `ivm::sql` are small `Copy` values too.
+    const SQL: &[&str] = &["Decimal", "Double", "Date"];
     match ty {
-        Type::Path(path) if path.qself.is_none() => path
-            .path
-            .get_ident()
-            .is_some_and(|ident| COPY.iter().any(|c| ident == c)),
+        Type::Path(path) if path.qself.is_none() => {
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            match segments.as_slice() {
+                [one] => COPY.contains(&one.as_str()),
+                [.., module, last] => module == "sql" && SQL.contains(&last.as_str()),
+                [] => false,
+            }
+        }
         _ => false,
     }
 }

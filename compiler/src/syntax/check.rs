@@ -647,7 +647,10 @@ fn check_semiring(
         .map(|s| s.ident.to_string())
         .collect();
     let last = segments.last().cloned().unwrap_or_default();
-    let in_semiring_module = segments.len() == 1 || segments[segments.len() - 2] == "semiring";
+    // `Decimal` lives in `ivm::sql`, beside the other SQL types.
+    let in_semiring_module = segments.len() == 1
+        || segments[segments.len() - 2] == "semiring"
+        || (last == "Decimal" && segments[segments.len() - 2] == "sql");
     if classes.is_empty() {
         if let Some(known) = semiring::catalogue(&last).filter(|_| in_semiring_module) {
             let name = type_string(&Type::Path(syn::TypePath {

@@ -43,6 +43,7 @@
 //! | [`Count`] | `u64` | + | × | 0 | 1 | positive, strictly monotone, deletable |
 //! | [`Int`] | `i64` | + | × | 0 | 1 | ring, deletable |
 //! | [`Real`] | `f64` | + | × | 0 | 1 | ring, deletable |
+//! | `sql::Decimal` (feature `sql`) | exact decimals, 96-bit mantissa, scale ≤ 28 | + | × | 0 | 1 | ring, deletable |
 //! | [`MinPlus`] | `i64`, `i64::MAX` is +∞ | min | + | +∞ | 0 | positive, selective, strictly monotone |
 //! | [`MaxPlus`] | `i64`, `i64::MIN` is −∞ | max | + | −∞ | 0 | positive, selective, strictly monotone |
 //! | [`MaxMin`] | `i64` | max | min | `i64::MIN` | `i64::MAX` | positive, selective, strictly monotone |

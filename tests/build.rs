@@ -2,7 +2,8 @@
 //! queries, every strategy represented, compiled by `ivm-compiler`) for
 //! `tests/fuzz.rs` to drive, compiles each strategy's suite
 //! (`queries/<strategy>.ivm`) for `tests/<strategy>.rs`, and compiles
-//! `queries/clippy_clean.ivm` for `tests/regressions.rs`.
+//! `queries/clippy_clean.ivm` for `tests/regressions.rs` and the SQL suite
+//! `queries/sql.sql` for `tests/sql.rs`.
 
 use std::path::PathBuf;
 
@@ -41,7 +42,9 @@ fn main() {
         )
         .expect("writing a suite");
     }
-    if let Err(e) = ivm_compiler::build::compile_files(&["queries/clippy_clean.ivm"]) {
+    if let Err(e) =
+        ivm_compiler::build::compile_files(&["queries/clippy_clean.ivm", "queries/sql.sql"])
+    {
         eprintln!("{e}");
         std::process::exit(1);
     }

@@ -12,6 +12,8 @@ use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
 use crate::plan;
+use crate::query::UpdateModel;
+use crate::sql;
 use crate::syntax;
 
 /// Lowers one checked and planned query to the IR, or gives the error of
@@ -28,6 +30,22 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
 /// or `compile_error!`s at the right spans (with the items' shape kept for
 /// rejected queries).
 pub fn compile_tokens(tokens: TokenStream) -> TokenStream {
+    if let Some(literal) = sql_literal(&tokens) {
+        let spans = sql::SpanMap::for_literal(literal.span());
+        return match sql::parse(&literal.value(), &spans) {
+            Ok(views) => {
+                let mut out = TokenStream::new();
+                for view in views {
+                    out.extend(match compile_view(&view) {
+                        Ok(code) => code,
+                        Err(e) => e.to_compile_error(),
+                    });
+                }
+                out
+            }
+            Err(e) => e.to_compile_error(),
+        };
+    }
     let file = match syntax::parse_tokens(tokens) {
         Ok(f) => f,
         Err(e) => return e.to_compile_error(),
@@ -50,17 +68,105 @@ pub fn compile_tokens(tokens: TokenStream) -> TokenStream {
     out
 }
 
+/// The string literal of `ivm_query!(r#"CREATE TABLE ..."#)`: SQL.
+fn sql_literal(tokens: &TokenStream) -> Option<syn::LitStr> {
+    syn::parse2::<syn::LitStr>(tokens.clone()).ok()
+}
+
+/// Checks, plans and emits one SQL view: the rule's struct and the
+/// view's struct around it. A rejected view still gets both shapes, so
+/// the macro's error is the one that shows.
+fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
+    let file = syntax::ast::File {
+        items: vec![view.item.clone()],
+    };
+    let query = syntax::check(&file)
+        .map_err(|e| in_sql_words(e, view))?
+        .pop()
+        .expect("one view, one query");
+    let deletes = query.updates == UpdateModel::InsertDelete;
+    let report = explain::report(query);
+    let mut out = TokenStream::new();
+    let result = match lower(&report) {
+        Ok(program) => {
+            out.extend(emit::emit(&program));
+            Ok(())
+        }
+        Err(e) => {
+            let e = in_sql_words(e, view);
+            out.extend(e.to_compile_error());
+            out.extend(emit::fallback(&report.query));
+            Err(e)
+        }
+    };
+    out.extend(emit::sql_wrapper(&view.wrapper, deletes));
+    result.map(|()| out)
+}
+
+/// An error about a view's rule, said as the SQL says it: the view's name
+/// for the rule's, and `WITH (..)` options for the rule's attributes.
+fn in_sql_words(e: syn::Error, view: &sql::View) -> syn::Error {
+    let rule = format!("query `{}`", view.item.name);
+    let name = format!("view `{}`", view.wrapper.sql_name);
+    e.into_iter()
+        .map(|e| {
+            let message = e
+                .to_string()
+                .replace(&rule, &name)
+                .replace("`#[allow(intractable)]`", "`WITH (intractable = 'allow')`")
+                .replace(
+                    "`#[updates(insert_only)]`",
+                    "`WITH (updates = 'insert_only')`",
+                );
+            syn::Error::new(e.span(), message)
+        })
+        .reduce(|mut all, e| {
+            all.combine(e);
+            all
+        })
+        .expect("an error has a message")
+}
+
+/// Compiles SQL text (a `.sql` file) to formatted Rust source: for each
+/// view, its rule's struct and the view's own.
+///
+/// On failure returns the errors; render them with
+/// [`diagnostic::render`](crate::diagnostic::render) against the same text.
+pub fn compile_sql_str(text: &str) -> Result<String, syn::Error> {
+    let spans = sql::SpanMap::for_text(text);
+    let views = sql::parse(text, &spans)?;
+    let mut tokens = TokenStream::new();
+    let mut errors: Option<syn::Error> = None;
+    for view in &views {
+        match compile_view(view) {
+            Ok(code) => tokens.extend(code),
+            Err(e) => match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            },
+        }
+    }
+    if let Some(e) = errors {
+        return Err(e);
+    }
+    to_file(tokens)
+}
+
 /// Compiles one checked query to its generated items, or the error of
 /// its rejection.
 pub fn compile_query(query: crate::query::Query) -> Result<TokenStream, syn::Error> {
     lower(&explain::report(query)).map(|program| emit::emit(&program))
 }
 
-/// Compiles query text (an `.ivm` file) to formatted Rust source.
+/// Compiles query text (an `.ivm` file, or a `.sql` file: text that
+/// starts with `CREATE` is read as SQL) to formatted Rust source.
 ///
 /// On failure returns the errors; render them with
 /// [`diagnostic::render`](crate::diagnostic::render) against the same text.
 pub fn compile_str(text: &str) -> Result<String, syn::Error> {
+    if sql::looks_like_sql(text) {
+        return compile_sql_str(text);
+    }
     let file = syntax::parse_str(text)?;
     let queries = syntax::check(&file)?;
     let mut tokens = TokenStream::new();
@@ -77,6 +183,10 @@ pub fn compile_str(text: &str) -> Result<String, syn::Error> {
     if let Some(e) = errors {
         return Err(e);
     }
+    to_file(tokens)
+}
+
+fn to_file(tokens: TokenStream) -> Result<String, syn::Error> {
     emit::to_file_string(tokens).map_err(|e| {
         syn::Error::new(
             Span::call_site(),

@@ -51,4 +51,5 @@ pub mod ir;
 pub mod plan;
 pub mod query;
 pub mod semiring;
+pub mod sql;
 pub mod syntax;

@@ -31,11 +31,13 @@ mod local;
 mod message;
 mod recompute;
 mod relation;
+mod sql;
 mod top_join;
 mod triangle;
 mod view_tree;
 
 pub use fallback::fallback;
+pub use sql::wrapper as sql_wrapper;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -138,8 +140,11 @@ pub fn emit(p: &Program) -> TokenStream {
     let many = (widest > 5).then(|| {
         quote! { #[allow(clippy::too_many_arguments, reason = "one parameter per column")] }
     });
-    let complex = (widest > 12).then(|| {
-        quote! { #[allow(clippy::type_complexity, reason = "keys of more than 12 columns nest")] }
+    // Maps of tuple payloads (several aggregates, as SQL views have) and
+    // of keys of more than 12 columns spell long types.
+    let tuple_payload = matches!(p.payload, syn::Type::Tuple(_));
+    let complex = (widest > 12 || tuple_payload).then(|| {
+        quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and keys of more than 12 columns nest")] }
     });
     quote! {
         #warning

@@ -12,6 +12,7 @@ use super::Report;
 /// are stable; the others may grow. `local_steps` lists each atom's local
 /// step (`atom`, `matches`, `factors`, `reads`), `theta` each theta factor
 /// (`factor`, and `reads`: each variable with the atoms that hold it).
+/// A query written in SQL has `sql`, the view it was lowered from.
 pub fn to_json(r: &Report) -> Value {
     let a = &r.analysis;
     let v = &r.verdict;
@@ -53,7 +54,7 @@ pub fn to_json(r: &Report) -> Value {
             json!({"factor": t.factor, "reads": reads})
         })
         .collect();
-    json!({
+    let mut out = json!({
         "name": r.query.name.to_string(),
         "rule": r.query.rule_text(),
         "semiring": r.query.semiring.name,
@@ -72,5 +73,9 @@ pub fn to_json(r: &Report) -> Value {
         "verdict": verdict,
         "local_steps": local_steps,
         "theta": theta,
-    })
+    });
+    if let Some(sql) = &r.sql {
+        out["sql"] = json!(sql);
+    }
+    out
 }

@@ -13,6 +13,7 @@ use crate::analysis::{self, Analysis, Hypergraph};
 use crate::plan::verdict::{self, Setting, Verdict};
 use crate::plan::{self, Plan, Rejection};
 use crate::query::Query;
+use crate::sql;
 use crate::syntax;
 
 /// A checked query with its analysis, verdict and plan.
@@ -27,6 +28,8 @@ pub struct Report {
     pub verdict: Verdict,
     /// What will be built, or why nothing is.
     pub plan: Result<Plan, Rejection>,
+    /// The SQL view the query was lowered from, if it was written in SQL.
+    pub sql: Option<String>,
 }
 
 /// Analyses and plans one checked query.
@@ -48,11 +51,30 @@ pub fn report(query: Query) -> Report {
         analysis,
         verdict,
         plan,
+        sql: None,
     }
 }
 
-/// Parses, checks, analyses and plans every query in `text`.
+/// Parses, checks, analyses and plans every query in `text`: the rule
+/// language, or SQL when the text starts with `CREATE`
+/// ([`sql::looks_like_sql`]), one report per view with its SQL.
 pub fn explain_str(text: &str) -> syn::Result<Vec<Report>> {
+    if sql::looks_like_sql(text) {
+        let views = sql::parse(text, &sql::SpanMap::for_text(text))?;
+        let mut reports = Vec::new();
+        for view in views {
+            let file = syntax::ast::File {
+                items: vec![view.item],
+            };
+            for query in syntax::check(&file)? {
+                reports.push(Report {
+                    sql: Some(view.wrapper.sql.clone()),
+                    ..report(query)
+                });
+            }
+        }
+        return Ok(reports);
+    }
     let file = syntax::parse_str(text)?;
     let queries = syntax::check(&file)?;
     Ok(queries.into_iter().map(report).collect())

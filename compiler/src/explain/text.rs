@@ -18,6 +18,9 @@ pub fn to_text(r: &Report) -> String {
     let v = &r.verdict;
     let mut out = String::new();
     let _ = writeln!(out, "query {}", q.name);
+    if let Some(sql) = &r.sql {
+        let _ = writeln!(out, "  sql       {sql}");
+    }
     let _ = writeln!(out, "  rule      {}", q.rule_text());
     let _ = writeln!(
         out,

@@ -140,6 +140,33 @@ impl Decimal {
         self.mantissa().checked_mul(pow10(to - self.scale()))
     }
 
+    /// The mantissa at scale `scale` as an `i64`: the value times
+    /// 10^`scale`, an integer that orders as the values do. Generated code
+    /// keeps `MIN` and `MAX` of a `DECIMAL(p, s)` column this way, in a
+    /// `MinPlus` or `MaxPlus` payload.
+    ///
+    /// # Panics
+    ///
+    /// When the value has more than `scale` fractional digits, or the
+    /// result does not fit in an `i64`.
+    ///
+    /// ```
+    /// use ivm::sql::Decimal;
+    ///
+    /// assert_eq!(Decimal::new(175, 2).scaled_mantissa(3), 1750);
+    /// assert_eq!(Decimal::new(-5, 1).scaled_mantissa(2), -50);
+    /// ```
+    pub fn scaled_mantissa(&self, scale: u32) -> i64 {
+        assert!(
+            scale >= self.scale() && scale <= Decimal::MAX_SCALE,
+            "ivm: a DECIMAL with {} fractional digits read at scale {scale}",
+            self.scale()
+        );
+        self.mantissa_at(scale)
+            .and_then(|m| i64::try_from(m).ok())
+            .expect("ivm: a DECIMAL too large for MIN or MAX (more than 18 digits)")
+    }
+
     /// `self + other` with scale max(scale(self), scale(other)), or `None`
     /// when it does not fit.
     ///

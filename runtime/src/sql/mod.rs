@@ -16,7 +16,9 @@
 //!   the month and year arithmetic of `DATE + INTERVAL`.
 //!
 //! [`like`] evaluates `LIKE` conditions, and [`FromSqlText`] reads one field
-//! of `insert_text`/`delete_text` by its column type.
+//! of `insert_text`/`delete_text` by its column type. [`TextView`] and
+//! [`TextRetract`] are the text interface of every generated view, for
+//! code written once over any of them.
 //!
 //! ```
 //! use ivm::sql::{Date, Decimal, FromSqlText, like};
@@ -37,11 +39,13 @@ mod date;
 mod decimal;
 mod double;
 mod text;
+mod view;
 
 pub use date::Date;
 pub use decimal::Decimal;
 pub use double::Double;
-pub use text::{FromSqlText, like};
+pub use text::{FromSqlText, like, read_field};
+pub use view::{TextRetract, TextView};
 
 /// Why a text could not be read as a [`Decimal`], a [`Double`] or a
 /// [`Date`]: a short reason in lower case, such as `not a date

@@ -108,6 +108,35 @@ pub trait FromSqlText: Sized {
     fn from_sql_text(field: &str) -> Result<Self, String>;
 }
 
+/// Reads one field of `insert_text`/`delete_text` as the type of column
+/// `column` of `table`: what generated code calls for each field.
+///
+/// # Errors
+///
+/// [`Error::BadField`](crate::Error::BadField), naming the table, the
+/// column, the field and what is wrong with it.
+///
+/// ```
+/// use ivm::sql::{Date, read_field};
+///
+/// let shipped: Date = read_field("1994-01-31", "lineitem", "l_shipdate").unwrap();
+/// assert_eq!(shipped, Date::from_ymd(1994, 1, 31).unwrap());
+/// let err = read_field::<i32>("x", "lineitem", "l_quantity").unwrap_err();
+/// assert_eq!(err.to_string(), "cannot read \"x\" as column `l_quantity` of `lineitem`: not an integer; write the field as its column's type expects");
+/// ```
+pub fn read_field<T: FromSqlText>(
+    field: &str,
+    table: &'static str,
+    column: &'static str,
+) -> crate::Result<T> {
+    T::from_sql_text(field).map_err(|reason| crate::Error::BadField {
+        table,
+        column,
+        value: field.to_owned(),
+        reason,
+    })
+}
+
 macro_rules! integer_from_sql_text {
     ($($ty:ty: $sql:literal),* $(,)?) => {$(
         impl FromSqlText for $ty {

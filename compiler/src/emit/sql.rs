@@ -1,0 +1,355 @@
+//! The struct of a view written in SQL (DESIGN section 3b): it holds the
+//! struct of the rule the view lowered to and gives it the view's API:
+//! typed `insert_<table>`/`delete_<table>`, rows with named fields, and
+//! the text interface (`insert_text`, `delete_text`, `text_rows`).
+//!
+//! Everything here is decided by the lowering ([`SqlView`]); the wrapper
+//! only forwards updates and reads each row off the rule's key and
+//! payload.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::sql::{SqlView, ViewTable};
+
+/// The view's struct, its row struct and their methods. `deletes` says
+/// whether the rule's struct has `delete_<relation>` (not under
+/// `updates = 'insert_only'`).
+pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
+    let SqlView {
+        name,
+        rule,
+        sql,
+        tables,
+        key_types,
+        fields,
+        keyless,
+        bag,
+        count,
+        ..
+    } = view;
+    let row = format_ident!("{}Row", name);
+    let sql_name = &view.sql_name;
+    let doc =
+        format!(" The SQL view `{sql_name}`, kept fresh under single-row inserts and deletes:");
+    let sql_doc = format!(" ```sql\n {sql}\n ```");
+    let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
+    let key = quote! { ( #(#key_types,)* ) };
+    let payload = &view.payload;
+
+    let field_defs = fields.iter().map(|f| {
+        let (field, ty) = (&f.name, &f.ty);
+        let doc = if f.nullable {
+            format!(
+                " `{}` (`None`, SQL's NULL, while the view has no rows).",
+                f.sql
+            )
+        } else {
+            format!(" `{}`.", f.sql)
+        };
+        quote! { #[doc = #doc] pub #field: #ty }
+    });
+    let field_values = fields.iter().map(|f| {
+        let (field, value) = (&f.name, &f.value);
+        quote! { #field: #value }
+    });
+    let texts: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let field = &f.name;
+            if f.nullable {
+                quote! {
+                    match &__row.#field {
+                        ::core::option::Option::Some(__value) => ::std::string::ToString::to_string(__value),
+                        ::core::option::Option::None => ::std::string::String::from("NULL"),
+                    }
+                }
+            } else {
+                quote! { ::std::string::ToString::to_string(&__row.#field) }
+            }
+        })
+        .collect();
+
+    let updates = tables.iter().map(|t| update_methods(t, deletes));
+    let readers = tables.iter().map(reader);
+    let table_names = tables.iter().map(|t| &t.name);
+    let insert_arms = tables.iter().map(|t| text_arm(t, "insert"));
+    let delete_text = deletes.then(|| {
+        let arms = tables.iter().map(|t| text_arm(t, "delete"));
+        quote! {
+            /// Deletes one copy of a row given as text, as `insert_text`
+            /// reads it.
+            ///
+            /// # Errors
+            ///
+            /// As `insert_text`, and [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple)
+            /// when no such row was inserted; nothing changes then.
+            pub fn delete_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                #(#arms)*
+                ::core::result::Result::Err(::ivm::Error::UnknownTable { table: ::std::string::String::from(table) })
+            }
+        }
+    });
+
+    let text_retract = deletes.then(|| {
+        quote! {
+            impl ::ivm::sql::TextRetract for #name {
+                fn delete_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                    #name::delete_text(self, table, fields)
+                }
+            }
+        }
+    });
+    let reading = if *keyless {
+        quote! {
+            /// The view's one row (a view without GROUP BY always has one,
+            /// as in SQL), under the key `()`.
+            pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), #row)> + '_ {
+                ::core::iter::once(((), Self::row(&(), &self.rule.get(&()))))
+            }
+            /// The row of key `()`.
+            pub fn get(&self, key: &()) -> ::core::option::Option<#row> {
+                ::core::option::Option::Some(Self::row(key, &self.rule.get(key)))
+            }
+            /// The number of rows: always 1.
+            pub fn len(&self) -> usize {
+                1
+            }
+            /// Whether the view has no rows: never.
+            pub fn is_empty(&self) -> bool {
+                false
+            }
+        }
+    } else {
+        let distinct = if *bag {
+            " Each distinct row once; `text_rows` lists a row once per copy."
+        } else {
+            ""
+        };
+        let iter_doc = format!(
+            " The rows, each with its group key (the GROUP BY values, in order).{distinct}"
+        );
+        quote! {
+            #[doc = #iter_doc]
+            pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#key, #row)> + '_ {
+                self.rule.iter().map(|(__key, __payload)| {
+                    let __row = Self::row(&__key, &__payload);
+                    (__key, __row)
+                })
+            }
+            /// The row of one group, `None` when the group has no rows.
+            pub fn get(&self, key: &#key) -> ::core::option::Option<#row> {
+                let __payload = self.rule.get(key);
+                if ::ivm::Semiring::is_zero(&__payload) {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(Self::row(key, &__payload))
+                }
+            }
+            /// The number of groups.
+            pub fn len(&self) -> usize {
+                self.rule.len()
+            }
+            /// Whether the view has no rows.
+            pub fn is_empty(&self) -> bool {
+                self.rule.is_empty()
+            }
+        }
+    };
+    let text_rows = if *bag {
+        quote! {
+            let mut __rows = ::std::vec::Vec::new();
+            for (__key, __payload) in self.rule.iter() {
+                let __row = Self::row(&__key, &__payload);
+                let __copies: i64 = #count;
+                for _ in 0..__copies {
+                    __rows.push(::std::vec![#(#texts),*]);
+                }
+            }
+            __rows
+        }
+    } else {
+        quote! {
+            self.iter().map(|(_, __row)| ::std::vec![#(#texts),*]).collect()
+        }
+    };
+    let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
+
+    quote! {
+        #[doc = #doc]
+        ///
+        #[doc = #sql_doc]
+        pub struct #name {
+            rule: #rule,
+        }
+
+        #[doc = #row_doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct #row {
+            #(#field_defs,)*
+        }
+
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        impl #name {
+            /// The tables the view reads, by their SQL names: what
+            /// `insert_text` accepts.
+            pub const TABLES: &'static [&'static str] = &[#(#table_names),*];
+
+            /// An empty database.
+            pub fn new() -> Self {
+                #name { rule: #rule::new() }
+            }
+
+            #(#updates)*
+
+            #reading
+
+            /// Inserts one row given as text: one field per column, in the
+            /// order of `CREATE TABLE`, each read by its column's type
+            /// (integers, decimals such as `-17.25`, dates `yyyy-mm-dd`,
+            /// strings as they are). The table's name is matched without
+            /// regard to case.
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::UnknownTable`](::ivm::Error::UnknownTable),
+            /// [`ivm::Error::FieldCount`](::ivm::Error::FieldCount) or
+            /// [`ivm::Error::BadField`](::ivm::Error::BadField); nothing
+            /// changes then.
+            pub fn insert_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                #(#insert_arms)*
+                ::core::result::Result::Err(::ivm::Error::UnknownTable { table: ::std::string::String::from(table) })
+            }
+
+            #delete_text
+
+            /// Every row rendered as text, its select items in order
+            /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+            /// for SQL's NULL), in no particular order of rows.
+            pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+                #text_rows
+            }
+
+            /// The maintained rule this view lowered to.
+            pub fn rule(&self) -> &#rule {
+                &self.rule
+            }
+
+            /// A group's row, read off its key and payload.
+            fn row(__key: &#key, __payload: &#payload) -> #row {
+                #unused_key
+                #row { #(#field_values,)* }
+            }
+
+            #(#readers)*
+        }
+
+        impl ::core::default::Default for #name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl ::ivm::sql::TextView for #name {
+            fn name(&self) -> &'static str {
+                #sql_name
+            }
+            fn sql(&self) -> &'static str {
+                #sql
+            }
+            fn tables(&self) -> &'static [&'static str] {
+                Self::TABLES
+            }
+            fn insert_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                #name::insert_text(self, table, fields)
+            }
+            fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+                #name::text_rows(self)
+            }
+        }
+
+        #text_retract
+    }
+}
+
+/// `insert_<table>` and, with deletes, `delete_<table>`.
+fn update_methods(t: &ViewTable, deletes: bool) -> TokenStream {
+    let insert = format_ident!("insert_{}", t.method);
+    let delete = format_ident!("delete_{}", t.method);
+    let params = t.columns.iter().map(|(c, _, ty)| {
+        let ty = ty.rust();
+        quote! { #c: #ty }
+    });
+    let args: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
+    let insert_doc = format!(" Inserts one row into `{}` (one more copy of it).", t.name);
+    let delete_doc = format!(
+        " Deletes one copy of a row of `{}` inserted before, whether or not the view's conditions keep it.",
+        t.name
+    );
+    let delete_method = deletes.then(|| {
+        let params = params.clone();
+        quote! {
+            #[doc = #delete_doc]
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when
+            /// there is no such row; nothing changes then.
+            pub fn #delete(&mut self, #(#params),*) -> ::ivm::Result<()> {
+                self.rule.#delete(#(#args),*)
+            }
+        }
+    });
+    quote! {
+        #[doc = #insert_doc]
+        pub fn #insert(&mut self, #(#params),*) {
+            self.rule.#insert(#(#args),*)
+        }
+        #delete_method
+    }
+}
+
+/// `read_<table>`: the typed columns of a row given as text.
+fn reader(t: &ViewTable) -> TokenStream {
+    let read = format_ident!("read_{}", t.method);
+    let name = &t.name;
+    let n = t.columns.len();
+    let vars: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
+    let types: Vec<_> = t.columns.iter().map(|(_, _, ty)| ty.rust()).collect();
+    let values = t.columns.iter().map(|(c, sql, _)| {
+        quote! { ::ivm::sql::read_field(#c, #name, #sql)? }
+    });
+    let doc = format!(" The columns of a row of `{name}` given as text.");
+    quote! {
+        #[doc = #doc]
+        fn #read(fields: &[&str]) -> ::ivm::Result<( #(#types,)* )> {
+            let &[#(#vars),*] = fields else {
+                return ::core::result::Result::Err(::ivm::Error::FieldCount {
+                    table: #name,
+                    expected: #n,
+                    found: fields.len(),
+                });
+            };
+            ::core::result::Result::Ok(( #(#values,)* ))
+        }
+    }
+}
+
+/// One table's branch of `insert_text` or `delete_text`.
+fn text_arm(t: &ViewTable, verb: &str) -> TokenStream {
+    let read = format_ident!("read_{}", t.method);
+    let method = format_ident!("{verb}_{}", t.method);
+    let name = &t.name;
+    let vars: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
+    let call = if verb == "insert" {
+        quote! { self.#method(#(#vars),*); return ::core::result::Result::Ok(()); }
+    } else {
+        quote! { return self.#method(#(#vars),*); }
+    };
+    quote! {
+        if table.eq_ignore_ascii_case(#name) {
+            let ( #(#vars,)* ) = Self::#read(fields)?;
+            #call
+        }
+    }
+}

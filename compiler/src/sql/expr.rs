@@ -1,0 +1,690 @@
+//! Scalar SQL expressions over one row of the join: typed, with constants
+//! folded, and written out as the Rust expressions of the rule's `{ .. }`
+//! factors.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use sqlparser::ast::{
+    BinaryOperator, DateTimeField, Expr, InTarget, UnaryOperator, Value as SqlValue,
+};
+use sqlparser::tokenizer::Span as Loc;
+
+use super::types::{SqlType, Value, add_months, parse_date};
+
+/// A column of the join: the rule variable that holds it after the
+/// lowering, and its declared type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// The FROM item it belongs to.
+    pub item: usize,
+    /// Its position in the table.
+    pub column: usize,
+    /// Its declared type.
+    pub ty: SqlType,
+}
+
+/// Arithmetic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+}
+
+/// Comparison operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    /// `=`
+    Eq,
+    /// `<>`, `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// A typed scalar expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    /// A column.
+    Column(Column),
+    /// A folded constant.
+    Const(Value),
+    /// Arithmetic, in the operands' common type.
+    Arith(Arith, Box<Scalar>, Box<Scalar>, SqlType),
+    /// Negation.
+    Neg(Box<Scalar>),
+    /// A comparison, in the operands' common type.
+    Cmp(Cmp, Box<Scalar>, Box<Scalar>),
+    /// `AND`
+    And(Box<Scalar>, Box<Scalar>),
+    /// `OR`
+    Or(Box<Scalar>, Box<Scalar>),
+    /// `NOT`
+    Not(Box<Scalar>),
+    /// `[NOT] LIKE 'pattern'`
+    Like(Box<Scalar>, String, bool),
+    /// `EXTRACT(YEAR|MONTH|DAY FROM date)`
+    Extract(&'static str, Box<Scalar>),
+}
+
+impl Scalar {
+    /// The expression's type (integers as `BIGINT`).
+    pub fn ty(&self) -> SqlType {
+        match self {
+            Scalar::Column(c) => c.ty.computed(),
+            Scalar::Const(v) => v.ty(),
+            Scalar::Arith(.., t) => *t,
+            Scalar::Neg(e) => e.ty(),
+            Scalar::Cmp(..)
+            | Scalar::And(..)
+            | Scalar::Or(..)
+            | Scalar::Not(_)
+            | Scalar::Like(..) => SqlType::Bool,
+            Scalar::Extract(..) => SqlType::BigInt,
+        }
+    }
+
+    /// The columns it reads, each once, in order of first reading.
+    pub fn columns(&self) -> Vec<Column> {
+        let mut out = Vec::new();
+        self.visit(&mut |c| {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        });
+        out
+    }
+
+    fn visit(&self, f: &mut impl FnMut(Column)) {
+        match self {
+            Scalar::Column(c) => f(*c),
+            Scalar::Const(_) => {}
+            Scalar::Arith(_, a, b, _)
+            | Scalar::Cmp(_, a, b)
+            | Scalar::And(a, b)
+            | Scalar::Or(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Scalar::Neg(e) | Scalar::Not(e) | Scalar::Like(e, ..) | Scalar::Extract(_, e) => {
+                e.visit(f)
+            }
+        }
+    }
+
+    /// The Rust expression computing it, with `name(column)` the rule
+    /// variable holding a column (bound by value for `Copy` types, by
+    /// reference for strings).
+    pub fn rust(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
+        match self {
+            Scalar::Column(c) => {
+                let v = name(*c);
+                match c.ty {
+                    SqlType::SmallInt | SqlType::Int => quote! { i64::from(#v) },
+                    SqlType::Text => quote! { #v.as_str() },
+                    _ => quote! { #v },
+                }
+            }
+            Scalar::Const(v) => v.rust(v.ty()),
+            Scalar::Arith(op, a, b, ty) => {
+                let (a, b) = (cast(a, *ty, name), cast(b, *ty, name));
+                if *ty == SqlType::BigInt {
+                    let method = format_ident!(
+                        "{}",
+                        match op {
+                            Arith::Add => "checked_add",
+                            Arith::Sub => "checked_sub",
+                            Arith::Mul => "checked_mul",
+                            Arith::Div => "checked_div",
+                        }
+                    );
+                    quote! {
+                        ::core::option::Option::expect(
+                            i64::#method(#a, #b),
+                            "ivm: BIGINT overflow in a SQL expression",
+                        )
+                    }
+                } else {
+                    match op {
+                        Arith::Add => quote! { (#a + #b) },
+                        Arith::Sub => quote! { (#a - #b) },
+                        Arith::Mul => quote! { (#a * #b) },
+                        Arith::Div => quote! { (#a / #b) },
+                    }
+                }
+            }
+            Scalar::Neg(e) => {
+                let inner = e.rust(name);
+                if e.ty() == SqlType::BigInt {
+                    quote! {
+                        ::core::option::Option::expect(
+                            i64::checked_neg(#inner),
+                            "ivm: BIGINT overflow in a SQL expression",
+                        )
+                    }
+                } else {
+                    quote! { (-#inner) }
+                }
+            }
+            Scalar::Cmp(op, a, b) => {
+                let ty = a.ty().common(b.ty()).unwrap_or(a.ty());
+                let (a, b) = (cast(a, ty, name), cast(b, ty, name));
+                match op {
+                    Cmp::Eq => quote! { (#a == #b) },
+                    Cmp::Ne => quote! { (#a != #b) },
+                    Cmp::Lt => quote! { (#a < #b) },
+                    Cmp::Le => quote! { (#a <= #b) },
+                    Cmp::Gt => quote! { (#a > #b) },
+                    Cmp::Ge => quote! { (#a >= #b) },
+                }
+            }
+            Scalar::And(a, b) => {
+                let (a, b) = (a.rust(name), b.rust(name));
+                quote! { (#a && #b) }
+            }
+            Scalar::Or(a, b) => {
+                let (a, b) = (a.rust(name), b.rust(name));
+                quote! { (#a || #b) }
+            }
+            Scalar::Not(e) => {
+                let e = e.rust(name);
+                quote! { (!#e) }
+            }
+            Scalar::Like(e, pattern, negated) => {
+                let e = e.rust(name);
+                let like = quote! { ::ivm::sql::like(#e, #pattern) };
+                if *negated {
+                    quote! { (!#like) }
+                } else {
+                    like
+                }
+            }
+            Scalar::Extract(field, e) => {
+                let e = e.rust(name);
+                let method = format_ident!("{field}");
+                quote! { i64::from(#e.#method()) }
+            }
+        }
+    }
+}
+
+/// `e` as a value of type `ty` (a numeric widening).
+pub fn cast(e: &Scalar, ty: SqlType, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
+    if let Scalar::Const(v) = e
+        && let Some(v) = v.cast(ty)
+    {
+        return v.rust(ty);
+    }
+    let inner = e.rust(name);
+    match (e.ty(), ty) {
+        (SqlType::BigInt, SqlType::Decimal(_)) => quote! { ::ivm::sql::Decimal::from(#inner) },
+        (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#inner as f64) },
+        (SqlType::Decimal(_), SqlType::Double) => {
+            quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#inner)) }
+        }
+        _ => inner,
+    }
+}
+
+/// Resolves a column reference (`alias.column` or `column`) to a column.
+pub type Resolve<'a> = dyn Fn(&[sqlparser::ast::Ident], Loc) -> Result<Column, (Loc, String)> + 'a;
+
+/// Types and folds `expr`; `resolve` finds columns.
+///
+/// # Errors
+///
+/// The location and message of the first construct outside the fragment,
+/// or of a type mismatch.
+pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String)> {
+    use sqlparser::ast::Spanned;
+    let loc = expr.span();
+    let e = match expr {
+        Expr::Identifier(id) => Scalar::Column(resolve(std::slice::from_ref(id), loc)?),
+        Expr::CompoundIdentifier(ids) => Scalar::Column(resolve(ids, loc)?),
+        Expr::Nested(e) => scalar(e, resolve)?,
+        Expr::Value(v) => Scalar::Const(literal(&v.value).ok_or_else(|| {
+            (
+                loc,
+                format!("the literal `{}` is not supported here", v.value),
+            )
+        })?),
+        Expr::TypedString(ts) => {
+            let text = match &ts.value.value {
+                SqlValue::SingleQuotedString(s) => s.clone(),
+                other => return Err((loc, format!("expected a quoted string, found `{other}`"))),
+            };
+            match ts.data_type {
+                sqlparser::ast::DataType::Date => {
+                    Scalar::Const(Value::Date(parse_date(&text).ok_or_else(|| {
+                        (
+                            loc,
+                            format!("`{text}` is not a date: write DATE 'yyyy-mm-dd'"),
+                        )
+                    })?))
+                }
+                ref other => {
+                    return Err((
+                        loc,
+                        format!(
+                            "typed literals of type `{other}` are not supported: only DATE 'yyyy-mm-dd'"
+                        ),
+                    ));
+                }
+            }
+        }
+        Expr::UnaryOp { op, expr } => {
+            let e = scalar(expr, resolve)?;
+            match op {
+                UnaryOperator::Not => {
+                    bool_operand(&e, loc)?;
+                    negate(e)
+                }
+                UnaryOperator::Minus => {
+                    if !e.ty().is_number() {
+                        return Err((loc, format!("cannot negate a {}", e.ty().name())));
+                    }
+                    match e {
+                        Scalar::Const(Value::Int(i)) => Scalar::Const(Value::Int(
+                            i.checked_neg()
+                                .ok_or((loc, "the constant overflows BIGINT".to_string()))?,
+                        )),
+                        Scalar::Const(Value::Decimal { mantissa, scale }) => {
+                            Scalar::Const(Value::Decimal {
+                                mantissa: -mantissa,
+                                scale,
+                            })
+                        }
+                        Scalar::Const(Value::Double(d)) => Scalar::Const(Value::Double(-d)),
+                        e => Scalar::Neg(Box::new(e)),
+                    }
+                }
+                UnaryOperator::Plus => e,
+                other => return Err((loc, format!("the operator `{other}` is not supported"))),
+            }
+        }
+        Expr::BinaryOp { left, op, right } => {
+            let a = scalar(left, resolve)?;
+            // An interval is no value of its own: `binary` folds it into
+            // the date it moves.
+            let b = match &**right {
+                Expr::Interval(_) => Scalar::Const(Value::Bool(false)),
+                right => scalar(right, resolve)?,
+            };
+            binary(op, a, b, loc, right)?
+        }
+        Expr::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => {
+            let e = scalar(expr, resolve)?;
+            let lo = compare(Cmp::Ge, e.clone(), scalar(low, resolve)?, loc)?;
+            let hi = compare(Cmp::Le, e, scalar(high, resolve)?, loc)?;
+            let both = Scalar::And(Box::new(lo), Box::new(hi));
+            if *negated {
+                Scalar::Not(Box::new(both))
+            } else {
+                both
+            }
+        }
+        Expr::In {
+            expr,
+            target: InTarget::List(list),
+            negated,
+            global: false,
+        } => {
+            let e = scalar(expr, resolve)?;
+            let mut any: Option<Scalar> = None;
+            for item in list {
+                let eq = compare(Cmp::Eq, e.clone(), scalar(item, resolve)?, loc)?;
+                any = Some(match any {
+                    None => eq,
+                    Some(a) => Scalar::Or(Box::new(a), Box::new(eq)),
+                });
+            }
+            let any = any.ok_or((loc, "an empty IN list".to_string()))?;
+            if *negated {
+                Scalar::Not(Box::new(any))
+            } else {
+                any
+            }
+        }
+        Expr::Like {
+            negated,
+            any: false,
+            expr,
+            pattern,
+            escape_char: None,
+        } => {
+            let e = scalar(expr, resolve)?;
+            if e.ty() != SqlType::Text {
+                return Err((
+                    loc,
+                    format!("LIKE needs a string, found a {}", e.ty().name()),
+                ));
+            }
+            match scalar(pattern, resolve)? {
+                Scalar::Const(Value::Text(p)) => Scalar::Like(Box::new(e), p, *negated),
+                _ => {
+                    return Err((
+                        pattern.span(),
+                        "the pattern of LIKE must be a string constant".to_string(),
+                    ));
+                }
+            }
+        }
+        Expr::Extract { field, expr, .. } => {
+            let e = scalar(expr, resolve)?;
+            if e.ty() != SqlType::Date {
+                return Err((
+                    loc,
+                    format!("EXTRACT needs a DATE, found a {}", e.ty().name()),
+                ));
+            }
+            let field = match field {
+                DateTimeField::Year => "year",
+                DateTimeField::Month => "month",
+                DateTimeField::Day => "day",
+                other => {
+                    return Err((
+                        loc,
+                        format!("EXTRACT({other} ..) is not supported: use YEAR, MONTH or DAY"),
+                    ));
+                }
+            };
+            Scalar::Extract(field, Box::new(e))
+        }
+        Expr::Interval(_) => {
+            return Err((
+                loc,
+                "an INTERVAL may only be added to or subtracted from a DATE constant".to_string(),
+            ));
+        }
+        Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => {
+            return Err((loc, "subqueries are not supported".to_string()));
+        }
+        Expr::Case { .. } => {
+            return Err((loc, "CASE is not supported yet".to_string()));
+        }
+        Expr::Function(f) => {
+            return Err((
+                loc,
+                format!(
+                    "the function `{}` is not supported here (aggregates belong in the select list, over columns)",
+                    f.name
+                ),
+            ));
+        }
+        Expr::IsNull(_) | Expr::IsNotNull(_) => {
+            return Err((
+                loc,
+                "columns are never NULL here: IS [NOT] NULL is not supported".to_string(),
+            ));
+        }
+        other => {
+            return Err((loc, format!("`{other}` is not supported in a view")));
+        }
+    };
+    Ok(e)
+}
+
+/// `NOT e`, folded into a constant or a comparison where it can be.
+fn negate(e: Scalar) -> Scalar {
+    match e {
+        Scalar::Const(Value::Bool(b)) => Scalar::Const(Value::Bool(!b)),
+        Scalar::Cmp(op, a, b) => {
+            let op = match op {
+                Cmp::Eq => Cmp::Ne,
+                Cmp::Ne => Cmp::Eq,
+                Cmp::Lt => Cmp::Ge,
+                Cmp::Le => Cmp::Gt,
+                Cmp::Gt => Cmp::Le,
+                Cmp::Ge => Cmp::Lt,
+            };
+            Scalar::Cmp(op, a, b)
+        }
+        Scalar::Not(e) => *e,
+        e => Scalar::Not(Box::new(e)),
+    }
+}
+
+fn literal(v: &SqlValue) -> Option<Value> {
+    match v {
+        SqlValue::Number(n, _) => Value::number(n),
+        SqlValue::SingleQuotedString(s) => Some(Value::Text(s.clone())),
+        SqlValue::Boolean(b) => Some(Value::Bool(*b)),
+        _ => None,
+    }
+}
+
+fn bool_operand(e: &Scalar, loc: Loc) -> Result<(), (Loc, String)> {
+    if e.ty() == SqlType::Bool {
+        Ok(())
+    } else {
+        Err((
+            loc,
+            format!("expected a condition, found a {}", e.ty().name()),
+        ))
+    }
+}
+
+fn binary(
+    op: &BinaryOperator,
+    a: Scalar,
+    b: Scalar,
+    loc: Loc,
+    right: &Expr,
+) -> Result<Scalar, (Loc, String)> {
+    Ok(match op {
+        BinaryOperator::And | BinaryOperator::Or => {
+            bool_operand(&a, loc)?;
+            bool_operand(&b, loc)?;
+            match (op, a, b) {
+                (BinaryOperator::And, Scalar::Const(Value::Bool(true)), e)
+                | (BinaryOperator::And, e, Scalar::Const(Value::Bool(true)))
+                | (BinaryOperator::Or, Scalar::Const(Value::Bool(false)), e)
+                | (BinaryOperator::Or, e, Scalar::Const(Value::Bool(false))) => e,
+                (BinaryOperator::And, a, b) => Scalar::And(Box::new(a), Box::new(b)),
+                (_, a, b) => Scalar::Or(Box::new(a), Box::new(b)),
+            }
+        }
+        BinaryOperator::Eq => compare(Cmp::Eq, a, b, loc)?,
+        BinaryOperator::NotEq => compare(Cmp::Ne, a, b, loc)?,
+        BinaryOperator::Lt => compare(Cmp::Lt, a, b, loc)?,
+        BinaryOperator::LtEq => compare(Cmp::Le, a, b, loc)?,
+        BinaryOperator::Gt => compare(Cmp::Gt, a, b, loc)?,
+        BinaryOperator::GtEq => compare(Cmp::Ge, a, b, loc)?,
+        BinaryOperator::Plus | BinaryOperator::Minus
+            if a.ty() == SqlType::Date && matches!(right, Expr::Interval(_)) =>
+        {
+            let Expr::Interval(interval) = right else {
+                unreachable!()
+            };
+            let Scalar::Const(Value::Date(days)) = a else {
+                return Err((
+                    loc,
+                    "an INTERVAL may only be added to a DATE constant, not to a column".to_string(),
+                ));
+            };
+            let sign = if matches!(op, BinaryOperator::Minus) {
+                -1
+            } else {
+                1
+            };
+            let amount = match &*interval.value {
+                Expr::Value(v) => match &v.value {
+                    SqlValue::SingleQuotedString(s) | SqlValue::Number(s, _) => {
+                        s.trim().parse::<i32>().ok()
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+            .ok_or((
+                loc,
+                "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
+            ))?;
+            let moved = match interval.leading_field {
+                Some(DateTimeField::Day) => days.checked_add(sign * amount),
+                Some(DateTimeField::Month) => add_months(days, sign * amount),
+                Some(DateTimeField::Year) => add_months(days, sign * amount * 12),
+                _ => {
+                    return Err((
+                        loc,
+                        "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
+                    ));
+                }
+            }
+            .ok_or((loc, "the date leaves the calendar".to_string()))?;
+            Scalar::Const(Value::Date(moved))
+        }
+        _ if matches!(right, Expr::Interval(_)) => {
+            return Err((
+                loc,
+                "an INTERVAL may only be added to or subtracted from a DATE constant".to_string(),
+            ));
+        }
+        BinaryOperator::Plus
+        | BinaryOperator::Minus
+        | BinaryOperator::Multiply
+        | BinaryOperator::Divide => {
+            let arith = match op {
+                BinaryOperator::Plus => Arith::Add,
+                BinaryOperator::Minus => Arith::Sub,
+                BinaryOperator::Multiply => Arith::Mul,
+                _ => Arith::Div,
+            };
+            let ty = a
+                .ty()
+                .common(b.ty())
+                .filter(|t| t.is_number())
+                .ok_or_else(|| {
+                    (
+                        loc,
+                        format!(
+                            "cannot compute `{op}` of a {} and a {}",
+                            a.ty().name(),
+                            b.ty().name()
+                        ),
+                    )
+                })?;
+            let ty = match (arith, ty) {
+                (Arith::Mul, SqlType::Decimal(_)) => {
+                    SqlType::Decimal(scale(&a).zip(scale(&b)).map(|(x, y)| x + y))
+                }
+                _ => ty,
+            };
+            if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
+                && let Some(v) = fold(arith, x, y, ty)
+            {
+                return Ok(Scalar::Const(v));
+            }
+            if arith == Arith::Div && !matches!(&b, Scalar::Const(v) if !is_zero(v)) {
+                return Err((
+                    loc,
+                    "division in a row expression is supported by a non-zero constant only"
+                        .to_string(),
+                ));
+            }
+            if arith == Arith::Div && matches!(ty, SqlType::Decimal(_)) {
+                return Err((
+                    loc,
+                    "division of a DECIMAL in a row expression is not supported yet".to_string(),
+                ));
+            }
+            Scalar::Arith(arith, Box::new(a), Box::new(b), ty)
+        }
+        other => return Err((loc, format!("the operator `{other}` is not supported"))),
+    })
+}
+
+fn scale(e: &Scalar) -> Option<u32> {
+    match e.ty() {
+        SqlType::Decimal(s) => s,
+        t if t.is_integer() => Some(0),
+        _ => None,
+    }
+}
+
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Int(i) => *i == 0,
+        Value::Decimal { mantissa, .. } => *mantissa == 0,
+        Value::Double(d) => *d == 0.0,
+        _ => false,
+    }
+}
+
+/// Folds arithmetic of two constants in type `ty`.
+fn fold(op: Arith, x: &Value, y: &Value, ty: SqlType) -> Option<Value> {
+    match ty {
+        SqlType::BigInt => {
+            let (Value::Int(x), Value::Int(y)) = (x, y) else {
+                return None;
+            };
+            Some(Value::Int(match op {
+                Arith::Add => x.checked_add(*y)?,
+                Arith::Sub => x.checked_sub(*y)?,
+                Arith::Mul => x.checked_mul(*y)?,
+                Arith::Div => x.checked_div(*y)?,
+            }))
+        }
+        SqlType::Decimal(_) => {
+            let as_decimal = |v: &Value| match v {
+                Value::Int(i) => Some((i128::from(*i), 0u32)),
+                Value::Decimal { mantissa, scale } => Some((*mantissa, *scale)),
+                _ => None,
+            };
+            let ((xm, xs), (ym, ys)) = (as_decimal(x)?, as_decimal(y)?);
+            let s = xs.max(ys);
+            let xm = xm.checked_mul(10i128.checked_pow(s - xs)?)?;
+            let ym = ym.checked_mul(10i128.checked_pow(s - ys)?)?;
+            let (mantissa, scale) = match op {
+                Arith::Add => (xm.checked_add(ym)?, s),
+                Arith::Sub => (xm.checked_sub(ym)?, s),
+                Arith::Mul => (as_decimal(x)?.0.checked_mul(as_decimal(y)?.0)?, xs + ys),
+                Arith::Div => return None,
+            };
+            (scale <= 18 && i64::try_from(mantissa).is_ok())
+                .then_some(Value::Decimal { mantissa, scale })
+        }
+        SqlType::Double => {
+            let (Value::Double(x), Value::Double(y)) = (x.cast(ty)?, y.cast(ty)?) else {
+                return None;
+            };
+            Some(Value::Double(match op {
+                Arith::Add => x + y,
+                Arith::Sub => x - y,
+                Arith::Mul => x * y,
+                Arith::Div => x / y,
+            }))
+        }
+        _ => None,
+    }
+}
+
+fn compare(op: Cmp, a: Scalar, b: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    if a.ty().common(b.ty()).is_none() {
+        return Err((
+            loc,
+            format!(
+                "cannot compare a {} with a {}",
+                a.ty().name(),
+                b.ty().name()
+            ),
+        ));
+    }
+    Ok(Scalar::Cmp(op, Box::new(a), Box::new(b)))
+}

@@ -1,0 +1,1218 @@
+//! One `CREATE VIEW .. AS SELECT` lowered onto the rule language: FROM
+//! items become atoms, equalities between columns unify variables,
+//! equalities with constants become constants in atoms, other conditions
+//! become `{ .. }` factors (local or theta, as their columns fall), GROUP BY
+//! columns become the head, and the aggregates become one payload: a tuple
+//! of ring, count and tropical components with a lift per FROM item.
+//!
+//! What the lowering decides about the output (the row struct's fields
+//! and how each is read off the key and the payload) goes to
+//! [`SqlView`], which the emitter turns into the view's wrapper.
+
+use std::collections::HashMap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use sqlparser::ast::{
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint,
+    JoinOperator, Select, SelectItem, Spanned, TableFactor,
+};
+use sqlparser::tokenizer::Span as Loc;
+use syn::Ident;
+
+use super::expr::{Arith, Cmp, Column, Scalar, scalar};
+use super::span::SpanMap;
+use super::types::{SqlType, Value};
+use super::{SqlView, Table, ViewField, ViewOptions, ViewTable};
+use crate::syntax::ast::{self, ArgSyntax, AtomSyntax, ExprSyntax, RelationDecl, Rule};
+
+/// The most components a payload may have (the tuple semirings' limit).
+const MAX_COMPONENTS: usize = 8;
+
+type Failure = (Loc, String);
+
+/// One FROM item: a table under an alias.
+struct Item<'t> {
+    alias: String,
+    table: &'t Table,
+    loc: Loc,
+}
+
+/// What a payload component holds.
+#[derive(Debug, Clone, PartialEq)]
+enum Component {
+    /// The number of rows (`Int`): every view has it, so a group exists
+    /// exactly while it has rows.
+    Count,
+    /// The sum of a product of per-item terms, in a ring (`Int`,
+    /// `Decimal` or `Real`).
+    Sum(SqlType, Vec<Scalar>),
+    /// The least (`MinPlus`) or greatest (`MaxPlus`) value of a one-item
+    /// expression, encoded as an `i64` that keeps the order.
+    Best { max: bool, ty: SqlType, arg: Scalar },
+}
+
+impl Component {
+    fn semiring(&self) -> TokenStream {
+        match self {
+            Component::Count | Component::Sum(SqlType::BigInt, _) => {
+                quote! { ::ivm::semiring::Int }
+            }
+            Component::Sum(SqlType::Double, _) => quote! { ::ivm::semiring::Real },
+            Component::Sum(_, _) => quote! { ::ivm::sql::Decimal },
+            Component::Best { max: false, .. } => quote! { ::ivm::semiring::MinPlus },
+            Component::Best { max: true, .. } => quote! { ::ivm::semiring::MaxPlus },
+        }
+    }
+}
+
+/// An aggregate of the select list, as read off the payload.
+#[derive(Debug, Clone)]
+enum Aggregate {
+    /// `COUNT(*)`, `COUNT(col)`.
+    Count,
+    /// `SUM(e)`: the signed sum of components, in type `ty`.
+    Sum {
+        ty: SqlType,
+        terms: Vec<(bool, usize)>,
+    },
+    /// `AVG(e)`.
+    Avg {
+        ty: SqlType,
+        terms: Vec<(bool, usize)>,
+    },
+    /// `MIN(e)`, `MAX(e)`.
+    Best(usize),
+}
+
+/// A select item's value over the group key and the aggregates.
+#[derive(Debug, Clone)]
+enum Out {
+    Key(usize),
+    Aggregate(usize),
+    Const(Value),
+    Arith(Arith, Box<Out>, Box<Out>),
+    Neg(Box<Out>),
+}
+
+/// The lowering of one view.
+struct Lowering<'a> {
+    spans: &'a SpanMap,
+    items: Vec<Item<'a>>,
+    /// Union-find over the columns of the items, `(item, column)`.
+    parent: HashMap<(usize, usize), (usize, usize)>,
+    /// Constants in atoms.
+    constants: HashMap<(usize, usize), Value>,
+    /// Conditions, each a factor of its own.
+    conditions: Vec<Scalar>,
+    /// Columns read by something (conditions, keys, aggregates).
+    read: Vec<(usize, usize)>,
+    components: Vec<Component>,
+    aggregates: Vec<Aggregate>,
+    /// The GROUP BY columns, their variables' roots.
+    keys: Vec<Column>,
+    /// No GROUP BY and no aggregate: the selected columns are the key.
+    bag: bool,
+}
+
+/// Lowers `select`, the body of view `name`, to a query item and its
+/// wrapper's description.
+pub fn view(
+    spans: &SpanMap,
+    tables: &[Table],
+    name: &sqlparser::ast::Ident,
+    options: ViewOptions,
+    select: &Select,
+    order_by_or_limit: Option<Loc>,
+    sql: &str,
+) -> Result<(ast::QueryItem, SqlView), syn::Error> {
+    if let Some(loc) = order_by_or_limit {
+        return Err(spans.error(
+            loc,
+            "ORDER BY, LIMIT and OFFSET are not supported: a view is maintained as an unordered set of groups",
+        ));
+    }
+    let mut lowering = Lowering {
+        spans,
+        items: Vec::new(),
+        parent: HashMap::new(),
+        constants: HashMap::new(),
+        conditions: Vec::new(),
+        read: Vec::new(),
+        components: vec![Component::Count],
+        aggregates: Vec::new(),
+        keys: Vec::new(),
+        bag: false,
+    };
+    lowering
+        .lower(tables, name, options, select, sql)
+        .map_err(|(loc, message)| spans.error(loc, message))
+}
+
+impl<'a> Lowering<'a> {
+    fn lower(
+        &mut self,
+        tables: &'a [Table],
+        name: &sqlparser::ast::Ident,
+        options: ViewOptions,
+        select: &Select,
+        sql: &str,
+    ) -> Result<(ast::QueryItem, SqlView), Failure> {
+        unsupported_clauses(select)?;
+        // FROM: the atoms, and the conditions of JOIN .. ON.
+        let mut on = Vec::new();
+        for from in &select.from {
+            self.item(tables, &from.relation)?;
+            for join in &from.joins {
+                self.item(tables, &join.relation)?;
+                match &join.join_operator {
+                    JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => {
+                        match c {
+                            JoinConstraint::On(e) => on.push(e),
+                            JoinConstraint::None => {}
+                            _ => {
+                                return Err((
+                                    join.relation.span(),
+                                    "write the join condition with ON (USING and NATURAL are not supported)".to_string(),
+                                ));
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err((
+                            join.relation.span(),
+                            "outer, semi and anti joins are not supported: use an inner JOIN .. ON or a comma join".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        if self.items.is_empty() {
+            return Err((select.span(), "a view needs a FROM clause".to_string()));
+        }
+        // WHERE and ON: split into conjuncts, each an equality to unify, a
+        // constant to match or a condition.
+        for e in on.into_iter().chain(&select.selection) {
+            let condition = scalar(e, &|ids, loc| self.resolve(ids, loc))?;
+            if condition.ty() != SqlType::Bool {
+                return Err((e.span(), "expected a condition".to_string()));
+            }
+            self.conjuncts(condition);
+        }
+        // GROUP BY.
+        match &select.group_by {
+            GroupByExpr::Expressions(exprs, modifiers) => {
+                if !modifiers.is_empty() {
+                    return Err((
+                        select.span(),
+                        "GROUP BY modifiers are not supported".to_string(),
+                    ));
+                }
+                for e in exprs {
+                    match scalar(e, &|ids, loc| self.resolve(ids, loc))? {
+                        Scalar::Column(c) => {
+                            let root = self.find((c.item, c.column));
+                            if !self
+                                .keys
+                                .iter()
+                                .any(|k| self.find((k.item, k.column)) == root)
+                            {
+                                self.keys.push(c);
+                                self.read.push((c.item, c.column));
+                            }
+                        }
+                        _ => {
+                            return Err((
+                                e.span(),
+                                "GROUP BY an expression is not supported yet: group by columns"
+                                    .to_string(),
+                            ));
+                        }
+                    }
+                }
+            }
+            GroupByExpr::All(_) => {
+                return Err((select.span(), "GROUP BY ALL is not supported".to_string()));
+            }
+        }
+        // The select list. Without GROUP BY and aggregates, a bag of its
+        // columns.
+        self.bag = self.keys.is_empty()
+            && !select.projection.iter().any(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    has_aggregate(e)
+                }
+                _ => false,
+            });
+        let mut outs = Vec::new();
+        let mut has_aggregate = false;
+        for item in &select.projection {
+            let (e, alias) = match item {
+                SelectItem::UnnamedExpr(e) => (e, None),
+                SelectItem::ExprWithAlias { expr, alias } => {
+                    (expr, Some(alias.value.to_lowercase()))
+                }
+                other => {
+                    return Err((
+                        other.span(),
+                        "list what the view selects: `*` is not supported".to_string(),
+                    ));
+                }
+            };
+            let out = self.out(e, &mut has_aggregate)?;
+            outs.push((e, alias, out));
+        }
+        // A SELECT without aggregates is a bag of its columns.
+        let bag = self.bag;
+        if bag {
+            for (e, _, out) in &outs {
+                match out {
+                    Out::Key(_) => {}
+                    Out::Const(_) => {}
+                    _ => {
+                        return Err((
+                            e.span(),
+                            "a view without aggregates selects columns only".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        if self.components.len() > MAX_COMPONENTS {
+            return Err((
+                select.span(),
+                format!(
+                    "this view needs {} aggregate components (a row count and one per distinct sum, minimum or maximum): at most {MAX_COMPONENTS} are supported",
+                    self.components.len()
+                ),
+            ));
+        }
+        self.build(name, options, select, sql, outs, bag)
+    }
+
+    fn item(&mut self, tables: &'a [Table], factor: &TableFactor) -> Result<(), Failure> {
+        let TableFactor::Table {
+            name, alias, args, ..
+        } = factor
+        else {
+            return Err((
+                factor.span(),
+                "only tables may appear in FROM (subqueries, functions and nested joins are not supported)".to_string(),
+            ));
+        };
+        if args.is_some() {
+            return Err((
+                factor.span(),
+                "table functions are not supported".to_string(),
+            ));
+        }
+        let table_name = name.to_string().to_lowercase();
+        let table = tables
+            .iter()
+            .find(|t| t.name == table_name)
+            .ok_or_else(|| {
+                (
+                    name.span(),
+                    format!(
+                        "no table `{table_name}` is declared: add a CREATE TABLE before the view"
+                    ),
+                )
+            })?;
+        let alias_name = alias
+            .as_ref()
+            .map_or(table_name.clone(), |a| a.name.value.to_lowercase());
+        if self.items.iter().any(|i| i.alias == alias_name) {
+            return Err((
+                factor.span(),
+                format!("`{alias_name}` names two FROM items: give one an alias"),
+            ));
+        }
+        self.items.push(Item {
+            alias: alias_name,
+            table,
+            loc: factor.span(),
+        });
+        Ok(())
+    }
+
+    fn resolve(&self, ids: &[sqlparser::ast::Ident], loc: Loc) -> Result<Column, Failure> {
+        let (item, column_name) = match ids {
+            [column] => {
+                let column_name = column.value.to_lowercase();
+                let matching: Vec<usize> = (0..self.items.len())
+                    .filter(|&i| {
+                        self.items[i]
+                            .table
+                            .columns
+                            .iter()
+                            .any(|c| c.0 == column_name)
+                    })
+                    .collect();
+                match matching.as_slice() {
+                    [i] => (*i, column_name),
+                    [] => {
+                        return Err((
+                            loc,
+                            format!("no table in FROM has a column `{column_name}`"),
+                        ));
+                    }
+                    _ => {
+                        return Err((
+                            loc,
+                            format!(
+                                "`{column_name}` is ambiguous: name its table, as in `alias.{column_name}`"
+                            ),
+                        ));
+                    }
+                }
+            }
+            [alias, column] => {
+                let alias_name = alias.value.to_lowercase();
+                let i = self
+                    .items
+                    .iter()
+                    .position(|i| i.alias == alias_name)
+                    .ok_or_else(|| (loc, format!("no FROM item is named `{alias_name}`")))?;
+                (i, column.value.to_lowercase())
+            }
+            _ => {
+                return Err((
+                    loc,
+                    "write a column as `column` or `alias.column`".to_string(),
+                ));
+            }
+        };
+        let table = self.items[item].table;
+        let column = table
+            .columns
+            .iter()
+            .position(|c| c.0 == column_name)
+            .ok_or_else(|| {
+                (
+                    loc,
+                    format!("table `{}` has no column `{column_name}`", table.name),
+                )
+            })?;
+        Ok(Column {
+            item,
+            column,
+            ty: table.columns[column].1,
+        })
+    }
+
+    fn find(&self, mut slot: (usize, usize)) -> (usize, usize) {
+        while let Some(&p) = self.parent.get(&slot) {
+            slot = p;
+        }
+        slot
+    }
+
+    fn conjuncts(&mut self, e: Scalar) {
+        match e {
+            Scalar::And(a, b) => {
+                self.conjuncts(*a);
+                self.conjuncts(*b);
+            }
+            Scalar::Const(Value::Bool(true)) => {}
+            Scalar::Cmp(Cmp::Eq, a, b) => match (*a, *b) {
+                (Scalar::Column(x), Scalar::Column(y)) if x.ty == y.ty => {
+                    let (rx, ry) = (self.find((x.item, x.column)), self.find((y.item, y.column)));
+                    if rx != ry {
+                        self.parent.insert(ry, rx);
+                    }
+                    self.read.extend([(x.item, x.column), (y.item, y.column)]);
+                }
+                (Scalar::Column(c), Scalar::Const(v)) | (Scalar::Const(v), Scalar::Column(c))
+                    if constant_in_atom(c.ty, &v)
+                        && !self.constants.contains_key(&(c.item, c.column)) =>
+                {
+                    self.constants.insert((c.item, c.column), v);
+                }
+                (a, b) => self.condition(Scalar::Cmp(Cmp::Eq, Box::new(a), Box::new(b))),
+            },
+            e => self.condition(e),
+        }
+    }
+
+    fn condition(&mut self, e: Scalar) {
+        self.read
+            .extend(e.columns().iter().map(|c| (c.item, c.column)));
+        self.conditions.push(e);
+    }
+
+    /// The value of a select item, registering the aggregates it reads.
+    fn out(&mut self, e: &Expr, has_aggregate: &mut bool) -> Result<Out, Failure> {
+        let loc = e.span();
+        Ok(match e {
+            Expr::Nested(inner) => self.out(inner, has_aggregate)?,
+            Expr::Function(f) => {
+                *has_aggregate = true;
+                Out::Aggregate(self.aggregate(f, loc)?)
+            }
+            Expr::BinaryOp { left, op, right } => {
+                let op = match op {
+                    sqlparser::ast::BinaryOperator::Plus => Arith::Add,
+                    sqlparser::ast::BinaryOperator::Minus => Arith::Sub,
+                    sqlparser::ast::BinaryOperator::Multiply => Arith::Mul,
+                    _ => {
+                        return Err((
+                            loc,
+                            format!("`{op}` over aggregates is not supported: use +, - or *"),
+                        ));
+                    }
+                };
+                let (a, b) = (
+                    self.out(left, has_aggregate)?,
+                    self.out(right, has_aggregate)?,
+                );
+                Out::Arith(op, Box::new(a), Box::new(b))
+            }
+            Expr::UnaryOp {
+                op: sqlparser::ast::UnaryOperator::Minus,
+                expr,
+            } => Out::Neg(Box::new(self.out(expr, has_aggregate)?)),
+            _ => match scalar(e, &|ids, loc| self.resolve(ids, loc))? {
+                Scalar::Const(v) => Out::Const(v),
+                Scalar::Column(c) => {
+                    let root = self.find((c.item, c.column));
+                    match self
+                        .keys
+                        .iter()
+                        .position(|k| self.find((k.item, k.column)) == root)
+                    {
+                        Some(k) => Out::Key(k),
+                        None if self.bag => {
+                            // A bag: its columns are the key.
+                            self.keys.push(c);
+                            self.read.push((c.item, c.column));
+                            Out::Key(self.keys.len() - 1)
+                        }
+                        None => {
+                            return Err((
+                                loc,
+                                "a column in the select list must be in GROUP BY (or inside an aggregate)".to_string(),
+                            ));
+                        }
+                    }
+                }
+                _ => {
+                    return Err((
+                        loc,
+                        "an expression of columns must be inside an aggregate or be a GROUP BY column".to_string(),
+                    ));
+                }
+            },
+        })
+    }
+
+    fn aggregate(&mut self, f: &sqlparser::ast::Function, loc: Loc) -> Result<usize, Failure> {
+        let name = f.name.to_string().to_uppercase();
+        let FunctionArguments::List(list) = &f.args else {
+            return Err((loc, format!("`{name}` needs an argument list")));
+        };
+        if list.duplicate_treatment.is_some() {
+            return Err((loc, "DISTINCT in an aggregate is not supported".to_string()));
+        }
+        if f.filter.is_some() || f.over.is_some() || !f.within_group.is_empty() {
+            return Err((
+                loc,
+                "FILTER, OVER and window functions are not supported".to_string(),
+            ));
+        }
+        let arg = match list.args.as_slice() {
+            [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)] if name == "COUNT" => None,
+            [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] => Some(e),
+            _ => return Err((loc, format!("`{name}` takes one argument"))),
+        };
+        let arg = match arg {
+            Some(e) => Some(scalar(e, &|ids, loc| self.resolve(ids, loc))?),
+            None => None,
+        };
+        if let Some(a) = &arg {
+            self.read
+                .extend(a.columns().iter().map(|c| (c.item, c.column)));
+        }
+        let aggregate = match (name.as_str(), arg) {
+            ("COUNT", _) => Aggregate::Count,
+            ("SUM" | "AVG", Some(e)) => {
+                if !e.ty().is_number() {
+                    return Err((
+                        loc,
+                        format!("{name} needs a number, found a {}", e.ty().name()),
+                    ));
+                }
+                let ty = e.ty();
+                let mut terms = Vec::new();
+                self.sum_terms(&e, false, &mut terms, ty, loc)?;
+                if name == "SUM" {
+                    Aggregate::Sum { ty, terms }
+                } else {
+                    Aggregate::Avg { ty, terms }
+                }
+            }
+            ("MIN" | "MAX", Some(e)) => {
+                let items: Vec<usize> = self.homes(&e);
+                if items.len() > 1 {
+                    return Err((
+                        loc,
+                        format!("{name} over columns of several tables is not supported"),
+                    ));
+                }
+                match e.ty() {
+                    SqlType::BigInt | SqlType::Date | SqlType::Decimal(Some(_)) => {}
+                    t => {
+                        return Err((
+                            loc,
+                            format!(
+                                "{name} over a {} is not supported (integers, dates and decimals of a declared scale are)",
+                                t.name()
+                            ),
+                        ));
+                    }
+                }
+                let c = Component::Best {
+                    max: name == "MAX",
+                    ty: e.ty(),
+                    arg: e,
+                };
+                Aggregate::Best(self.component(c))
+            }
+            _ => {
+                return Err((
+                    loc,
+                    format!(
+                        "the function `{name}` is not supported: use SUM, COUNT, AVG, MIN or MAX"
+                    ),
+                ));
+            }
+        };
+        self.aggregates.push(aggregate);
+        Ok(self.aggregates.len() - 1)
+    }
+
+    /// The FROM items an expression's columns belong to, each column at
+    /// the first item holding its variable.
+    fn homes(&self, e: &Scalar) -> Vec<usize> {
+        let mut items: Vec<usize> = e.columns().iter().map(|c| c.item).collect();
+        items.sort_unstable();
+        items.dedup();
+        items
+    }
+
+    /// Splits `SUM(e)` into signed products of one-item terms, one
+    /// component each.
+    fn sum_terms(
+        &mut self,
+        e: &Scalar,
+        negated: bool,
+        terms: &mut Vec<(bool, usize)>,
+        ty: SqlType,
+        loc: Loc,
+    ) -> Result<(), Failure> {
+        // Every component of one sum is in the sum's type, so that they
+        // add up in one ring.
+        if let Some(parts) = self.product(e) {
+            let c = self.component(Component::Sum(ty, parts));
+            terms.push((negated, c));
+            return Ok(());
+        }
+        match e {
+            Scalar::Arith(op @ (Arith::Add | Arith::Sub), a, b, _) => {
+                self.sum_terms(a, negated, terms, ty, loc)?;
+                self.sum_terms(b, negated ^ (*op == Arith::Sub), terms, ty, loc)
+            }
+            Scalar::Neg(a) => self.sum_terms(a, !negated, terms, ty, loc),
+            _ => Err((
+                loc,
+                "this sum mixes columns of several tables in a way that is not a sum of products of per-table terms".to_string(),
+            )),
+        }
+    }
+
+    /// `e` as a product of terms over one item each, if it is one.
+    fn product(&self, e: &Scalar) -> Option<Vec<Scalar>> {
+        if self.homes(e).len() <= 1 {
+            return Some(vec![e.clone()]);
+        }
+        match e {
+            Scalar::Arith(Arith::Mul, a, b, _) => {
+                let mut parts = self.product(a)?;
+                parts.extend(self.product(b)?);
+                Some(parts)
+            }
+            _ => None,
+        }
+    }
+
+    fn component(&mut self, c: Component) -> usize {
+        match self.components.iter().position(|d| *d == c) {
+            Some(i) => i,
+            None => {
+                self.components.push(c);
+                self.components.len() - 1
+            }
+        }
+    }
+
+    fn build(
+        &mut self,
+        name: &sqlparser::ast::Ident,
+        options: ViewOptions,
+        select: &Select,
+        sql: &str,
+        outs: Vec<(&Expr, Option<String>, Out)>,
+        bag: bool,
+    ) -> Result<(ast::QueryItem, SqlView), Failure> {
+        let spans = self.spans;
+        let span = spans.span(name.span);
+        // Variables: one per class of unified columns that something reads.
+        let mut var_names: HashMap<(usize, usize), Ident> = HashMap::new();
+        let mut used_names: Vec<String> = Vec::new();
+        let read: Vec<(usize, usize)> = self.read.clone();
+        for slot in read {
+            let root = self.find(slot);
+            if var_names.contains_key(&root) {
+                continue;
+            }
+            let (item, column) = root;
+            let base = sanitize(&format!(
+                "{}_{}",
+                self.items[item].alias, self.items[item].table.columns[column].0
+            ));
+            let mut candidate = base.clone();
+            let mut n = 2;
+            while used_names.contains(&candidate) {
+                candidate = format!("{base}_{n}");
+                n += 1;
+            }
+            used_names.push(candidate.clone());
+            var_names.insert(
+                root,
+                Ident::new(&candidate, spans.span(self.items[item].loc)),
+            );
+        }
+        let var_of = |c: Column| -> Ident { var_names[&self.find((c.item, c.column))].clone() };
+        // The relations: every table the view reads, once.
+        let mut read_tables: Vec<&Table> = Vec::new();
+        for item in &self.items {
+            if !read_tables.iter().any(|t| t.name == item.table.name) {
+                read_tables.push(item.table);
+            }
+        }
+        let relations = read_tables
+            .iter()
+            .map(|t| RelationDecl {
+                docs: Vec::new(),
+                name: Ident::new(&camel(&t.name), span),
+                columns: t
+                    .columns
+                    .iter()
+                    .map(|(c, ty)| ast::ColumnDecl {
+                        name: Ident::new(&sanitize(c), span),
+                        ty: syn::parse2(ty.rust()).expect("a type"),
+                    })
+                    .collect(),
+            })
+            .collect();
+        // The atoms.
+        let atoms = self
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| AtomSyntax {
+                relation: Ident::new(&camel(&item.table.name), spans.span(item.loc)),
+                args: (0..item.table.columns.len())
+                    .map(|c| {
+                        let loc_span = spans.span(item.loc);
+                        if let Some(v) = self.constants.get(&(i, c)) {
+                            let value = v.rust(item.table.columns[c].1);
+                            return ArgSyntax::Const {
+                                expr: Box::new(syn::parse2(value).expect("a literal")),
+                                span: loc_span,
+                            };
+                        }
+                        match var_names.get(&self.find((i, c))) {
+                            Some(v) => ArgSyntax::Var(v.clone()),
+                            None => ArgSyntax::Wildcard(loc_span),
+                        }
+                    })
+                    .collect(),
+                span: spans.span(item.loc),
+            })
+            .collect();
+        // The factors: conditions, then each item's lift.
+        let mut exprs: Vec<ExprSyntax> = self
+            .conditions
+            .iter()
+            .map(|c| ExprSyntax {
+                expr: unparenthesized(c.rust(&var_of)),
+                span,
+            })
+            .collect();
+        let tuple = self.components.len() > 1;
+        let semirings: Vec<TokenStream> = self.components.iter().map(Component::semiring).collect();
+        if tuple {
+            for item in 0..self.items.len() {
+                let mut any = false;
+                let values: Vec<TokenStream> = self
+                    .components
+                    .iter()
+                    .zip(&semirings)
+                    .map(|(c, k)| {
+                        let one = quote! { <#k as ::ivm::Semiring>::one() };
+                        match c {
+                            Component::Count => quote! { ::ivm::semiring::Int(1) },
+                            Component::Sum(ty, parts) => {
+                                let mine: Vec<&Scalar> = parts
+                                    .iter()
+                                    .filter(|p| home(p, &self.items) == item)
+                                    .collect();
+                                if mine.is_empty() {
+                                    return one;
+                                }
+                                any = true;
+                                let mut product: Option<TokenStream> = None;
+                                for p in mine {
+                                    let v = super::expr::cast(p, *ty, &var_of);
+                                    let v = match ty {
+                                        SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
+                                        SqlType::Double => quote! { ::ivm::semiring::Real((#v).0) },
+                                        _ => v,
+                                    };
+                                    product = Some(match product {
+                                        None => v,
+                                        Some(acc) => quote! { ::ivm::Semiring::mul(&#acc, &#v) },
+                                    });
+                                }
+                                product.expect("a part")
+                            }
+                            Component::Best { ty, arg, .. } => {
+                                if home(arg, &self.items) != item {
+                                    return one;
+                                }
+                                any = true;
+                                let v = arg.rust(&var_of);
+                                let encoded = match ty {
+                                    SqlType::Date => {
+                                        quote! { i64::from(::ivm::sql::Date::days(&#v)) }
+                                    }
+                                    SqlType::Decimal(Some(s)) => {
+                                        quote! { ::ivm::sql::Decimal::scaled_mantissa(&#v, #s) }
+                                    }
+                                    _ => v,
+                                };
+                                quote! { #k(#encoded) }
+                            }
+                        }
+                    })
+                    .collect();
+                if any {
+                    exprs.push(ExprSyntax {
+                        expr: syn::parse2(quote! { ( #(#values,)* ) }).expect("a tuple"),
+                        span,
+                    });
+                }
+            }
+        }
+        let semiring: syn::Type = if tuple {
+            syn::parse2(quote! { ( #(#semirings,)* ) }).expect("a type")
+        } else {
+            syn::parse2(quote! { ::ivm::semiring::Int }).expect("a type")
+        };
+        let struct_name = Ident::new(&camel(&name.value), span);
+        let rule_name = format_ident!("{}Rule", struct_name);
+        let mut attrs = vec![ast::Attribute::Semiring {
+            span,
+            ty: Box::new(semiring.clone()),
+            classes: Vec::new(),
+        }];
+        if let Some(model) = &options.updates {
+            attrs.push(ast::Attribute::Updates {
+                span,
+                model: Ident::new(model, span),
+            });
+        }
+        if let Some(strategy) = &options.strategy {
+            attrs.push(ast::Attribute::Strategy {
+                span,
+                name: Ident::new(strategy, span),
+                params: Vec::new(),
+            });
+        }
+        if options.allow_intractable {
+            attrs.push(ast::Attribute::AllowIntractable { span });
+        }
+        let head: Vec<Ident> = self.keys.iter().map(|k| var_of(*k)).collect();
+        let item = ast::QueryItem {
+            attrs,
+            docs: vec![format!(" The rule SQL view `{}` lowers to.", name.value)],
+            vis: syn::parse_quote! { pub },
+            query_token: span,
+            name: rule_name.clone(),
+            relations,
+            rule: Rule {
+                head_name: Ident::new("Q", span),
+                head,
+                atoms,
+                exprs,
+            },
+        };
+        // The wrapper: fields read off the key and the payload.
+        let payload_at = |i: usize| -> TokenStream {
+            if tuple {
+                let index = syn::Index::from(i);
+                quote! { __payload.#index }
+            } else {
+                quote! { __payload }
+            }
+        };
+        let count = {
+            let p = payload_at(0);
+            quote! { #p.0 }
+        };
+        let keyless = self.keys.is_empty();
+        let mut fields = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for (i, (e, alias, out)) in outs.iter().enumerate() {
+            let base = alias.clone().unwrap_or_else(|| default_name(e, i));
+            let base = sanitize(&base);
+            let mut field_name = base.clone();
+            let mut n = 2;
+            while names.contains(&field_name) {
+                field_name = format!("{base}_{n}");
+                n += 1;
+            }
+            names.push(field_name.clone());
+            let (value, ty) = self.read_out(out, &payload_at, e.span())?;
+            let nullable = keyless && reads_non_count(out, &self.aggregates);
+            let (value, ty) = if nullable {
+                (
+                    quote! {
+                        if #count == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
+                    },
+                    quote! { ::core::option::Option<#ty> },
+                )
+            } else {
+                (value, ty)
+            };
+            fields.push(ViewField {
+                sql: e.to_string(),
+                name: Ident::new(&field_name, span),
+                ty,
+                value,
+                nullable,
+            });
+        }
+        let view_tables = read_tables
+            .iter()
+            .map(|t| ViewTable {
+                name: t.name.clone(),
+                method: crate::plan::names::snake_case(&camel(&t.name)),
+                columns: t
+                    .columns
+                    .iter()
+                    .map(|(c, ty)| (Ident::new(&sanitize(c), span), c.clone(), *ty))
+                    .collect(),
+            })
+            .collect();
+        let key_types = self.keys.iter().map(|k| k.ty.rust()).collect();
+        let view = SqlView {
+            name: struct_name,
+            sql_name: name.value.to_lowercase(),
+            rule: rule_name,
+            sql: sql.to_string(),
+            tables: view_tables,
+            payload: quote! { #semiring },
+            key_types,
+            fields,
+            keyless,
+            bag,
+            count,
+            span,
+        };
+        let _ = select;
+        Ok((item, view))
+    }
+
+    /// The Rust expression of a select item's value and its type, over
+    /// `__key` and `__payload`.
+    fn read_out(
+        &self,
+        out: &Out,
+        payload_at: &dyn Fn(usize) -> TokenStream,
+        loc: Loc,
+    ) -> Result<(TokenStream, TokenStream), Failure> {
+        let (value, ty) = self.typed_out(out, payload_at, loc)?;
+        Ok((value, ty.rust()))
+    }
+
+    fn typed_out(
+        &self,
+        out: &Out,
+        payload_at: &dyn Fn(usize) -> TokenStream,
+        loc: Loc,
+    ) -> Result<(TokenStream, SqlType), Failure> {
+        Ok(match out {
+            Out::Key(k) => {
+                let index = syn::Index::from(*k);
+                let ty = self.keys[*k].ty;
+                let value = if ty == SqlType::Text {
+                    quote! { ::core::clone::Clone::clone(&__key.#index) }
+                } else {
+                    quote! { __key.#index }
+                };
+                (value, ty)
+            }
+            Out::Const(v) => (v.rust(v.ty()), v.ty()),
+            Out::Aggregate(a) => self.read_aggregate(&self.aggregates[*a], payload_at),
+            Out::Neg(e) => {
+                let (v, ty) = self.typed_out(e, payload_at, loc)?;
+                if !ty.is_number() {
+                    return Err((loc, format!("cannot negate a {}", ty.name())));
+                }
+                if ty == SqlType::BigInt {
+                    (
+                        quote! { ::core::option::Option::expect(i64::checked_neg(#v), "ivm: BIGINT overflow") },
+                        ty,
+                    )
+                } else {
+                    (quote! { (-#v) }, ty)
+                }
+            }
+            Out::Arith(op, a, b) => {
+                let (av, at) = self.typed_out(a, payload_at, loc)?;
+                let (bv, bt) = self.typed_out(b, payload_at, loc)?;
+                let ty = at.common(bt).filter(|t| t.is_number()).ok_or_else(|| {
+                    (
+                        loc,
+                        format!("cannot compute with a {} and a {}", at.name(), bt.name()),
+                    )
+                })?;
+                let cast = |v: TokenStream, from: SqlType| match (from, ty) {
+                    (SqlType::BigInt, SqlType::Decimal(_)) => {
+                        quote! { ::ivm::sql::Decimal::from(#v) }
+                    }
+                    (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#v as f64) },
+                    (SqlType::Decimal(_), SqlType::Double) => {
+                        quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#v)) }
+                    }
+                    _ => v,
+                };
+                let (av, bv) = (cast(av, at), cast(bv, bt));
+                let value = if ty == SqlType::BigInt {
+                    let method = format_ident!(
+                        "{}",
+                        match op {
+                            Arith::Add => "checked_add",
+                            Arith::Sub => "checked_sub",
+                            _ => "checked_mul",
+                        }
+                    );
+                    quote! { ::core::option::Option::expect(i64::#method(#av, #bv), "ivm: BIGINT overflow") }
+                } else {
+                    match op {
+                        Arith::Add => quote! { (#av + #bv) },
+                        Arith::Sub => quote! { (#av - #bv) },
+                        _ => quote! { (#av * #bv) },
+                    }
+                };
+                (value, ty)
+            }
+        })
+    }
+
+    fn read_aggregate(
+        &self,
+        a: &Aggregate,
+        payload_at: &dyn Fn(usize) -> TokenStream,
+    ) -> (TokenStream, SqlType) {
+        let count = {
+            let p = payload_at(0);
+            quote! { #p.0 }
+        };
+        let sum = |ty: SqlType, terms: &[(bool, usize)]| -> TokenStream {
+            let mut acc: Option<TokenStream> = None;
+            for (negated, c) in terms {
+                let p = payload_at(*c);
+                let value = match ty {
+                    SqlType::BigInt => quote! { #p.0 },
+                    SqlType::Double => quote! { ::ivm::sql::Double(#p.0) },
+                    _ => quote! { #p },
+                };
+                acc = Some(match (acc, ty) {
+                    (None, SqlType::BigInt) if *negated => {
+                        quote! { ::core::option::Option::expect(i64::checked_neg(#value), "ivm: BIGINT overflow") }
+                    }
+                    (None, _) if *negated => quote! { (-#value) },
+                    (None, _) => value,
+                    (Some(a), SqlType::BigInt) => {
+                        let method = if *negated {
+                            quote! { checked_sub }
+                        } else {
+                            quote! { checked_add }
+                        };
+                        quote! { ::core::option::Option::expect(i64::#method(#a, #value), "ivm: BIGINT overflow") }
+                    }
+                    (Some(a), _) if *negated => quote! { (#a - #value) },
+                    (Some(a), _) => quote! { (#a + #value) },
+                });
+            }
+            acc.expect("a term")
+        };
+        match a {
+            Aggregate::Count => (count, SqlType::BigInt),
+            Aggregate::Sum { ty, terms } => (sum(*ty, terms), *ty),
+            Aggregate::Avg { ty, terms } => {
+                let s = sum(*ty, terms);
+                match ty {
+                    SqlType::Double => (
+                        quote! { ::ivm::sql::Double(#s.0 / #count as f64) },
+                        SqlType::Double,
+                    ),
+                    SqlType::BigInt => (
+                        quote! { ::ivm::sql::Decimal::avg(::ivm::sql::Decimal::from(#s), #count) },
+                        SqlType::Decimal(None),
+                    ),
+                    _ => (
+                        quote! { ::ivm::sql::Decimal::avg(#s, #count) },
+                        SqlType::Decimal(None),
+                    ),
+                }
+            }
+            Aggregate::Best(c) => {
+                let p = payload_at(*c);
+                let Component::Best { ty, .. } = &self.components[*c] else {
+                    unreachable!("a best component")
+                };
+                let value = match ty {
+                    SqlType::Date => quote! { ::ivm::sql::Date::from_days(#p.0 as i32) },
+                    SqlType::Decimal(Some(s)) => quote! { ::ivm::sql::Decimal::new(#p.0, #s) },
+                    _ => quote! { #p.0 },
+                };
+                (value, *ty)
+            }
+        }
+    }
+}
+
+/// Whether a select item calls a function (every function in the
+/// select list is an aggregate).
+fn has_aggregate(e: &Expr) -> bool {
+    match e {
+        Expr::Function(_) => true,
+        Expr::Nested(e) | Expr::UnaryOp { expr: e, .. } => has_aggregate(e),
+        Expr::BinaryOp { left, right, .. } => has_aggregate(left) || has_aggregate(right),
+        _ => false,
+    }
+}
+
+/// A condition as a factor's expression, without the parentheses that
+/// only an enclosing operator needs.
+fn unparenthesized(tokens: TokenStream) -> syn::Expr {
+    match syn::parse2(tokens).expect("an expression") {
+        syn::Expr::Paren(p) => *p.expr,
+        e => e,
+    }
+}
+
+/// The FROM item a one-item term is computed at: the first whose columns
+/// it reads (a constant term goes to the first item).
+fn home(e: &Scalar, _items: &[Item<'_>]) -> usize {
+    e.columns().iter().map(|c| c.item).min().unwrap_or(0)
+}
+
+fn reads_non_count(out: &Out, aggregates: &[Aggregate]) -> bool {
+    match out {
+        Out::Aggregate(a) => !matches!(aggregates[*a], Aggregate::Count),
+        Out::Arith(_, a, b) => reads_non_count(a, aggregates) || reads_non_count(b, aggregates),
+        Out::Neg(e) => reads_non_count(e, aggregates),
+        Out::Key(_) | Out::Const(_) => false,
+    }
+}
+
+/// Whether `column = value` can be a constant in the atom: the literal
+/// forms of the rule language (integers, strings, booleans) of the
+/// column's own type.
+fn constant_in_atom(ty: SqlType, v: &Value) -> bool {
+    match (ty, v) {
+        (SqlType::SmallInt, Value::Int(i)) => i16::try_from(*i).is_ok(),
+        (SqlType::Int, Value::Int(i)) => i32::try_from(*i).is_ok(),
+        (SqlType::BigInt, Value::Int(_)) => true,
+        (SqlType::Text, Value::Text(_)) | (SqlType::Bool, Value::Bool(_)) => true,
+        _ => false,
+    }
+}
+
+fn unsupported_clauses(select: &Select) -> Result<(), Failure> {
+    let loc = select.span();
+    if select.distinct.is_some() {
+        return Err((
+            loc,
+            "SELECT DISTINCT is not supported: GROUP BY the columns instead".to_string(),
+        ));
+    }
+    if let Some(h) = &select.having {
+        return Err((h.span(), "HAVING is not supported".to_string()));
+    }
+    if select.top.is_some() || !select.named_window.is_empty() || select.qualify.is_some() {
+        return Err((loc, "TOP, WINDOW and QUALIFY are not supported".to_string()));
+    }
+    if select.into.is_some() || !select.lateral_views.is_empty() {
+        return Err((loc, "INTO and LATERAL VIEW are not supported".to_string()));
+    }
+    Ok(())
+}
+
+/// The name of a select item without an alias: its column, else its
+/// aggregate function, else `expr<i>`.
+fn default_name(e: &Expr, i: usize) -> String {
+    match e {
+        Expr::Identifier(id) => id.value.to_lowercase(),
+        Expr::CompoundIdentifier(ids) => ids
+            .last()
+            .map_or(format!("expr{}", i + 1), |id| id.value.to_lowercase()),
+        Expr::Function(f) => f.name.to_string().to_lowercase(),
+        Expr::Nested(inner) => default_name(inner, i),
+        _ => format!("expr{}", i + 1),
+    }
+}
+
+/// A name usable as a Rust identifier.
+pub fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    if syn::parse_str::<Ident>(&s).is_err() {
+        s.push('_');
+    }
+    s
+}
+
+/// `revenue_by_store` → `RevenueByStore`.
+pub fn camel(name: &str) -> String {
+    let s: String = sanitize(name)
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("View{s}")
+    } else {
+        s
+    }
+}

@@ -1,0 +1,395 @@
+//! The SQL front end (DESIGN section 3b): `CREATE TABLE` and `CREATE VIEW
+//! .. AS SELECT` in, one rule-language query item per view out, plus what
+//! the emitter needs to wrap that query's struct in the view's typed API.
+//!
+//! SQL is only a front end: [`parse`] lowers each view onto the rule
+//! language of sections 3 and 3a ([`lower`]), and from
+//! [`syntax::check`](crate::syntax::check) on nothing knows where a query
+//! came from. The lowering in one line per clause:
+//!
+//! | SQL | rule |
+//! |---|---|
+//! | a FROM item (an alias, a self-join) | an atom of its table's relation |
+//! | `a.x = b.y` | one variable for both columns |
+//! | `a.x = 7`, `a.s = 'BUILDING'` | a constant in the atom |
+//! | any other condition | a `{ .. }` factor: local to an atom, or theta |
+//! | GROUP BY columns | the head |
+//! | the aggregates | one tuple payload: a row count, and a ring, `MinPlus` or `MaxPlus` component per sum of products, minimum or maximum, each lifted by a factor per FROM item |
+//!
+//! Arithmetic over aggregates, `AVG` and the names and types of the row's
+//! fields are read off the key and the payload by the wrapper
+//! ([`SqlView`], `emit::sql`).
+
+mod expr;
+pub mod lower;
+mod span;
+pub mod types;
+
+use proc_macro2::{Span, TokenStream};
+use sqlparser::ast::{
+    ColumnOption, CreateTableOptions, Expr, ObjectName, ObjectNamePart, SetExpr, SqlOption,
+    Statement, Value as SqlValue,
+};
+use sqlparser::dialect::GenericDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Location, Span as Loc};
+use syn::Ident;
+
+pub use span::SpanMap;
+pub use types::SqlType;
+
+use crate::syntax::ast;
+
+/// A table declared by `CREATE TABLE`.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Its name, in lower case.
+    pub name: String,
+    /// Its columns, in order: the name in lower case and the type.
+    pub columns: Vec<(String, SqlType)>,
+}
+
+/// The `WITH (..)` options of a view: the attributes of section 3.
+#[derive(Debug, Clone, Default)]
+pub struct ViewOptions {
+    /// `updates = 'insert_only'` or `'insert_delete'`.
+    pub updates: Option<String>,
+    /// `strategy = '...'`.
+    pub strategy: Option<String>,
+    /// `intractable = 'allow'`.
+    pub allow_intractable: bool,
+}
+
+/// One public field of a view's row struct.
+#[derive(Debug, Clone)]
+pub struct ViewField {
+    /// The select item, as SQL.
+    pub sql: String,
+    /// The field's name (the select item's alias, column or aggregate).
+    pub name: Ident,
+    /// Its Rust type.
+    pub ty: TokenStream,
+    /// Its value, an expression over `__key` (a reference to the group
+    /// key tuple) and `__payload` (a reference to the group's payload).
+    pub value: TokenStream,
+    /// Whether it is an `Option`, `None` while a view without GROUP BY
+    /// has no rows (SQL's NULL of `SUM`, `AVG`, `MIN` and `MAX` of nothing).
+    pub nullable: bool,
+}
+
+/// A table the view reads, as its wrapper exposes it.
+#[derive(Debug, Clone)]
+pub struct ViewTable {
+    /// The SQL name, in lower case (what `insert_text` matches).
+    pub name: String,
+    /// The `snake_case` name of the methods (`insert_<method>`).
+    pub method: String,
+    /// The columns: Rust name, SQL name and type.
+    pub columns: Vec<(Ident, String, SqlType)>,
+}
+
+/// What the emitter needs to wrap a view's rule struct in the API of
+/// section 3b: typed updates, rows, and the text interface.
+#[derive(Debug, Clone)]
+pub struct SqlView {
+    /// The view's struct (`revenue_by_store` gives `RevenueByStore`).
+    pub name: Ident,
+    /// The view's SQL name, in lower case.
+    pub sql_name: String,
+    /// The rule's struct, which the view's struct holds.
+    pub rule: Ident,
+    /// The view's SQL, for its doc comment.
+    pub sql: String,
+    /// The tables it reads, each once, in order of first use.
+    pub tables: Vec<ViewTable>,
+    /// The rule's payload type (a semiring or a tuple of them).
+    pub payload: TokenStream,
+    /// The types of the group key's components (GROUP BY order).
+    pub key_types: Vec<TokenStream>,
+    /// The row's fields, in select-list order.
+    pub fields: Vec<ViewField>,
+    /// No GROUP BY and aggregates: exactly one row, always.
+    pub keyless: bool,
+    /// No aggregates at all: a bag, one row per copy in `text_rows`.
+    pub bag: bool,
+    /// The number of rows of a group, an `i64` expression over
+    /// `__payload`.
+    pub count: TokenStream,
+    /// Where the view is named.
+    pub span: Span,
+}
+
+/// One view: the rule it lowers to and its wrapper.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The rule-language query item.
+    pub item: ast::QueryItem,
+    /// The wrapper's description.
+    pub wrapper: SqlView,
+}
+
+/// Whether `text` reads as SQL rather than the rule language: its first
+/// word is `CREATE` (after comments).
+pub fn looks_like_sql(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix("--") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r);
+        } else {
+            break;
+        }
+    }
+    rest.get(..6)
+        .is_some_and(|w| w.eq_ignore_ascii_case("create"))
+}
+
+/// Parses SQL text and lowers each view, with `spans` placing errors.
+///
+/// # Errors
+///
+/// The first statement or construct outside the supported fragment, a
+/// parse error, or a name that does not resolve, at its line and column.
+pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
+    let statements =
+        Parser::parse_sql(&GenericDialect {}, text).map_err(|e| parse_error(&e, spans))?;
+    let mut tables: Vec<Table> = Vec::new();
+    let mut views = Vec::new();
+    for statement in &statements {
+        use sqlparser::ast::Spanned;
+        let loc = statement.span();
+        match statement {
+            Statement::CreateTable(create) => {
+                let name = object_name(&create.name, spans)?;
+                if tables.iter().any(|t| t.name == name) {
+                    return Err(spans.error(
+                        create.name.span(),
+                        format!("table `{name}` is declared twice"),
+                    ));
+                }
+                if create.query.is_some() {
+                    return Err(spans.error(
+                        loc,
+                        "CREATE TABLE .. AS SELECT is not supported: write CREATE VIEW",
+                    ));
+                }
+                let mut columns: Vec<(String, SqlType)> = Vec::new();
+                for column in &create.columns {
+                    let column_name = column.name.value.to_lowercase();
+                    if columns.iter().any(|c| c.0 == column_name) {
+                        return Err(spans.error(
+                            column.name.span,
+                            format!("column `{column_name}` is declared twice in `{name}`"),
+                        ));
+                    }
+                    for option in &column.options {
+                        if !matches!(
+                            option.option,
+                            ColumnOption::NotNull
+                                | ColumnOption::Null
+                                | ColumnOption::PrimaryKey(_)
+                                | ColumnOption::Unique(_)
+                        ) {
+                            return Err(spans.error(
+                                column.name.span,
+                                format!(
+                                    "the column option `{}` is not supported (NOT NULL, PRIMARY KEY and UNIQUE are accepted and not enforced)",
+                                    option.option
+                                ),
+                            ));
+                        }
+                    }
+                    let ty = SqlType::of(&column.data_type)
+                        .map_err(|m| spans.error(column.name.span, m))?;
+                    columns.push((column_name, ty));
+                }
+                if columns.is_empty() {
+                    return Err(spans.error(loc, format!("table `{name}` has no columns")));
+                }
+                tables.push(Table { name, columns });
+            }
+            Statement::CreateView(create) => {
+                let name_ident = last_ident(&create.name, spans)?;
+                if create.materialized
+                    || create.or_replace
+                    || create.or_alter
+                    || create.to.is_some()
+                {
+                    return Err(spans.error(
+                        loc,
+                        "write the view as CREATE VIEW name [WITH (..)] AS SELECT ..",
+                    ));
+                }
+                if !create.columns.is_empty() {
+                    return Err(spans.error(loc, "a column list after the view's name is not supported: name the select items with AS"));
+                }
+                let options = view_options(&create.options, spans)?;
+                let query = &create.query;
+                if query.with.is_some() {
+                    return Err(spans.error(
+                        query.span(),
+                        "WITH (common table expressions) is not supported",
+                    ));
+                }
+                let order_by_or_limit = query
+                    .order_by
+                    .as_ref()
+                    .map(|o| o.span())
+                    .or_else(|| query.limit_clause.as_ref().map(|l| l.span()))
+                    .or_else(|| query.fetch.as_ref().map(|_| query.span()));
+                let select = match &*query.body {
+                    SetExpr::Select(select) => select,
+                    SetExpr::SetOperation { op, .. } => {
+                        return Err(spans.error(
+                            query.body.span(),
+                            format!("{op} is not supported: a view is one SELECT block"),
+                        ));
+                    }
+                    other => {
+                        return Err(spans.error(
+                            other.span(),
+                            "a view is one SELECT block (subqueries and VALUES are not supported)",
+                        ));
+                    }
+                };
+                let view_name = name_ident.value.to_lowercase();
+                if views.iter().any(|v: &View| v.wrapper.sql_name == view_name) {
+                    return Err(spans.error(
+                        name_ident.span,
+                        format!("view `{view_name}` is declared twice"),
+                    ));
+                }
+                let sql = statement.to_string();
+                let (item, wrapper) = lower::view(
+                    spans,
+                    &tables,
+                    &name_ident,
+                    options,
+                    select,
+                    order_by_or_limit,
+                    &sql,
+                )?;
+                views.push(View { item, wrapper });
+            }
+            other => {
+                let word = other.to_string();
+                let word = word
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                return Err(spans.error(
+                    loc,
+                    format!("`{word} ..` is not supported: write CREATE TABLE and CREATE VIEW .. AS SELECT statements"),
+                ));
+            }
+        }
+    }
+    if views.is_empty() {
+        let end = Location::new(1, 1);
+        return Err(spans.error(
+            Loc::new(end, end),
+            "no CREATE VIEW: declare the tables and at least one view to maintain",
+        ));
+    }
+    Ok(views)
+}
+
+fn object_name(name: &ObjectName, spans: &SpanMap) -> Result<String, syn::Error> {
+    Ok(last_ident(name, spans)?.value.to_lowercase())
+}
+
+fn last_ident(name: &ObjectName, spans: &SpanMap) -> Result<sqlparser::ast::Ident, syn::Error> {
+    use sqlparser::ast::Spanned;
+    match name.0.as_slice() {
+        [ObjectNamePart::Identifier(id)] => Ok(id.clone()),
+        _ => Err(spans.error(
+            name.span(),
+            "write a plain name (schemas are not supported)",
+        )),
+    }
+}
+
+fn view_options(options: &CreateTableOptions, spans: &SpanMap) -> Result<ViewOptions, syn::Error> {
+    use sqlparser::ast::Spanned;
+    let list = match options {
+        CreateTableOptions::None => return Ok(ViewOptions::default()),
+        CreateTableOptions::With(list) => list,
+        other => {
+            return Err(spans.error(
+                other.span(),
+                "write a view's options as WITH (option = 'value', ..)",
+            ));
+        }
+    };
+    let mut out = ViewOptions::default();
+    for option in list {
+        let SqlOption::KeyValue { key, value } = option else {
+            return Err(spans.error(option.span(), "write an option as name = 'value'"));
+        };
+        let key_name = key.to_string().to_lowercase();
+        let text = match value {
+            Expr::Value(v) => match &v.value {
+                SqlValue::SingleQuotedString(s) => s.clone(),
+                _ => String::new(),
+            },
+            Expr::Identifier(id) => id.value.clone(),
+            _ => String::new(),
+        };
+        let bad = |what: &str| spans.error(value.span(), format!("`{key_name}` takes {what}"));
+        match key_name.as_str() {
+            "updates" => match text.as_str() {
+                "insert_only" | "insert_delete" => out.updates = Some(text),
+                _ => return Err(bad("'insert_only' or 'insert_delete'")),
+            },
+            "strategy" => {
+                if syn::parse_str::<Ident>(&text).is_err() {
+                    return Err(bad("a strategy's name, such as 'first_order'"));
+                }
+                out.strategy = Some(text);
+            }
+            "intractable" => match text.as_str() {
+                "allow" => out.allow_intractable = true,
+                _ => return Err(bad("'allow'")),
+            },
+            _ => {
+                return Err(spans.error(
+                    key.span(),
+                    format!(
+                        "unknown view option `{key_name}`: use updates, strategy or intractable"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A parse error of sqlparser at the line and column its message names.
+fn parse_error(e: &sqlparser::parser::ParserError, spans: &SpanMap) -> syn::Error {
+    let message = match e {
+        sqlparser::parser::ParserError::TokenizerError(m)
+        | sqlparser::parser::ParserError::ParserError(m) => m.clone(),
+        other => other.to_string(),
+    };
+    let (text, location) = match message.rsplit_once(" at Line: ") {
+        Some((text, at)) => {
+            let mut parts = at.split(", Column: ");
+            let line = parts
+                .next()
+                .and_then(|l| l.trim().parse().ok())
+                .unwrap_or(0);
+            let column = parts
+                .next()
+                .and_then(|c| c.trim().parse().ok())
+                .unwrap_or(0);
+            (text.to_string(), Location::new(line, column))
+        }
+        None => (message, Location::new(0, 0)),
+    };
+    let mut end = location;
+    end.column += 1;
+    spans.error(Loc::new(location, end), format!("SQL syntax: {text}"))
+}

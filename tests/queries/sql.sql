@@ -1,0 +1,63 @@
+-- The SQL suite: views over every part of the supported fragment
+-- (DESIGN section 3b), which tests/sql.rs drives with random inserts and
+-- deletes and checks, after each batch, against SQLite's answer to the
+-- same SELECT. A `-- sqlite:` line before a view gives SQLite's spelling
+-- where the dialects differ (dates are text there).
+
+CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
+CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
+CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
+
+CREATE VIEW count_by_a AS SELECT a, COUNT(*) AS n FROM r GROUP BY a;
+
+CREATE VIEW sums_by_a AS
+    SELECT a, SUM(c) AS total, SUM(b * c), AVG(c), MIN(c), MAX(b), COUNT(c)
+    FROM r WHERE c > -2 GROUP BY a;
+
+CREATE VIEW whole_r AS SELECT SUM(c), COUNT(*), AVG(b), MIN(c), MAX(c) FROM r;
+
+CREATE VIEW two_keys AS SELECT b, a, SUM(c) FROM r WHERE NOT (a = b) GROUP BY b, a;
+
+CREATE VIEW arithmetic AS
+    SELECT a, SUM(c) - 2 * COUNT(*) AS x, SUM(c) * 3, -SUM(b), SUM(c + 2 * b - 1) AS y
+    FROM r GROUP BY a;
+
+CREATE VIEW bag AS SELECT a, b FROM r WHERE a IN (1, 2, 3);
+
+CREATE VIEW constants AS SELECT a, COUNT(*) FROM r WHERE b = 3 AND c <> -1 GROUP BY a;
+
+CREATE VIEW revenue AS
+    SELECT r.b, SUM(r.c * s.d) AS rev, SUM(r.c * s.d + r.c) AS rev_plus, SUM(r.c * s.d - s.d) AS net, COUNT(*)
+    FROM r JOIN s ON r.b = s.b
+    WHERE s.e LIKE 'x%'
+    GROUP BY r.b;
+
+-- sqlite: SELECT e, MIN(f), MAX(d), SUM(d), AVG(d), COUNT(*) FROM s WHERE f BETWEEN '2020-01-10' AND '2020-03-01' GROUP BY e
+CREATE VIEW dates AS
+    SELECT e, MIN(f), MAX(d), SUM(d), AVG(d), COUNT(*)
+    FROM s WHERE f BETWEEN DATE '2020-01-10' AND DATE '2020-03-01'
+    GROUP BY e;
+
+-- sqlite: SELECT b, COUNT(*), MAX(f) FROM s WHERE CAST(strftime('%m', f) AS INTEGER) = 2 OR f >= '2020-03-11' GROUP BY b
+CREATE VIEW months AS
+    SELECT b, COUNT(*), MAX(f) FROM s
+    WHERE EXTRACT(MONTH FROM f) = 2 OR f >= DATE '2020-01-01' + INTERVAL '2' MONTH + INTERVAL '10' DAY
+    GROUP BY b;
+
+CREATE VIEW doubles AS
+    SELECT h, SUM(g), AVG(g), COUNT(*) FROM t WHERE g > 0.5 OR NOT h GROUP BY h;
+
+CREATE VIEW per_a AS
+    SELECT r.a, SUM(t.g * r.c), COUNT(*) FROM r, t WHERE r.a = t.a GROUP BY r.a;
+
+CREATE VIEW by_a_of_s WITH (intractable = 'allow') AS
+    SELECT r.a, SUM(s.d), COUNT(*) FROM r, s WHERE r.b = s.b GROUP BY r.a;
+
+CREATE VIEW self_join WITH (intractable = 'allow') AS
+    SELECT x.a, COUNT(*), SUM(y.c) FROM r x, r y WHERE x.b = y.a GROUP BY x.a;
+
+CREATE VIEW theta WITH (strategy = 'first_order') AS
+    SELECT r.a, COUNT(*) FROM r, t WHERE r.a = t.a AND r.c < t.g GROUP BY r.a;
+
+CREATE VIEW path WITH (intractable = 'allow') AS
+    SELECT COUNT(*), SUM(s.d * t.g) FROM r, s, t WHERE r.b = s.b AND r.a = t.a AND t.h;

@@ -8,6 +8,7 @@ fn main() {
         "queries/security.ivm",
         "queries/append_only.ivm",
         "queries/tpch.ivm",
+        "queries/tpch_sql.sql",
     ];
     if let Err(e) = ivm_compiler::build::compile_files(&files) {
         // The error already shows file, line, column and the source.

@@ -135,21 +135,7 @@ fn in_sql_words(e: syn::Error, view: &sql::View) -> syn::Error {
 pub fn compile_sql_str(text: &str) -> Result<String, syn::Error> {
     let spans = sql::SpanMap::for_text(text);
     let views = sql::parse(text, &spans)?;
-    let mut tokens = TokenStream::new();
-    let mut errors: Option<syn::Error> = None;
-    for view in &views {
-        match compile_view(view) {
-            Ok(code) => tokens.extend(code),
-            Err(e) => match &mut errors {
-                Some(all) => all.combine(e),
-                None => errors = Some(e),
-            },
-        }
-    }
-    if let Some(e) = errors {
-        return Err(e);
-    }
-    to_file(tokens)
+    to_file(all_or_errors(views.iter().map(compile_view))?)
 }
 
 /// Compiles one checked query to its generated items, or the error of
@@ -169,10 +155,17 @@ pub fn compile_str(text: &str) -> Result<String, syn::Error> {
     }
     let file = syntax::parse_str(text)?;
     let queries = syntax::check(&file)?;
+    to_file(all_or_errors(queries.into_iter().map(compile_query))?)
+}
+
+/// The code of every item, or the errors of all that failed.
+fn all_or_errors(
+    items: impl Iterator<Item = Result<TokenStream, syn::Error>>,
+) -> Result<TokenStream, syn::Error> {
     let mut tokens = TokenStream::new();
     let mut errors: Option<syn::Error> = None;
-    for q in queries {
-        match compile_query(q) {
+    for item in items {
+        match item {
             Ok(code) => tokens.extend(code),
             Err(e) => match &mut errors {
                 Some(all) => all.combine(e),
@@ -180,10 +173,7 @@ pub fn compile_str(text: &str) -> Result<String, syn::Error> {
             },
         }
     }
-    if let Some(e) = errors {
-        return Err(e);
-    }
-    to_file(tokens)
+    errors.map_or(Ok(tokens), Err)
 }
 
 fn to_file(tokens: TokenStream) -> Result<String, syn::Error> {

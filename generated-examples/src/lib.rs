@@ -49,3 +49,12 @@ pub mod tpch {
 
     pub mod data;
 }
+
+/// TPC-H queries 1, 3 and 6 written in SQL (`queries/tpch_sql.sql`), over
+/// the schema's own types: `TpchQ1`, `TpchQ3` and `TpchQ6`, fed as text
+/// with [`tpch::data::text`].
+// `tpch_q3` is taken on with `intractable = 'allow'`, which warns.
+#[allow(deprecated)]
+pub mod tpch_sql {
+    include!(concat!(env!("OUT_DIR"), "/tpch_sql.rs"));
+}

@@ -61,3 +61,5 @@ CREATE VIEW theta WITH (strategy = 'first_order') AS
 
 CREATE VIEW path WITH (intractable = 'allow') AS
     SELECT COUNT(*), SUM(s.d * t.g) FROM r, s, t WHERE r.b = s.b AND r.a = t.a AND t.h;
+
+CREATE VIEW text_constant AS SELECT b, COUNT(*), MIN(f) FROM s WHERE e = 'xy' AND b <> 2 GROUP BY b;

@@ -41,6 +41,7 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(SelfJoin::new()),
         Box::new(Theta::new()),
         Box::new(Path::new()),
+        Box::new(TextConstant::new()),
     ]
 }
 

@@ -173,6 +173,18 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
             self.iter().map(|(_, __row)| ::std::vec![#(#texts),*]).collect()
         }
     };
+    // Wide tables: one parameter per column, and a row's columns as one
+    // tuple in `read_<table>`.
+    let widest = tables.iter().map(|t| t.columns.len()).max().unwrap_or(0);
+    let wide = (widest > 5).then(|| {
+        quote! {
+            #[allow(
+                clippy::too_many_arguments,
+                clippy::type_complexity,
+                reason = "one parameter per column, and a row's columns as one tuple"
+            )]
+        }
+    });
     let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
 
     quote! {
@@ -190,6 +202,7 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         }
 
         #[allow(dead_code, reason = "generated API: not every method is used")]
+        #wide
         impl #name {
             /// The tables the view reads, by their SQL names: what
             /// `insert_text` accepts.

@@ -433,7 +433,7 @@ fn constant_fits(expr: &syn::Expr, ty: &Type) -> Result<(), String> {
     const SIGNED: &[&str] = &["i8", "i16", "i32", "i64", "i128", "isize"];
     const UNSIGNED: &[&str] = &["u8", "u16", "u32", "u64", "u128", "usize"];
     match lit {
-        syn::Lit::Str(_) if ty == "String" => Ok(()),
+        syn::Lit::Str(_) if ty == "String" || ty == "::std::string::String" => Ok(()),
         syn::Lit::Str(_) => Err("a string constant matches a `String` column".to_owned()),
         syn::Lit::Char(_) if ty == "char" => Ok(()),
         syn::Lit::Char(_) => Err("a character constant matches a `char` column".to_owned()),

@@ -434,3 +434,72 @@ mod tests {
         );
     }
 }
+
+/// The rows as text, in the units and formats of the TPC-H schema in SQL
+/// (`queries/tpch.sql`): money and rates as decimals (`1234.56`, `0.05`),
+/// dates as `yyyy-mm-dd`. What a loader gives to `insert_text`.
+pub mod text {
+    use super::{Customer, Lineitem, Order};
+
+    /// Hundredths as a decimal with two digits: `-1234` is `-12.34`.
+    pub fn hundredths(v: i64) -> String {
+        let sign = if v < 0 { "-" } else { "" };
+        format!("{sign}{}.{:02}", v.abs() / 100, v.abs() % 100)
+    }
+
+    /// A `yyyymmdd` number as `yyyy-mm-dd`.
+    pub fn date(v: i32) -> String {
+        format!("{:04}-{:02}-{:02}", v / 10000, v / 100 % 100, v % 100)
+    }
+
+    /// A `CUSTOMER` row's fields.
+    pub fn customer(c: &Customer) -> Vec<String> {
+        vec![
+            c.custkey.to_string(),
+            c.name.clone(),
+            c.address.clone(),
+            c.nationkey.to_string(),
+            c.phone.clone(),
+            hundredths(c.acctbal),
+            c.mktsegment.clone(),
+            c.comment.clone(),
+        ]
+    }
+
+    /// An `ORDERS` row's fields.
+    pub fn order(o: &Order) -> Vec<String> {
+        vec![
+            o.orderkey.to_string(),
+            o.custkey.to_string(),
+            o.orderstatus.to_string(),
+            hundredths(o.totalprice),
+            date(o.orderdate),
+            o.orderpriority.clone(),
+            o.clerk.clone(),
+            o.shippriority.to_string(),
+            o.comment.clone(),
+        ]
+    }
+
+    /// A `LINEITEM` row's fields.
+    pub fn lineitem(l: &Lineitem) -> Vec<String> {
+        vec![
+            l.orderkey.to_string(),
+            l.partkey.to_string(),
+            l.suppkey.to_string(),
+            l.linenumber.to_string(),
+            hundredths(l.quantity * 100),
+            hundredths(l.extendedprice),
+            hundredths(l.discount),
+            hundredths(l.tax),
+            l.returnflag.to_string(),
+            l.linestatus.to_string(),
+            date(l.shipdate),
+            date(l.commitdate),
+            date(l.receiptdate),
+            l.shipinstruct.clone(),
+            l.shipmode.clone(),
+            l.comment.clone(),
+        ]
+    }
+}

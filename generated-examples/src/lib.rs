@@ -50,10 +50,10 @@ pub mod tpch {
     pub mod data;
 }
 
-/// TPC-H queries 1, 3 and 6 written in SQL (`queries/tpch_sql.sql`), over
-/// the schema's own types: `TpchQ1`, `TpchQ3` and `TpchQ6`, fed as text
-/// with [`tpch::data::text`].
-// `tpch_q3` is taken on with `intractable = 'allow'`, which warns.
+/// TPC-H queries 1, 3, 5, 6, 10, 12 and 14 written in SQL
+/// (`queries/tpch_sql.sql`), over the schema's own types: `TpchQ1`,
+/// `TpchQ3`, ..., fed as text with [`tpch::data::text`].
+// Views taken on with `intractable = 'allow'` warn.
 #[allow(deprecated)]
 pub mod tpch_sql {
     include!(concat!(env!("OUT_DIR"), "/tpch_sql.rs"));

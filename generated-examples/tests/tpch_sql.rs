@@ -1,4 +1,4 @@
-//! TPC-H Q1, Q3 and Q6 written in SQL (`queries/tpch_sql.sql`), loaded
+//! TPC-H Q1, Q3, Q5, Q6, Q10, Q12 and Q14 written in SQL (`queries/tpch_sql.sql`), loaded
 //! through `insert_text` with generated data at two scale factors, agree
 //! with SQLite's answers over the same rows: after the load, after a part
 //! of every table is deleted through `delete_text` (rows the views count
@@ -9,14 +9,14 @@
 
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
-use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ6};
+use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
 /// SQLite's spelling of each view's SELECT (the same query with its dates
 /// as text and its date arithmetic done), with the positions of its group
 /// key's columns.
-const SQLITE: [(&str, &[usize], &str); 3] = [
+const SQLITE: [(&str, &[usize], &str); 7] = [
     (
         "tpch_q1",
         &[0, 1],
@@ -43,6 +43,52 @@ const SQLITE: [(&str, &[usize], &str); 3] = [
         WHERE l_shipdate >= '1994-01-01' AND l_shipdate < '1995-01-01'
             AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24",
     ),
+    (
+        "tpch_q5",
+        &[0],
+        "SELECT n_name, SUM(l_extendedprice * (1 - l_discount))
+        FROM customer, orders, lineitem, supplier, nation, region
+        WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND l_suppkey = s_suppkey
+            AND c_nationkey = s_nationkey AND s_nationkey = n_nationkey
+            AND n_regionkey = r_regionkey AND r_name = 'ASIA'
+            AND o_orderdate >= '1994-01-01' AND o_orderdate < '1995-01-01'
+        GROUP BY n_name",
+    ),
+    (
+        "tpch_q10",
+        &[0],
+        "SELECT c_custkey, c_name, SUM(l_extendedprice * (1 - l_discount)), c_acctbal, n_name,
+            c_address, c_phone, c_comment
+        FROM customer, orders, lineitem, nation
+        WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey
+            AND o_orderdate >= '1993-10-01' AND o_orderdate < '1994-01-01'
+            AND l_returnflag = 'R' AND c_nationkey = n_nationkey
+        GROUP BY c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment",
+    ),
+    (
+        "tpch_q12",
+        &[0],
+        "SELECT l_shipmode,
+            SUM(CASE WHEN o_orderpriority = '1-URGENT' OR o_orderpriority = '2-HIGH'
+                THEN 1 ELSE 0 END),
+            SUM(CASE WHEN o_orderpriority <> '1-URGENT' AND o_orderpriority <> '2-HIGH'
+                THEN 1 ELSE 0 END)
+        FROM orders, lineitem
+        WHERE o_orderkey = l_orderkey AND l_shipmode IN ('MAIL', 'SHIP')
+            AND l_commitdate < l_receiptdate AND l_shipdate < l_commitdate
+            AND l_receiptdate >= '1994-01-01' AND l_receiptdate < '1995-01-01'
+        GROUP BY l_shipmode",
+    ),
+    (
+        "tpch_q14",
+        &[],
+        "SELECT 100.00 * SUM(CASE WHEN p_type LIKE 'PROMO%'
+                THEN l_extendedprice * (1 - l_discount) ELSE 0 END)
+            / SUM(l_extendedprice * (1 - l_discount))
+        FROM lineitem, part
+        WHERE l_partkey = p_partkey
+            AND l_shipdate >= '1995-09-01' AND l_shipdate < '1995-10-01'",
+    ),
 ];
 
 /// The schema's `CREATE TABLE` statements, which SQLite reads as well.
@@ -67,11 +113,15 @@ impl Copies {
     fn new() -> Copies {
         let sql = Connection::open_in_memory().unwrap();
         sql.execute_batch(&schema()).unwrap();
+        sql.execute_batch("PRAGMA case_sensitive_like = ON")
+            .unwrap();
         // The deletes find their row by key.
         sql.execute_batch(
             "CREATE INDEX customer_key ON customer (c_custkey);
             CREATE INDEX orders_key ON orders (o_orderkey);
-            CREATE INDEX lineitem_key ON lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber);",
+            CREATE INDEX lineitem_key ON lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber);
+            CREATE INDEX part_key ON part (p_partkey);
+            CREATE INDEX supplier_key ON supplier (s_suppkey);",
         )
         .unwrap();
         Copies {
@@ -79,6 +129,10 @@ impl Copies {
                 Box::new(TpchQ1::new()),
                 Box::new(TpchQ3::new()),
                 Box::new(TpchQ6::new()),
+                Box::new(TpchQ5::new()),
+                Box::new(TpchQ10::new()),
+                Box::new(TpchQ12::new()),
+                Box::new(TpchQ14::new()),
             ],
             sql,
         }
@@ -185,6 +239,18 @@ fn agrees(ours: &str, theirs: &Value) -> bool {
 fn run(scale: f64, seed: u64) {
     let db = Database::generate(scale, seed);
     let mut copies = Copies::new();
+    for r in &db.regions {
+        copies.insert("region", &text::region(r));
+    }
+    for n in &db.nations {
+        copies.insert("nation", &text::nation(n));
+    }
+    for s in &db.suppliers {
+        copies.insert("supplier", &text::supplier(s));
+    }
+    for p in &db.parts {
+        copies.insert("part", &text::part(p));
+    }
     for c in &db.customers {
         copies.insert("customer", &text::customer(c));
     }
@@ -209,6 +275,15 @@ fn run(scale: f64, seed: u64) {
     for c in db.customers.iter().step_by(3) {
         copies.delete("customer", &text::customer(c), &["c_custkey"]);
     }
+    for p in db.parts.iter().step_by(3) {
+        copies.delete("part", &text::part(p), &["p_partkey"]);
+    }
+    for s in db.suppliers.iter().step_by(3) {
+        copies.delete("supplier", &text::supplier(s), &["s_suppkey"]);
+    }
+    for n in db.nations.iter().step_by(7) {
+        copies.delete("nation", &text::nation(n), &["n_nationkey"]);
+    }
     copies.check("after the deletes");
     for l in db.lineitems.iter().step_by(9) {
         copies.insert("lineitem", &text::lineitem(l));
@@ -218,6 +293,15 @@ fn run(scale: f64, seed: u64) {
     }
     for c in db.customers.iter().step_by(9) {
         copies.insert("customer", &text::customer(c));
+    }
+    for p in db.parts.iter().step_by(9) {
+        copies.insert("part", &text::part(p));
+    }
+    for s in db.suppliers.iter().step_by(9) {
+        copies.insert("supplier", &text::supplier(s));
+    }
+    for n in db.nations.iter().step_by(14) {
+        copies.insert("nation", &text::nation(n));
     }
     copies.check("after the inserts");
 }

@@ -63,3 +63,19 @@ CREATE VIEW path WITH (intractable = 'allow') AS
     SELECT COUNT(*), SUM(s.d * t.g) FROM r, s, t WHERE r.b = s.b AND r.a = t.a AND t.h;
 
 CREATE VIEW text_constant AS SELECT b, COUNT(*), MIN(f) FROM s WHERE e = 'xy' AND b <> 2 GROUP BY b;
+
+CREATE VIEW cases AS
+    SELECT a, SUM(CASE WHEN b > 1 THEN c ELSE 0 END) AS hi,
+        SUM(CASE b WHEN 0 THEN 1 WHEN 1 THEN 2 ELSE c END), COUNT(*)
+    FROM r GROUP BY a;
+
+CREATE VIEW case_join AS
+    SELECT r.b, SUM(CASE WHEN s.e LIKE 'x%' THEN r.c * s.d ELSE 0 END) AS promo,
+        SUM(CASE WHEN r.a = 1 THEN s.d ELSE r.c END), COUNT(*)
+    FROM r, s WHERE r.b = s.b GROUP BY r.b;
+
+CREATE VIEW ratios AS
+    SELECT a, 100.00 * SUM(c) / SUM(b), SUM(c) / COUNT(*), SUM(b) / 2, SUM(c) * 1.0 / COUNT(*)
+    FROM r GROUP BY a;
+
+CREATE VIEW whole_ratio AS SELECT SUM(d) / COUNT(*), SUM(d) / SUM(d), COUNT(*) FROM s;

@@ -69,9 +69,19 @@ sql_error!(
     "UNION is not supported"
 );
 sql_error!(
-    case,
-    "CREATE VIEW v AS SELECT cust, SUM(CASE WHEN total > 10 THEN 1 ELSE 0 END)\n  FROM orders GROUP BY cust;",
-    "CASE is not supported"
+    case_without_else,
+    "CREATE VIEW v AS SELECT cust, SUM(CASE WHEN total > 10 THEN 1 END)\n  FROM orders GROUP BY cust;",
+    "a CASE needs an ELSE"
+);
+sql_error!(
+    case_over_two_tables_in_a_sum,
+    "CREATE VIEW v AS SELECT o.cust, SUM(CASE WHEN c.nation = o.id THEN o.total ELSE 0 END)\n  FROM orders o, customers c WHERE o.cust = c.cust GROUP BY o.cust;",
+    "not a sum of products of per-table terms"
+);
+sql_error!(
+    division_inside_arithmetic,
+    "CREATE VIEW v AS SELECT cust, SUM(total) / COUNT(*) + 1 FROM orders GROUP BY cust;",
+    "a division over aggregates must be the last step"
 );
 sql_error!(
     distinct,

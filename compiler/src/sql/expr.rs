@@ -76,6 +76,9 @@ pub enum Scalar {
     Like(Box<Scalar>, String, bool),
     /// `EXTRACT(YEAR|MONTH|DAY FROM date)`
     Extract(&'static str, Box<Scalar>),
+    /// `CASE WHEN c THEN a ELSE b END`, in the branches' common type (a
+    /// CASE of several WHENs nests).
+    Case(Box<Scalar>, Box<Scalar>, Box<Scalar>, SqlType),
 }
 
 impl Scalar {
@@ -92,6 +95,7 @@ impl Scalar {
             | Scalar::Not(_)
             | Scalar::Like(..) => SqlType::Bool,
             Scalar::Extract(..) => SqlType::BigInt,
+            Scalar::Case(.., t) => *t,
         }
     }
 
@@ -119,6 +123,11 @@ impl Scalar {
             }
             Scalar::Neg(e) | Scalar::Not(e) | Scalar::Like(e, ..) | Scalar::Extract(_, e) => {
                 e.visit(f)
+            }
+            Scalar::Case(c, a, b, _) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
             }
         }
     }
@@ -215,7 +224,24 @@ impl Scalar {
                 let method = format_ident!("{field}");
                 quote! { i64::from(#e.#method()) }
             }
+            Scalar::Case(c, a, b, ty) => {
+                let c = bare(c.rust(name));
+                let (a, b) = (cast(a, *ty, name), cast(b, *ty, name));
+                quote! { if #c { #a } else { #b } }
+            }
         }
+    }
+}
+
+/// An expression without the parentheses that only an enclosing operator
+/// needs: for a condition of `if`, or a whole factor.
+pub fn bare(tokens: TokenStream) -> TokenStream {
+    match syn::parse2(tokens.clone()) {
+        Ok(syn::Expr::Paren(p)) => {
+            let inner = &p.expr;
+            quote! { #inner }
+        }
+        _ => tokens,
     }
 }
 
@@ -415,8 +441,49 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
         Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => {
             return Err((loc, "subqueries are not supported".to_string()));
         }
-        Expr::Case { .. } => {
-            return Err((loc, "CASE is not supported yet".to_string()));
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            let Some(else_result) = else_result else {
+                return Err((
+                    loc,
+                    "a CASE needs an ELSE: there are no NULLs here".to_string(),
+                ));
+            };
+            let operand = operand.as_ref().map(|o| scalar(o, resolve)).transpose()?;
+            let mut out = scalar(else_result, resolve)?;
+            for when in conditions.iter().rev() {
+                let condition = scalar(&when.condition, resolve)?;
+                let condition = match &operand {
+                    Some(o) => compare(Cmp::Eq, o.clone(), condition, loc)?,
+                    None => {
+                        bool_operand(&condition, when.condition.span())?;
+                        condition
+                    }
+                };
+                let result = scalar(&when.result, resolve)?;
+                let ty = result.ty().common(out.ty()).ok_or_else(|| {
+                    (
+                        loc,
+                        format!(
+                            "the branches of a CASE are a {} and a {}",
+                            result.ty().name(),
+                            out.ty().name()
+                        ),
+                    )
+                })?;
+                out = match condition {
+                    Scalar::Const(Value::Bool(true)) => result,
+                    Scalar::Const(Value::Bool(false)) => out,
+                    condition => {
+                        Scalar::Case(Box::new(condition), Box::new(result), Box::new(out), ty)
+                    }
+                };
+            }
+            out
         }
         Expr::Function(f) => {
             return Err((
@@ -441,7 +508,7 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
 }
 
 /// `NOT e`, folded into a constant or a comparison where it can be.
-fn negate(e: Scalar) -> Scalar {
+pub fn negate(e: Scalar) -> Scalar {
     match e {
         Scalar::Const(Value::Bool(b)) => Scalar::Const(Value::Bool(!b)),
         Scalar::Cmp(op, a, b) => {
@@ -591,7 +658,7 @@ fn binary(
             {
                 return Ok(Scalar::Const(v));
             }
-            if arith == Arith::Div && !matches!(&b, Scalar::Const(v) if !is_zero(v)) {
+            if arith == Arith::Div && !matches!(&b, Scalar::Const(v) if !v.is_zero()) {
                 return Err((
                     loc,
                     "division in a row expression is supported by a non-zero constant only"
@@ -615,15 +682,6 @@ fn scale(e: &Scalar) -> Option<u32> {
         SqlType::Decimal(s) => s,
         t if t.is_integer() => Some(0),
         _ => None,
-    }
-}
-
-fn is_zero(v: &Value) -> bool {
-    match v {
-        Value::Int(i) => *i == 0,
-        Value::Decimal { mantissa, .. } => *mantissa == 0,
-        Value::Double(d) => *d == 0.0,
-        _ => false,
     }
 }
 

@@ -20,7 +20,7 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span as Loc;
 use syn::Ident;
 
-use super::expr::{Arith, Cmp, Column, Scalar, scalar};
+use super::expr::{Arith, Cmp, Column, Scalar, negate, scalar};
 use super::span::SpanMap;
 use super::types::{SqlType, Value};
 use super::{SqlView, Table, ViewField, ViewOptions, ViewTable};
@@ -454,10 +454,11 @@ impl<'a> Lowering<'a> {
                     sqlparser::ast::BinaryOperator::Plus => Arith::Add,
                     sqlparser::ast::BinaryOperator::Minus => Arith::Sub,
                     sqlparser::ast::BinaryOperator::Multiply => Arith::Mul,
+                    sqlparser::ast::BinaryOperator::Divide => Arith::Div,
                     _ => {
                         return Err((
                             loc,
-                            format!("`{op}` over aggregates is not supported: use +, - or *"),
+                            format!("`{op}` over aggregates is not supported: use +, -, * or /"),
                         ));
                     }
                 };
@@ -622,6 +623,33 @@ impl<'a> Lowering<'a> {
                 self.sum_terms(b, negated ^ (*op == Arith::Sub), terms, ty, loc)
             }
             Scalar::Neg(a) => self.sum_terms(a, !negated, terms, ty, loc),
+            // `CASE WHEN c THEN a ELSE b END` over several tables, with
+            // `c` over one: `a` times [c] plus `b` times [not c].
+            Scalar::Case(c, a, b, case_ty) if self.homes(c).len() <= 1 => {
+                let indicator = |c: Scalar| {
+                    Scalar::Case(
+                        Box::new(c),
+                        Box::new(Scalar::Const(Value::Int(1))),
+                        Box::new(Scalar::Const(Value::Int(0))),
+                        SqlType::BigInt,
+                    )
+                };
+                let zero = |e: &Scalar| matches!(e, Scalar::Const(v) if v.is_zero());
+                let both_zero = zero(a) && zero(b);
+                for (branch, when) in [(a, (**c).clone()), (b, negate((**c).clone()))] {
+                    if zero(branch) && !both_zero {
+                        continue;
+                    }
+                    let term = Scalar::Arith(
+                        Arith::Mul,
+                        branch.clone(),
+                        Box::new(indicator(when)),
+                        *case_ty,
+                    );
+                    self.sum_terms(&term, negated, terms, ty, loc)?;
+                }
+                Ok(())
+            }
             _ => Err((
                 loc,
                 "this sum mixes columns of several tables in a way that is not a sum of products of per-table terms".to_string(),
@@ -883,17 +911,34 @@ impl<'a> Lowering<'a> {
                 n += 1;
             }
             names.push(field_name.clone());
-            let (value, ty) = self.read_out(out, &payload_at, e.span())?;
-            let nullable = keyless && reads_non_count(out, &self.aggregates);
-            let (value, ty) = if nullable {
-                (
-                    quote! {
-                        if #count == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
-                    },
-                    quote! { ::core::option::Option<#ty> },
-                )
+            // A quotient is NULL (`None`) where its divisor is zero, and
+            // so is anything but a count of a view without GROUP BY and
+            // without rows.
+            let (value, ty, quotient) = match out {
+                Out::Arith(Arith::Div, a, b) => {
+                    let (value, ty) = self.quotient(a, b, &payload_at, e.span())?;
+                    (value, ty.rust(), true)
+                }
+                _ => {
+                    let (value, ty) = self.read_out(out, &payload_at, e.span())?;
+                    (value, ty, false)
+                }
+            };
+            let empty_is_null = keyless && reads_non_count(out, &self.aggregates);
+            let nullable = empty_is_null || quotient;
+            let value = match (empty_is_null, quotient) {
+                (true, true) => quote! {
+                    if #count == 0 { ::core::option::Option::None } else { #value }
+                },
+                (true, false) => quote! {
+                    if #count == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
+                },
+                (false, _) => value,
+            };
+            let ty = if nullable {
+                quote! { ::core::option::Option<#ty> }
             } else {
-                (value, ty)
+                ty
             };
             fields.push(ViewField {
                 sql: e.to_string(),
@@ -979,6 +1024,12 @@ impl<'a> Lowering<'a> {
                     (quote! { (-#v) }, ty)
                 }
             }
+            Out::Arith(Arith::Div, ..) => {
+                return Err((
+                    loc,
+                    "a division over aggregates must be the last step of a select item (as in `100 * SUM(a) / SUM(b)`)".to_string(),
+                ));
+            }
             Out::Arith(op, a, b) => {
                 let (av, at) = self.typed_out(a, payload_at, loc)?;
                 let (bv, bt) = self.typed_out(b, payload_at, loc)?;
@@ -1018,6 +1069,55 @@ impl<'a> Lowering<'a> {
                 };
                 (value, ty)
             }
+        })
+    }
+
+    /// `a / b` over aggregates: an `Option`, `None` where `b` is zero; in
+    /// `DOUBLE` when either is one, else in `BIGINT` (truncating, as SQL
+    /// divides integers) or `DECIMAL` (`Decimal::checked_div`).
+    fn quotient(
+        &self,
+        a: &Out,
+        b: &Out,
+        payload_at: &dyn Fn(usize) -> TokenStream,
+        loc: Loc,
+    ) -> Result<(TokenStream, SqlType), Failure> {
+        let (av, at) = self.typed_out(a, payload_at, loc)?;
+        let (bv, bt) = self.typed_out(b, payload_at, loc)?;
+        let ty = at.common(bt).filter(|t| t.is_number()).ok_or_else(|| {
+            (
+                loc,
+                format!("cannot divide a {} by a {}", at.name(), bt.name()),
+            )
+        })?;
+        let cast = |v: TokenStream, from: SqlType| match (from, ty) {
+            (SqlType::BigInt, SqlType::Decimal(_)) => quote! { ::ivm::sql::Decimal::from(#v) },
+            (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#v as f64) },
+            (SqlType::Decimal(_), SqlType::Double) => {
+                quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#v)) }
+            }
+            _ => v,
+        };
+        // Arguments of a call: no parentheses of their own.
+        let (av, bv) = (
+            super::expr::bare(cast(av, at)),
+            super::expr::bare(cast(bv, bt)),
+        );
+        Ok(match ty {
+            SqlType::BigInt => (quote! { i64::checked_div(#av, #bv) }, SqlType::BigInt),
+            SqlType::Double => (
+                quote! {
+                    match (#av, #bv) {
+                        (_, ::ivm::sql::Double(__d)) if __d == 0.0 => ::core::option::Option::None,
+                        (__n, __d) => ::core::option::Option::Some(__n / __d),
+                    }
+                },
+                SqlType::Double,
+            ),
+            _ => (
+                quote! { ::ivm::sql::Decimal::checked_div(#av, #bv) },
+                SqlType::Decimal(None),
+            ),
         })
     }
 
@@ -1106,13 +1206,9 @@ fn has_aggregate(e: &Expr) -> bool {
     }
 }
 
-/// A condition as a factor's expression, without the parentheses that
-/// only an enclosing operator needs.
+/// A condition as a factor's expression.
 fn unparenthesized(tokens: TokenStream) -> syn::Expr {
-    match syn::parse2(tokens).expect("an expression") {
-        syn::Expr::Paren(p) => *p.expr,
-        e => e,
-    }
+    syn::parse2(super::expr::bare(tokens)).expect("an expression")
 }
 
 /// The FROM item a one-item term is computed at: the first whose columns

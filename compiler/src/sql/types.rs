@@ -171,6 +171,16 @@ impl Value {
         }
     }
 
+    /// Whether it is a numeric zero.
+    pub fn is_zero(&self) -> bool {
+        match self {
+            Value::Int(i) => *i == 0,
+            Value::Decimal { mantissa, .. } => *mantissa == 0,
+            Value::Double(d) => *d == 0.0,
+            _ => false,
+        }
+    }
+
     /// Parses a numeric literal: an integer, a decimal (`0.06`) or, with an
     /// exponent, a double.
     pub fn number(text: &str) -> Option<Value> {

@@ -1,11 +1,12 @@
-//! TPC-H data, generated here: the `CUSTOMER`, `ORDERS` and `LINEITEM`
-//! tables of the benchmark's schema, with values drawn as its specification
+//! TPC-H data, generated here: the `CUSTOMER`, `ORDERS`, `LINEITEM`,
+//! `PART`, `SUPPLIER`, `NATION` and `REGION` tables of the benchmark's
+//! schema (all but `PARTSUPP`), with values drawn as its specification
 //! (TPC-H 3.0, clause 4.2.3) describes, from a seeded generator, so that a
 //! test or a benchmark gets the same rows on every machine.
 //!
-//! Scale factor 1 has 150 000 customers, 1 500 000 orders and about
-//! 6 000 000 order lines; a scale factor of 0.001 gives 150, 1 500 and
-//! about 6 000. What differs from `dbgen`: the random stream (a SplitMix64
+//! Scale factor 1 has 150 000 customers, 1 500 000 orders, about
+//! 6 000 000 order lines, 200 000 parts and 10 000 suppliers; a scale
+//! factor of 0.001 gives 150, 1 500, about 6 000, 200 and 10. What differs from `dbgen`: the random stream (a SplitMix64
 //! generator, not `dbgen`'s), the text of names, addresses and comments
 //! (words from a short list), and the units: money is in cents, discounts
 //! and taxes in hundredths, dates are `yyyymmdd` numbers, so every
@@ -80,7 +81,53 @@ pub struct Lineitem {
     pub comment: String,
 }
 
-/// The three tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Part {
+    pub partkey: i64,
+    pub name: String,
+    pub mfgr: String,
+    pub brand: String,
+    /// Three words, such as `PROMO BURNISHED COPPER`.
+    pub r#type: String,
+    pub size: i32,
+    pub container: String,
+    /// In cents; an order line's price is its quantity times this.
+    pub retailprice: i64,
+    pub comment: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Supplier {
+    pub suppkey: i64,
+    pub name: String,
+    pub address: String,
+    pub nationkey: i32,
+    pub phone: String,
+    /// In cents.
+    pub acctbal: i64,
+    pub comment: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Nation {
+    pub nationkey: i32,
+    pub name: String,
+    pub regionkey: i32,
+    pub comment: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub struct Region {
+    pub regionkey: i32,
+    pub name: String,
+    pub comment: String,
+}
+
+/// The tables (all but `PARTSUPP`).
 #[derive(Clone, Debug, Default)]
 pub struct Database {
     /// `CUSTOMER`, by key.
@@ -89,7 +136,54 @@ pub struct Database {
     pub orders: Vec<Order>,
     /// `LINEITEM`, by order and line number.
     pub lineitems: Vec<Lineitem>,
+    /// `PART`, by key: every key that order lines name.
+    pub parts: Vec<Part>,
+    /// `SUPPLIER`, by key.
+    pub suppliers: Vec<Supplier>,
+    /// `NATION`: the specification's 25.
+    pub nations: Vec<Nation>,
+    /// `REGION`: the specification's 5.
+    pub regions: Vec<Region>,
 }
+
+/// The nations and their regions, as the specification lists them.
+const NATIONS: [(&str, i32); 25] = [
+    ("ALGERIA", 0),
+    ("ARGENTINA", 1),
+    ("BRAZIL", 1),
+    ("CANADA", 1),
+    ("EGYPT", 4),
+    ("ETHIOPIA", 0),
+    ("FRANCE", 3),
+    ("GERMANY", 3),
+    ("INDIA", 2),
+    ("INDONESIA", 2),
+    ("IRAN", 4),
+    ("IRAQ", 4),
+    ("JAPAN", 2),
+    ("JORDAN", 4),
+    ("KENYA", 0),
+    ("MOROCCO", 0),
+    ("MOZAMBIQUE", 0),
+    ("PERU", 1),
+    ("CHINA", 2),
+    ("ROMANIA", 3),
+    ("SAUDI ARABIA", 4),
+    ("VIETNAM", 2),
+    ("RUSSIA", 3),
+    ("UNITED KINGDOM", 3),
+    ("UNITED STATES", 1),
+];
+const REGIONS: [&str; 5] = ["AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"];
+const TYPE_WORDS: [&[&str]; 3] = [
+    &["STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"],
+    &["ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"],
+    &["TIN", "NICKEL", "BRASS", "STEEL", "COPPER"],
+];
+const CONTAINERS: [&[&str]; 2] = [
+    &["SM", "LG", "MED", "JUMBO", "WRAP"],
+    &["CASE", "BOX", "BAG", "JAR", "PKG", "PACK", "CAN", "DRUM"],
+];
 
 /// The market segments (`C_MKTSEGMENT`).
 pub const SEGMENTS: [&str; 5] = [
@@ -187,7 +281,7 @@ impl Database {
             let (mut total, mut open, mut filled) = (0, 0, 0);
             for linenumber in 1..=lines {
                 let partkey = rng.range(1, parts);
-                let retail = 90_000 + (partkey / 10) % 20_001 + 100 * (partkey % 1_000);
+                let retail = retail_price(partkey);
                 let supplier = rng.range(0, 3);
                 let suppkey = (partkey + supplier * (suppliers / 4 + (partkey - 1) / suppliers))
                     % suppliers
@@ -247,6 +341,57 @@ impl Database {
                 clerk: format!("Clerk#{:09}", rng.range(1, clerks)),
                 shippriority: 0,
                 comment: rng.text(19, 78),
+            });
+        }
+        // The other tables from a stream of their own, so the three above
+        // are the rows they always were for a seed.
+        let mut rng = Rng(seed ^ 0x5eed_0f7a_b1e5);
+        for partkey in 1..=parts {
+            let mfgr = rng.range(1, 5);
+            let words = TYPE_WORDS.map(|w| rng.pick(w));
+            db.parts.push(Part {
+                partkey,
+                name: rng.text(10, 55),
+                mfgr: format!("Manufacturer#{mfgr}"),
+                brand: format!("Brand#{mfgr}{}", rng.range(1, 5)),
+                r#type: words.join(" "),
+                size: rng.range(1, 50) as i32,
+                container: format!("{} {}", rng.pick(CONTAINERS[0]), rng.pick(CONTAINERS[1])),
+                retailprice: retail_price(partkey),
+                comment: rng.text(5, 22),
+            });
+        }
+        for suppkey in 1..=suppliers {
+            let nationkey = rng.range(0, 24) as i32;
+            db.suppliers.push(Supplier {
+                suppkey,
+                name: format!("Supplier#{suppkey:09}"),
+                address: rng.text(10, 40),
+                nationkey,
+                phone: format!(
+                    "{}-{}-{}-{}",
+                    nationkey + 10,
+                    rng.range(100, 999),
+                    rng.range(100, 999),
+                    rng.range(1000, 9999)
+                ),
+                acctbal: rng.range(-99_999, 999_999),
+                comment: rng.text(25, 100),
+            });
+        }
+        for (nationkey, (name, regionkey)) in NATIONS.iter().enumerate() {
+            db.nations.push(Nation {
+                nationkey: nationkey as i32,
+                name: (*name).to_owned(),
+                regionkey: *regionkey,
+                comment: rng.text(31, 114),
+            });
+        }
+        for (regionkey, name) in REGIONS.iter().enumerate() {
+            db.regions.push(Region {
+                regionkey: regionkey as i32,
+                name: (*name).to_owned(),
+                comment: rng.text(31, 115),
             });
         }
         db
@@ -364,6 +509,11 @@ impl Rng {
     }
 }
 
+/// A part's retail price in cents (the specification's formula).
+fn retail_price(partkey: i64) -> i64 {
+    90_000 + (partkey / 10) % 20_001 + 100 * (partkey % 1_000)
+}
+
 /// The day number (days since 1970-01-01) of a `yyyymmdd` date.
 fn day_number(yyyymmdd: i32) -> i64 {
     let (y, m, d) = (
@@ -439,7 +589,7 @@ mod tests {
 /// (`queries/tpch.sql`): money and rates as decimals (`1234.56`, `0.05`),
 /// dates as `yyyy-mm-dd`. What a loader gives to `insert_text`.
 pub mod text {
-    use super::{Customer, Lineitem, Order};
+    use super::{Customer, Lineitem, Nation, Order, Part, Region, Supplier};
 
     /// Hundredths as a decimal with two digits: `-1234` is `-12.34`.
     pub fn hundredths(v: i64) -> String {
@@ -479,6 +629,49 @@ pub mod text {
             o.shippriority.to_string(),
             o.comment.clone(),
         ]
+    }
+
+    /// A `PART` row's fields.
+    pub fn part(p: &Part) -> Vec<String> {
+        vec![
+            p.partkey.to_string(),
+            p.name.clone(),
+            p.mfgr.clone(),
+            p.brand.clone(),
+            p.r#type.clone(),
+            p.size.to_string(),
+            p.container.clone(),
+            hundredths(p.retailprice),
+            p.comment.clone(),
+        ]
+    }
+
+    /// A `SUPPLIER` row's fields.
+    pub fn supplier(s: &Supplier) -> Vec<String> {
+        vec![
+            s.suppkey.to_string(),
+            s.name.clone(),
+            s.address.clone(),
+            s.nationkey.to_string(),
+            s.phone.clone(),
+            hundredths(s.acctbal),
+            s.comment.clone(),
+        ]
+    }
+
+    /// A `NATION` row's fields.
+    pub fn nation(n: &Nation) -> Vec<String> {
+        vec![
+            n.nationkey.to_string(),
+            n.name.clone(),
+            n.regionkey.to_string(),
+            n.comment.clone(),
+        ]
+    }
+
+    /// A `REGION` row's fields.
+    pub fn region(r: &Region) -> Vec<String> {
+        vec![r.regionkey.to_string(), r.name.clone(), r.comment.clone()]
     }
 
     /// A `LINEITEM` row's fields.

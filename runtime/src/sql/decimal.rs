@@ -279,6 +279,28 @@ impl Decimal {
             .expect("an average at the scale of its sum fits")
     }
 
+    /// `self / other`, rounded half away from zero to max(scale(self),
+    /// scale(other), 8) digits after the point, or `None` when `other` is
+    /// zero or the quotient does not fit. What `/` between aggregates of a
+    /// view computes (SQL's division by zero is NULL there, as in SQLite).
+    ///
+    /// ```
+    /// use ivm::sql::Decimal;
+    ///
+    /// let third = Decimal::from(1).checked_div(Decimal::from(3)).unwrap();
+    /// assert_eq!(third.to_string(), "0.33333333");
+    /// assert_eq!(Decimal::new(1500, 2).checked_div(Decimal::new(-4, 0)).unwrap().to_string(), "-3.75000000");
+    /// assert_eq!(Decimal::from(1).checked_div(Decimal::ZERO), None);
+    /// ```
+    pub fn checked_div(self, other: Decimal) -> Option<Decimal> {
+        let scale = self.scale().max(other.scale()).max(8);
+        let quotient = self
+            .0
+            .checked_div(other.0)?
+            .round_dp_with_strategy(scale, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+        Decimal(quotient).rescale(scale).or(Some(Decimal(quotient)))
+    }
+
     /// The nearest `f64` (correctly rounded).
     ///
     /// ```

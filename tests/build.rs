@@ -42,6 +42,34 @@ fn main() {
         )
         .expect("writing a suite");
     }
+    // Random SQL views for `tests/sql.rs`, a new draw with
+    // `IVM_SQL_SEED=<n>` (and `IVM_SQL_VIEWS=<count>`).
+    println!("cargo::rerun-if-env-changed=IVM_SQL_SEED");
+    println!("cargo::rerun-if-env-changed=IVM_SQL_VIEWS");
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (seed, count) = (env("IVM_SQL_SEED", SEED), env("IVM_SQL_VIEWS", 40) as usize);
+    let random = ivm_fuzz::sql::views(seed, count);
+    std::fs::write(out.join("sql_random.sql"), &random).expect("writing the random views");
+    let code = ivm_compiler::driver::compile_str(&random).unwrap_or_else(|e| {
+        eprintln!(
+            "{}",
+            ivm_compiler::diagnostic::render(&e, "sql_random.sql", &random)
+        );
+        std::process::exit(1);
+    });
+    let constructors: String = (0..count)
+        .map(|i| format!("Box::new(Random{i}::new()),\n"))
+        .collect();
+    std::fs::write(
+        out.join("sql_random.rs"),
+        format!("{code}\n/// Every random view, fresh.\npub fn all() -> Vec<Box<dyn ::ivm::sql::TextRetract>> {{\n    vec![{constructors}]\n}}\n"),
+    )
+    .expect("writing the random views' code");
     if let Err(e) =
         ivm_compiler::build::compile_files(&["queries/clippy_clean.ivm", "queries/sql.sql"])
     {

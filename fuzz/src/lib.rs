@@ -53,6 +53,8 @@ pub mod codegen;
 pub mod generate;
 #[cfg(feature = "host")]
 pub mod soak;
+#[cfg(feature = "host")]
+pub mod sql;
 
 pub use column::Column;
 pub use harness::{Case, Entry, Relation, Target};

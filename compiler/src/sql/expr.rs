@@ -226,7 +226,7 @@ impl Scalar {
             }
             Scalar::Case(c, a, b, ty) => {
                 let c = bare(c.rust(name));
-                let (a, b) = (cast(a, *ty, name), cast(b, *ty, name));
+                let (a, b) = (bare(cast(a, *ty, name)), bare(cast(b, *ty, name)));
                 quote! { if #c { #a } else { #b } }
             }
         }

@@ -693,6 +693,40 @@ impl<'a> Lowering<'a> {
     ) -> Result<(ast::QueryItem, SqlView), Failure> {
         let spans = self.spans;
         let span = spans.span(name.span);
+        // An atom binds at least one variable: an item none of whose
+        // columns is read (`SELECT COUNT(*) FROM r`) binds its first.
+        for i in 0..self.items.len() {
+            let reads = |slot: (usize, usize)| {
+                let root = self.find(slot);
+                self.read.iter().any(|&r| self.find(r) == root)
+            };
+            if !(0..self.items[i].table.columns.len()).any(|c| reads((i, c))) {
+                self.read.push((i, 0));
+            }
+        }
+        // A column equal to a constant and read by something else (a key,
+        // a join, an aggregate) stays a variable, and the equality is a
+        // condition on it.
+        let mut matched: Vec<((usize, usize), Value)> = self.constants.drain().collect();
+        matched.sort_by_key(|(slot, _)| *slot);
+        for (slot, value) in matched {
+            let root = self.find(slot);
+            if self.read.iter().any(|&r| self.find(r) == root) {
+                let column = Column {
+                    item: slot.0,
+                    column: slot.1,
+                    ty: self.items[slot.0].table.columns[slot.1].1,
+                };
+                self.read.push(slot);
+                self.conditions.push(Scalar::Cmp(
+                    Cmp::Eq,
+                    Box::new(Scalar::Column(column)),
+                    Box::new(Scalar::Const(value)),
+                ));
+            } else {
+                self.constants.insert(slot, value);
+            }
+        }
         // Variables: one per class of unified columns that something reads.
         let mut var_names: HashMap<(usize, usize), Ident> = HashMap::new();
         let mut used_names: Vec<String> = Vec::new();
@@ -801,9 +835,12 @@ impl<'a> Lowering<'a> {
                                 any = true;
                                 let mut product: Option<TokenStream> = None;
                                 for p in mine {
-                                    let v = super::expr::cast(p, *ty, &var_of);
+                                    let v = super::expr::bare(super::expr::cast(p, *ty, &var_of));
                                     let v = match ty {
                                         SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
+                                        SqlType::Double if is_path(&v) => {
+                                            quote! { ::ivm::semiring::Real(#v.0) }
+                                        }
                                         SqlType::Double => quote! { ::ivm::semiring::Real((#v).0) },
                                         _ => v,
                                     };
@@ -1106,12 +1143,7 @@ impl<'a> Lowering<'a> {
         Ok(match ty {
             SqlType::BigInt => (quote! { i64::checked_div(#av, #bv) }, SqlType::BigInt),
             SqlType::Double => (
-                quote! {
-                    match (#av, #bv) {
-                        (_, ::ivm::sql::Double(__d)) if __d == 0.0 => ::core::option::Option::None,
-                        (__n, __d) => ::core::option::Option::Some(__n / __d),
-                    }
-                },
+                quote! { ::ivm::sql::Double::checked_div(#av, #bv) },
                 SqlType::Double,
             ),
             _ => (
@@ -1193,6 +1225,15 @@ impl<'a> Lowering<'a> {
             }
         }
     }
+}
+
+/// Whether an expression is a plain name (a variable), which needs no
+/// parentheses before `.0`.
+fn is_path(tokens: &TokenStream) -> bool {
+    matches!(
+        syn::parse2::<syn::Expr>(tokens.clone()),
+        Ok(syn::Expr::Path(_))
+    )
 }
 
 /// Whether a select item calls a function (every function in the

@@ -38,6 +38,20 @@ use super::ParseError;
 pub struct Double(pub f64);
 
 impl Double {
+    /// `self / other`, or `None` when `other` is zero: what `/` between
+    /// aggregates of a view computes (SQL's division by zero is NULL
+    /// there, as in SQLite).
+    ///
+    /// ```
+    /// use ivm::sql::Double;
+    ///
+    /// assert_eq!(Double(3.0).checked_div(Double(2.0)), Some(Double(1.5)));
+    /// assert_eq!(Double(3.0).checked_div(Double(-0.0)), None);
+    /// ```
+    pub fn checked_div(self, other: Double) -> Option<Double> {
+        (other.0 != 0.0).then(|| Double(self.0 / other.0))
+    }
+
     /// The value with `-0.0` as `0.0` and every NaN as one NaN: equal
     /// values have equal keys, and `f64::total_cmp` on keys is the order.
     fn key(self) -> f64 {

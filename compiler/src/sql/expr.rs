@@ -252,14 +252,20 @@ pub fn cast(e: &Scalar, ty: SqlType, name: &dyn Fn(Column) -> syn::Ident) -> Tok
     {
         return v.rust(ty);
     }
-    let inner = e.rust(name);
-    match (e.ty(), ty) {
-        (SqlType::BigInt, SqlType::Decimal(_)) => quote! { ::ivm::sql::Decimal::from(#inner) },
-        (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#inner as f64) },
+    widen(e.rust(name), e.ty(), ty)
+}
+
+/// A value `v` of type `from` as a value of type `to`: integers widen to
+/// decimals and doubles, decimals to doubles; anything else is left as it
+/// is.
+pub fn widen(v: TokenStream, from: SqlType, to: SqlType) -> TokenStream {
+    match (from, to) {
+        (SqlType::BigInt, SqlType::Decimal(_)) => quote! { ::ivm::sql::Decimal::from(#v) },
+        (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#v as f64) },
         (SqlType::Decimal(_), SqlType::Double) => {
-            quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#inner)) }
+            quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#v)) }
         }
-        _ => inner,
+        _ => v,
     }
 }
 

@@ -1076,16 +1076,7 @@ impl<'a> Lowering<'a> {
                         format!("cannot compute with a {} and a {}", at.name(), bt.name()),
                     )
                 })?;
-                let cast = |v: TokenStream, from: SqlType| match (from, ty) {
-                    (SqlType::BigInt, SqlType::Decimal(_)) => {
-                        quote! { ::ivm::sql::Decimal::from(#v) }
-                    }
-                    (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#v as f64) },
-                    (SqlType::Decimal(_), SqlType::Double) => {
-                        quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#v)) }
-                    }
-                    _ => v,
-                };
+                let cast = |v: TokenStream, from: SqlType| super::expr::widen(v, from, ty);
                 let (av, bv) = (cast(av, at), cast(bv, bt));
                 let value = if ty == SqlType::BigInt {
                     let method = format_ident!(
@@ -1127,14 +1118,7 @@ impl<'a> Lowering<'a> {
                 format!("cannot divide a {} by a {}", at.name(), bt.name()),
             )
         })?;
-        let cast = |v: TokenStream, from: SqlType| match (from, ty) {
-            (SqlType::BigInt, SqlType::Decimal(_)) => quote! { ::ivm::sql::Decimal::from(#v) },
-            (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#v as f64) },
-            (SqlType::Decimal(_), SqlType::Double) => {
-                quote! { ::ivm::sql::Double(::ivm::sql::Decimal::to_f64(&#v)) }
-            }
-            _ => v,
-        };
+        let cast = |v: TokenStream, from: SqlType| super::expr::widen(v, from, ty);
         // Arguments of a call: no parentheses of their own.
         let (av, bv) = (
             super::expr::bare(cast(av, at)),

@@ -252,13 +252,7 @@ impl Database {
                 name: format!("Customer#{custkey:09}"),
                 address: rng.text(10, 40),
                 nationkey,
-                phone: format!(
-                    "{}-{}-{}-{}",
-                    nationkey + 10,
-                    rng.range(100, 999),
-                    rng.range(100, 999),
-                    rng.range(1000, 9999)
-                ),
+                phone: rng.phone(nationkey),
                 acctbal: rng.range(-99_999, 999_999),
                 mktsegment: rng.pick(&SEGMENTS).to_owned(),
                 comment: rng.text(29, 116),
@@ -368,13 +362,7 @@ impl Database {
                 name: format!("Supplier#{suppkey:09}"),
                 address: rng.text(10, 40),
                 nationkey,
-                phone: format!(
-                    "{}-{}-{}-{}",
-                    nationkey + 10,
-                    rng.range(100, 999),
-                    rng.range(100, 999),
-                    rng.range(1000, 9999)
-                ),
+                phone: rng.phone(nationkey),
                 acctbal: rng.range(-99_999, 999_999),
                 comment: rng.text(25, 100),
             });
@@ -492,6 +480,18 @@ impl Rng {
 
     fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
         from[self.range(0, from.len() as i64 - 1) as usize]
+    }
+
+    /// A phone number of a nation's country code (the specification's
+    /// format).
+    fn phone(&mut self, nationkey: i32) -> String {
+        format!(
+            "{}-{}-{}-{}",
+            nationkey + 10,
+            self.range(100, 999),
+            self.range(100, 999),
+            self.range(1000, 9999)
+        )
     }
 
     /// Words of the list, cut to a length drawn from `low..=high`.

@@ -287,7 +287,7 @@ impl<'a> Lowering<'a> {
                 ),
             ));
         }
-        self.build(name, options, select, sql, outs, bag)
+        self.build(name, options, sql, outs, bag)
     }
 
     fn item(&mut self, tables: &'a [Table], factor: &TableFactor) -> Result<(), Failure> {
@@ -686,7 +686,6 @@ impl<'a> Lowering<'a> {
         &mut self,
         name: &sqlparser::ast::Ident,
         options: ViewOptions,
-        select: &Select,
         sql: &str,
         outs: Vec<(&Expr, Option<String>, Out)>,
         bag: bool,
@@ -825,10 +824,8 @@ impl<'a> Lowering<'a> {
                         match c {
                             Component::Count => quote! { ::ivm::semiring::Int(1) },
                             Component::Sum(ty, parts) => {
-                                let mine: Vec<&Scalar> = parts
-                                    .iter()
-                                    .filter(|p| home(p, &self.items) == item)
-                                    .collect();
+                                let mine: Vec<&Scalar> =
+                                    parts.iter().filter(|p| home(p) == item).collect();
                                 if mine.is_empty() {
                                     return one;
                                 }
@@ -852,7 +849,7 @@ impl<'a> Lowering<'a> {
                                 product.expect("a part")
                             }
                             Component::Best { ty, arg, .. } => {
-                                if home(arg, &self.items) != item {
+                                if home(arg) != item {
                                     return one;
                                 }
                                 any = true;
@@ -1012,7 +1009,6 @@ impl<'a> Lowering<'a> {
             count,
             span,
         };
-        let _ = select;
         Ok((item, view))
     }
 
@@ -1238,7 +1234,7 @@ fn unparenthesized(tokens: TokenStream) -> syn::Expr {
 
 /// The FROM item a one-item term is computed at: the first whose columns
 /// it reads (a constant term goes to the first item).
-fn home(e: &Scalar, _items: &[Item<'_>]) -> usize {
+fn home(e: &Scalar) -> usize {
     e.columns().iter().map(|c| c.item).min().unwrap_or(0)
 }
 

@@ -102,16 +102,11 @@ pub fn is_copy_type(ty: &Type) -> bool {
     const SQL: &[&str] = &["Decimal", "Double", "Date"];
     match ty {
         Type::Path(path) if path.qself.is_none() => {
-            let segments: Vec<String> = path
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            match segments.as_slice() {
-                [one] => COPY.contains(&one.as_str()),
-                [.., module, last] => module == "sql" && SQL.contains(&last.as_str()),
-                [] => false,
+            let mut names = path.path.segments.iter().rev().map(|s| s.ident.to_string());
+            match (names.next(), names.next()) {
+                (Some(last), None) => COPY.contains(&last.as_str()),
+                (Some(last), Some(module)) => module == "sql" && SQL.contains(&last.as_str()),
+                (None, _) => false,
             }
         }
         _ => false,

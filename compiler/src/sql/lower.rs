@@ -1064,16 +1064,7 @@ impl<'a> Lowering<'a> {
                 ));
             }
             Out::Arith(op, a, b) => {
-                let (av, at) = self.typed_out(a, payload_at, loc)?;
-                let (bv, bt) = self.typed_out(b, payload_at, loc)?;
-                let ty = at.common(bt).filter(|t| t.is_number()).ok_or_else(|| {
-                    (
-                        loc,
-                        format!("cannot compute with a {} and a {}", at.name(), bt.name()),
-                    )
-                })?;
-                let cast = |v: TokenStream, from: SqlType| super::expr::widen(v, from, ty);
-                let (av, bv) = (cast(av, at), cast(bv, bt));
+                let (av, bv, ty) = self.operands(a, b, payload_at, loc)?;
                 let value = if ty == SqlType::BigInt {
                     let method = format_ident!(
                         "{}",
@@ -1096,6 +1087,30 @@ impl<'a> Lowering<'a> {
         })
     }
 
+    /// The two operands of arithmetic over aggregates, both brought to
+    /// their common numeric type, and that type.
+    fn operands(
+        &self,
+        a: &Out,
+        b: &Out,
+        payload_at: &dyn Fn(usize) -> TokenStream,
+        loc: Loc,
+    ) -> Result<(TokenStream, TokenStream, SqlType), Failure> {
+        let (av, at) = self.typed_out(a, payload_at, loc)?;
+        let (bv, bt) = self.typed_out(b, payload_at, loc)?;
+        let ty = at.common(bt).filter(|t| t.is_number()).ok_or_else(|| {
+            (
+                loc,
+                format!("cannot compute with a {} and a {}", at.name(), bt.name()),
+            )
+        })?;
+        Ok((
+            super::expr::widen(av, at, ty),
+            super::expr::widen(bv, bt, ty),
+            ty,
+        ))
+    }
+
     /// `a / b` over aggregates: an `Option`, `None` where `b` is zero; in
     /// `DOUBLE` when either is one, else in `BIGINT` (truncating, as SQL
     /// divides integers) or `DECIMAL` (`Decimal::checked_div`).
@@ -1106,20 +1121,9 @@ impl<'a> Lowering<'a> {
         payload_at: &dyn Fn(usize) -> TokenStream,
         loc: Loc,
     ) -> Result<(TokenStream, SqlType), Failure> {
-        let (av, at) = self.typed_out(a, payload_at, loc)?;
-        let (bv, bt) = self.typed_out(b, payload_at, loc)?;
-        let ty = at.common(bt).filter(|t| t.is_number()).ok_or_else(|| {
-            (
-                loc,
-                format!("cannot divide a {} by a {}", at.name(), bt.name()),
-            )
-        })?;
-        let cast = |v: TokenStream, from: SqlType| super::expr::widen(v, from, ty);
+        let (av, bv, ty) = self.operands(a, b, payload_at, loc)?;
         // Arguments of a call: no parentheses of their own.
-        let (av, bv) = (
-            super::expr::bare(cast(av, at)),
-            super::expr::bare(cast(bv, bt)),
-        );
+        let (av, bv) = (super::expr::bare(av), super::expr::bare(bv));
         Ok(match ty {
             SqlType::BigInt => (quote! { i64::checked_div(#av, #bv) }, SqlType::BigInt),
             SqlType::Double => (

@@ -209,9 +209,25 @@ pub struct LocalStep {
     pub source: RelId,
     /// What each of its columns is bound to.
     pub args: Vec<Arg>,
+    /// The computed columns (`{ let y: T = expr }`) of this atom, in the
+    /// order written; each may read the ones before it.
+    pub lets: Vec<Let>,
     /// The `{ expr }` factors whose variables all occur in this atom (and
     /// in no earlier one).
     pub factors: Vec<ExprFactor>,
+}
+
+/// A computed column, `{ let y: T = expr }`: a variable whose value is an
+/// expression over the columns of one atom, computed where a tuple enters
+/// that atom. It is one more column of the atom's derived relation, so it
+/// can be a head variable (SQL's GROUP BY an expression) or be read by
+/// the atom's factors and by theta factors.
+#[derive(Debug, Clone)]
+pub struct Let {
+    /// The variable it defines.
+    pub var: VarId,
+    /// Its value: the expression and the variables it reads.
+    pub value: ExprFactor,
 }
 
 /// One argument of an atom as written.
@@ -240,7 +256,20 @@ pub struct ExprFactor {
 impl ExprFactor {
     /// The factor as written, `{ ... }`.
     pub fn text(&self) -> String {
-        format!("{{ {} }}", self.expr.to_token_stream())
+        format!("{{ {} }}", expr_text(&self.expr))
+    }
+}
+
+impl Query {
+    /// A computed column as written, `{ let y: T = ... }`.
+    pub fn let_text(&self, l: &Let) -> String {
+        let v = &self.variables[l.var];
+        format!(
+            "{{ let {}: {} = {} }}",
+            v.name,
+            type_string(&v.ty),
+            expr_text(&l.value.expr)
+        )
     }
 }
 
@@ -279,7 +308,7 @@ impl Query {
             .iter()
             .map(|arg| match arg {
                 Arg::Var(v) => self.variables[*v].name.to_string(),
-                Arg::Const(e) => e.to_token_stream().to_string().replace("- ", "-"),
+                Arg::Const(e) => expr_text(e),
                 Arg::Wildcard => "_".to_owned(),
             })
             .collect();
@@ -359,6 +388,7 @@ impl Query {
         let mut body: Vec<String> = (0..self.atoms.len()).map(|i| self.atom_label(i)).collect();
         for atom in &self.atoms {
             if let Some(local) = &atom.local {
+                body.extend(local.lets.iter().map(|l| self.let_text(l)));
                 body.extend(local.factors.iter().map(ExprFactor::text));
             }
         }
@@ -370,6 +400,36 @@ impl Query {
             body.join(" * ")
         )
     }
+}
+
+/// Renders an expression on one line as a person writes it (`a.len() > 1`,
+/// not the token stream's `a . len () > 1`): prettyplease's layout with
+/// its line breaks joined.
+///
+/// ```
+/// let e: syn::Expr = syn::parse_quote!(i64::from(a.year()) + -3);
+/// assert_eq!(ivm_compiler::query::expr_text(&e), "i64::from(a.year()) + -3");
+/// ```
+pub fn expr_text(e: &syn::Expr) -> String {
+    let file: syn::File = syn::parse_quote!(const _: () = #e;);
+    let text = prettyplease::unparse(&file);
+    let text = text
+        .trim()
+        .strip_prefix("const _: () = ")
+        .and_then(|t| t.strip_suffix(';'))
+        .unwrap_or(&text);
+    let mut out = String::new();
+    for line in text.lines().map(str::trim) {
+        let closes = line.starts_with([')', ']']);
+        if closes && out.ends_with(',') {
+            out.pop();
+        }
+        if !(out.is_empty() || closes || out.ends_with(['(', '['])) {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// Renders a type as a compact string (`u32`, `Vec<u8>`), for messages and

@@ -361,6 +361,51 @@ fn query_module(c: &Compiled) -> String {
             }
         })
         .collect();
+    // The computed columns, from the other variables' values, in the order
+    // written.
+    let lets: Vec<&ivm_compiler::query::Let> = q
+        .atoms
+        .iter()
+        .filter_map(|a| a.local.as_ref())
+        .flat_map(|l| &l.lets)
+        .collect();
+    let computed: Vec<usize> = lets.iter().map(|l| l.var).collect();
+    let (compute_fn, compute_def) = if lets.is_empty() {
+        ("|_| {}", String::new())
+    } else {
+        let mut read: Vec<usize> = lets
+            .iter()
+            .flat_map(|l| l.value.vars.clone())
+            .filter(|v| !computed.contains(v))
+            .collect();
+        read.sort_unstable();
+        read.dedup();
+        let mut body: String = read
+            .iter()
+            .map(|&v| {
+                format!(
+                    "    let {}: {} = ::ivm_fuzz::Column::from_value(values[{v}]);\n",
+                    q.variables[v].name,
+                    type_string(&q.variables[v].ty)
+                )
+            })
+            .collect();
+        for l in &lets {
+            let v = &q.variables[l.var];
+            body.push_str(&format!(
+                "    let {}: {} = {};\n    values[{}] = ::ivm_fuzz::Column::value(&{});\n",
+                v.name,
+                type_string(&v.ty),
+                ivm_compiler::query::expr_text(&l.value.expr),
+                l.var,
+                v.name
+            ));
+        }
+        (
+            "compute_lets",
+            format!("\nfn compute_lets(values: &mut [u64]) {{\n{body}}}\n"),
+        )
+    };
     // The product of every atom's factors and the theta factors, from the
     // variables' values.
     let factors: Vec<&ExprFactor> = q
@@ -482,8 +527,10 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
     head_types: &[{head_types}],
     deletes: {deletes},
     constants,
+    computed: &{computed:?},
+    compute: {compute_fn},
 }};
-}}
+{compute_def}}}
 
 "#,
         module = module_name(&name),

@@ -48,6 +48,9 @@ pub struct Spec {
     /// `{ expr }` factors: over the variables of one atom, and (for the
     /// first-order and recompute strategies) theta conditions over two.
     pub factors: Vec<String>,
+    /// Computed columns, `{ let w: u32 = expr }`: the variable each
+    /// defines and its value, over one atom's variables.
+    pub lets: Vec<(usize, String)>,
 }
 
 /// The attribute that picks a strategy.
@@ -122,6 +125,11 @@ impl Spec {
                 format!("{}({})", RELATIONS[*r], args.join(", "))
             })
             .collect();
+        body.extend(
+            self.lets
+                .iter()
+                .map(|(v, value)| format!("{{ let {}: u32 = {value} }}", VARIABLES[*v])),
+        );
         body.extend(self.factors.iter().map(|f| format!("{{ {f} }}")));
         out.push_str(&format!(
             "    Q({}) = {};\n}}\n",
@@ -131,8 +139,12 @@ impl Spec {
         out
     }
 
-    /// The Rust type of variable `v`: the type of any column it binds.
+    /// The Rust type of variable `v`: the type of any column it binds
+    /// (`u32` for a computed column).
     pub fn var_type(&self, v: usize) -> &'static str {
+        if self.lets.iter().any(|(w, _)| *w == v) {
+            return "u32";
+        }
         self.atoms
             .iter()
             .find_map(|(r, vs)| {
@@ -362,6 +374,7 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
         constants: Vec::new(),
         wildcards: Vec::new(),
         factors: Vec::new(),
+        lets: Vec::new(),
     };
     if rng.chance(0.4) {
         add_local_steps(rng, &mut spec);
@@ -416,6 +429,12 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
                 spec.constants.push((a, c, rng.range(1, 3) as u64));
             }
         }
+    }
+    // A computed column (`{ let w: u32 = f(v) }`, f not one-to-one) of a
+    // variable an atom still binds: a head variable in place of `v` or
+    // next to it, or a condition's.
+    if rng.chance(0.35) {
+        add_let(rng, spec);
     }
     // Conditions over a variable an atom still binds, maybe a lift.
     for _ in 0..rng.index(3) {
@@ -490,6 +509,49 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
             spec.factors
                 .push(format!("{} {op} {}", VARIABLES[x], VARIABLES[y]));
         }
+    }
+}
+
+/// Adds a computed column over a variable some atom binds (not through a
+/// constant or `_`).
+fn add_let(rng: &mut Rng, spec: &mut Spec) {
+    let w = spec
+        .atoms
+        .iter()
+        .flat_map(|(_, vs)| vs.iter().copied())
+        .chain(spec.head.iter().copied())
+        .chain(spec.lets.iter().map(|l| l.0))
+        .max()
+        .map_or(0, |v| v + 1);
+    if w >= VARIABLES.len() {
+        return;
+    }
+    let a = rng.index(spec.atoms.len());
+    let (r, vs) = spec.atoms[a].clone();
+    let bound: Vec<usize> = (0..vs.len())
+        .filter(|&c| {
+            !spec.wildcards.contains(&(a, c))
+                && !spec.constants.iter().any(|k| (k.0, k.1) == (a, c))
+        })
+        .collect();
+    if bound.is_empty() {
+        return;
+    }
+    let c = *rng.pick(&bound);
+    let (v, name) = (vs[c], VARIABLES[vs[c]]);
+    let m = rng.range(2, 4);
+    let value = match spec.relations[r][c] {
+        "String" => format!("{name}.len() as u32"),
+        "i32" | "i64" => format!("{name}.rem_euclid({m}) as u32"),
+        "u64" => format!("({name} % {m}) as u32"),
+        "u32" => format!("{name} % {m}"),
+        _ => format!("u32::from({name} % {m})"),
+    };
+    spec.lets.push((w, value));
+    match spec.head.iter().position(|&h| h == v) {
+        Some(i) if rng.chance(0.5) => spec.head[i] = w,
+        _ if rng.chance(0.6) => spec.head.push(w),
+        _ => spec.factors.push(format!("{} != 1", VARIABLES[w])),
     }
 }
 

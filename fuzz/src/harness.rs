@@ -84,6 +84,12 @@ pub struct Case {
     /// The constants of the atoms: (atom, column, value). The variable of
     /// such a column in `atoms` is one of its own.
     pub constants: fn() -> Vec<(usize, usize, u64)>,
+    /// The variables that are computed columns (`{ let y: T = .. }`),
+    /// which no atom of `atoms` binds.
+    pub computed: &'static [usize],
+    /// Fills in the computed columns' values from the other variables'
+    /// (by the case's variable indexes); does nothing without them.
+    pub compute: fn(&mut [u64]),
 }
 
 /// A relation of a [`Case`].
@@ -286,6 +292,9 @@ fn naive_of<K: Payload>(case: &Case, factor: fn(&[u64]) -> K) -> Naive<K> {
         naive.set_constant(atom, column, value);
     }
     naive.set_factor(factor);
+    if !case.computed.is_empty() {
+        naive.set_computed(case.computed, case.compute);
+    }
     naive
 }
 

@@ -184,6 +184,11 @@ pub struct Naive<K: Semiring> {
     /// The product of the rule's `{ expr }` factors, given the value of
     /// every variable (by index).
     factor: Option<fn(&[u64]) -> K>,
+    /// The computed columns (`{ let y: T = .. }`): fills in the values of
+    /// the variables they define from the others.
+    compute: Option<fn(&mut [u64])>,
+    /// The variables `compute` defines.
+    computed: Vec<usize>,
 }
 
 impl<K: Semiring> Naive<K> {
@@ -194,8 +199,9 @@ impl<K: Semiring> Naive<K> {
     /// # Panics
     ///
     /// When the query is malformed: an atom names a relation that does not
-    /// exist or has the wrong number of columns, or a head variable occurs
-    /// in no atom.
+    /// exist or has the wrong number of columns. (A head variable that no
+    /// atom binds and [`set_computed`](Naive::set_computed) does not
+    /// define panics when the result is evaluated.)
     pub fn new(
         arities: Vec<usize>,
         atoms: Vec<(usize, Vec<usize>)>,
@@ -216,12 +222,6 @@ impl<K: Semiring> Naive<K> {
                 arities[*rel]
             );
         }
-        for &v in &head {
-            assert!(
-                atoms.iter().any(|(_, vars)| vars.contains(&v)),
-                "head variable {v} occurs in no atom"
-            );
-        }
         let num_vars = atoms
             .iter()
             .flat_map(|(_, vars)| vars.iter().copied())
@@ -238,7 +238,18 @@ impl<K: Semiring> Naive<K> {
             relations,
             constants,
             factor: None,
+            compute: None,
+            computed: Vec::new(),
         }
+    }
+
+    /// Variables `vars`, which no atom binds, are computed columns:
+    /// `compute` fills in their values from the values of the others
+    /// before the head and the factors read them.
+    pub fn set_computed(&mut self, vars: &[usize], compute: fn(&mut [u64])) {
+        self.num_vars = vars.iter().map(|v| v + 1).fold(self.num_vars, usize::max);
+        self.compute = Some(compute);
+        self.computed = vars.to_vec();
     }
 
     /// Atom `atom` matches only tuples whose column `column` holds `value`
@@ -383,6 +394,12 @@ impl<K: Semiring> Naive<K> {
         // One index per atom on the columns whose variables earlier atoms
         // have bound: it only narrows the candidates; `bind` checks every
         // column of every candidate anyway.
+        for &v in &self.head {
+            assert!(
+                self.computed.contains(&v) || self.atoms.iter().any(|(_, vars)| vars.contains(&v)),
+                "head variable {v} occurs in no atom and is not computed"
+            );
+        }
         let mut bound = vec![false; self.num_vars];
         let mut indexes = Vec::with_capacity(self.atoms.len());
         for ((rel, vars), constants) in self.atoms.iter().zip(&self.constants) {
@@ -441,16 +458,13 @@ impl<K: Semiring> Naive<K> {
         budget: &mut u64,
     ) -> bool {
         let Some((_, vars)) = self.atoms.get(i) else {
-            let key = self
-                .head
-                .iter()
-                .map(|&v| binding[v].expect("every head variable occurs in an atom"))
-                .collect();
+            let mut values: Vec<u64> = binding.iter().map(|v| v.unwrap_or(0)).collect();
+            if let Some(compute) = self.compute {
+                compute(&mut values);
+            }
+            let key = self.head.iter().map(|&v| values[v]).collect();
             let product = match self.factor {
-                Some(factor) => {
-                    let values: Vec<u64> = binding.iter().map(|v| v.unwrap_or(0)).collect();
-                    product.mul(&factor(&values))
-                }
+                Some(factor) => product.mul(&factor(&values)),
                 None => product,
             };
             out.entry(key).or_insert_with(K::zero).add_assign(&product);

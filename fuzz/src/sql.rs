@@ -1,7 +1,8 @@
 //! Random SQL views (DESIGN section 3b) over the schema of the SQL suite
 //! (`tests/queries/sql.sql`): joins of one to three FROM items (self-joins
-//! included), local conditions, GROUP BY, every aggregate, CASE, a last
-//! division, bags and views without GROUP BY. `tests/build.rs` compiles
+//! included), local conditions, GROUP BY columns and expressions (written
+//! out, by alias or by position), every aggregate, CASE, a last division,
+//! bags and views without GROUP BY. `tests/build.rs` compiles
 //! them and `tests/tests/sql.rs` checks each against SQLite on random
 //! streams, so the front end is tested on shapes nobody listed.
 //!
@@ -17,14 +18,15 @@ CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
 ";
 
 /// What the generator knows of a table: its name, its INT columns (to
-/// join on), numeric terms, conditions, group-by columns and columns MIN
-/// and MAX take.
+/// join on), numeric terms, conditions, group-by columns, group-by
+/// expressions and columns MIN and MAX take.
 struct Table {
     name: &'static str,
     joins: &'static [&'static str],
     terms: &'static [&'static str],
     conditions: &'static [&'static str],
     keys: &'static [&'static str],
+    computed: &'static [&'static str],
     ordered: &'static [&'static str],
 }
 
@@ -43,6 +45,12 @@ const SCHEMA: [Table; 3] = [
             "{}.b = 3",
         ],
         keys: &["a", "b", "c"],
+        computed: &[
+            "{}.a % 2",
+            "{}.c - {}.b",
+            "{}.c / 2",
+            "CASE WHEN {}.c > 1 THEN 'big' ELSE 'small' END",
+        ],
         ordered: &["a", "c"],
     },
     Table {
@@ -58,6 +66,7 @@ const SCHEMA: [Table; 3] = [
             "EXTRACT(DAY FROM {}.f) > 10",
         ],
         keys: &["b", "e", "f"],
+        computed: &["EXTRACT(MONTH FROM {}.f)", "{}.d * 2", "{}.b * {}.b"],
         ordered: &["d", "f", "b"],
     },
     Table {
@@ -66,6 +75,7 @@ const SCHEMA: [Table; 3] = [
         terms: &["g", "a", "(g * a)"],
         conditions: &["{}.h", "{}.g > 0.5", "NOT {}.h", "{}.a = 1"],
         keys: &["a", "h"],
+        computed: &["NOT {}.h", "{}.a - 1", "CASE WHEN {}.h THEN 1 ELSE 0 END"],
         ordered: &["a"],
     },
 ];
@@ -127,13 +137,37 @@ fn view(rng: &mut Rng, i: usize) -> String {
             SCHEMA[items[1]].joins[0]
         ));
     }
-    // GROUP BY: up to two columns.
+    // GROUP BY: up to two columns or expressions of one item's columns,
+    // each selected (and grouped by as written, by its alias or by its
+    // position) or not.
     let mut keys: Vec<String> = Vec::new();
+    let mut selected: Vec<String> = Vec::new();
     for _ in 0..rng.index(3) {
         let k = rng.index(items.len());
-        let key = format!("{}.{}", alias(k), pick(rng, SCHEMA[items[k]].keys));
-        if !keys.contains(&key) {
-            keys.push(key);
+        let table = &SCHEMA[items[k]];
+        let key = if rng.index(3) == 0 {
+            pick(rng, table.computed).replace("{}", &alias(k))
+        } else {
+            format!("{}.{}", alias(k), pick(rng, table.keys))
+        };
+        if keys.contains(&key) {
+            continue;
+        }
+        match rng.index(5) {
+            0 => {
+                let name = format!("k{}", keys.len());
+                keys.push(name.clone());
+                selected.push(format!("{key} AS {name}"));
+            }
+            1 => {
+                selected.push(format!("{key} AS k{}", keys.len()));
+                keys.push((selected.len()).to_string());
+            }
+            2 => keys.push(key),
+            _ => {
+                selected.push(key.clone());
+                keys.push(key);
+            }
         }
     }
     let term = |rng: &mut Rng| {
@@ -143,11 +177,16 @@ fn view(rng: &mut Rng, i: usize) -> String {
     };
     // The select list: the keys, then aggregates (none for a bag).
     let bag = rng.index(6) == 0;
-    let mut select: Vec<String> = keys.clone();
+    let mut select: Vec<String> = selected;
     if bag {
         if select.is_empty() {
             let k = rng.index(items.len());
-            select.push(format!("{}.{}", alias(k), pick(rng, SCHEMA[items[k]].keys)));
+            let table = &SCHEMA[items[k]];
+            select.push(if rng.index(3) == 0 {
+                pick(rng, table.computed).replace("{}", &alias(k))
+            } else {
+                format!("{}.{}", alias(k), pick(rng, table.keys))
+            });
         }
         keys.clear();
     } else {

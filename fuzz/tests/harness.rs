@@ -27,6 +27,8 @@ static CASE: Case = Case {
     head_types: &["u32"],
     deletes: true,
     constants: Vec::new,
+    computed: &[],
+    compute: |_| {},
 };
 
 /// A bug to plant in [`Sums`].

@@ -79,3 +79,20 @@ CREATE VIEW ratios AS
     FROM r GROUP BY a;
 
 CREATE VIEW whole_ratio AS SELECT SUM(d) / COUNT(*), SUM(d) / SUM(d), COUNT(*) FROM s;
+
+-- GROUP BY expressions of one table's columns: by alias, by position, as
+-- written, and not selected at all.
+CREATE VIEW by_month AS
+    SELECT EXTRACT(MONTH FROM f) AS month, COUNT(*), SUM(d) FROM s GROUP BY month;
+
+CREATE VIEW buckets AS
+    SELECT a % 2 AS parity, c / 2, SUM(b), MIN(c) FROM r GROUP BY 1, c / 2;
+
+CREATE VIEW unselected_key AS SELECT COUNT(*), SUM(c) FROM r GROUP BY c - b;
+
+CREATE VIEW labels WITH (intractable = 'allow') AS
+    SELECT CASE WHEN r.c > 1 THEN 'big' ELSE 'small' END AS size, NOT t.h, COUNT(*), SUM(t.g)
+    FROM r JOIN t ON r.a = t.a
+    GROUP BY size, NOT t.h;
+
+CREATE VIEW bag_of_expressions AS SELECT a % 3, c + 1 AS next, b FROM r WHERE c >= 0;

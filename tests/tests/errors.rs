@@ -78,6 +78,31 @@ error_case!(
     "unknown variable `z` in a factor: the query's variables are `x`, `y`"
 );
 error_case!(
+    computed_column_over_two_atoms,
+    "query Q {\n    relation R(a: u32, b: u32);\n    relation S(b: u32, c: u32);\n    Q(y) = R(a, b) * S(b, c) * { let y: u32 = a + c };\n}\n",
+    "the value of `y` reads `a`, `c`, which no one atom binds together"
+);
+error_case!(
+    computed_column_named_like_a_column,
+    "query Q {\n    relation R(a: u32, b: u32);\n    Q(b) = R(a, b) * { let b: u32 = a % 2 };\n}\n",
+    "variable `b` is already bound by `R.b`: a `let` defines a new variable"
+);
+error_case!(
+    computed_column_without_a_type,
+    "query Q {\n    relation R(a: u32, b: u32);\n    Q(y) = R(a, b) * { let y = a % 2 };\n}\n",
+    "expected `:` and the type of `y`"
+);
+error_case!(
+    computed_column_without_variables,
+    "query Q {\n    relation R(a: u32, b: u32);\n    Q(a) = R(a, b) * { let y: u32 = 7 };\n}\n",
+    "the value of `y` reads no variable of the query"
+);
+error_case!(
+    computed_column_read_before_it_is_defined,
+    "query Q {\n    relation R(a: u32, b: u32);\n    Q(z) = R(a, b) * { let z: u32 = y + 1 } * { let y: u32 = a % 2 };\n}\n",
+    "unknown variable `y` in a factor"
+);
+error_case!(
     factor_without_variables,
     "query Q {\n    relation E(src: u32, dst: u32);\n    Q(x) = E(x, y) * { 1 < 2 };\n}\n",
     "this factor reads no variable of the query"

@@ -52,6 +52,11 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(CaseJoin::new()),
         Box::new(Ratios::new()),
         Box::new(WholeRatio::new()),
+        Box::new(ByMonth::new()),
+        Box::new(Buckets::new()),
+        Box::new(UnselectedKey::new()),
+        Box::new(Labels::new()),
+        Box::new(BagOfExpressions::new()),
     ]
 }
 

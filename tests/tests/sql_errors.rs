@@ -179,3 +179,33 @@ sql_error!(
     "CREATE VIEW v AS SELECT c.name, SUM(o.total) FROM orders o, customers c\n  WHERE o.cust = c.cust GROUP BY c.name;",
     "intractable"
 );
+sql_error!(
+    group_by_an_expression_of_two_tables,
+    "CREATE VIEW v WITH (intractable = 'allow') AS SELECT o.cust + c.nation AS k, COUNT(*) FROM orders o, customers c WHERE o.cust = c.cust GROUP BY k;",
+    "GROUP BY an expression over columns of several tables is not supported"
+);
+sql_error!(
+    group_by_a_position_out_of_range,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY 3;",
+    "GROUP BY 3 names no select item: the select list has 2 items"
+);
+sql_error!(
+    group_by_an_aggregate,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) AS n FROM orders GROUP BY n;",
+    "GROUP BY names an aggregate"
+);
+sql_error!(
+    group_by_a_constant,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders GROUP BY 'x';",
+    "GROUP BY a constant groups nothing"
+);
+sql_error!(
+    select_an_expression_not_grouped,
+    "CREATE VIEW v AS SELECT id % 10, COUNT(*) FROM orders GROUP BY id % 5;",
+    "an expression of columns must be inside an aggregate or be in GROUP BY"
+);
+sql_error!(
+    remainder_of_a_decimal,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders WHERE total % 2 = 1;",
+    "`%` takes integers, found a DECIMAL"
+);

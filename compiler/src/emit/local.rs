@@ -17,19 +17,30 @@ use crate::query::{Arg, ExprFactor};
 fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStream) -> TokenStream {
     let Derived {
         source,
+        atom,
         args,
+        lets,
         factors,
-        ..
     } = p.relations[d].derived.as_ref().expect("a derived relation");
     let columns = &p.relations[*source].columns;
     // Bind each column: a variable's first column by its name, the others
     // as `__c<i>` to compare, wildcards to nothing.
-    let vars = &p.atoms[p.relations[d].derived.as_ref().expect("derived").atom].vars;
-    // A variable is bound by name where the key, a factor or a repeated
-    // column reads it; else its column is summed out like `_`.
+    let vars = &p.atoms[*atom].vars;
+    // A variable is bound by name where the key, a factor, a computed
+    // column that is itself read or a repeated column reads it; else its
+    // column is summed out like `_`.
+    let mut read: Vec<usize> = vars.clone();
+    read.extend(factors.iter().flat_map(|f| f.vars.iter().copied()));
+    let mut computed = Vec::new();
+    for l in lets.iter().rev() {
+        if read.contains(&l.var) {
+            read.extend(l.value.vars.iter().copied());
+            computed.push(l);
+        }
+    }
+    computed.reverse();
     let needed = |v: usize| {
-        vars.contains(&v)
-            || factors.iter().any(|f| f.vars.contains(&v))
+        read.contains(&v)
             || args
                 .iter()
                 .filter(|a| matches!(a, Arg::Var(w) if *w == v))
@@ -79,6 +90,18 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
             }
         }
     };
+    // Computed columns are bound by reference, as the columns are.
+    let computed = computed.iter().map(|l| {
+        let name = &p.vars[l.var].name;
+        let ty = &p.vars[l.var].ty;
+        let by_value = by_value(p, &l.value.vars);
+        let value = &l.value.expr;
+        quote! { let #name: &#ty = &{ #(#by_value)* #value }; }
+    });
+    let body = quote! {
+        #(#computed)*
+        #body
+    };
     let guarded = if checks.is_empty() {
         body
     } else {
@@ -105,10 +128,7 @@ pub fn product(p: &Program, factors: &[ExprFactor]) -> TokenStream {
     let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
     read.sort_unstable();
     read.dedup();
-    let by_value = read.iter().filter(|&&v| p.vars[v].is_copy()).map(|&v| {
-        let name = &p.vars[v].name;
-        quote! { let #name = *#name; }
-    });
+    let by_value = by_value(p, &read);
     let first = &factors[0].expr;
     let rest = factors[1..].iter().map(|f| {
         let e = &f.expr;
@@ -157,4 +177,17 @@ pub fn bulk_fill(p: &Program, d: RelId) -> TokenStream {
             #step
         }
     }
+}
+
+/// `let v = *v;` for each of `vars` that is read by value (integers,
+/// `bool`, `char`): an expression pasted from the query reads those by
+/// value and the rest by reference.
+fn by_value(p: &Program, vars: &[usize]) -> Vec<TokenStream> {
+    vars.iter()
+        .filter(|&&v| p.vars[v].is_copy())
+        .map(|&v| {
+            let name = &p.vars[v].name;
+            quote! { let #name = *#name; }
+        })
+        .collect()
 }

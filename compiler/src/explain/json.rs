@@ -41,7 +41,7 @@ pub fn to_json(r: &Report) -> Value {
     }
     let local_steps: Vec<Value> = super::local_steps(&r.query)
         .into_iter()
-        .map(|s| json!({"atom": s.atom, "matches": s.matches, "factors": s.factors, "reads": s.reads}))
+        .map(|s| json!({"atom": s.atom, "matches": s.matches, "computes": s.computes, "factors": s.factors, "reads": s.reads}))
         .collect();
     let theta: Vec<Value> = super::theta_factors(&r.query)
         .into_iter()

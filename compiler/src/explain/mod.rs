@@ -89,6 +89,8 @@ pub struct LocalStepView {
     /// "BUILDING"`, `b = a` (a repeated variable), `comment summed out
     /// (`_`)`.
     pub matches: Vec<String>,
+    /// The columns the atom computes, as written (`{ let y: u32 = a % 3 }`).
+    pub computes: Vec<String>,
     /// The factors local to the atom, as written.
     pub factors: Vec<String>,
     /// The derived relation the atom reads, with its columns.
@@ -118,12 +120,7 @@ pub fn local_steps(q: &Query) -> Vec<LocalStepView> {
         for (c, arg) in local.args.iter().enumerate() {
             let column = &columns[c].name;
             match arg {
-                Arg::Const(e) => matches.push(format!(
-                    "{column} = {}",
-                    quote::ToTokens::to_token_stream(e)
-                        .to_string()
-                        .replace("- ", "-")
-                )),
+                Arg::Const(e) => matches.push(format!("{column} = {}", crate::query::expr_text(e))),
                 Arg::Wildcard => matches.push(format!("{column} summed out (`_`)")),
                 Arg::Var(v) => match first.iter().find(|(w, _)| w == v) {
                     Some(&(_, c0)) => matches.push(format!("{column} = {}", columns[c0].name)),
@@ -139,6 +136,7 @@ pub fn local_steps(q: &Query) -> Vec<LocalStepView> {
         out.push(LocalStepView {
             atom: q.atom_label(i),
             matches,
+            computes: local.lets.iter().map(|l| q.let_text(l)).collect(),
             factors: local.factors.iter().map(|f| f.text()).collect(),
             reads: format!("{}({})", q.relations[atom.relation].name, vars.join(", ")),
         });

@@ -402,6 +402,7 @@ fn local_steps(out: &mut String, q: &crate::query::Query) {
         out.push_str("local steps (where a tuple enters the atom)\n");
         for step in steps {
             let mut what = step.matches;
+            what.extend(step.computes.iter().map(|l| format!("computes {l}")));
             what.extend(step.factors.iter().map(|f| format!("times {f}")));
             let _ = writeln!(out, "  {}", step.atom);
             let _ = writeln!(out, "    {}", what.join("; "));

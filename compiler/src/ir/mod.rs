@@ -141,6 +141,8 @@ pub struct Derived {
     pub atom: AtomId,
     /// What each column of `source` is bound to.
     pub args: Vec<crate::query::Arg>,
+    /// The columns computed from them, in order.
+    pub lets: Vec<crate::query::Let>,
     /// The factors applied where a tuple enters.
     pub factors: Vec<crate::query::ExprFactor>,
 }

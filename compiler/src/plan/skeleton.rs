@@ -77,6 +77,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                     source: local.source,
                     atom,
                     args: local.args.clone(),
+                    lets: local.lets.clone(),
                     factors: local.factors.clone(),
                 }
             }),

@@ -34,6 +34,9 @@ pub enum Arith {
     Mul,
     /// `/`
     Div,
+    /// `%` (of integers: the remainder of the truncating division, with
+    /// the dividend's sign, as in SQLite and PostgreSQL)
+    Rem,
 }
 
 /// Comparison operators.
@@ -156,6 +159,7 @@ impl Scalar {
                             Arith::Sub => "checked_sub",
                             Arith::Mul => "checked_mul",
                             Arith::Div => "checked_div",
+                            Arith::Rem => "checked_rem",
                         }
                     );
                     quote! {
@@ -170,6 +174,7 @@ impl Scalar {
                         Arith::Sub => quote! { (#a - #b) },
                         Arith::Mul => quote! { (#a * #b) },
                         Arith::Div => quote! { (#a / #b) },
+                        Arith::Rem => quote! { (#a % #b) },
                     }
                 }
             }
@@ -197,6 +202,15 @@ impl Scalar {
                     Cmp::Gt => quote! { (#a > #b) },
                     Cmp::Ge => quote! { (#a >= #b) },
                 }
+            }
+            // `x BETWEEN lo AND hi`, as clippy would have it written.
+            Scalar::And(a, b)
+                if let (Scalar::Cmp(Cmp::Ge, x, lo), Scalar::Cmp(Cmp::Le, y, hi)) = (&**a, &**b)
+                    && x == y
+                    && let Some(ty) = x.ty().common(lo.ty()).and_then(|t| t.common(hi.ty())) =>
+            {
+                let (x, lo, hi) = (cast(x, ty, name), cast(lo, ty, name), cast(hi, ty, name));
+                quote! { (#lo..=#hi).contains(&#x) }
             }
             Scalar::And(a, b) => {
                 let (a, b) = (a.rust(name), b.rust(name));
@@ -632,12 +646,14 @@ fn binary(
         BinaryOperator::Plus
         | BinaryOperator::Minus
         | BinaryOperator::Multiply
-        | BinaryOperator::Divide => {
+        | BinaryOperator::Divide
+        | BinaryOperator::Modulo => {
             let arith = match op {
                 BinaryOperator::Plus => Arith::Add,
                 BinaryOperator::Minus => Arith::Sub,
                 BinaryOperator::Multiply => Arith::Mul,
-                _ => Arith::Div,
+                BinaryOperator::Divide => Arith::Div,
+                _ => Arith::Rem,
             };
             let ty = a
                 .ty()
@@ -659,16 +675,27 @@ fn binary(
                 }
                 _ => ty,
             };
+            if arith == Arith::Rem && ty != SqlType::BigInt {
+                return Err((loc, format!("`%` takes integers, found a {}", ty.name())));
+            }
             if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
                 && let Some(v) = fold(arith, x, y, ty)
             {
                 return Ok(Scalar::Const(v));
             }
-            if arith == Arith::Div && !matches!(&b, Scalar::Const(v) if !v.is_zero()) {
+            if matches!(arith, Arith::Div | Arith::Rem)
+                && !matches!(&b, Scalar::Const(v) if !v.is_zero())
+            {
                 return Err((
                     loc,
-                    "division in a row expression is supported by a non-zero constant only"
-                        .to_string(),
+                    format!(
+                        "{} in a row expression is supported by a non-zero constant only",
+                        if arith == Arith::Div {
+                            "division"
+                        } else {
+                            "`%`"
+                        }
+                    ),
                 ));
             }
             if arith == Arith::Div && matches!(ty, SqlType::Decimal(_)) {
@@ -703,6 +730,7 @@ fn fold(op: Arith, x: &Value, y: &Value, ty: SqlType) -> Option<Value> {
                 Arith::Sub => x.checked_sub(*y)?,
                 Arith::Mul => x.checked_mul(*y)?,
                 Arith::Div => x.checked_div(*y)?,
+                Arith::Rem => x.checked_rem(*y)?,
             }))
         }
         SqlType::Decimal(_) => {
@@ -719,7 +747,7 @@ fn fold(op: Arith, x: &Value, y: &Value, ty: SqlType) -> Option<Value> {
                 Arith::Add => (xm.checked_add(ym)?, s),
                 Arith::Sub => (xm.checked_sub(ym)?, s),
                 Arith::Mul => (as_decimal(x)?.0.checked_mul(as_decimal(y)?.0)?, xs + ys),
-                Arith::Div => return None,
+                Arith::Div | Arith::Rem => return None,
             };
             (scale <= 18 && i64::try_from(mantissa).is_ok())
                 .then_some(Value::Decimal { mantissa, scale })
@@ -733,6 +761,7 @@ fn fold(op: Arith, x: &Value, y: &Value, ty: SqlType) -> Option<Value> {
                 Arith::Sub => x - y,
                 Arith::Mul => x * y,
                 Arith::Div => x / y,
+                Arith::Rem => return None,
             }))
         }
         _ => None,

@@ -85,6 +85,28 @@ enum Aggregate {
     Best(usize),
 }
 
+/// A GROUP BY key.
+#[derive(Debug, Clone)]
+enum Key {
+    /// A column (its variable's root stands for every column unified
+    /// with it).
+    Column(Column),
+    /// An expression over one FROM item's columns: a computed column of
+    /// that item's atom (`{ let k: T = .. }`), named after the select
+    /// item's alias where one names it.
+    Computed { expr: Scalar, alias: Option<String> },
+}
+
+impl Key {
+    /// The key's SQL type: a column's own, an expression's computed one.
+    fn ty(&self) -> SqlType {
+        match self {
+            Key::Column(c) => c.ty,
+            Key::Computed { expr, .. } => expr.ty(),
+        }
+    }
+}
+
 /// A select item's value over the group key and the aggregates.
 #[derive(Debug, Clone)]
 enum Out {
@@ -109,8 +131,8 @@ struct Lowering<'a> {
     read: Vec<(usize, usize)>,
     components: Vec<Component>,
     aggregates: Vec<Aggregate>,
-    /// The GROUP BY columns, their variables' roots.
-    keys: Vec<Column>,
+    /// The GROUP BY keys, in order.
+    keys: Vec<Key>,
     /// No GROUP BY and no aggregate: the selected columns are the key.
     bag: bool,
 }
@@ -209,26 +231,9 @@ impl<'a> Lowering<'a> {
                     ));
                 }
                 for e in exprs {
-                    match scalar(e, &|ids, loc| self.resolve(ids, loc))? {
-                        Scalar::Column(c) => {
-                            let root = self.find((c.item, c.column));
-                            if !self
-                                .keys
-                                .iter()
-                                .any(|k| self.find((k.item, k.column)) == root)
-                            {
-                                self.keys.push(c);
-                                self.read.push((c.item, c.column));
-                            }
-                        }
-                        _ => {
-                            return Err((
-                                e.span(),
-                                "GROUP BY an expression is not supported yet: group by columns"
-                                    .to_string(),
-                            ));
-                        }
-                    }
+                    let (e, alias) = self.grouped(e, &select.projection)?;
+                    let key = scalar(e, &|ids, loc| self.resolve(ids, loc))?;
+                    self.group_by(key, alias, e.span())?;
                 }
             }
             GroupByExpr::All(_) => {
@@ -264,20 +269,6 @@ impl<'a> Lowering<'a> {
         }
         // A SELECT without aggregates is a bag of its columns.
         let bag = self.bag;
-        if bag {
-            for (e, _, out) in &outs {
-                match out {
-                    Out::Key(_) => {}
-                    Out::Const(_) => {}
-                    _ => {
-                        return Err((
-                            e.span(),
-                            "a view without aggregates selects columns only".to_string(),
-                        ));
-                    }
-                }
-            }
-        }
         if self.components.len() > MAX_COMPONENTS {
             return Err((
                 select.span(),
@@ -288,6 +279,116 @@ impl<'a> Lowering<'a> {
             ));
         }
         self.build(name, options, sql, outs, bag)
+    }
+
+    /// What a GROUP BY item names: a select item by its position (`GROUP
+    /// BY 1`) or by its alias (where no FROM item has a column of that
+    /// name, which takes precedence, as in PostgreSQL), else itself; with
+    /// the select item's alias.
+    fn grouped<'e>(
+        &self,
+        e: &'e Expr,
+        projection: &'e [SelectItem],
+    ) -> Result<(&'e Expr, Option<String>), Failure> {
+        let item = |i: usize| match &projection[i] {
+            SelectItem::UnnamedExpr(e) => Some((e, None)),
+            SelectItem::ExprWithAlias { expr, alias } => {
+                Some((expr, Some(alias.value.to_lowercase())))
+            }
+            _ => None,
+        };
+        let named = match e {
+            Expr::Value(v) => match &v.value {
+                sqlparser::ast::Value::Number(n, _) => {
+                    let position = n
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&i| (1..=projection.len()).contains(&i))
+                        .ok_or_else(|| {
+                            (
+                                e.span(),
+                                format!(
+                                    "GROUP BY {n} names no select item: the select list has {} item{}, counted from 1",
+                                    projection.len(),
+                                    if projection.len() == 1 { "" } else { "s" }
+                                ),
+                            )
+                        })?;
+                    item(position - 1)
+                }
+                _ => None,
+            },
+            Expr::Identifier(id) => {
+                let name = id.value.to_lowercase();
+                let a_column = self
+                    .items
+                    .iter()
+                    .any(|i| i.table.columns.iter().any(|c| c.0 == name));
+                (0..projection.len())
+                    .filter_map(item)
+                    .find(|(_, alias)| !a_column && alias.as_deref() == Some(name.as_str()))
+            }
+            _ => None,
+        };
+        match named {
+            Some((expr, _)) if has_aggregate(expr) => Err((
+                e.span(),
+                "GROUP BY names an aggregate: group by columns or expressions of columns"
+                    .to_string(),
+            )),
+            Some(named) => Ok(named),
+            None => Ok((e, None)),
+        }
+    }
+
+    /// Adds a GROUP BY key, once: a column, or an expression over one FROM
+    /// item's columns.
+    fn group_by(&mut self, key: Scalar, alias: Option<String>, loc: Loc) -> Result<(), Failure> {
+        match key {
+            Scalar::Column(c) => {
+                let root = self.find((c.item, c.column));
+                if !self
+                    .keys
+                    .iter()
+                    .any(|k| matches!(k, Key::Column(k) if self.find((k.item, k.column)) == root))
+                {
+                    self.keys.push(Key::Column(c));
+                    self.read.push((c.item, c.column));
+                }
+            }
+            Scalar::Const(_) => {
+                return Err((
+                    loc,
+                    "GROUP BY a constant groups nothing: group by columns or expressions of columns"
+                        .to_string(),
+                ));
+            }
+            expr if self.homes(&expr).len() > 1 => {
+                return Err((
+                    loc,
+                    "GROUP BY an expression over columns of several tables is not supported: group by an expression of one table's columns, or by the columns".to_string(),
+                ));
+            }
+            expr => {
+                if !self
+                    .keys
+                    .iter()
+                    .any(|k| matches!(k, Key::Computed { expr: e, .. } if *e == expr))
+                {
+                    self.read
+                        .extend(expr.columns().iter().map(|c| (c.item, c.column)));
+                    self.keys.push(Key::Computed { expr, alias });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The computed GROUP BY key `e` is, if any.
+    fn computed_key(&self, e: &Scalar) -> Option<usize> {
+        self.keys
+            .iter()
+            .position(|k| matches!(k, Key::Computed { expr, .. } if expr == e))
     }
 
     fn item(&mut self, tables: &'a [Table], factor: &TableFactor) -> Result<(), Failure> {
@@ -443,6 +544,19 @@ impl<'a> Lowering<'a> {
     /// The value of a select item, registering the aggregates it reads.
     fn out(&mut self, e: &Expr, has_aggregate: &mut bool) -> Result<Out, Failure> {
         let loc = e.span();
+        // An expression that is a computed GROUP BY key, as written there;
+        // in a bag, an expression of one table's columns is one.
+        if !self::has_aggregate(e)
+            && let Ok(s) = scalar(e, &|ids, loc| self.resolve(ids, loc))
+            && !matches!(s, Scalar::Column(_) | Scalar::Const(_))
+        {
+            if self.bag && self.homes(&s).len() == 1 {
+                self.group_by(s.clone(), None, loc)?;
+            }
+            if let Some(k) = self.computed_key(&s) {
+                return Ok(Out::Key(k));
+            }
+        }
         Ok(match e {
             Expr::Nested(inner) => self.out(inner, has_aggregate)?,
             Expr::Function(f) => {
@@ -455,6 +569,12 @@ impl<'a> Lowering<'a> {
                     sqlparser::ast::BinaryOperator::Minus => Arith::Sub,
                     sqlparser::ast::BinaryOperator::Multiply => Arith::Mul,
                     sqlparser::ast::BinaryOperator::Divide => Arith::Div,
+                    _ if !self::has_aggregate(e) => {
+                        return Err((
+                            loc,
+                            "an expression of columns must be inside an aggregate or be in GROUP BY".to_string(),
+                        ));
+                    }
                     _ => {
                         return Err((
                             loc,
@@ -476,15 +596,13 @@ impl<'a> Lowering<'a> {
                 Scalar::Const(v) => Out::Const(v),
                 Scalar::Column(c) => {
                     let root = self.find((c.item, c.column));
-                    match self
-                        .keys
-                        .iter()
-                        .position(|k| self.find((k.item, k.column)) == root)
-                    {
+                    match self.keys.iter().position(
+                        |k| matches!(k, Key::Column(k) if self.find((k.item, k.column)) == root),
+                    ) {
                         Some(k) => Out::Key(k),
                         None if self.bag => {
                             // A bag: its columns are the key.
-                            self.keys.push(c);
+                            self.keys.push(Key::Column(c));
                             self.read.push((c.item, c.column));
                             Out::Key(self.keys.len() - 1)
                         }
@@ -499,7 +617,8 @@ impl<'a> Lowering<'a> {
                 _ => {
                     return Err((
                         loc,
-                        "an expression of columns must be inside an aggregate or be a GROUP BY column".to_string(),
+                        "an expression of columns must be inside an aggregate or be in GROUP BY"
+                            .to_string(),
                     ));
                 }
             },
@@ -753,6 +872,52 @@ impl<'a> Lowering<'a> {
             );
         }
         let var_of = |c: Column| -> Ident { var_names[&self.find((c.item, c.column))].clone() };
+        // The computed keys' variables, named after their select items'
+        // aliases.
+        let mut key_vars: Vec<Ident> = Vec::new();
+        let mut lets: Vec<ExprSyntax> = Vec::new();
+        for (k, key) in self.keys.iter().enumerate() {
+            let (expr, alias) = match key {
+                Key::Column(c) => {
+                    key_vars.push(var_of(*c));
+                    continue;
+                }
+                Key::Computed { expr, alias } => (expr, alias),
+            };
+            let alias = alias.clone().or_else(|| {
+                outs.iter().find_map(|(_, alias, out)| match out {
+                    Out::Key(j) if *j == k => alias.clone(),
+                    _ => None,
+                })
+            });
+            let item = home(expr);
+            let base = sanitize(&format!(
+                "{}_{}",
+                self.items[item].alias,
+                alias.unwrap_or_else(|| format!("key{}", k + 1))
+            ));
+            let mut candidate = base.clone();
+            let mut n = 2;
+            while used_names.contains(&candidate) {
+                candidate = format!("{base}_{n}");
+                n += 1;
+            }
+            used_names.push(candidate.clone());
+            let name = Ident::new(&candidate, spans.span(self.items[item].loc));
+            let ty = expr.ty();
+            let value = super::expr::bare(expr.rust(&var_of));
+            let value = if ty == SqlType::Text {
+                quote! { ::std::string::String::from(#value) }
+            } else {
+                value
+            };
+            lets.push(ExprSyntax {
+                binds: Some((name.clone(), syn::parse2(ty.rust()).expect("a type"))),
+                expr: syn::parse2(value).expect("an expression"),
+                span,
+            });
+            key_vars.push(name);
+        }
         // The relations: every table the view reads, once.
         let mut read_tables: Vec<&Table> = Vec::new();
         for item in &self.items {
@@ -801,15 +966,13 @@ impl<'a> Lowering<'a> {
                 span: spans.span(item.loc),
             })
             .collect();
-        // The factors: conditions, then each item's lift.
-        let mut exprs: Vec<ExprSyntax> = self
-            .conditions
-            .iter()
-            .map(|c| ExprSyntax {
-                expr: unparenthesized(c.rust(&var_of)),
-                span,
-            })
-            .collect();
+        // The factors: computed keys, conditions, then each item's lift.
+        let mut exprs: Vec<ExprSyntax> = lets;
+        exprs.extend(self.conditions.iter().map(|c| ExprSyntax {
+            binds: None,
+            expr: unparenthesized(c.rust(&var_of)),
+            span,
+        }));
         let tuple = self.components.len() > 1;
         let semirings: Vec<TokenStream> = self.components.iter().map(Component::semiring).collect();
         if tuple {
@@ -870,6 +1033,7 @@ impl<'a> Lowering<'a> {
                     .collect();
                 if any {
                     exprs.push(ExprSyntax {
+                        binds: None,
                         expr: syn::parse2(quote! { ( #(#values,)* ) }).expect("a tuple"),
                         span,
                     });
@@ -904,7 +1068,7 @@ impl<'a> Lowering<'a> {
         if options.allow_intractable {
             attrs.push(ast::Attribute::AllowIntractable { span });
         }
-        let head: Vec<Ident> = self.keys.iter().map(|k| var_of(*k)).collect();
+        let head: Vec<Ident> = key_vars;
         let item = ast::QueryItem {
             attrs,
             docs: vec![format!(" The rule SQL view `{}` lowers to.", name.value)],
@@ -960,6 +1124,8 @@ impl<'a> Lowering<'a> {
             };
             let empty_is_null = keyless && reads_non_count(out, &self.aggregates);
             let nullable = empty_is_null || quotient;
+            // An argument or a field's value: no parentheses of its own.
+            let value = super::expr::bare(value);
             let value = match (empty_is_null, quotient) {
                 (true, true) => quote! {
                     if #count == 0 { ::core::option::Option::None } else { #value }
@@ -994,7 +1160,7 @@ impl<'a> Lowering<'a> {
                     .collect(),
             })
             .collect();
-        let key_types = self.keys.iter().map(|k| k.ty.rust()).collect();
+        let key_types = self.keys.iter().map(|k| k.ty().rust()).collect();
         let view = SqlView {
             name: struct_name,
             sql_name: name.value.to_lowercase(),
@@ -1033,7 +1199,7 @@ impl<'a> Lowering<'a> {
         Ok(match out {
             Out::Key(k) => {
                 let index = syn::Index::from(*k);
-                let ty = self.keys[*k].ty;
+                let ty = self.keys[*k].ty();
                 let value = if ty == SqlType::Text {
                     quote! { ::core::clone::Clone::clone(&__key.#index) }
                 } else {

@@ -147,10 +147,14 @@ impl ArgSyntax {
     }
 }
 
-/// `{ expr }` in a rule body: a condition (`bool`) or a lift (a payload).
+/// `{ expr }` in a rule body: a condition (`bool`) or a lift (a payload);
+/// or `{ let name: Type = expr }`, a computed column.
 #[derive(Debug, Clone)]
 pub struct ExprSyntax {
-    /// The expression.
+    /// The variable a `let` factor defines, with its type; `None` for a
+    /// condition or a lift.
+    pub binds: Option<(Ident, Type)>,
+    /// The expression (of a `let`, its value).
     pub expr: syn::Expr,
     /// Span of the braces and what they hold.
     pub span: Span,

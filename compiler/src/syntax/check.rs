@@ -13,7 +13,7 @@ use syn::{Ident, Lit, Type};
 
 use super::ast::{self, ArgSyntax, Attribute, ExprSyntax};
 use crate::query::{
-    Arg, Atom, Column, ExprFactor, LocalStep, Query, Relation, SemiringSpec, Strategy,
+    Arg, Atom, Column, ExprFactor, Let, LocalStep, Query, Relation, SemiringSpec, Strategy,
     StrategyRequest, UpdateModel, VarId, Variable, type_string,
 };
 use crate::semiring::{self, SemiringClass};
@@ -294,7 +294,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                             *span,
                             format!(
                                 "constant `{}` cannot match column `{key}.{}: {}`: {message}",
-                                expr.to_token_stream().to_string().replace("- ", "-"),
+                                crate::query::expr_text(expr),
                                 col.name,
                                 type_string(&col.ty)
                             ),
@@ -361,12 +361,24 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
                 local: (!plain).then(|| LocalStep {
                     source: rel,
                     args,
+                    lets: Vec::new(),
                     factors: Vec::new(),
                 }),
                 span: atom.span,
             });
         }
     }
+    check_lets(
+        &rule.exprs,
+        &mut Scope {
+            variables: &mut variables,
+            var_index: &mut var_index,
+            typed: &mut typed,
+            in_failed_atoms: &in_failed_atoms,
+        },
+        &mut atoms,
+        errors,
+    );
     let factors = check_factors(&rule.exprs, &variables, &atoms, errors);
     for (i, &v) in head.iter().enumerate() {
         if typed[v].is_none() && !in_failed_atoms.contains(&variables[v].name.to_string()) {
@@ -449,6 +461,143 @@ fn constant_fits(expr: &syn::Expr, ty: &Type) -> Result<(), String> {
     }
 }
 
+/// The variables of a rule as the checker builds them.
+struct Scope<'s> {
+    variables: &'s mut Vec<Variable>,
+    var_index: &'s mut HashMap<String, VarId>,
+    /// Per variable, its type with where it was first bound.
+    typed: &'s mut Vec<Option<(Type, Span, String)>>,
+    /// Variables of atoms that failed a check.
+    in_failed_atoms: &'s [String],
+}
+
+/// The `{ let y: T = expr }` factors: each defines a variable, a column of
+/// the first atom that binds every variable its value reads, computed in
+/// that atom's local step. Errors for a value over several atoms' columns
+/// or none, and for a name some column already binds.
+fn check_lets(
+    exprs: &[ExprSyntax],
+    scope: &mut Scope<'_>,
+    atoms: &mut [Atom],
+    errors: &mut Errors,
+) {
+    for e in exprs {
+        let Some((name, ty)) = &e.binds else {
+            continue;
+        };
+        // The value is read before the name is defined: a `let` cannot
+        // read itself or a later one.
+        let vars = reads(&e.expr, scope.variables, errors);
+        let key = name.to_string();
+        let v = match scope.var_index.get(&key) {
+            // A head variable no column binds: this defines it.
+            Some(&v) if scope.typed[v].is_none() => v,
+            Some(&v) => {
+                let (_, _, first) = scope.typed[v].as_ref().expect("typed");
+                errors.push(
+                    name.span(),
+                    format!(
+                        "variable `{key}` is already bound by `{first}`: a `let` defines a new variable; give it another name, or compare with `{{ {key} == ... }}`"
+                    ),
+                );
+                continue;
+            }
+            None => {
+                scope.var_index.insert(key.clone(), scope.variables.len());
+                scope.variables.push(Variable {
+                    name: name.clone(),
+                    ty: ty.clone(),
+                });
+                scope.typed.push(None);
+                scope.variables.len() - 1
+            }
+        };
+        // Defined even where its value has an error, so that what reads it
+        // reports nothing more.
+        scope.variables[v].ty = ty.clone();
+        scope.typed[v] = Some((ty.clone(), name.span(), format!("let {key}")));
+        let Some(vars) = vars else {
+            continue;
+        };
+        if vars.iter().any(|&v| {
+            scope
+                .in_failed_atoms
+                .contains(&scope.variables[v].name.to_string())
+        }) {
+            continue;
+        }
+        if vars.is_empty() {
+            errors.push(
+                e.span,
+                format!("the value of `{name}` reads no variable of the query: a computed column is an expression over the columns of one atom"),
+            );
+            continue;
+        }
+        let Some(home) = atoms
+            .iter()
+            .position(|a| vars.iter().all(|v| a.vars.contains(v)))
+        else {
+            let names: Vec<String> = vars
+                .iter()
+                .map(|&v| format!("`{}`", scope.variables[v].name))
+                .collect();
+            errors.push(
+                e.span,
+                format!(
+                    "the value of `{name}` reads {}, which no one atom binds together: a computed column is an expression over the columns of one atom",
+                    names.join(", ")
+                ),
+            );
+            continue;
+        };
+        let atom = &mut atoms[home];
+        let local = atom.local.get_or_insert_with(|| LocalStep {
+            source: atom.relation,
+            args: atom.vars.iter().map(|&v| Arg::Var(v)).collect(),
+            lets: Vec::new(),
+            factors: Vec::new(),
+        });
+        local.lets.push(Let {
+            var: v,
+            value: ExprFactor {
+                expr: e.expr.clone(),
+                vars,
+                span: e.span,
+            },
+        });
+        atom.vars.push(v);
+    }
+}
+
+/// The query variables `expr` reads; `None` (with an error) when it names
+/// a variable the query does not have.
+fn reads(expr: &syn::Expr, variables: &[Variable], errors: &mut Errors) -> Option<Vec<VarId>> {
+    let mut vars: Vec<VarId> = Vec::new();
+    let mut unknown: Vec<Ident> = Vec::new();
+    idents(expr.to_token_stream(), &mut |ident, standalone| {
+        let name = ident.to_string();
+        if let Some(v) = variables.iter().position(|v| v.name == name) {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        } else if standalone && looks_like_a_variable(&name) {
+            unknown.push(ident.clone());
+        }
+    });
+    if let Some(ident) = unknown.first() {
+        let known: Vec<String> = variables.iter().map(|v| format!("`{}`", v.name)).collect();
+        errors.push(
+            ident.span(),
+            format!(
+                "unknown variable `{ident}` in a factor: the query's variables are {}",
+                known.join(", ")
+            ),
+        );
+        return None;
+    }
+    Some(vars)
+}
+
 /// The `{ expr }` factors with the variables each reads and the atom each
 /// is local to (`None` for a theta factor, over variables of several
 /// atoms); errors for a factor that reads no variable or names one the
@@ -460,30 +609,10 @@ fn check_factors(
     errors: &mut Errors,
 ) -> Vec<(Option<usize>, ExprFactor)> {
     let mut out = Vec::new();
-    for e in exprs {
-        let mut vars: Vec<VarId> = Vec::new();
-        let mut unknown: Vec<Ident> = Vec::new();
-        idents(e.expr.to_token_stream(), &mut |ident, standalone| {
-            let name = ident.to_string();
-            if let Some(v) = variables.iter().position(|v| v.name == name) {
-                if !vars.contains(&v) {
-                    vars.push(v);
-                }
-            } else if standalone && looks_like_a_variable(&name) {
-                unknown.push(ident.clone());
-            }
-        });
-        if let Some(ident) = unknown.first() {
-            let known: Vec<String> = variables.iter().map(|v| format!("`{}`", v.name)).collect();
-            errors.push(
-                ident.span(),
-                format!(
-                    "unknown variable `{ident}` in a factor: the query's variables are {}",
-                    known.join(", ")
-                ),
-            );
+    for e in exprs.iter().filter(|e| e.binds.is_none()) {
+        let Some(vars) = reads(&e.expr, variables, errors) else {
             continue;
-        }
+        };
         if vars.is_empty() {
             errors.push(
                 e.span,

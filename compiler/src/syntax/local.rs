@@ -28,6 +28,7 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
         let local = atom.local.get_or_insert_with(|| LocalStep {
             source: atom.relation,
             args: atom.vars.iter().map(|&v| Arg::Var(v)).collect(),
+            lets: Vec::new(),
             factors: Vec::new(),
         });
         local.factors.push(factor);
@@ -76,6 +77,9 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
             source.name,
             query.atom_label(i)
         )];
+        for l in &local.lets {
+            docs.push(format!(" with `{}`", query.let_text(l)));
+        }
         for f in &local.factors {
             docs.push(format!(" times `{}`", f.text()));
         }

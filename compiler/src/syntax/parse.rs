@@ -216,6 +216,11 @@ impl Parse for Rule {
             if input.peek(syn::token::Brace) {
                 let content;
                 let braces = braced!(content in input);
+                let binds = if content.peek(Token![let]) {
+                    Some(parse_let(&content)?)
+                } else {
+                    None
+                };
                 let expr: syn::Expr = content.parse().map_err(|e| {
                     syn::Error::new(
                         e.span(),
@@ -224,7 +229,11 @@ impl Parse for Rule {
                         ),
                     )
                 })?;
+                if !content.is_empty() {
+                    return Err(content.error("expected `}` after the factor's expression"));
+                }
                 exprs.push(ExprSyntax {
+                    binds,
                     expr,
                     span: braces.span.join(),
                 });
@@ -496,4 +505,34 @@ fn parse_attribute(attr: &syn::Attribute) -> syn::Result<Attribute> {
             format!("unknown attribute `{other}`: {ATTRIBUTE_HELP}"),
         )),
     }
+}
+
+/// `let name: Type =` at the start of a `{ let name: Type = expr }`
+/// factor, up to its value.
+fn parse_let(input: ParseStream) -> syn::Result<(Ident, Type)> {
+    input.parse::<Token![let]>()?;
+    let name: Ident = input.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected the computed variable's name after `let`, as in `{ let y: i64 = a + b }`",
+        )
+    })?;
+    if !input.peek(Token![:]) {
+        return Err(syn::Error::new(
+            input.span(),
+            format!(
+                "expected `:` and the type of `{name}`: a computed variable states its type, as in `{{ let {name}: i64 = ... }}`"
+            ),
+        ));
+    }
+    input.parse::<Token![:]>()?;
+    let ty: Type = input.parse()?;
+    if !input.peek(Token![=]) {
+        return Err(syn::Error::new(
+            input.span(),
+            format!("expected `=` and the value of `{name}`"),
+        ));
+    }
+    input.parse::<Token![=]>()?;
+    Ok((name, ty))
 }

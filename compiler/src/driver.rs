@@ -88,7 +88,9 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let report = explain::report(query);
     let mut out = TokenStream::new();
     let result = match lower(&report) {
-        Ok(program) => {
+        Ok(mut program) => {
+            // The deprecation note of an opted-in view speaks SQL too.
+            program.warning = program.warning.map(|w| sql_words(&w, view));
             out.extend(emit::emit(&program));
             Ok(())
         }
@@ -106,25 +108,27 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
 /// An error about a view's rule, said as the SQL says it: the view's name
 /// for the rule's, and `WITH (..)` options for the rule's attributes.
 fn in_sql_words(e: syn::Error, view: &sql::View) -> syn::Error {
-    let rule = format!("query `{}`", view.item.name);
-    let name = format!("view `{}`", view.wrapper.sql_name);
     e.into_iter()
-        .map(|e| {
-            let message = e
-                .to_string()
-                .replace(&rule, &name)
-                .replace("`#[allow(intractable)]`", "`WITH (intractable = 'allow')`")
-                .replace(
-                    "`#[updates(insert_only)]`",
-                    "`WITH (updates = 'insert_only')`",
-                );
-            syn::Error::new(e.span(), message)
-        })
+        .map(|e| syn::Error::new(e.span(), sql_words(&e.to_string(), view)))
         .reduce(|mut all, e| {
             all.combine(e);
             all
         })
         .expect("an error has a message")
+}
+
+/// A message about a view's rule in the view's words.
+fn sql_words(message: &str, view: &sql::View) -> String {
+    message
+        .replace(
+            &format!("query `{}`", view.item.name),
+            &format!("view `{}`", view.wrapper.sql_name),
+        )
+        .replace("`#[allow(intractable)]`", "`WITH (intractable = 'allow')`")
+        .replace(
+            "`#[updates(insert_only)]`",
+            "`WITH (updates = 'insert_only')`",
+        )
 }
 
 /// Compiles SQL text (a `.sql` file) to formatted Rust source: for each

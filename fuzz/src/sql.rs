@@ -76,7 +76,7 @@ const SCHEMA: [Table; 3] = [
         conditions: &["{}.h", "{}.g > 0.5", "NOT {}.h", "{}.a = 1"],
         keys: &["a", "h"],
         computed: &["NOT {}.h", "{}.a - 1", "CASE WHEN {}.h THEN 1 ELSE 0 END"],
-        ordered: &["a"],
+        ordered: &["a", "g"],
     },
 ];
 

@@ -96,3 +96,8 @@ CREATE VIEW labels WITH (intractable = 'allow') AS
     GROUP BY size, NOT t.h;
 
 CREATE VIEW bag_of_expressions AS SELECT a % 3, c + 1 AS next, b FROM r WHERE c >= 0;
+
+CREATE VIEW double_extremes AS SELECT h, MIN(g), MAX(g * 2), COUNT(*) FROM t GROUP BY h;
+
+CREATE VIEW decimal_extremes WITH (intractable = 'allow') AS
+    SELECT r.a, MIN(s.d), MAX(s.d * 2), SUM(s.d) FROM r, s WHERE r.b = s.b GROUP BY r.a;

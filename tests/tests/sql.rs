@@ -57,6 +57,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(UnselectedKey::new()),
         Box::new(Labels::new()),
         Box::new(BagOfExpressions::new()),
+        Box::new(DoubleExtremes::new()),
+        Box::new(DecimalExtremes::new()),
     ]
 }
 
@@ -163,6 +165,17 @@ fn field(kind: Kind, n: u16) -> (String, Value) {
         Kind::BigInt => {
             let v = n % 9 - 3;
             (v.to_string(), Value::Integer(v))
+        }
+        // Now and then a third digit: the column rounds it (a half away
+        // from zero) to its declared two, as PostgreSQL does, and SQLite is
+        // given the rounded value, a multiple of 0.25 as the others are so
+        // that its float sums stay exact.
+        Kind::Decimal if n % 5 == 0 => {
+            let cents = (n % 11) * 25 - 100;
+            let sign = if cents < 0 { "-" } else { "" };
+            let mills = (cents.abs() * 10 - 5).max(4);
+            let text = format!("{sign}{}.{:03}", mills / 1000, mills % 1000);
+            (text, Value::Real(cents as f64 / 100.0))
         }
         Kind::Decimal => {
             let cents = (n % 11) * 25 - 100;

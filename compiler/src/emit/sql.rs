@@ -10,6 +10,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::sql::types::SqlType;
 use crate::sql::{SqlView, ViewTable};
 
 /// The view's struct, its row struct and their methods. `deletes` says
@@ -294,6 +295,22 @@ fn update_methods(t: &ViewTable, deletes: bool) -> TokenStream {
         quote! { #c: #ty }
     });
     let args: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
+    // A value of a `DECIMAL(p, s)` column is stored at scale `s`, rounded
+    // half away from zero as PostgreSQL stores it, so that equal values
+    // are equal rows and `MIN`/`MAX` read it at its declared scale.
+    let rescaled: Vec<TokenStream> = t
+        .columns
+        .iter()
+        .filter_map(|(c, _, ty)| match ty {
+            SqlType::Decimal(Some(scale)) => {
+                let message = format!("ivm: a value too large for a DECIMAL of scale {scale}");
+                Some(quote! {
+                    let #c = ::core::option::Option::expect(::ivm::sql::Decimal::rescale(#c, #scale), #message);
+                })
+            }
+            _ => None,
+        })
+        .collect();
     let insert_doc = format!(" Inserts one row into `{}` (one more copy of it).", t.name);
     let delete_doc = format!(
         " Deletes one copy of a row of `{}` inserted before, whether or not the view's conditions keep it.",
@@ -309,6 +326,7 @@ fn update_methods(t: &ViewTable, deletes: bool) -> TokenStream {
             /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when
             /// there is no such row; nothing changes then.
             pub fn #delete(&mut self, #(#params),*) -> ::ivm::Result<()> {
+                #(#rescaled)*
                 self.rule.#delete(#(#args),*)
             }
         }
@@ -316,6 +334,7 @@ fn update_methods(t: &ViewTable, deletes: bool) -> TokenStream {
     quote! {
         #[doc = #insert_doc]
         pub fn #insert(&mut self, #(#params),*) {
+            #(#rescaled)*
             self.rule.#insert(#(#args),*)
         }
         #delete_method

@@ -150,7 +150,15 @@ impl Scalar {
             }
             Scalar::Const(v) => v.rust(v.ty()),
             Scalar::Arith(op, a, b, ty) => {
-                let (a, b) = (cast(a, *ty, name), cast(b, *ty, name));
+                // A product of decimals has the sum of their scales: each
+                // operand keeps its own.
+                let (ta, tb) = match (op, ty) {
+                    (Arith::Mul, SqlType::Decimal(_)) => {
+                        (SqlType::Decimal(scale(a)), SqlType::Decimal(scale(b)))
+                    }
+                    _ => (*ty, *ty),
+                };
+                let (a, b) = (cast(a, ta, name), cast(b, tb, name));
                 if *ty == SqlType::BigInt {
                     let method = format_ident!(
                         "{}",
@@ -205,7 +213,8 @@ impl Scalar {
             }
             // `x BETWEEN lo AND hi`, as clippy would have it written.
             Scalar::And(a, b)
-                if let (Scalar::Cmp(Cmp::Ge, x, lo), Scalar::Cmp(Cmp::Le, y, hi)) = (&**a, &**b)
+                if let (Scalar::Cmp(Cmp::Ge, x, lo), Scalar::Cmp(Cmp::Le, y, hi)) =
+                    (&**a, &**b)
                     && x == y
                     && let Some(ty) = x.ty().common(lo.ty()).and_then(|t| t.common(hi.ty())) =>
             {

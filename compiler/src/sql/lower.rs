@@ -679,12 +679,15 @@ impl<'a> Lowering<'a> {
                     ));
                 }
                 match e.ty() {
-                    SqlType::BigInt | SqlType::Date | SqlType::Decimal(Some(_)) => {}
+                    SqlType::BigInt
+                    | SqlType::Date
+                    | SqlType::Decimal(Some(_))
+                    | SqlType::Double => {}
                     t => {
                         return Err((
                             loc,
                             format!(
-                                "{name} over a {} is not supported (integers, dates and decimals of a declared scale are)",
+                                "{name} over a {} is not supported (integers, doubles, dates and decimals of a declared scale are)",
                                 t.name()
                             ),
                         ));
@@ -1016,7 +1019,10 @@ impl<'a> Lowering<'a> {
                                     return one;
                                 }
                                 any = true;
+                                // Borrowed, it keeps its parentheses; as an
+                                // argument, it needs none.
                                 let v = arg.rust(&var_of);
+                                let bare = super::expr::bare(v.clone());
                                 let encoded = match ty {
                                     SqlType::Date => {
                                         quote! { i64::from(::ivm::sql::Date::days(&#v)) }
@@ -1024,7 +1030,10 @@ impl<'a> Lowering<'a> {
                                     SqlType::Decimal(Some(s)) => {
                                         quote! { ::ivm::sql::Decimal::scaled_mantissa(&#v, #s) }
                                     }
-                                    _ => v,
+                                    SqlType::Double => {
+                                        quote! { ::ivm::sql::Double::order_key(#bare) }
+                                    }
+                                    _ => bare,
                                 };
                                 quote! { #k(#encoded) }
                             }
@@ -1369,6 +1378,7 @@ impl<'a> Lowering<'a> {
                 let value = match ty {
                     SqlType::Date => quote! { ::ivm::sql::Date::from_days(#p.0 as i32) },
                     SqlType::Decimal(Some(s)) => quote! { ::ivm::sql::Decimal::new(#p.0, #s) },
+                    SqlType::Double => quote! { ::ivm::sql::Double::from_order_key(#p.0) },
                     _ => quote! { #p.0 },
                 };
                 (value, *ty)

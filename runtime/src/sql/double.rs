@@ -52,6 +52,35 @@ impl Double {
         (other.0 != 0.0).then(|| Double(self.0 / other.0))
     }
 
+    /// An `i64` in the order of `Double`s (equal values, equal keys): how
+    /// `MIN` and `MAX` of a `DOUBLE` are kept, as a
+    /// [`MinPlus`](crate::semiring::MinPlus) or
+    /// [`MaxPlus`](crate::semiring::MaxPlus) component. No value maps to
+    /// `i64::MIN` or `i64::MAX`, those semirings' zeros.
+    ///
+    /// ```
+    /// use ivm::sql::Double;
+    ///
+    /// let values = [f64::NEG_INFINITY, -2.5, -0.0, 0.0, 1e-300, 7.0, f64::INFINITY, f64::NAN];
+    /// for pair in values.windows(2) {
+    ///     let (a, b) = (Double(pair[0]), Double(pair[1]));
+    ///     assert_eq!(a.cmp(&b), a.order_key().cmp(&b.order_key()));
+    ///     assert_eq!(Double::from_order_key(a.order_key()), a);
+    /// }
+    /// ```
+    pub fn order_key(self) -> i64 {
+        let bits = self.key().to_bits() as i64;
+        // Negative floats order backwards by their bits: flip all but the
+        // sign (what `f64::total_cmp` does).
+        if bits < 0 { bits ^ i64::MAX } else { bits }
+    }
+
+    /// The `Double` whose [`order_key`](Double::order_key) is `key`.
+    pub fn from_order_key(key: i64) -> Double {
+        let bits = if key < 0 { key ^ i64::MAX } else { key };
+        Double(f64::from_bits(bits as u64))
+    }
+
     /// The value with `-0.0` as `0.0` and every NaN as one NaN: equal
     /// values have equal keys, and `f64::total_cmp` on keys is the order.
     fn key(self) -> f64 {

@@ -380,16 +380,7 @@ fn query_module(c: &Compiled) -> String {
             .collect();
         read.sort_unstable();
         read.dedup();
-        let mut body: String = read
-            .iter()
-            .map(|&v| {
-                format!(
-                    "    let {}: {} = ::ivm_fuzz::Column::from_value(values[{v}]);\n",
-                    q.variables[v].name,
-                    type_string(&q.variables[v].ty)
-                )
-            })
-            .collect();
+        let mut body = binds(q, &read, "    ");
         for l in &lets {
             let v = &q.variables[l.var];
             body.push_str(&format!(
@@ -421,16 +412,7 @@ fn query_module(c: &Compiled) -> String {
         let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
         read.sort_unstable();
         read.dedup();
-        let binds: String = read
-            .iter()
-            .map(|&v| {
-                format!(
-                    "        let {}: {} = ::ivm_fuzz::Column::from_value(values[{v}]);\n",
-                    q.variables[v].name,
-                    type_string(&q.variables[v].ty)
-                )
-            })
-            .collect();
+        let binds = binds(q, &read, "        ");
         let product = factors
             .iter()
             .map(|f| {
@@ -546,4 +528,19 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
         head_types = head_types.join(", "),
         constants = constants.join(", "),
     )
+}
+
+/// `let v: T = ::ivm_fuzz::Column::from_value(values[i]);` for each of
+/// `vars`: the variables' values, as the naive evaluator's functions read
+/// them.
+fn binds(q: &Query, vars: &[usize], indent: &str) -> String {
+    vars.iter()
+        .map(|&v| {
+            format!(
+                "{indent}let {}: {} = ::ivm_fuzz::Column::from_value(values[{v}]);\n",
+                q.variables[v].name,
+                type_string(&q.variables[v].ty)
+            )
+        })
+        .collect()
 }

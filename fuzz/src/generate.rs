@@ -139,6 +139,17 @@ impl Spec {
         out
     }
 
+    /// The columns of atom `a` that bind its variable (not a constant or
+    /// `_`).
+    pub fn bound_columns(&self, a: usize) -> Vec<usize> {
+        (0..self.atoms[a].1.len())
+            .filter(|&c| {
+                !self.wildcards.contains(&(a, c))
+                    && !self.constants.iter().any(|k| (k.0, k.1) == (a, c))
+            })
+            .collect()
+    }
+
     /// The Rust type of variable `v`: the type of any column it binds
     /// (`u32` for a computed column).
     pub fn var_type(&self, v: usize) -> &'static str {
@@ -440,12 +451,7 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
     for _ in 0..rng.index(3) {
         let a = rng.index(spec.atoms.len());
         let (r, vs) = spec.atoms[a].clone();
-        let bound: Vec<usize> = (0..vs.len())
-            .filter(|&c| {
-                !spec.wildcards.contains(&(a, c))
-                    && !spec.constants.iter().any(|k| (k.0, k.1) == (a, c))
-            })
-            .collect();
+        let bound = spec.bound_columns(a);
         if bound.is_empty() {
             continue;
         }
@@ -477,11 +483,8 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
     };
     if applies && spec.atoms.len() >= 2 && rng.chance(0.6) {
         let bound = |spec: &Spec, a: usize| -> Vec<usize> {
-            (0..spec.atoms[a].1.len())
-                .filter(|&c| {
-                    !spec.wildcards.contains(&(a, c))
-                        && !spec.constants.iter().any(|k| (k.0, k.1) == (a, c))
-                })
+            spec.bound_columns(a)
+                .into_iter()
                 .map(|c| spec.atoms[a].1[c])
                 .collect()
         };
@@ -528,12 +531,7 @@ fn add_let(rng: &mut Rng, spec: &mut Spec) {
     }
     let a = rng.index(spec.atoms.len());
     let (r, vs) = spec.atoms[a].clone();
-    let bound: Vec<usize> = (0..vs.len())
-        .filter(|&c| {
-            !spec.wildcards.contains(&(a, c))
-                && !spec.constants.iter().any(|k| (k.0, k.1) == (a, c))
-        })
-        .collect();
+    let bound = spec.bound_columns(a);
     if bound.is_empty() {
         return;
     }

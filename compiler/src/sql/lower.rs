@@ -862,13 +862,7 @@ impl<'a> Lowering<'a> {
                 "{}_{}",
                 self.items[item].alias, self.items[item].table.columns[column].0
             ));
-            let mut candidate = base.clone();
-            let mut n = 2;
-            while used_names.contains(&candidate) {
-                candidate = format!("{base}_{n}");
-                n += 1;
-            }
-            used_names.push(candidate.clone());
+            let candidate = fresh(base, &mut used_names);
             var_names.insert(
                 root,
                 Ident::new(&candidate, spans.span(self.items[item].loc)),
@@ -899,13 +893,7 @@ impl<'a> Lowering<'a> {
                 self.items[item].alias,
                 alias.unwrap_or_else(|| format!("key{}", k + 1))
             ));
-            let mut candidate = base.clone();
-            let mut n = 2;
-            while used_names.contains(&candidate) {
-                candidate = format!("{base}_{n}");
-                n += 1;
-            }
-            used_names.push(candidate.clone());
+            let candidate = fresh(base, &mut used_names);
             let name = Ident::new(&candidate, spans.span(self.items[item].loc));
             let ty = expr.ty();
             let value = super::expr::bare(expr.rust(&var_of));
@@ -1110,14 +1098,7 @@ impl<'a> Lowering<'a> {
         let mut names: Vec<String> = Vec::new();
         for (i, (e, alias, out)) in outs.iter().enumerate() {
             let base = alias.clone().unwrap_or_else(|| default_name(e, i));
-            let base = sanitize(&base);
-            let mut field_name = base.clone();
-            let mut n = 2;
-            while names.contains(&field_name) {
-                field_name = format!("{base}_{n}");
-                n += 1;
-            }
-            names.push(field_name.clone());
+            let field_name = fresh(sanitize(&base), &mut names);
             // A quotient is NULL (`None`) where its divisor is zero, and
             // so is anything but a count of a view without GROUP BY and
             // without rows.
@@ -1472,6 +1453,18 @@ fn default_name(e: &Expr, i: usize) -> String {
         Expr::Nested(inner) => default_name(inner, i),
         _ => format!("expr{}", i + 1),
     }
+}
+
+/// `base`, or `base_2`, `base_3`, ... if taken; recorded as taken.
+fn fresh(base: String, taken: &mut Vec<String>) -> String {
+    let mut name = base.clone();
+    let mut n = 2;
+    while taken.contains(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.push(name.clone());
+    name
 }
 
 /// A name usable as a Rust identifier.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// The seed of the fuzzer's queries; the soak command draws others.
 const SEED: u64 = 20261201;
 /// How many queries: five per bucket of `ivm_fuzz::generate::Bucket`.
-const QUERIES: usize = 45;
+const QUERIES: usize = 50;
 /// The strategies with a suite of queries in `queries/`.
 const SUITES: [&str; 8] = [
     "view_tree",

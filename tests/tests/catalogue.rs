@@ -224,20 +224,38 @@ fn forced_strategies_are_checked() {
     let v = verdict("#[strategy(recompute)]", triangle);
     assert_eq!(v.strategy.map(|s| s.keyword()), Some("recompute"));
     assert!(v.delay.starts_with("O(N^1.5)"), "{}", v.delay);
-    // A strategy that does not fit is a rejection that says why.
+    // A view tree over a general variable order applies to the triangle
+    // too, with each relation's bound.
     let v = verdict("#[strategy(view_tree)]", triangle);
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    assert!(v.update_time.contains("O(deg_T(c))"), "{}", v.update_time);
+    // A strategy that does not fit is a rejection that says why.
+    let v = verdict("#[strategy(two_layer)]", triangle);
     assert!(v.strategy.is_none());
     let why = v.witness.clone().unwrap_or_default();
     assert!(
-        v.reason.contains("does not apply") && why.contains("not q-hierarchical"),
+        v.reason.contains("does not apply") && why.contains("inserts only"),
         "{v:?}"
     );
     let v = verdict("#[strategy(ivm_eps)]", "Q(k) = R(k, x) * S(k, y)");
     assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("triangle count"));
     let v = verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)");
     assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("inserts only"));
-    // `#[allow(intractable)]` turns a rejection into the first-order strategy.
+    // `#[allow(intractable)]` turns a rejection into the cheaper of a view
+    // tree over a general variable order and the first-order delta: for
+    // matrix multiplication, the view tree at the first order's cost; for
+    // the 4-cycle, whose view tree loops twice, the first-order delta.
     let v = verdict("#[allow(intractable)]", "Q(x, z) = R(x, y) * S(y, z)");
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    assert!(!v.tractable && v.opted_in && v.witness.is_some());
+    assert_eq!(
+        v.update_time,
+        "O(deg_S(y)) for `R(x, y)`, O(deg_R(y)) for `S(y, z)`"
+    );
+    let v = verdict(
+        "#[allow(intractable)]",
+        "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
+    );
     assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
     assert!(!v.tractable && v.opted_in && v.witness.is_some());
     assert_eq!(v.update_time, "O(N)");

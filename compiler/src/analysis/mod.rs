@@ -73,6 +73,9 @@ pub struct Analysis {
     pub triangle: Option<Triangle>,
     /// The canonical free-top variable order, for q-hierarchical queries.
     pub variable_order: Option<VariableOrder>,
+    /// A free-top variable order for a query that has no canonical one
+    /// (`VariableOrder::general`), for the view tree of an opted-in query.
+    pub general_order: Option<VariableOrder>,
     /// The free-dominated subqueries, for p-hierarchical queries.
     pub decomposition: Option<Vec<Subquery>>,
     /// A free-connex join tree (rooted at the head node) for free-connex
@@ -138,6 +141,10 @@ pub fn analyse(hg: &Hypergraph) -> Analysis {
         variable_order: q_hierarchical
             .ok()
             .and_then(|()| VariableOrder::canonical(hg)),
+        general_order: q_hierarchical
+            .is_err()
+            .then(|| VariableOrder::general(hg))
+            .flatten(),
         decomposition: p_hierarchical
             .ok()
             .and_then(|()| decomposition::decompose(hg)),

@@ -5,14 +5,22 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::ir::{Program, Reading};
+use crate::ir::{PathBody, Program, Reading};
 
 /// The `bulk_load` constructor.
 pub fn bulk_load(p: &Program) -> TokenStream {
     // Views are built in one pass for view trees only, and only when every
     // relation is kept to build them from.
+    // A general variable order's views are joins, not projections or
+    // intersections: those are built one update at a time.
+    let general = p.triggers.iter().any(|t| {
+        t.paths.iter().any(|path| {
+            matches!(&path.body, PathBody::Steps { steps, .. } if steps.iter().any(|s| !s.binds.is_empty()))
+        })
+    });
     if matches!(p.output.reading, Reading::Levels { .. })
         && (0..p.relations.len()).all(|r| p.stores(r))
+        && !general
     {
         super::view_tree::bulk_load(p)
     } else {

@@ -12,7 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, key_type, product_value};
-use crate::ir::{AtomId, Factor, MapId, MapKind, Product, Program, Step, VarId};
+use crate::ir::{AtomId, Bind, Factor, MapId, MapKind, Product, Program, Step, VarId};
 
 /// Up a view tree: each step replaces the changed factor's old payload by
 /// its new one in the product at one key of its target.
@@ -48,7 +48,16 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
     // The changed factor's payloads: the tuple's, borrowed, at the first
     // step; a view's, owned, after it.
     let (mut old, mut new) = (quote! { __old }, quote! { __new });
+    // Where a step with nothing left to change goes: out of the path, or,
+    // inside the loops of a step that changes several entries, on to the
+    // next one.
+    let mut exit = quote! { break #block };
     for (s, step) in steps.iter().enumerate() {
+        if !step.binds.is_empty() {
+            let label = step_label(s);
+            exit = quote! { continue #label };
+        }
+        let exits_block = exit.to_string().starts_with("break");
         let target = &p.maps[step.target];
         let field = &target.name;
         // The product of the siblings at the current key. A sibling that is
@@ -75,14 +84,14 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
             })
             .collect();
         let sib_product = (!sibs.is_empty()).then(|| {
-            breaks = true;
+            breaks |= exits_block;
             let rest = &sibs[1..];
             let first = &sibs[0];
             quote! {
                 let __sib: #k = #first;
                 #(let __sib = ::ivm::Semiring::mul(&__sib, &#rest);)*
                 if ::ivm::Semiring::is_zero(&__sib) {
-                    break #block;
+                    #exit;
                 }
             }
         });
@@ -108,13 +117,13 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                         self.#field.replace(#key, #old_term, #new_term);
                     });
                 } else {
-                    breaks = true;
+                    breaks |= exits_block;
                     blocks.push(quote! {
                         #sib_product
                         let ::core::option::Option::Some((__changed_old, __changed_new)) =
                             self.#field.replace_changed(#key, #old_term, #new_term)
                         else {
-                            break #block;
+                            #exit;
                         };
                     });
                     (old, new) = (quote! { &__changed_old }, quote! { &__changed_new });
@@ -135,7 +144,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                         if <#k as ::ivm::Semiring>::ZERO_DIVISOR_FREE
                             && ::ivm::Semiring::is_zero(#old) == ::ivm::Semiring::is_zero(#new)
                         {
-                            break #block;
+                            #exit;
                         }
                     }
                 });
@@ -171,14 +180,64 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
             }
         }
     }
+    // Each step that changes several entries runs itself and the steps
+    // above it once per combination of its loops.
+    let mut body = TokenStream::new();
+    for (s, (step, tokens)) in steps.iter().zip(blocks).enumerate().rev() {
+        body = quote! { #tokens #body };
+        for (j, b) in step.binds.iter().enumerate().rev() {
+            let label = (j == step.binds.len() - 1).then(|| {
+                let label = step_label(s);
+                quote! { #label: }
+            });
+            body = bind_loop(p, b, &used, label, body);
+        }
+    }
     let body = quote! {
         #bind
-        #(#blocks)*
+        #body
     };
     if breaks {
         quote! { #block: { #body } }
     } else {
         quote! { { #body } }
+    }
+}
+
+/// The label of the innermost loop of step `s`.
+fn step_label(s: usize) -> syn::Lifetime {
+    syn::Lifetime::new(&format!("'step_{s}"), proc_macro2::Span::call_site())
+}
+
+/// A loop of a step over the tuples of a sibling atom that agree with the
+/// variables bound so far (through an index of its relation), binding its
+/// other variables that the path reads, by reference.
+fn bind_loop(
+    p: &Program,
+    b: &Bind,
+    used: &[usize],
+    label: Option<TokenStream>,
+    body: TokenStream,
+) -> TokenStream {
+    let MapKind::Index { columns, .. } = &p.maps[b.index].kind else {
+        unreachable!("a bind loops over an index")
+    };
+    let vars = &p.atoms[b.atom].vars;
+    let index = &p.maps[b.index].name;
+    let key_vars: Vec<usize> = columns.iter().map(|&c| vars[c]).collect();
+    let key = key_expr(p, &key_vars);
+    let binds = (0..vars.len())
+        .filter(|c| !columns.contains(c) && used.contains(&vars[*c]))
+        .map(|c| {
+            let v = &p.vars[vars[c]].name;
+            let f = super::item(&quote! { __u }, c, vars.len());
+            quote! { let #v = &#f; }
+        });
+    quote! {
+        #label for __u in self.#index.get(&#key) {
+            #(#binds)*
+            #body
+        }
     }
 }
 
@@ -190,6 +249,12 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
         used.extend(&target.key);
         for &f in &step.siblings {
             used.extend(p.factor_key(f));
+        }
+        // A loop's index is looked up at variables bound before it.
+        for b in &step.binds {
+            if let MapKind::Index { columns, .. } = &p.maps[b.index].kind {
+                used.extend(columns.iter().map(|&c| p.atoms[b.atom].vars[c]));
+            }
         }
         if let MapKind::Free { var, .. } = target.kind {
             used.push(var);

@@ -511,6 +511,21 @@ pub struct Step {
     pub changed: Factor,
     /// The other factors of `target`, looked up to form the product.
     pub siblings: Vec<Factor>,
+    /// Where the changed factor's key does not fix the target's (a view
+    /// tree over a general variable order), the atoms among the siblings
+    /// whose tuples bind the rest, in order: the step runs once per
+    /// combination, each a changed entry of the target.
+    pub binds: Vec<Bind>,
+}
+
+/// A loop of a step over the tuples of one sibling atom that agree with
+/// the variables bound so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bind {
+    /// The atom.
+    pub atom: AtomId,
+    /// The index of its relation on the columns already bound.
+    pub index: MapId,
 }
 
 /// How the result is read.

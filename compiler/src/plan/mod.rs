@@ -38,7 +38,8 @@ use crate::query::{Query, Strategy, UpdateModel};
 /// part of the analysis it is built from.
 #[derive(Debug, Clone)]
 pub enum Plan {
-    /// An F-IVM view tree over the canonical free-top variable order.
+    /// An F-IVM view tree over a free-top variable order: the canonical
+    /// one, or (for an opted-in query without one) a general one.
     ViewTree(VariableOrder),
     /// Two layers: a view tree per free-dominated subquery (over the
     /// semiring), and the insert-only join of their supports on top
@@ -117,7 +118,8 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
             analysis
                 .variable_order
                 .clone()
-                .ok_or_else(|| missing("canonical variable order"))?,
+                .or_else(|| analysis.general_order.clone())
+                .ok_or_else(|| missing("variable order"))?,
         ),
         Strategy::TwoLayer => {
             let subqueries = analysis

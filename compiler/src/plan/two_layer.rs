@@ -178,6 +178,7 @@ fn step(p: &Program, target: MapId, changed: Factor) -> Step {
         target,
         changed,
         siblings: factors.into_iter().filter(|&f| f != changed).collect(),
+        binds: Vec::new(),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use crate::analysis::hypergraph::{bit, members};
 use crate::analysis::width::first_order_exponent;
-use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio};
+use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio, VariableOrder};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring::SemiringClass;
 
@@ -319,15 +319,16 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         } else {
             Vec::new()
         };
+        let opt_in = opt_in_hint(a, class, deletes);
         let hint = if others.is_empty() {
-            "`#[allow(intractable)]` compiles it with the first-order strategy".to_owned()
+            opt_in
         } else {
             let list: Vec<String> = others
                 .iter()
                 .map(|(name, s)| format!("`{name}` ({})", s.keyword()))
                 .collect();
             format!(
-                "under inserts it is maintainable in O(1) over {}; `#[allow(intractable)]` compiles it over this semiring with the first-order strategy",
+                "under inserts it is maintainable in O(1) over {}; over this semiring, {opt_in}",
                 list.join(", ")
             )
         };
@@ -359,8 +360,50 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         "\"The Role of Semirings in Incremental View Maintenance\", Theorem 2; \"Answering Conjunctive Queries with Aggregations under Updates\", Table 1",
         format!("{witness}{extra}"),
         atoms,
-        "`#[allow(intractable)]` compiles it with the first-order strategy".to_owned(),
+        opt_in_hint(a, class, deletes),
     )
+}
+
+/// What `#[allow(intractable)]` makes of a rejected query: a view tree over
+/// the general variable order where one exists, the semiring can retract
+/// (under deletes) and its worst case is no worse than the first-order
+/// delta's, else the first-order delta. The worst case counts each loop of
+/// the view tree over a sibling's tuples as N (every degree can be N), and
+/// the first-order delta as the AGM bound of the join it runs; at equal
+/// exponents the view tree wins, since its loops meet views that are
+/// already summed where first order enumerates every derivation.
+pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> (Strategy, String) {
+    let first_order = first_order_exponent(&a.hypergraph);
+    if let Some(order) = &a.general_order
+        && (!deletes || class.deletable || class.ordered_deletes)
+    {
+        let loops = general_bounds(a, order)
+            .iter()
+            .map(|(_, degrees)| degrees.len())
+            .max()
+            .unwrap_or(0);
+        if Ratio::int(loops as i128) <= first_order {
+            let per_entry = if deletes && !class.deletable {
+                "O(log N)"
+            } else {
+                "O(1)"
+            };
+            return (Strategy::ViewTree, general_update_time(a, order, per_entry));
+        }
+    }
+    (Strategy::FirstOrder, ratio_power(first_order))
+}
+
+/// The hint of a rejection: what `#[allow(intractable)]` would compile.
+fn opt_in_hint(a: &Analysis, class: &SemiringClass, deletes: bool) -> String {
+    match opt_in_choice(a, class, deletes) {
+        (Strategy::ViewTree, time) => format!(
+            "`#[allow(intractable)]` compiles it with the `view_tree` strategy over a general variable order in {time} per update"
+        ),
+        (_, time) => format!(
+            "`#[allow(intractable)]` compiles it with the first-order strategy in {time} per update"
+        ),
+    }
 }
 
 /// The fractional edge cover number ρ* of the two-layer top join: the
@@ -377,10 +420,7 @@ fn top_cover(a: &Analysis) -> Ratio {
 
 /// What `#[updates(insert_only)]` would give, for a rejection under deletes.
 fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
-    let opt_in = format!(
-        "`#[allow(intractable)]` compiles it with the first-order strategy in {} per update",
-        ratio_power(first_order_exponent(&a.hypergraph))
-    );
+    let opt_in = opt_in_hint(a, class, true);
     if class.ring {
         return format!("the semiring is a ring, so inserts-only does not help; {opt_in}");
     }
@@ -407,7 +447,11 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         v = theta;
     }
     if v.strategy.is_none() && setting.allow_intractable && setting.forced.is_none() {
-        let mut f = first_order(a);
+        let deletes = with_deletes(setting.semiring, setting.updates);
+        let mut f = match opt_in_choice(a, setting.semiring, deletes) {
+            (Strategy::ViewTree, _) => forced(a, setting, Strategy::ViewTree, &v),
+            _ => first_order(a),
+        };
         f.tractable = false;
         f.opted_in = true;
         f.witness = v.witness.take();
@@ -497,9 +541,11 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     };
     let mut v = match s {
         Strategy::ViewTree => {
-            if let Err(w) = a.q_hierarchical {
+            if let Err(w) = a.q_hierarchical
+                && a.general_order.is_none()
+            {
                 return not_applicable(format!(
-                    "the query is not q-hierarchical ({})",
+                    "the query is not q-hierarchical ({}), and it has no free-top variable order whose views a change can reach through the atoms beside them (or it has a theta factor)",
                     w.describe(&a.hypergraph)
                 ));
             }
@@ -514,12 +560,20 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
             } else {
                 "O(1)"
             };
-            accept(
-                s,
-                time.to_owned(),
-                "view tree over the canonical free-top variable order".to_owned(),
-                "F-IVM view trees",
-            )
+            match &a.general_order {
+                Some(order) if a.q_hierarchical.is_err() => accept(
+                    s,
+                    general_update_time(a, order, time),
+                    "view tree over a general free-top variable order: an update joins its change with the atoms beside each view on its path".to_owned(),
+                    "F-IVM view trees (higher-order IVM)",
+                ),
+                _ => accept(
+                    s,
+                    time.to_owned(),
+                    "view tree over the canonical free-top variable order".to_owned(),
+                    "F-IVM view trees",
+                ),
+            }
         }
         Strategy::TwoLayer => {
             if deletes {
@@ -636,4 +690,94 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     v.witness = auto_verdict.witness.clone();
     v.witness_atoms = auto_verdict.witness_atoms;
     v
+}
+
+/// The update time of a view tree over a general variable order, per
+/// relation: each view on an atom's path whose key the change does not fix
+/// loops over the sibling atoms that bind the rest, so the atom costs the
+/// product of their degrees (`deg_S(c)`: the tuples of `S` with a given
+/// `c`), times `per_entry` for each entry changed.
+pub fn general_update_time(a: &Analysis, order: &VariableOrder, per_entry: &str) -> String {
+    let per_atom = general_bounds(a, order);
+    let mut costly: Vec<String> = Vec::new();
+    let mut cheap: Vec<String> = Vec::new();
+    for (label, degrees) in per_atom {
+        if degrees.is_empty() {
+            cheap.push(format!("`{label}`"));
+        } else {
+            costly.push(format!(
+                "O({}{}) for `{label}`",
+                degrees.join(" · "),
+                if per_entry == "O(1)" {
+                    String::new()
+                } else {
+                    format!(
+                        " · {}",
+                        per_entry.trim_start_matches("O(").trim_end_matches(')')
+                    )
+                }
+            ));
+        }
+    }
+    if costly.is_empty() {
+        return per_entry.to_owned();
+    }
+    if !cheap.is_empty() {
+        costly.push(format!("{per_entry} for {}", cheap.join(", ")));
+    }
+    costly.join(", ")
+}
+
+/// Per atom (its label), the degrees whose product bounds its update in a
+/// view tree over `order`: one per loop over a sibling atom, from its
+/// lowest variable up to the first free one (or the root).
+pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(String, Vec<String>)> {
+    let hg = &a.hypergraph;
+    let owner =
+        |atom: usize| (0..order.nodes.len()).find(|&v| order.nodes[v].atoms.contains(&atom));
+    let mut out = Vec::new();
+    for atom in members(hg.relations()) {
+        let mut degrees = Vec::new();
+        let mut changed = hg.atoms[atom];
+        let mut from = Some(atom);
+        let mut at = owner(atom);
+        while let Some(v) = at {
+            let key = order.dep(hg, v);
+            let mut bound = changed;
+            let siblings: Vec<usize> = order.nodes[v]
+                .atoms
+                .iter()
+                .copied()
+                .filter(|&b| Some(b) != from)
+                .collect();
+            while key & !bound != 0 {
+                let unbound = |b: usize| (hg.atoms[b] & key & !bound).count_ones();
+                let Some(b) = siblings
+                    .iter()
+                    .copied()
+                    .filter(|&b| unbound(b) > 0)
+                    .max_by_key(|&b| (unbound(b), std::cmp::Reverse(b)))
+                else {
+                    break;
+                };
+                let label = &hg.atom_labels[b];
+                let relation = label.split('(').next().unwrap_or(label);
+                let on = hg.atoms[b] & bound;
+                degrees.push(if on == 0 {
+                    format!("|{relation}|")
+                } else {
+                    format!("deg_{relation}({})", hg.names(on))
+                });
+                bound |= hg.atoms[b];
+            }
+            if hg.free & bit(v) != 0 {
+                break;
+            }
+            changed = key;
+            from = None;
+            at = order.nodes[v].parent;
+        }
+        out.push((hg.atom_labels[atom].clone(), degrees));
+    }
+    out
 }

@@ -1,5 +1,10 @@
-//! The view-tree planner (F-IVM) for q-hierarchical queries: one map per
-//! variable of the canonical free-top variable order, lowered to the IR.
+//! The view-tree planner (F-IVM): one map per variable of a free-top
+//! variable order, lowered to the IR. For a q-hierarchical query the order
+//! is the canonical one; for an opted-in query without one it is
+//! `VariableOrder::general`, where a view is keyed by the variables above
+//! it that its subtree reads (its *dependency set*) and a change can touch
+//! many entries of the view above (found through the sibling atoms'
+//! indexes, `ir::Bind`).
 //!
 //! A summed-out variable X becomes a `Sum` map keyed by the variables above
 //! it: for each of their values, the ⊕ over X of the product of X's
@@ -18,14 +23,15 @@ use syn::Ident;
 
 use crate::analysis::VariableOrder;
 use crate::ir::{
-    AtomIr, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, RelId, Step, Trigger,
-    Var,
+    AtomIr, Bind, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, RelId, Step,
+    Trigger, Var,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
-/// Lowers a q-hierarchical query to the IR over its canonical variable
-/// order.
+/// Lowers a query to the IR over a free-top variable order (the canonical
+/// one, or a general one whose free variables' subtrees read every
+/// variable above them).
 pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program {
     let Program {
         vars,
@@ -43,10 +49,19 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
     }
     for &v in &post {
         let node = &order.nodes[v];
+        // The view's key: the variables above it that its subtree reads,
+        // outermost first (all of them in a canonical order, and for a
+        // free level).
+        let read: Vec<usize> = order
+            .subtree_atoms(v)
+            .iter()
+            .flat_map(|&a| atoms[a].vars.iter().copied())
+            .collect();
         let ancestors: Vec<usize> = {
             let mut p = order.path_to_root(v);
             p.remove(0);
             p.reverse();
+            p.retain(|a| read.contains(a));
             p
         };
         let name = vars[v].name.to_string();
@@ -128,21 +143,28 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
             .expect("every atom hangs below a variable")
     };
     let relation_of: Vec<RelId> = atoms.iter().map(|a| a.relation).collect();
-    let triggers = Trigger::per_relation(relations.len(), &relation_of, |atom, _, later| {
+    let relation_count = relations.len();
+    let mut program = skeleton(query, verdict);
+    program.maps = maps;
+    let p = &mut program;
+    let triggers = Trigger::per_relation(relation_count, &relation_of, |atom, _, later| {
         let mut steps = Vec::new();
         let mut changed = Factor::Atom(atom);
         let mut at = Some(owner(atom));
         while let Some(v) = at {
             let target = map_of[v].expect("mapped");
-            let factors = maps[target]
+            let factors = p.maps[target]
                 .kind
                 .factors()
                 .expect("variables have views")
                 .to_vec();
+            let siblings: Vec<Factor> = factors.into_iter().filter(|&f| f != changed).collect();
+            let binds = binds(p, target, changed, &siblings);
             steps.push(Step {
                 target,
                 changed,
-                siblings: factors.into_iter().filter(|&f| f != changed).collect(),
+                siblings,
+                binds,
             });
             if query.is_free(v) {
                 // Above a free variable the change is a change in
@@ -171,14 +193,48 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         .map(|&r| map_of[r].expect("mapped"))
         .collect();
 
-    let mut program = skeleton(query, verdict);
-    program.maps = maps;
     program.triggers = triggers;
     program.output = Output {
         head: query.head.clone(),
         reading: Reading::Levels { scalars, roots },
     };
     program
+}
+
+/// The loops of a step whose changed factor does not fix the whole key of
+/// its target: over sibling atoms, each through an index of its relation on
+/// the variables bound before it, the one binding most of the rest first.
+/// (`VariableOrder::general` made sure the sibling atoms bind them all.)
+fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -> Vec<Bind> {
+    let key = p.maps[target].key.clone();
+    let mut bound = p.factor_key(changed);
+    let mut binds = Vec::new();
+    // The same choice as `verdict::general_bounds`, which states its cost.
+    while key.iter().any(|v| !bound.contains(v)) {
+        let unbound = |a: usize| {
+            p.atoms[a]
+                .vars
+                .iter()
+                .filter(|v| key.contains(v) && !bound.contains(v))
+                .count()
+        };
+        let atom = siblings
+            .iter()
+            .filter_map(|f| match *f {
+                Factor::Atom(a) if unbound(a) > 0 => Some(a),
+                _ => None,
+            })
+            .max_by_key(|&a| (unbound(a), std::cmp::Reverse(a)))
+            .expect("the sibling atoms bind the key (VariableOrder::general)");
+        let columns: Vec<usize> = (0..p.atoms[atom].vars.len())
+            .filter(|&c| bound.contains(&p.atoms[atom].vars[c]))
+            .collect();
+        let relation = p.atoms[atom].relation;
+        let index = super::skeleton::index_of(p, relation, columns);
+        bound.extend(p.atoms[atom].vars.clone());
+        binds.push(Bind { atom, index });
+    }
+    binds
 }
 
 fn post_order(order: &VariableOrder, v: usize, out: &mut Vec<usize>) {

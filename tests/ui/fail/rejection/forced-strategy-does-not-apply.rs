@@ -1,5 +1,5 @@
 ivm::ivm_query! {
-    #[strategy(view_tree)]
+    #[strategy(crown)]
     pub query Path {
         relation R(a: u32, b: u32);
         relation S(b: u32, c: u32);

@@ -50,6 +50,16 @@ pub mod tpch {
     pub mod data;
 }
 
+/// Queries the dichotomies reject, taken on with `#[allow(intractable)]`:
+/// the 3-path count and matrix multiplication, each as a view tree over a
+/// general variable order (the compiler's choice) and with first-order
+/// deltas (`benches/higher_order.rs` measures them side by side).
+// Taken on with `#[allow(intractable)]`, which warns.
+#[allow(deprecated)]
+pub mod higher_order {
+    include!(concat!(env!("OUT_DIR"), "/higher_order.rs"));
+}
+
 /// TPC-H queries 1, 3, 5, 6, 10, 12 and 14 written in SQL
 /// (`queries/tpch_sql.sql`), over the schema's own types: `TpchQ1`,
 /// `TpchQ3`, ..., fed as text with [`tpch::data::text`].

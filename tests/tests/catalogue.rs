@@ -242,16 +242,18 @@ fn forced_strategies_are_checked() {
     let v = verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)");
     assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("inserts only"));
     // `#[allow(intractable)]` turns a rejection into the cheaper of a view
-    // tree over a general variable order and the first-order delta: for
-    // matrix multiplication, the view tree at the first order's cost; for
-    // the 4-cycle, whose view tree loops twice, the first-order delta.
-    let v = verdict("#[allow(intractable)]", "Q(x, z) = R(x, y) * S(y, z)");
+    // tree over a general variable order and the first-order delta: for the
+    // 3-path count, the view tree (one degree for `T`, where first order
+    // pays two for every atom); for matrix multiplication (one degree
+    // either way) and the 4-cycle (two loops of the view tree), the
+    // first-order delta.
+    let v = verdict("#[allow(intractable)]", "Q() = R(a, b) * S(b, c) * T(c, d)");
     assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
     assert!(!v.tractable && v.opted_in && v.witness.is_some());
-    assert_eq!(
-        v.update_time,
-        "O(deg_S(y)) for `R(x, y)`, O(deg_R(y)) for `S(y, z)`"
-    );
+    assert_eq!(v.update_time, "O(deg_S(c)) for `T`, O(1) for `R`, `S`");
+    let v = verdict("#[allow(intractable)]", "Q(x, z) = R(x, y) * S(y, z)");
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
+    assert_eq!(v.update_time, "O(N)");
     let v = verdict(
         "#[allow(intractable)]",
         "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",

@@ -170,6 +170,23 @@ fn plan_text(r: &Report) -> String {
     let hg = &a.hypergraph;
     let mut out = String::new();
     match &r.plan {
+        Ok(Plan::ViewTree(order)) if a.variable_order.is_none() => {
+            out.push_str("plan: general free-top variable order (one view per variable, keyed by the variables above it that its subtree reads, in brackets; free variables marked *)\n");
+            let mut forest = order_forest(hg, order);
+            for root in &mut forest {
+                add_keys(root, hg, order);
+            }
+            tree::draw(&forest, "  ", &mut out);
+            out.push_str("per update (loops over the atoms beside a view, each its degree)\n");
+            for (atom, degrees) in verdict::general_bounds(a, order) {
+                let cost = if degrees.is_empty() {
+                    "O(1)".to_owned()
+                } else {
+                    format!("O({})", degrees.join(" · "))
+                };
+                let _ = writeln!(out, "  δ{}: {cost}", hg.atom_labels[atom]);
+            }
+        }
         Ok(Plan::ViewTree(order)) => {
             out.push_str("plan: canonical free-top variable order (one view per variable; free variables marked *)\n");
             tree::draw(&order_forest(hg, order), "  ", &mut out);
@@ -374,6 +391,18 @@ fn order_forest(hg: &Hypergraph, order: &VariableOrder) -> Vec<Node> {
         Node::new(format!("{}{star}", hg.var_names[v]), children)
     }
     order.roots.iter().map(|&r| node(hg, order, r)).collect()
+}
+
+/// Appends each variable's view key, `[b, c]`, to its node of a drawn
+/// general order (atoms, the leaves, keep their labels).
+fn add_keys(node: &mut Node, hg: &Hypergraph, order: &VariableOrder) {
+    let name = node.label.trim_end_matches('*');
+    if let Some(v) = hg.var_names.iter().position(|n| n == name) {
+        node.label = format!("{} [{}]", node.label, hg.names(order.dep(hg, v)));
+    }
+    for c in &mut node.children {
+        add_keys(c, hg, order);
+    }
 }
 
 fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {

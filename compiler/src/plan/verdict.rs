@@ -366,23 +366,40 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
 
 /// What `#[allow(intractable)]` makes of a rejected query: a view tree over
 /// the general variable order where one exists, the semiring can retract
-/// (under deletes) and its worst case is no worse than the first-order
-/// delta's, else the first-order delta. The worst case counts each loop of
-/// the view tree over a sibling's tuples as N (every degree can be N), and
-/// the first-order delta as the AGM bound of the join it runs; at equal
-/// exponents the view tree wins, since its loops meet views that are
-/// already summed where first order enumerates every derivation.
+/// (under deletes) and it is cheaper than the first-order delta, else the
+/// first-order delta.
+///
+/// Cheaper under one assumption about the data: every join key has the
+/// same degree d, and a relation holds N = d² tuples (the skew where the
+/// choice matters: a few keys of degree √N). An update then costs d^k,
+/// where k counts the loops it runs: a loop through an index costs d, a
+/// scan d². The view tree wins when its worst atom's k is smaller, or equal
+/// with a smaller total over the atoms; on a tie the first-order delta
+/// wins (it keeps fewer maps: matrix multiplication measures 3× faster
+/// with it, `benches/higher_order.rs`).
 pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> (Strategy, String) {
     let first_order = first_order_exponent(&a.hypergraph);
     if let Some(order) = &a.general_order
         && (!deletes || class.deletable || class.ordered_deletes)
     {
-        let loops = general_bounds(a, order)
+        let weight = |degrees: &[String]| -> u32 {
+            degrees
+                .iter()
+                .map(|d| if d.starts_with('|') { 2 } else { 1 })
+                .sum()
+        };
+        let tree: Vec<u32> = general_bounds(a, order)
             .iter()
-            .map(|(_, degrees)| degrees.len())
-            .max()
-            .unwrap_or(0);
-        if Ratio::int(loops as i128) <= first_order {
+            .map(|(_, degrees)| weight(degrees))
+            .collect();
+        let delta = first_order_loops(&a.hypergraph);
+        let cost = |ks: &[u32]| {
+            (
+                ks.iter().copied().max().unwrap_or(0),
+                ks.iter().sum::<u32>(),
+            )
+        };
+        if cost(&tree) < cost(&delta) {
             let per_entry = if deletes && !class.deletable {
                 "O(log N)"
             } else {
@@ -392,6 +409,40 @@ pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> (Str
         }
     }
     (Strategy::FirstOrder, ratio_power(first_order))
+}
+
+/// Per atom, the cost exponent k (in degrees d, see [`opt_in_choice`]) of
+/// its first-order delta: the join `plan::first_order` runs, each next atom
+/// the one with most variables bound, a point lookup free, an index d and
+/// a scan d².
+fn first_order_loops(hg: &crate::analysis::Hypergraph) -> Vec<u32> {
+    let atoms: Vec<usize> = members(hg.relations()).collect();
+    atoms
+        .iter()
+        .map(|&i| {
+            let mut bound = hg.atoms[i];
+            let mut rest: Vec<usize> = atoms.iter().copied().filter(|&j| j != i).collect();
+            let mut k = 0;
+            while !rest.is_empty() {
+                let (pos, &j) = rest
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|&(_, &j)| {
+                        let known = (hg.atoms[j] & bound).count_ones();
+                        (hg.atoms[j] & !bound == 0, known, std::cmp::Reverse(j))
+                    })
+                    .expect("non-empty");
+                rest.remove(pos);
+                k += match (hg.atoms[j] & !bound == 0, hg.atoms[j] & bound == 0) {
+                    (true, _) => 0,
+                    (false, true) => 2,
+                    (false, false) => 1,
+                };
+                bound |= hg.atoms[j];
+            }
+            k
+        })
+        .collect()
 }
 
 /// The hint of a rejection: what `#[allow(intractable)]` would compile.
@@ -701,7 +752,8 @@ pub fn general_update_time(a: &Analysis, order: &VariableOrder, per_entry: &str)
     let per_atom = general_bounds(a, order);
     let mut costly: Vec<String> = Vec::new();
     let mut cheap: Vec<String> = Vec::new();
-    for (label, degrees) in per_atom {
+    for (atom, degrees) in per_atom {
+        let label = short_label(&a.hypergraph, atom);
         if degrees.is_empty() {
             cheap.push(format!("`{label}`"));
         } else {
@@ -728,10 +780,10 @@ pub fn general_update_time(a: &Analysis, order: &VariableOrder, per_entry: &str)
     costly.join(", ")
 }
 
-/// Per atom (its label), the degrees whose product bounds its update in a
+/// Per atom, the degrees whose product bounds its update in a
 /// view tree over `order`: one per loop over a sibling atom, from its
 /// lowest variable up to the first free one (or the root).
-pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(String, Vec<String>)> {
+pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(usize, Vec<String>)> {
     let hg = &a.hypergraph;
     let owner =
         |atom: usize| (0..order.nodes.len()).find(|&v| order.nodes[v].atoms.contains(&atom));
@@ -777,7 +829,26 @@ pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(String, Vec<S
             from = None;
             at = order.nodes[v].parent;
         }
-        out.push((hg.atom_labels[atom].clone(), degrees));
+        out.push((atom, degrees));
     }
     out
+}
+
+/// An atom as a bound names it: its relation, or (where the relation has
+/// several atoms) the atom as written.
+fn short_label(hg: &crate::analysis::Hypergraph, atom: usize) -> String {
+    let relation = |a: usize| {
+        let label = &hg.atom_labels[a];
+        label.split('(').next().unwrap_or(label).to_owned()
+    };
+    let name = relation(atom);
+    if members(hg.relations())
+        .filter(|&b| relation(b) == name)
+        .count()
+        > 1
+    {
+        hg.atom_labels[atom].clone()
+    } else {
+        name
+    }
 }

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 /// The seed of the fuzzer's queries; the soak command draws others.
 const SEED: u64 = 20261201;
 /// How many queries: five per bucket of `ivm_fuzz::generate::Bucket`.
-const QUERIES: usize = 50;
+const QUERIES: usize = 55;
 /// The strategies with a suite of queries in `queries/`.
-const SUITES: [&str; 8] = [
+const SUITES: [&str; 9] = [
     "view_tree",
     "two_layer",
     "crown",
@@ -21,6 +21,7 @@ const SUITES: [&str; 8] = [
     "factorized",
     "first_order",
     "recompute",
+    "range_join",
 ];
 
 fn main() {

@@ -112,6 +112,9 @@ pub enum Strategy {
     Factorized,
     /// Recompute from scratch on demand.
     Recompute,
+    /// The two-atom inequality join: each side's payloads summed by its
+    /// compared variable in a range-sum trie.
+    RangeJoin,
 }
 
 impl Strategy {
@@ -126,6 +129,7 @@ impl Strategy {
             Strategy::FirstOrder => "first_order",
             Strategy::Factorized => "factorized",
             Strategy::Recompute => "recompute",
+            Strategy::RangeJoin => "range_join",
         }
     }
 
@@ -140,6 +144,7 @@ impl Strategy {
         "first_order",
         "factorized",
         "recompute",
+        "range_join",
     ];
 }
 

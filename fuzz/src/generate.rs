@@ -191,11 +191,14 @@ pub enum Bucket {
     /// A rejected query forced onto a view tree over a general variable
     /// order (`#[strategy(view_tree)]`).
     GeneralViewTree,
+    /// A two-atom inequality join (`{ x < y }`), by `#[strategy(range_join)]`
+    /// or `#[allow(intractable)]`.
+    RangeJoin,
 }
 
 impl Bucket {
     /// Every bucket, in the order the generator cycles through them.
-    pub const ALL: [Bucket; 10] = [
+    pub const ALL: [Bucket; 11] = [
         Bucket::ViewTree,
         Bucket::TwoLayer,
         Bucket::Crown,
@@ -206,6 +209,7 @@ impl Bucket {
         Bucket::Recompute,
         Bucket::Intractable,
         Bucket::GeneralViewTree,
+        Bucket::RangeJoin,
     ];
 
     /// The strategy keyword the bucket wants from the verdict.
@@ -219,12 +223,16 @@ impl Bucket {
             Bucket::Factorized => "factorized",
             Bucket::FirstOrder | Bucket::Intractable => "first_order",
             Bucket::Recompute => "recompute",
+            Bucket::RangeJoin => "range_join",
         }
     }
 
     /// Whether the bucket is for queries rejected by default.
     pub fn intractable(self) -> bool {
-        matches!(self, Bucket::Intractable | Bucket::GeneralViewTree)
+        matches!(
+            self,
+            Bucket::Intractable | Bucket::GeneralViewTree | Bucket::RangeJoin
+        )
     }
 
     /// Whether a query the compiler maintains with `strategy` belongs to
@@ -232,7 +240,9 @@ impl Bucket {
     /// tree and the first-order delta.
     pub fn wants(self, strategy: &str, intractable: bool) -> bool {
         let strategy_fits = match self {
-            Bucket::Intractable => strategy == "first_order" || strategy == "view_tree",
+            Bucket::Intractable => {
+                matches!(strategy, "first_order" | "view_tree" | "range_join")
+            }
             _ => self.keyword() == strategy,
         };
         strategy_fits && self.intractable() == intractable
@@ -333,6 +343,7 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
         Bucket::Crown => (*rng.pick(&BOUNDED), true),
         Bucket::ClusterCrown => ("ivm::semiring::MaxMax", true),
         Bucket::IvmEps | Bucket::Factorized => (*rng.pick(&COUNTING), rng.chance(0.3)),
+        Bucket::RangeJoin => ("ivm::semiring::Int", rng.chance(0.3)),
         _ => (*rng.pick(&PATHS), rng.chance(0.35)),
     };
     let forced = |rng: &mut Rng, keyword: &str| {
@@ -344,6 +355,8 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
     };
     let attr = match bucket {
         Bucket::GeneralViewTree => Attr::Strategy("view_tree".to_owned()),
+        Bucket::RangeJoin if rng.chance(0.5) => Attr::Strategy("range_join".to_owned()),
+        Bucket::RangeJoin => Attr::AllowIntractable,
         Bucket::ViewTree | Bucket::TwoLayer | Bucket::Crown | Bucket::ClusterCrown => {
             forced(rng, bucket.keyword())
         }
@@ -362,6 +375,7 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
     };
     let shape = match bucket {
         Bucket::IvmEps | Bucket::Factorized => triangle(rng),
+        Bucket::RangeJoin => two_apart(rng),
         Bucket::ViewTree | Bucket::TwoLayer if rng.chance(0.6) => tree(rng),
         _ => match rng.index(6) {
             0 => path(rng),
@@ -410,7 +424,44 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
     if rng.chance(0.4) {
         add_local_steps(rng, &mut spec);
     }
+    if bucket == Bucket::RangeJoin {
+        add_inequality(rng, &mut spec);
+    }
     spec
+}
+
+/// Two atoms with no variable in common, and no head: an inequality join
+/// once [`add_inequality`] compares them.
+fn two_apart(rng: &mut Rng) -> Shape {
+    let (m, n) = (rng.range(1, 4) as usize, rng.range(1, 4) as usize);
+    let mut shape = Shape::of(vec![(0..m).collect(), (m..m + n).collect()]);
+    shape.head = Some(Vec::new());
+    shape
+}
+
+/// `{ x < y }` (or `<=`, `>`, `>=`) between a bound integer column of the
+/// first atom and one of the second of the same type.
+fn add_inequality(rng: &mut Rng, spec: &mut Spec) {
+    const ORDERED: [&str; 5] = ["u32", "u8", "u64", "i32", "i64"];
+    let columns = |spec: &Spec, a: usize| -> Vec<usize> {
+        spec.bound_columns(a)
+            .into_iter()
+            .map(|c| spec.atoms[a].1[c])
+            .filter(|&v| ORDERED.contains(&spec.var_type(v)))
+            .collect()
+    };
+    let pairs: Vec<(usize, usize)> = columns(spec, 0)
+        .into_iter()
+        .flat_map(|x| columns(spec, 1).into_iter().map(move |y| (x, y)))
+        .filter(|&(x, y)| spec.var_type(x) == spec.var_type(y))
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    let (x, y) = *rng.pick(&pairs);
+    let op = *rng.pick(&["<", "<=", ">", ">="]);
+    spec.factors
+        .push(format!("{} {op} {}", VARIABLES[x], VARIABLES[y]));
 }
 
 /// Gives some atoms local steps: constants and `_` in columns whose

@@ -15,7 +15,8 @@
 //! tree's loop iterations (the bound `ivmc explain` prints: `deg_S(c)` for
 //! `T`) and the first-order delta's derivations, with their slopes.
 //! Run with `cargo bench -p ivm-generated-examples --bench higher_order`
-//! (`-- 100000` for one size; `IVM_HOT=16` for more heavy keys).
+//! (`-- 100000` for one size; `IVM_HOT=16` for more heavy keys;
+//! `IVM_ONLY=inequality` for one table).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -23,7 +24,7 @@ use std::time::Instant;
 
 use ivm::semiring::Int;
 use ivm_generated_examples::higher_order::{
-    MatMul, MatMulFirstOrder, PathCount, PathCountFirstOrder,
+    Below, BelowFirstOrder, MatMul, MatMulFirstOrder, PathCount, PathCountFirstOrder,
 };
 
 /// Heavy join keys per join variable, unless `IVM_HOT` says otherwise.
@@ -45,6 +46,10 @@ fn degrees(tuples: &[(u32, u32)], first: bool) -> HashMap<u32, u64> {
     out
 }
 const ROUNDS: usize = 11;
+/// The largest N at which the first-order inequality join is loaded.
+const FIRST_ORDER_UP_TO: u32 = 100_000;
+/// The levels of a `u32` range-sum trie.
+const RANGE_LEVELS: u32 = 8;
 
 /// A small deterministic generator (splitmix64).
 struct Rng(u64);
@@ -390,6 +395,91 @@ fn matmul(sizes: &[u32]) {
     }
 }
 
+fn inequality(sizes: &[u32]) {
+    println!("inequality join Q() = R(a, x) * S(b, y) * {{ x < y }}, lifts a and b, keys uniform");
+    println!(
+        "{:>9} {:>13} {:>13} {:>13} {:>7} {:>11} {:>9} {:>9} {:>10}",
+        "N",
+        "range alone",
+        "range ns",
+        "first ord ns",
+        "ratio",
+        "slope alone",
+        "slope fo",
+        "work rj",
+        "work fo"
+    );
+    let (mut pa, mut pf) = (None, None);
+    for &n in sizes {
+        let mut rng = Rng(u64::from(n) + 2);
+        let r = relation(&mut rng, n, false);
+        let s = relation(&mut rng, n, false);
+        // First order visits each of the ~N²/2 joining pairs while it
+        // loads: beyond `FIRST_ORDER_UP_TO` tuples it does not finish, and
+        // only the range join runs.
+        let with_fo = n <= FIRST_ORDER_UP_TO;
+        let mut rj = Below::new();
+        let mut fo = BelowFirstOrder::new();
+        for (&(x, a), &(y, b)) in r.tuples.iter().zip(&s.tuples) {
+            let (a, b) = (i64::from(a % 7), i64::from(b % 5));
+            rj.insert_r(a, x);
+            rj.insert_s(b, y);
+            if with_fo {
+                fo.insert_r(a, x);
+                fo.insert_s(b, y);
+            }
+        }
+        // Each operation deletes a tuple and inserts it back.
+        let per_round = if with_fo { 200 } else { 2000 };
+        let ops = operations(&mut rng, &[&r, &s], per_round * (ROUNDS + 1));
+        let mut range_step = |&(rel, (k, v)): &(usize, (u32, u32))| {
+            let v = i64::from(v % if rel == 0 { 7 } else { 5 });
+            if rel == 0 {
+                rj.delete_r(v, k).expect("live");
+                rj.insert_r(v, k);
+            } else {
+                rj.delete_s(v, k).expect("live");
+                rj.insert_s(v, k);
+            }
+        };
+        // The range join alone: beside first order, whose scans evict its
+        // trie from the cache between rounds, it runs cold.
+        let (alone, _, _) = side_by_side(&ops, per_round, &mut range_step, |_| {});
+        let work_rj = 2 * RANGE_LEVELS;
+        if with_fo {
+            let (tv, tf, ratio) =
+                side_by_side(&ops, per_round, &mut range_step, |&(rel, (k, v))| {
+                    let v = i64::from(v % if rel == 0 { 7 } else { 5 });
+                    if rel == 0 {
+                        fo.delete_r(v, k).expect("live");
+                        fo.insert_r(v, k);
+                    } else {
+                        fo.delete_s(v, k).expect("live");
+                        fo.insert_s(v, k);
+                    }
+                });
+            assert_eq!(rj.get(&()), fo.get(&()), "the engines agree");
+            println!(
+                "{n:>9} {alone:>13.0} {tv:>13.0} {tf:>13.0} {ratio:>6.1}x {:>11} {:>9} {work_rj:>9} {n:>10}",
+                slope(pa, n, alone),
+                slope(pf, n, tf),
+            );
+            pf = Some((n, tf));
+        } else {
+            println!(
+                "{n:>9} {alone:>13.0} {:>13} {:>13} {:>7} {:>11} {:>9} {work_rj:>9} {:>10}",
+                "-",
+                "-",
+                "-",
+                slope(pa, n, alone),
+                "-",
+                "-"
+            );
+        }
+        pa = Some((n, alone));
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a number picks one size.
     let sizes: Vec<u32> = std::env::args()
@@ -401,7 +491,21 @@ fn main() {
     } else {
         sizes
     };
-    path(&sizes);
-    println!();
-    matmul(&sizes);
+    // `IVM_ONLY=path|matmul|inequality` runs one table.
+    let only = std::env::var("IVM_ONLY").unwrap_or_default();
+    let runs = |name: &str| only.is_empty() || only == name;
+    if runs("path") {
+        path(&sizes);
+        println!();
+    }
+    if runs("matmul") {
+        matmul(&sizes);
+        println!();
+    }
+    if !runs("inequality") {
+        return;
+    }
+    let mut larger = sizes;
+    larger.push(larger.last().copied().unwrap_or(1_000_000) * 4);
+    inequality(&larger);
 }

@@ -109,6 +109,7 @@ mod join;
 pub mod maintained;
 mod output;
 mod payload_map;
+mod range;
 pub mod semiring;
 #[cfg(feature = "sql")]
 pub mod sql;
@@ -146,6 +147,7 @@ pub mod __private {
     pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
+    pub use crate::range::{RangeKey, RangeSums};
     pub use crate::triangle::{Factorized, GraphTriangle, Triangle};
     pub use hashbrown::hash_map::{Entry, EntryRef};
 }

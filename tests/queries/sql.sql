@@ -101,3 +101,9 @@ CREATE VIEW double_extremes AS SELECT h, MIN(g), MAX(g * 2), COUNT(*) FROM t GRO
 
 CREATE VIEW decimal_extremes WITH (intractable = 'allow') AS
     SELECT r.a, MIN(s.d), MAX(s.d * 2), SUM(s.d) FROM r, s WHERE r.b = s.b GROUP BY r.a;
+
+CREATE VIEW inequality WITH (intractable = 'allow') AS
+    SELECT SUM(r.c * t.g), COUNT(*) FROM r, t WHERE r.a < t.a;
+
+CREATE VIEW inequality_self WITH (intractable = 'allow') AS
+    SELECT COUNT(*), SUM(x.c * y.c) FROM r x, r y WHERE x.b >= y.b;

@@ -47,6 +47,7 @@ fn generated_queries_agree_with_the_naive_evaluator() {
             "factorized",
             "first_order",
             "ivm_eps",
+            "range_join",
             "recompute",
             "two_layer",
             "view_tree"

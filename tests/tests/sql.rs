@@ -59,6 +59,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(BagOfExpressions::new()),
         Box::new(DoubleExtremes::new()),
         Box::new(DecimalExtremes::new()),
+        Box::new(Inequality::new()),
+        Box::new(InequalitySelf::new()),
     ]
 }
 

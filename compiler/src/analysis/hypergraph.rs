@@ -49,6 +49,10 @@ pub struct Hypergraph {
     /// several atoms), a bit per edge: hyperedges of their own, after the
     /// atoms, that hold no relation.
     pub conditions: Mask,
+    /// The theta conditions that compare two variables of an integer type
+    /// (or `bool`, `char`), `{ x < y }` (also `<=`, `>`, `>=`): (edge, the
+    /// smaller side, the larger side, strict).
+    pub inequalities: Vec<(usize, usize, usize, bool)>,
 }
 
 impl Hypergraph {
@@ -79,6 +83,7 @@ impl Hypergraph {
             atoms,
             free: free.iter().fold(0, |m, &v| m | bit(v)),
             conditions: 0,
+            inequalities: Vec::new(),
         }
     }
 
@@ -98,6 +103,57 @@ impl Hypergraph {
             &query.head,
         );
         hg.conditions = (atoms..hg.atoms.len()).fold(0, |m, e| m | bit(e));
+        const ORDERED: &[&str] = &[
+            "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bool", "char",
+        ];
+        // A variable, also in parentheses or widened (`i64::from(x)`, as
+        // the SQL front end writes integer columns): widening keeps the
+        // order.
+        fn var(query: &Query, e: &syn::Expr) -> Option<usize> {
+            match e {
+                syn::Expr::Paren(p) => var(query, &p.expr),
+                syn::Expr::Call(c)
+                    if c.args.len() == 1
+                        && matches!(&*c.func, syn::Expr::Path(f) if f.path.segments.last().is_some_and(|s| s.ident == "from")) =>
+                {
+                    var(query, &c.args[0])
+                }
+                syn::Expr::Path(p) => p
+                    .path
+                    .get_ident()
+                    .and_then(|i| query.variables.iter().position(|v| v.name == *i))
+                    .filter(|&v| {
+                        ORDERED
+                            .contains(&crate::query::type_string(&query.variables[v].ty).as_str())
+                    }),
+                _ => None,
+            }
+        }
+        let same_type = |l: usize, r: usize| {
+            crate::query::type_string(&query.variables[l].ty)
+                == crate::query::type_string(&query.variables[r].ty)
+        };
+        for (i, f) in query.theta.iter().enumerate() {
+            let mut e = &f.expr;
+            while let syn::Expr::Paren(p) = e {
+                e = &p.expr;
+            }
+            if let syn::Expr::Binary(b) = e
+                && let (Some(l), Some(r)) = (var(query, &b.left), var(query, &b.right))
+                && same_type(l, r)
+            {
+                let found = match b.op {
+                    syn::BinOp::Lt(_) => Some((l, r, true)),
+                    syn::BinOp::Le(_) => Some((l, r, false)),
+                    syn::BinOp::Gt(_) => Some((r, l, true)),
+                    syn::BinOp::Ge(_) => Some((r, l, false)),
+                    _ => None,
+                };
+                if let Some((x, y, strict)) = found {
+                    hg.inequalities.push((atoms + i, x, y, strict));
+                }
+            }
+        }
         hg
     }
 

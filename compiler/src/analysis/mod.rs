@@ -18,7 +18,7 @@ pub use acyclicity::JoinTree;
 pub use decomposition::Subquery;
 pub use hierarchy::{Core, NotQHierarchical, Overlap, QCore};
 pub use hypergraph::{Hypergraph, Mask};
-pub use shape::Triangle;
+pub use shape::{InequalityJoin, Triangle};
 pub use variable_order::VariableOrder;
 pub use width::{Ratio, Width};
 
@@ -71,6 +71,8 @@ pub struct Analysis {
     pub fhtw: Width,
     /// The triangle-count shape, if the query has it.
     pub triangle: Option<Triangle>,
+    /// The two-atom inequality join, if the query is one.
+    pub inequality_join: Option<InequalityJoin>,
     /// The canonical free-top variable order, for q-hierarchical queries.
     pub variable_order: Option<VariableOrder>,
     /// A free-top variable order for a query that has no canonical one
@@ -138,6 +140,7 @@ pub fn analyse(hg: &Hypergraph) -> Analysis {
         p_hierarchical,
         fhtw: width::fhtw(hg),
         triangle: shape::triangle(hg),
+        inequality_join: shape::inequality_join(hg),
         variable_order: q_hierarchical
             .ok()
             .and_then(|()| VariableOrder::canonical(hg)),

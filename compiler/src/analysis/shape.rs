@@ -1,4 +1,5 @@
-//! Query shapes that have a strategy of their own: the triangle count.
+//! Query shapes that have a strategy of their own: the triangle count and
+//! the two-atom inequality join.
 
 use super::hypergraph::{Hypergraph, members};
 
@@ -34,5 +35,45 @@ pub fn triangle(hg: &Hypergraph) -> Option<Triangle> {
     Some(Triangle {
         atoms: [0, second, third],
         vars: [a, b, c],
+    })
+}
+
+/// The inequality join `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }`
+/// (also `<=`, `>`, `>=`): no free variable, two atoms with no variable in
+/// common, and one theta factor comparing a variable of each; every other
+/// variable is summed out within its atom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InequalityJoin {
+    /// The atom holding the smaller side, then the one holding the larger.
+    pub atoms: [usize; 2],
+    /// The smaller variable and the larger: `vars[0] < vars[1]`.
+    pub vars: [usize; 2],
+    /// `<` rather than `<=`.
+    pub strict: bool,
+}
+
+/// Recognizes the two-atom inequality join.
+pub fn inequality_join(hg: &Hypergraph) -> Option<InequalityJoin> {
+    let relations: Vec<usize> = members(hg.relations()).collect();
+    if hg.free != 0 || relations.len() != 2 || hg.conditions.count_ones() != 1 {
+        return None;
+    }
+    let &[(edge, x, y, strict)] = hg.inequalities.as_slice() else {
+        return None;
+    };
+    if hg.conditions != 1 << edge || hg.atoms[relations[0]] & hg.atoms[relations[1]] != 0 {
+        return None;
+    }
+    let holder = |v: usize| {
+        relations
+            .iter()
+            .copied()
+            .find(|&a| hg.atoms[a] & (1 << v) != 0)
+    };
+    let (a, b) = (holder(x)?, holder(y)?);
+    (a != b).then_some(InequalityJoin {
+        atoms: [a, b],
+        vars: [x, y],
+        strict,
     })
 }

@@ -29,6 +29,7 @@ mod delta;
 mod fallback;
 mod local;
 mod message;
+mod range_join;
 mod recompute;
 mod relation;
 mod sql;
@@ -198,6 +199,10 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
             (view_tree::field_type(p, m), view_tree::field_init(p, m))
         }
         MapKind::Result => (delta::field_type(p, m), payload_map_init()),
+        MapKind::RangeSums { .. } => (
+            range_join::field_type(p, m),
+            quote::quote! { ::core::default::Default::default() },
+        ),
         MapKind::Triangle { .. } => (triangle::field_type(p, m), triangle::field_init(p, m)),
         MapKind::Join { .. }
         | MapKind::Support { .. }
@@ -221,6 +226,7 @@ fn map_methods(p: &Program, m: MapId) -> TokenStream {
         | MapKind::Sum { .. }
         | MapKind::Free { .. }
         | MapKind::Result
+        | MapKind::RangeSums { .. }
         | MapKind::Triangle { .. }
         | MapKind::Extension { .. }
         | MapKind::Joined => TokenStream::new(),
@@ -239,6 +245,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
         &PathBody::Raise(message) => message::path(p, path.atom, message),
         &PathBody::Cluster(node) => cluster::path(p, node),
         &PathBody::Feed(d) => local::path(p, d),
+        PathBody::Range(step) => range_join::path(p, path.atom, step),
     }
 }
 

@@ -170,6 +170,21 @@ fn plan_text(r: &Report) -> String {
     let hg = &a.hypergraph;
     let mut out = String::new();
     match &r.plan {
+        Ok(Plan::RangeJoin(join)) => {
+            let op = if join.strict { "<" } else { "<=" };
+            let _ = writeln!(
+                out,
+                "plan: range join of {} and {} on `{} {op} {}`: each side's payloads summed by its compared variable in a range-sum trie (one node of 16 children per 4 bits of the key)",
+                hg.atom_labels[join.atoms[0]],
+                hg.atom_labels[join.atoms[1]],
+                hg.var_names[join.vars[0]],
+                hg.var_names[join.vars[1]]
+            );
+            out.push_str("per update (one walk down the other side's trie, one up its own)\n");
+            for &atom in &join.atoms {
+                let _ = writeln!(out, "  δ{}: O(log U)", hg.atom_labels[atom]);
+            }
+        }
         Ok(Plan::ViewTree(order)) if a.variable_order.is_none() => {
             out.push_str("plan: general free-top variable order (one view per variable, keyed by the variables above it that its subtree reads, in brackets; free variables marked *)\n");
             let mut forest = order_forest(hg, order);

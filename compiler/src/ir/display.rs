@@ -100,6 +100,13 @@ impl fmt::Display for Program {
                         map.name
                     )?;
                 }
+                MapKind::RangeSums { atom, var } => {
+                    writeln!(
+                        f,
+                        "  {} := the payloads of {} summed by {}, with sums below and above any value",
+                        map.name, self.atoms[*atom].label, self.vars[*var].name
+                    )?;
+                }
                 MapKind::Sum { var, factors } => {
                     let product = self.product_label(factors);
                     writeln!(
@@ -368,6 +375,19 @@ impl Program {
                 f,
                 "    {}: a new tuple joins the cluster's tree (live upward, taking part downward); a taking-part tuple raises its cluster's best payload",
                 self.maps[m].name
+            ),
+            PathBody::Range(r) => writeln!(
+                f,
+                "    {} ⊕= the change ⊗ the ⊕ of {} {} its key; then {} takes the change",
+                self.maps[r.result].name,
+                self.maps[r.other].name,
+                match (r.smaller, r.strict) {
+                    (true, true) => "above",
+                    (true, false) => "from",
+                    (false, true) => "below",
+                    (false, false) => "up to",
+                },
+                self.maps[r.own].name
             ),
             PathBody::Delta(join) => {
                 for l in &join.loops {

@@ -224,6 +224,15 @@ pub enum MapKind {
     /// The materialized result: for each head tuple, the ⊕ of the payloads
     /// of its derivations (first-order delta). Keyed by the head.
     Result,
+    /// One side of an inequality join: the atom's payloads summed by the
+    /// value of its compared variable, with sums below and above any value
+    /// (`ivm::__private::RangeSums`).
+    RangeSums {
+        /// The atom.
+        atom: AtomId,
+        /// Its compared variable.
+        var: VarId,
+    },
     /// A relation of the insert-only top join (two-layer and CROWN): the
     /// values of its key (free variables only) where the ⊗ of `factors` is
     /// non-zero. A value crosses once, when that product first turns
@@ -465,6 +474,25 @@ pub enum PathBody {
     /// by the atom's factors, changes the atom's derived relation (whose
     /// own trigger carries it on).
     Feed(RelId),
+    /// One side of an inequality join: the tuple's change, times the other
+    /// side's sum beyond its key, changes the result; then its own side's
+    /// sums take the change.
+    Range(RangeStep),
+}
+
+/// The path of one atom of an inequality join.
+#[derive(Debug, Clone, Copy)]
+pub struct RangeStep {
+    /// The atom's side.
+    pub own: MapId,
+    /// The other side.
+    pub other: MapId,
+    /// The result (nullary).
+    pub result: MapId,
+    /// Whether this atom holds the smaller side of the comparison.
+    pub smaller: bool,
+    /// `<` rather than `<=`.
+    pub strict: bool,
 }
 
 /// The first-order delta of one atom: every derivation in which this atom
@@ -638,6 +666,7 @@ impl MapKind {
             MapKind::Base { .. }
             | MapKind::Index { .. }
             | MapKind::Result
+            | MapKind::RangeSums { .. }
             | MapKind::Triangle { .. }
             | MapKind::Message { .. }
             | MapKind::Cluster { .. }

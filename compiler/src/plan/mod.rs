@@ -13,6 +13,7 @@ pub mod first_order;
 pub mod generic_join;
 pub mod ivm_eps;
 pub mod names;
+pub mod range_join;
 pub mod recompute;
 mod skeleton;
 pub mod storage;
@@ -30,7 +31,7 @@ use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use crate::analysis::acyclicity::gyo;
 use crate::analysis::decomposition::{self, Subquery};
 use crate::analysis::hypergraph::members;
-use crate::analysis::{Analysis, JoinTree, Mask, Triangle, VariableOrder};
+use crate::analysis::{Analysis, InequalityJoin, JoinTree, Mask, Triangle, VariableOrder};
 use crate::ir::{AtomPath, PathBody, Program, Trigger};
 use crate::query::{Query, Strategy, UpdateModel};
 
@@ -72,6 +73,8 @@ pub enum Plan {
     FirstOrder,
     /// Recomputation from the base relations when the result is read.
     Recompute,
+    /// The two-atom inequality join over range-sum tries.
+    RangeJoin(InequalityJoin),
 }
 
 /// Why a query gets no code: the message, and where it points.
@@ -154,6 +157,11 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
         },
         Strategy::FirstOrder => Plan::FirstOrder,
         Strategy::Recompute => Plan::Recompute,
+        Strategy::RangeJoin => Plan::RangeJoin(
+            analysis
+                .inequality_join
+                .ok_or_else(|| missing("inequality join"))?,
+        ),
     })
 }
 
@@ -183,6 +191,7 @@ pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, s
             cycle,
         } => ivm_eps::lower(query, triangle, *eps, *cycle, verdict),
         Plan::FirstOrder => first_order::lower(query, verdict),
+        Plan::RangeJoin(join) => range_join::lower(query, join, verdict),
         Plan::Recompute => recompute::lower(query, verdict),
     };
     feed_derived_relations(&mut program);

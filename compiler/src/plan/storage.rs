@@ -77,7 +77,10 @@ fn kept(p: &Program, r: RelId) -> Kept {
         // The derived relation changes by the update's `δ` times the
         // atom's factors: it needs the old payload no more than a view.
         PathBody::Feed(_) => true,
-        PathBody::Delta(_) | PathBody::Triangle { .. } | PathBody::Cluster(_) => false,
+        PathBody::Delta(_)
+        | PathBody::Triangle { .. }
+        | PathBody::Cluster(_)
+        | PathBody::Range(_) => false,
     });
     if !direct {
         return Kept::Every;

@@ -378,6 +378,9 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
 /// wins (it keeps fewer maps: matrix multiplication measures 3× faster
 /// with it, `benches/higher_order.rs`).
 pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> (Strategy, String) {
+    if a.inequality_join.is_some() && class.ring {
+        return (Strategy::RangeJoin, "O(log U)".to_owned());
+    }
     let first_order = first_order_exponent(&a.hypergraph);
     if let Some(order) = &a.general_order
         && (!deletes || class.deletable || class.ordered_deletes)
@@ -445,11 +448,24 @@ fn first_order_loops(hg: &crate::analysis::Hypergraph) -> Vec<u32> {
         .collect()
 }
 
+/// The verdict of the range join.
+fn range_join() -> Verdict {
+    accept(
+        Strategy::RangeJoin,
+        "O(log U)".to_owned(),
+        "range join: each side's payloads summed by its compared variable in a range-sum trie, so an update reads the other side's sum below or above its key (U: the key type's range, 2^32 for `u32`)".to_owned(),
+        "range-aggregate indexes (prefix sums over an ordered key)",
+    )
+}
+
 /// The hint of a rejection: what `#[allow(intractable)]` would compile.
 fn opt_in_hint(a: &Analysis, class: &SemiringClass, deletes: bool) -> String {
     match opt_in_choice(a, class, deletes) {
         (Strategy::ViewTree, time) => format!(
             "`#[allow(intractable)]` compiles it with the `view_tree` strategy over a general variable order in {time} per update"
+        ),
+        (Strategy::RangeJoin, time) => format!(
+            "`#[allow(intractable)]` compiles it with the `range_join` strategy in {time} per update"
         ),
         (_, time) => format!(
             "`#[allow(intractable)]` compiles it with the first-order strategy in {time} per update"
@@ -501,6 +517,7 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         let deletes = with_deletes(setting.semiring, setting.updates);
         let mut f = match opt_in_choice(a, setting.semiring, deletes) {
             (Strategy::ViewTree, _) => forced(a, setting, Strategy::ViewTree, &v),
+            (Strategy::RangeJoin, _) => range_join(),
             _ => first_order(a),
         };
         f.tractable = false;
@@ -522,7 +539,10 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
 fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Verdict> {
     let hg = &a.hypergraph;
     let edge = members(hg.conditions).next()?;
-    if matches!(s, Strategy::FirstOrder | Strategy::Recompute) {
+    if matches!(
+        s,
+        Strategy::FirstOrder | Strategy::Recompute | Strategy::RangeJoin
+    ) {
         return None;
     }
     let label = &hg.atom_labels[edge];
@@ -734,6 +754,18 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 ratio_power(rho)
             );
             v
+        }
+        Strategy::RangeJoin => {
+            if a.inequality_join.is_none() {
+                return not_applicable("it maintains a two-atom inequality join, `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` (or `<=`, `>`, `>=`), whose atoms share no variable".to_owned());
+            }
+            if !class.ring {
+                return not_applicable(format!(
+                    "`{}` is not a ring: the range sums take a retraction back by adding its inverse",
+                    setting.semiring_name
+                ));
+            }
+            range_join()
         }
     };
     v.tractable = auto_verdict.tractable;

@@ -858,6 +858,7 @@ fn check_strategy(
         "first_order" => Some(Strategy::FirstOrder),
         "factorized" => Some(Strategy::Factorized),
         "recompute" => Some(Strategy::Recompute),
+        "range_join" => Some(Strategy::RangeJoin),
         "ivm_eps" => {
             let mut eps = 0.5;
             for (key, value) in params {

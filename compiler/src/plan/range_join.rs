@@ -1,0 +1,67 @@
+//! The range-join planner: the two-atom inequality join
+//! `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` with each side's payloads
+//! summed by its compared variable in a range-sum trie
+//! (`ivm::__private::RangeSums`). An update to one side multiplies its
+//! change by the other side's sum beyond its key (one walk down the trie,
+//! O(log U) for keys of U values) into the materialized result, then adds
+//! its change to its own side: no scan of the other atom, where the
+//! first-order delta would visit every tuple it joins.
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use super::Verdict;
+use super::names::snake_case;
+use super::skeleton::skeleton;
+use crate::analysis::InequalityJoin;
+use crate::ir::{Map, MapKind, PathBody, Program, RangeStep, Reading, RelId, Trigger};
+use crate::query::Query;
+
+/// Lowers an inequality join.
+pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program {
+    let mut p = skeleton(query, verdict);
+    let op = if join.strict { "<" } else { "<=" };
+    let (x, y) = (&p.vars[join.vars[0]].name, &p.vars[join.vars[1]].name);
+    let result = p.maps.len();
+    p.maps.push(Map {
+        name: Ident::new("result", Span::call_site()),
+        doc: format!(
+            "The result: the ⊕ over pairs of `{}` and `{}` tuples with `{x} {op} {y}` of the product of their payloads.",
+            p.atoms[join.atoms[0]].label, p.atoms[join.atoms[1]].label
+        ),
+        key: Vec::new(),
+        kind: MapKind::Result,
+    });
+    let mut sides = [0; 2];
+    for (i, side) in sides.iter_mut().enumerate() {
+        let (atom, var) = (join.atoms[i], join.vars[i]);
+        let relation = &p.relations[p.atoms[atom].relation];
+        let var_name = &p.vars[var].name;
+        *side = p.maps.len();
+        p.maps.push(Map {
+            name: Ident::new(
+                &format!("{}_by_{}", snake_case(&relation.name.to_string()), var_name),
+                Span::call_site(),
+            ),
+            doc: format!(
+                "The payloads of `{}` summed by `{var_name}`, with the sums below and above any value.",
+                p.atoms[atom].label
+            ),
+            key: vec![var],
+            kind: MapKind::RangeSums { atom, var },
+        });
+    }
+    p.output.reading = Reading::Materialized(result);
+    let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();
+    p.triggers = Trigger::per_relation(p.relations.len(), &relation_of, |atom, _, _| {
+        let i = usize::from(join.atoms[1] == atom);
+        PathBody::Range(RangeStep {
+            own: sides[i],
+            other: sides[1 - i],
+            result,
+            smaller: i == 0,
+            strict: join.strict,
+        })
+    });
+    p
+}

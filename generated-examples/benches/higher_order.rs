@@ -51,6 +51,20 @@ const FIRST_ORDER_UP_TO: u32 = 100_000;
 /// The levels of a `u32` range-sum trie.
 const RANGE_LEVELS: u32 = 8;
 
+/// Deletes a live tuple of one relation of `engine` and inserts it back:
+/// the relation picked by matching `rel` against the patterns, each with
+/// its `delete_*` and `insert_*`.
+macro_rules! refresh {
+    ($engine:ident, $rel:expr, $x:expr, $y:expr; $($pat:pat => $delete:ident, $insert:ident);*) => {
+        match $rel {
+            $($pat => {
+                $engine.$delete($x, $y).expect("live");
+                $engine.$insert($x, $y);
+            })*
+        }
+    };
+}
+
 /// A small deterministic generator (splitmix64).
 struct Rng(u64);
 
@@ -251,34 +265,8 @@ fn path(sizes: &[u32]) {
         let (tv, tf, ratio) = side_by_side(
             &ops,
             per_round,
-            |&(rel, (x, y))| match rel {
-                0 => {
-                    vt.delete_r(x, y).expect("live");
-                    vt.insert_r(x, y);
-                }
-                1 => {
-                    vt.delete_s(x, y).expect("live");
-                    vt.insert_s(x, y);
-                }
-                _ => {
-                    vt.delete_t(x, y).expect("live");
-                    vt.insert_t(x, y);
-                }
-            },
-            |&(rel, (x, y))| match rel {
-                0 => {
-                    fo.delete_r(x, y).expect("live");
-                    fo.insert_r(x, y);
-                }
-                1 => {
-                    fo.delete_s(x, y).expect("live");
-                    fo.insert_s(x, y);
-                }
-                _ => {
-                    fo.delete_t(x, y).expect("live");
-                    fo.insert_t(x, y);
-                }
-            },
+            |&(rel, (x, y))| refresh!(vt, rel, x, y; 0 => delete_r, insert_r; 1 => delete_s, insert_s; _ => delete_t, insert_t),
+            |&(rel, (x, y))| refresh!(fo, rel, x, y; 0 => delete_r, insert_r; 1 => delete_s, insert_s; _ => delete_t, insert_t),
         );
         assert_eq!(vt.get(&()), fo.get(&()), "the engines agree");
         black_box(vt.get(&()) == Int(0));
@@ -365,24 +353,8 @@ fn matmul(sizes: &[u32]) {
         let (tv, tf, ratio) = side_by_side(
             &ops,
             per_round,
-            |&(rel, (x, y))| {
-                if rel == 0 {
-                    vt.delete_a(x, y).expect("live");
-                    vt.insert_a(x, y);
-                } else {
-                    vt.delete_b(x, y).expect("live");
-                    vt.insert_b(x, y);
-                }
-            },
-            |&(rel, (x, y))| {
-                if rel == 0 {
-                    fo.delete_a(x, y).expect("live");
-                    fo.insert_a(x, y);
-                } else {
-                    fo.delete_b(x, y).expect("live");
-                    fo.insert_b(x, y);
-                }
-            },
+            |&(rel, (x, y))| refresh!(vt, rel, x, y; 0 => delete_a, insert_a; _ => delete_b, insert_b),
+            |&(rel, (x, y))| refresh!(fo, rel, x, y; 0 => delete_a, insert_a; _ => delete_b, insert_b),
         );
         assert_eq!(
             ivm::View::len(&vt),

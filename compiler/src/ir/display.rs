@@ -411,6 +411,13 @@ impl Program {
             } => {
                 for step in steps {
                     let target = &self.maps[step.target];
+                    for b in &step.binds {
+                        writeln!(
+                            f,
+                            "    for each tuple of {} through {}:",
+                            self.atoms[b.atom].label, self.maps[b.index].name
+                        )?;
+                    }
                     let sib: Vec<String> = step
                         .siblings
                         .iter()

@@ -113,52 +113,142 @@ impl VariableOrder {
         if hg.conditions != 0 {
             return None;
         }
-        let mut order = VariableOrder {
-            nodes: vec![OrderNode::default(); hg.var_count()],
-            roots: Vec::new(),
-        };
-        order.place(hg, members_mask(hg.atoms.len()), 0, None);
-        order.roots.sort_unstable();
-        for node in &mut order.nodes {
-            node.children.sort_unstable();
-        }
-        let present: Vec<usize> = (0..order.nodes.len())
-            .filter(|&v| order.nodes[v].present)
-            .collect();
-        for &v in &present {
-            let dep = order.dep(hg, v);
-            let above = order.path_to_root(v)[1..]
-                .iter()
-                .fold(0, |m, &a| m | bit(a));
-            if hg.free & bit(v) != 0 && dep != above {
-                return None;
-            }
-            // Each factor of the view at `v` changes entries whose key it
-            // does not fix: the atoms at `v` other than it must bind the
-            // rest.
-            let atoms_at = &order.nodes[v].atoms;
-            let mut factor_keys: Vec<(Option<usize>, Mask)> = order.nodes[v]
-                .children
-                .iter()
-                .map(|&c| (None, order.dep(hg, c)))
-                .collect();
-            factor_keys.extend(atoms_at.iter().map(|&a| (Some(a), hg.atoms[a])));
-            for (own, key) in factor_keys {
-                let others = atoms_at
-                    .iter()
-                    .filter(|&&a| Some(a) != own)
-                    .fold(0, |m, &a| m | hg.atoms[a]);
-                if !subset(dep & !key, others) {
-                    return None;
+        // A few ways to pick each part's variable; the valid order whose
+        // worst update loops least (then least in total) wins.
+        let mut best: Option<(VariableOrder, (u32, u32))> = None;
+        for pick in [Pick::MostAtoms, Pick::Central] {
+            for highest in [false, true] {
+                let mut order = VariableOrder {
+                    nodes: vec![OrderNode::default(); hg.var_count()],
+                    roots: Vec::new(),
+                };
+                order.place(hg, members_mask(hg.atoms.len()), 0, None, (pick, highest));
+                order.roots.sort_unstable();
+                for node in &mut order.nodes {
+                    node.children.sort_unstable();
+                }
+                if !order.is_general_order(hg) {
+                    continue;
+                }
+                let cost = order.loop_cost(hg);
+                if best.as_ref().is_none_or(|(_, c)| cost < *c) {
+                    best = Some((order, cost));
                 }
             }
         }
-        Some(order)
+        best.map(|(order, _)| order)
+    }
+
+    /// Whether a view tree can be built over this order: every free
+    /// variable's subtree reads every variable above it, and at every view
+    /// the atoms beside a changed factor bind the rest of its key.
+    fn is_general_order(&self, hg: &Hypergraph) -> bool {
+        (0..self.nodes.len())
+            .filter(|&v| self.nodes[v].present)
+            .all(|v| {
+                let dep = self.dep(hg, v);
+                let above = self.path_to_root(v)[1..].iter().fold(0, |m, &a| m | bit(a));
+                if hg.free & bit(v) != 0 && dep != above {
+                    return false;
+                }
+                let atoms_at = &self.nodes[v].atoms;
+                let mut factor_keys: Vec<(Option<usize>, Mask)> = self.nodes[v]
+                    .children
+                    .iter()
+                    .map(|&c| (None, self.dep(hg, c)))
+                    .collect();
+                factor_keys.extend(atoms_at.iter().map(|&a| (Some(a), hg.atoms[a])));
+                factor_keys.into_iter().all(|(own, key)| {
+                    let others = atoms_at
+                        .iter()
+                        .filter(|&&a| Some(a) != own)
+                        .fold(0, |m, &a| m | hg.atoms[a]);
+                    subset(dep & !key, others)
+                })
+            })
+    }
+
+    /// Per atom of a relation, the loops an update to it runs in a view
+    /// tree over this order, from its lowest variable up to the first free
+    /// one (or the root): each a sibling atom and the variables bound
+    /// before it (its index's key; none for a scan). The next sibling is
+    /// the one binding most of the key still unbound (ties: the lowest
+    /// atom), as `plan::view_tree` lowers it.
+    pub fn loops(&self, hg: &Hypergraph) -> Vec<(usize, Vec<(usize, Mask)>)> {
+        let owner =
+            |atom: usize| (0..self.nodes.len()).find(|&v| self.nodes[v].atoms.contains(&atom));
+        members(hg.relations())
+            .map(|atom| {
+                let mut loops = Vec::new();
+                let mut changed = hg.atoms[atom];
+                let mut from = Some(atom);
+                let mut at = owner(atom);
+                while let Some(v) = at {
+                    let key = self.dep(hg, v);
+                    let mut bound = changed;
+                    let siblings: Vec<usize> = self.nodes[v]
+                        .atoms
+                        .iter()
+                        .copied()
+                        .filter(|&b| Some(b) != from)
+                        .collect();
+                    while key & !bound != 0 {
+                        let unbound = |b: usize| (hg.atoms[b] & key & !bound).count_ones();
+                        let Some(b) = siblings
+                            .iter()
+                            .copied()
+                            .filter(|&b| unbound(b) > 0)
+                            .max_by_key(|&b| (unbound(b), std::cmp::Reverse(b)))
+                        else {
+                            break;
+                        };
+                        loops.push((b, hg.atoms[b] & bound));
+                        bound |= hg.atoms[b];
+                    }
+                    if hg.free & bit(v) != 0 {
+                        break;
+                    }
+                    changed = key;
+                    from = None;
+                    at = self.nodes[v].parent;
+                }
+                (atom, loops)
+            })
+            .collect()
+    }
+
+    /// The cost of the worst atom's update and the total over the atoms, in
+    /// degrees: a loop through an index counts 1, a scan 2 (see
+    /// `plan::verdict::opt_in_choice`).
+    pub fn loop_cost(&self, hg: &Hypergraph) -> (u32, u32) {
+        let per_atom: Vec<u32> = self
+            .loops(hg)
+            .iter()
+            .map(|(_, loops)| {
+                loops
+                    .iter()
+                    .map(|&(_, on)| if on == 0 { 2 } else { 1 })
+                    .sum()
+            })
+            .collect();
+        (
+            per_atom.iter().copied().max().unwrap_or(0),
+            per_atom.iter().sum(),
+        )
     }
 
     /// Places the variables of `atoms` (a set of atoms whose variables
-    /// outside `above` are still unplaced) below `parent`.
-    fn place(&mut self, hg: &Hypergraph, atoms: Mask, above: Mask, parent: Option<usize>) {
+    /// outside `above` are still unplaced) below `parent`, each part's
+    /// variable chosen by the policy (ties to the lowest index, or the
+    /// highest).
+    fn place(
+        &mut self,
+        hg: &Hypergraph,
+        atoms: Mask,
+        above: Mask,
+        parent: Option<usize>,
+        (pick, highest): (Pick, bool),
+    ) {
         for part in components(hg, atoms, above) {
             let vars = members(part).fold(0, |m, a| m | hg.atoms[a]) & !above;
             let candidates = if vars & hg.free != 0 {
@@ -166,9 +256,15 @@ impl VariableOrder {
             } else {
                 vars
             };
-            let x = members(candidates)
-                .max_by_key(|&v| ((hg.at(v) & part).count_ones(), std::cmp::Reverse(v)))
-                .expect("a part has variables");
+            let tie = |v: usize| if highest { v as i64 } else { -(v as i64) };
+            let x = match pick {
+                Pick::MostAtoms => {
+                    members(candidates).max_by_key(|&v| ((hg.at(v) & part).count_ones(), tie(v)))
+                }
+                Pick::Central => members(candidates)
+                    .max_by_key(|&v| (std::cmp::Reverse(eccentricity(hg, part, above, v)), tie(v))),
+            }
+            .expect("a part has variables");
             self.nodes[x].present = true;
             self.nodes[x].parent = parent;
             match parent {
@@ -180,7 +276,7 @@ impl VariableOrder {
                 members(part).partition(|&a| subset(hg.atoms[a], here));
             self.nodes[x].atoms.extend(done);
             let rest = rest.iter().fold(0, |m, &a| m | bit(a));
-            self.place(hg, rest, here, Some(x));
+            self.place(hg, rest, here, Some(x), (pick, highest));
         }
     }
 
@@ -234,6 +330,37 @@ impl VariableOrder {
                     .parent
                     .is_none_or(|p| subset(hg.at(v) & atoms, hg.at(p) & atoms))
             })
+    }
+}
+
+/// How a general order picks the variable of a part.
+#[derive(Debug, Clone, Copy)]
+enum Pick {
+    /// The variable in most of the part's atoms.
+    MostAtoms,
+    /// The variable closest to every other (least eccentricity in the
+    /// graph of variables sharing an atom): the middle of a path.
+    Central,
+}
+
+/// The largest number of steps from `v` to another variable of `part`'s
+/// atoms (outside `above`), through variables sharing an atom.
+fn eccentricity(hg: &Hypergraph, part: Mask, above: Mask, v: usize) -> u32 {
+    let mut seen = bit(v);
+    let mut frontier = bit(v);
+    let mut steps = 0;
+    loop {
+        let next = members(part)
+            .filter(|&a| hg.atoms[a] & frontier != 0)
+            .fold(0, |m, a| m | hg.atoms[a])
+            & !above
+            & !seen;
+        if next == 0 {
+            return steps;
+        }
+        seen |= next;
+        frontier = next;
+        steps += 1;
     }
 }
 

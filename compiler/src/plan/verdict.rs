@@ -817,53 +817,25 @@ pub fn general_update_time(a: &Analysis, order: &VariableOrder, per_entry: &str)
 /// lowest variable up to the first free one (or the root).
 pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(usize, Vec<String>)> {
     let hg = &a.hypergraph;
-    let owner =
-        |atom: usize| (0..order.nodes.len()).find(|&v| order.nodes[v].atoms.contains(&atom));
-    let mut out = Vec::new();
-    for atom in members(hg.relations()) {
-        let mut degrees = Vec::new();
-        let mut changed = hg.atoms[atom];
-        let mut from = Some(atom);
-        let mut at = owner(atom);
-        while let Some(v) = at {
-            let key = order.dep(hg, v);
-            let mut bound = changed;
-            let siblings: Vec<usize> = order.nodes[v]
-                .atoms
+    order
+        .loops(hg)
+        .into_iter()
+        .map(|(atom, loops)| {
+            let degrees = loops
                 .iter()
-                .copied()
-                .filter(|&b| Some(b) != from)
+                .map(|&(b, on)| {
+                    let label = &hg.atom_labels[b];
+                    let relation = label.split('(').next().unwrap_or(label);
+                    if on == 0 {
+                        format!("|{relation}|")
+                    } else {
+                        format!("deg_{relation}({})", hg.names(on))
+                    }
+                })
                 .collect();
-            while key & !bound != 0 {
-                let unbound = |b: usize| (hg.atoms[b] & key & !bound).count_ones();
-                let Some(b) = siblings
-                    .iter()
-                    .copied()
-                    .filter(|&b| unbound(b) > 0)
-                    .max_by_key(|&b| (unbound(b), std::cmp::Reverse(b)))
-                else {
-                    break;
-                };
-                let label = &hg.atom_labels[b];
-                let relation = label.split('(').next().unwrap_or(label);
-                let on = hg.atoms[b] & bound;
-                degrees.push(if on == 0 {
-                    format!("|{relation}|")
-                } else {
-                    format!("deg_{relation}({})", hg.names(on))
-                });
-                bound |= hg.atoms[b];
-            }
-            if hg.free & bit(v) != 0 {
-                break;
-            }
-            changed = key;
-            from = None;
-            at = order.nodes[v].parent;
-        }
-        out.push((atom, degrees));
-    }
-    out
+            (atom, degrees)
+        })
+        .collect()
 }
 
 /// An atom as a bound names it: its relation, or (where the relation has

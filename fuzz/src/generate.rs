@@ -150,6 +150,14 @@ impl Spec {
             .collect()
     }
 
+    /// A random atom and, if it has one, a random column of it that binds
+    /// its variable.
+    pub fn pick_bound(&self, rng: &mut Rng) -> Option<(usize, usize)> {
+        let a = rng.index(self.atoms.len());
+        let bound = self.bound_columns(a);
+        (!bound.is_empty()).then(|| (a, *rng.pick(&bound)))
+    }
+
     /// The Rust type of variable `v`: the type of any column it binds
     /// (`u32` for a computed column).
     pub fn var_type(&self, v: usize) -> &'static str {
@@ -520,14 +528,11 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
     }
     // Conditions over a variable an atom still binds, maybe a lift.
     for _ in 0..rng.index(3) {
-        let a = rng.index(spec.atoms.len());
-        let (r, vs) = spec.atoms[a].clone();
-        let bound = spec.bound_columns(a);
-        if bound.is_empty() {
+        let Some((a, c)) = spec.pick_bound(rng) else {
             continue;
-        }
-        let c = *rng.pick(&bound);
-        let (v, ty) = (VARIABLES[vs[c]], spec.relations[r][c]);
+        };
+        let (r, vs) = &spec.atoms[a];
+        let (v, ty) = (VARIABLES[vs[c]], spec.relations[*r][c]);
         let factor = match ty {
             "String" => format!("{v} != \"s2\""),
             "i64" if spec.semiring == "ivm::semiring::Int" && rng.chance(0.4) => {
@@ -600,13 +605,10 @@ fn add_let(rng: &mut Rng, spec: &mut Spec) {
     if w >= VARIABLES.len() {
         return;
     }
-    let a = rng.index(spec.atoms.len());
-    let (r, vs) = spec.atoms[a].clone();
-    let bound = spec.bound_columns(a);
-    if bound.is_empty() {
+    let Some((a, c)) = spec.pick_bound(rng) else {
         return;
-    }
-    let c = *rng.pick(&bound);
+    };
+    let (r, vs) = spec.atoms[a].clone();
     let (v, name) = (vs[c], VARIABLES[vs[c]]);
     let m = rng.range(2, 4);
     let value = match spec.relations[r][c] {

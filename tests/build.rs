@@ -11,8 +11,8 @@ use std::path::PathBuf;
 const SEED: u64 = 20261201;
 /// How many queries: five per bucket of `ivm_fuzz::generate::Bucket`.
 const QUERIES: usize = 55;
-/// The strategies with a suite of queries in `queries/`.
-const SUITES: [&str; 9] = [
+/// The strategies (and constructs) with a suite of queries in `queries/`.
+const SUITES: [&str; 10] = [
     "view_tree",
     "two_layer",
     "crown",
@@ -22,6 +22,7 @@ const SUITES: [&str; 9] = [
     "first_order",
     "recompute",
     "range_join",
+    "semijoin",
 ];
 
 fn main() {

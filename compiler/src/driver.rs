@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan;
+use crate::plan::{self, Rejection};
 use crate::query::UpdateModel;
 use crate::sql;
 use crate::syntax;
@@ -20,10 +20,54 @@ use crate::syntax;
 /// its rejection (at the atoms of the witness, or at the attribute that
 /// forced a strategy that does not apply).
 pub fn lower(report: &Report) -> Result<Program, syn::Error> {
-    match &report.plan {
-        Ok(p) => plan::lower(&report.query, p, &report.verdict),
-        Err(rejection) => Err(rejection.to_error()),
+    let plan = report.plan.as_ref().map_err(Rejection::to_error);
+    // A semijoin's body or domain that cannot be maintained is the error,
+    // said of the semijoin.
+    let mut parts = Vec::new();
+    let mut errors: Option<syn::Error> = plan.as_ref().err().cloned();
+    for (s, r) in report.query.semijoins.iter().zip(&report.semijoins) {
+        let of_semijoin = |e: syn::Error| {
+            let inner = r.body.query.name.to_string();
+            let outer = format!("`{}` in query `{}`", s.text(), report.query.name);
+            e.into_iter()
+                .map(|e| {
+                    let message = e.to_string().replace(&format!("query `{inner}`"), &outer);
+                    let message = match &r.domain {
+                        Some(d) => message.replace(&format!("query `{}`", d.query.name), &outer),
+                        None => message,
+                    };
+                    syn::Error::new(e.span(), message)
+                })
+                .reduce(|mut all, e| {
+                    all.combine(e);
+                    all
+                })
+                .expect("an error has a message")
+        };
+        let body = lower(&r.body).map_err(of_semijoin);
+        let domain = r
+            .domain
+            .as_ref()
+            .map(lower)
+            .transpose()
+            .map_err(of_semijoin);
+        match (body, domain) {
+            (Ok(body), Ok(domain)) => parts.push((body, domain)),
+            (Err(e), _) | (_, Err(e)) => match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            },
+        }
     }
+    if let Some(e) = errors {
+        return Err(e);
+    }
+    plan::lower(
+        &report.query,
+        plan.expect("no error"),
+        &report.verdict,
+        parts,
+    )
 }
 
 /// Compiles the tokens of an `ivm_query!` invocation: the generated items,
@@ -125,6 +169,20 @@ fn sql_words(message: &str, view: &sql::View) -> String {
             &format!("view `{}`", view.wrapper.sql_name),
         )
         .replace("`#[allow(intractable)]`", "`WITH (intractable = 'allow')`")
+        .replace("this atom inside `exists(..)`", "this table of the subquery")
+        .replace("this atom inside `not exists(..)`", "this table of the subquery")
+        .replace(
+            "`not exists(..)` correlates on",
+            "the `NOT EXISTS` (or `NOT IN`) subquery correlates on",
+        )
+        .replace(
+            "`exists(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * exists(S(b, _))`",
+            "the subquery is not correlated (no column of it is equal to one of the view's): it would be a condition on the whole result, which is not supported yet; correlate it, as in `EXISTS (SELECT * FROM s WHERE s.b = r.b)`",
+        )
+        .replace(
+            "`not exists(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * not exists(S(b, _))`",
+            "the subquery is not correlated (no column of it is equal to one of the view's): it would be a condition on the whole result, which is not supported yet; correlate it, as in `NOT EXISTS (SELECT * FROM s WHERE s.b = r.b)`",
+        )
         .replace(
             "`#[updates(insert_only)]`",
             "`WITH (updates = 'insert_only')`",

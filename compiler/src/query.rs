@@ -50,6 +50,43 @@ pub struct Query {
     /// for the analysis, applied to whole derivations by the strategies
     /// that can (first-order and recompute).
     pub theta: Vec<ExprFactor>,
+    /// The semijoins, `exists(..)` and `not exists(..)`, in the order
+    /// written. Each is an atom of the rule over a relation of its own
+    /// ([`Origin::Semijoin`]) that holds the indicator of the subquery.
+    pub semijoins: Vec<Semijoin>,
+}
+
+/// A semijoin factor, `exists(body)` or `not exists(body)`: 1 for the
+/// values of its correlated variables (those its atoms share with the rest
+/// of the rule) where some assignment of its own variables makes every
+/// atom of `body` read a present tuple and every condition hold, else 0;
+/// the other way round for `not exists`.
+///
+/// The rule reads it as an atom over its correlated variables, whose
+/// relation (`Origin::Semijoin`) holds that indicator. The body is a
+/// query of its own, over `Int`, whose head is the correlated variables:
+/// it counts the derivations, and a value is in the support where the
+/// count is non-zero. An update of a relation the body reads changes the
+/// count at one value of the correlated variables per atom of that
+/// relation (every atom of the body binds all of them), so the indicator
+/// is known after each update by two lookups.
+#[derive(Debug, Clone)]
+pub struct Semijoin {
+    /// `not exists`.
+    pub negated: bool,
+    /// The atom of the rule that reads the indicator.
+    pub atom: usize,
+    /// The body, as a query over `Int` whose head is the correlated
+    /// variables (in the order of `atom`'s variables).
+    pub body: Box<Query>,
+    /// For `not exists`: the values of the correlated variables in the
+    /// relation of the first atom of the rule that binds them all (the
+    /// anchor), as a query over `Int` with the same head. The indicator is
+    /// 1 where the domain holds the value and the body does not, so the
+    /// relation stays finite.
+    pub domain: Option<Box<Query>>,
+    /// Where it is written.
+    pub span: Span,
 }
 
 /// The semiring named by `#[semiring(...)]`.
@@ -166,8 +203,20 @@ pub struct Relation {
     pub docs: Vec<String>,
     /// Its typed columns.
     pub columns: Vec<Column>,
-    /// For the derived relation of an atom with a local step, that atom.
-    pub derived_from: Option<usize>,
+    /// Whether the query declares it or where it comes from.
+    pub origin: Origin,
+}
+
+/// Where a relation of a query comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Declared with `relation ..;`: it has the update API.
+    Declared,
+    /// The derived relation of an atom (that atom) with a local step: the
+    /// tuples of the relation written there that enter it.
+    Local(usize),
+    /// The indicator of a semijoin (that index of [`Query::semijoins`]).
+    Semijoin(usize),
 }
 
 /// A typed column of a relation.
@@ -280,10 +329,19 @@ impl Query {
 
 /// A relation declared by the query or derived from an atom.
 impl Relation {
-    /// Whether it is an atom's derived relation rather than one the query
-    /// declares (it has no update API of its own).
+    /// Whether it is derived (an atom's local step or a semijoin's
+    /// indicator) rather than one the query declares: it has no update
+    /// API of its own.
     pub fn is_derived(&self) -> bool {
-        self.derived_from.is_some()
+        self.origin != Origin::Declared
+    }
+
+    /// For an atom's derived relation, that atom.
+    pub fn local_atom(&self) -> Option<usize> {
+        match self.origin {
+            Origin::Local(atom) => Some(atom),
+            Origin::Declared | Origin::Semijoin(_) => None,
+        }
     }
 }
 
@@ -293,9 +351,12 @@ impl Query {
         self.head.contains(&var)
     }
 
-    /// The atom as written, e.g. `S(x, y)`.
-    pub fn atom_label(&self, atom: usize) -> String {
-        let atom = &self.atoms[atom];
+    /// The atom as written, e.g. `S(x, y)`, `exists(T(y, _))`.
+    pub fn atom_label(&self, index: usize) -> String {
+        if let Some(s) = self.semijoins.iter().find(|s| s.atom == index) {
+            return s.text();
+        }
+        let atom = &self.atoms[index];
         let Some(local) = &atom.local else {
             let vars: Vec<String> = atom
                 .vars
@@ -318,6 +379,24 @@ impl Query {
             })
             .collect();
         format!("{}({})", self.relations[local.source].name, args.join(", "))
+    }
+
+    /// The relation an atom reads, with its columns, e.g. `Exists1(b)`.
+    pub fn label_of_relation(&self, atom: usize) -> String {
+        let atom = &self.atoms[atom];
+        format!(
+            "{}({})",
+            self.relations[atom.relation].name,
+            self.var_names(&atom.vars)
+        )
+    }
+
+    /// Variable names, comma-separated.
+    pub fn var_names(&self, vars: &[VarId]) -> String {
+        vars.iter()
+            .map(|&v| self.variables[v].name.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The relations the query declares (not the derived ones).
@@ -390,7 +469,10 @@ impl Query {
             .iter()
             .map(|&v| self.variables[v].name.to_string())
             .collect();
-        let mut body: Vec<String> = (0..self.atoms.len()).map(|i| self.atom_label(i)).collect();
+        let mut body: Vec<String> = (0..self.atoms.len())
+            .filter(|&i| self.semijoins.iter().all(|s| s.atom != i))
+            .map(|i| self.atom_label(i))
+            .collect();
         for atom in &self.atoms {
             if let Some(local) = &atom.local {
                 body.extend(local.lets.iter().map(|l| self.let_text(l)));
@@ -398,12 +480,23 @@ impl Query {
             }
         }
         body.extend(self.theta.iter().map(ExprFactor::text));
+        body.extend(self.semijoins.iter().map(Semijoin::text));
         format!(
             "{}({}) = {}",
             self.head_name,
             head.join(", "),
             body.join(" * ")
         )
+    }
+}
+
+impl Semijoin {
+    /// The factor as written, e.g. `not exists(Returns(o, _) * { o > 3 })`.
+    pub fn text(&self) -> String {
+        let rule = self.body.rule_text();
+        let body = rule.split_once(" = ").map_or(rule.as_str(), |(_, b)| b);
+        let not = if self.negated { "not " } else { "" };
+        format!("{not}exists({body})")
     }
 }
 

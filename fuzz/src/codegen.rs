@@ -323,42 +323,95 @@ fn query_module(c: &Compiled) -> String {
         })
         .collect();
     // The atoms as written: a wildcard or constant column gets a variable of
-    // its own, and the constants go to `constants`.
+    // its own, and the constants go to `constants`. Semijoins' atoms are
+    // left out, to their own cases.
     let mut fresh = q.variables.len();
     let mut constants: Vec<String> = Vec::new();
-    let atoms: Vec<String> = q
-        .atoms
+    let atoms: Vec<String> = (0..q.atoms.len())
+        .filter(|&i| q.semijoins.iter().all(|s| s.atom != i))
+        .map(|i| atom_case(q, i, &|r| r, &|v| v, &mut fresh, &mut constants))
+        .collect();
+    let mut semijoin_defs = String::new();
+    let semijoins: Vec<String> = q
+        .semijoins
         .iter()
         .enumerate()
-        .map(|(i, a)| match &a.local {
-            None => format!("({}, &{:?})", a.relation, a.vars),
-            Some(local) => {
-                let columns = &q.relations[local.source].columns;
-                let vars: Vec<usize> = local
-                    .args
+        .map(|(j, s)| {
+            let body = &s.body;
+            // Its variables: the shared ones are the rule's, its own come
+            // after the rule's.
+            let ids: Vec<usize> = body
+                .variables
+                .iter()
+                .map(|v| match q.variables.iter().position(|w| w.name == v.name && body.head.iter().any(|&h| body.variables[h].name == v.name)) {
+                    Some(outer) => outer,
+                    None => {
+                        fresh += 1;
+                        fresh - 1
+                    }
+                })
+                .collect();
+            // Its relations are the rule's of the same name.
+            let rel = |r: usize| {
+                q.relations
                     .iter()
-                    .enumerate()
-                    .map(|(c, arg)| match arg {
-                        Arg::Var(v) => *v,
-                        Arg::Wildcard | Arg::Const(_) => {
-                            if let Arg::Const(e) = arg {
-                                let ty = type_string(&columns[c].ty);
-                                let value = if ty == "String" {
-                                    format!("::std::string::String::from({})", e.to_token_stream())
-                                } else {
-                                    e.to_token_stream().to_string()
-                                };
-                                constants.push(format!(
-                                    "({i}, {c}, {{ let value: {ty} = {value}; ::ivm_fuzz::Column::value(&value) }})"
-                                ));
-                            }
-                            fresh += 1;
-                            fresh - 1
-                        }
+                    .position(|x| x.name == body.relations[r].name)
+                    .expect("a semijoin reads the rule's relations")
+            };
+            let mut own_constants = Vec::new();
+            let own_atoms: Vec<String> = (0..body.atoms.len())
+                .map(|i| atom_case(body, i, &rel, &|v| ids[v], &mut fresh, &mut own_constants))
+                .collect();
+            let factors: Vec<&ExprFactor> = body
+                .atoms
+                .iter()
+                .filter_map(|a| a.local.as_ref())
+                .flat_map(|l| &l.factors)
+                .chain(&body.theta)
+                .collect();
+            let condition = if factors.is_empty() {
+                "::core::option::Option::None".to_string()
+            } else {
+                let mut read: Vec<usize> = factors.iter().flat_map(|f| f.vars.clone()).collect();
+                read.sort_unstable();
+                read.dedup();
+                let binds: String = read
+                    .iter()
+                    .map(|&v| {
+                        format!(
+                            "    let {}: {} = ::ivm_fuzz::Column::from_value(values[{}]);\n",
+                            body.variables[v].name,
+                            type_string(&body.variables[v].ty),
+                            ids[v]
+                        )
                     })
                     .collect();
-                format!("({}, &{vars:?})", local.source)
-            }
+                let product = factors
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "::ivm::__private::factor::<::ivm::semiring::Int>({})",
+                            f.expr.to_token_stream()
+                        )
+                    })
+                    .reduce(|acc, f| format!("::ivm::Semiring::mul(&{acc}, &{f})"))
+                    .unwrap_or_default();
+                let _ = write!(
+                    semijoin_defs,
+                    "\nfn semijoin{j}(values: &[u64]) -> bool {{\n{binds}    !::ivm::Semiring::is_zero(&{product})\n}}\n"
+                );
+                format!("::core::option::Option::Some(semijoin{j})")
+            };
+            let _ = write!(
+                semijoin_defs,
+                "\nfn semijoin{j}_constants() -> ::std::vec::Vec<(usize, usize, u64)> {{\n    ::std::vec![{}]\n}}\n",
+                own_constants.join(", ")
+            );
+            format!(
+                "::ivm_fuzz::SemijoinCase {{ negated: {}, atoms: &[{}], constants: semijoin{j}_constants, condition: {condition} }}",
+                s.negated,
+                own_atoms.join(", ")
+            )
         })
         .collect();
     // The computed columns, from the other variables' values, in the order
@@ -511,8 +564,9 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
     constants,
     computed: &{computed:?},
     compute: {compute_fn},
+    semijoins: &[{semijoins}],
 }};
-{compute_def}}}
+{compute_def}{semijoin_defs}}}
 
 "#,
         module = module_name(&name),
@@ -527,7 +581,52 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
         head = q.head,
         head_types = head_types.join(", "),
         constants = constants.join(", "),
+        semijoins = semijoins.join(", "),
     )
+}
+
+/// Atom `i` of `q` as a case lists it, `(relation, &[variables])`, with
+/// relations numbered by `rel` and variables by `id`: a wildcard or constant column
+/// gets a variable of its own (from `fresh`), and a constant goes to
+/// `constants` as `(atom, column, value)`.
+fn atom_case(
+    q: &Query,
+    i: usize,
+    rel: &dyn Fn(usize) -> usize,
+    id: &dyn Fn(usize) -> usize,
+    fresh: &mut usize,
+    constants: &mut Vec<String>,
+) -> String {
+    let a = &q.atoms[i];
+    let Some(local) = &a.local else {
+        let vars: Vec<usize> = a.vars.iter().map(|&v| id(v)).collect();
+        return format!("({}, &{vars:?})", rel(a.relation));
+    };
+    let columns = &q.relations[local.source].columns;
+    let vars: Vec<usize> = local
+        .args
+        .iter()
+        .enumerate()
+        .map(|(c, arg)| match arg {
+            Arg::Var(v) => id(*v),
+            Arg::Wildcard | Arg::Const(_) => {
+                if let Arg::Const(e) = arg {
+                    let ty = type_string(&columns[c].ty);
+                    let value = if ty == "String" {
+                        format!("::std::string::String::from({})", e.to_token_stream())
+                    } else {
+                        e.to_token_stream().to_string()
+                    };
+                    constants.push(format!(
+                        "({i}, {c}, {{ let value: {ty} = {value}; ::ivm_fuzz::Column::value(&value) }})"
+                    ));
+                }
+                *fresh += 1;
+                *fresh - 1
+            }
+        })
+        .collect();
+    format!("({}, &{vars:?})", rel(local.source))
 }
 
 /// `let v: T = ::ivm_fuzz::Column::from_value(values[i]);` for each of

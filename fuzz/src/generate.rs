@@ -51,6 +51,21 @@ pub struct Spec {
     /// Computed columns, `{ let w: u32 = expr }`: the variable each
     /// defines and its value, over one atom's variables.
     pub lets: Vec<(usize, String)>,
+    /// Semijoins, `exists(..)` and `not exists(..)`.
+    pub semijoins: Vec<SemijoinSpec>,
+}
+
+/// A generated semijoin: atoms over the rule's relations that each bind
+/// its correlated variables (variables of one atom of the rule) and maybe
+/// one of its own, and maybe a condition on one of its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SemijoinSpec {
+    /// `not exists`.
+    pub negated: bool,
+    /// Its atoms: relation and the variable of each column.
+    pub atoms: Vec<(usize, Vec<usize>)>,
+    /// Its condition, if any.
+    pub condition: Option<String>,
 }
 
 /// The attribute that picks a strategy.
@@ -131,6 +146,16 @@ impl Spec {
                 .map(|(v, value)| format!("{{ let {}: u32 = {value} }}", VARIABLES[*v])),
         );
         body.extend(self.factors.iter().map(|f| format!("{{ {f} }}")));
+        for sj in &self.semijoins {
+            let mut inner: Vec<String> = sj
+                .atoms
+                .iter()
+                .map(|(r, vs)| format!("{}({})", RELATIONS[*r], vars(vs)))
+                .collect();
+            inner.extend(sj.condition.iter().map(|c| format!("{{ {c} }}")));
+            let not = if sj.negated { "not " } else { "" };
+            body.push(format!("{not}exists({})", inner.join(" * ")));
+        }
         out.push_str(&format!(
             "    Q({}) = {};\n}}\n",
             vars(&self.head),
@@ -428,9 +453,17 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
         wildcards: Vec::new(),
         factors: Vec::new(),
         lets: Vec::new(),
+        semijoins: Vec::new(),
     };
     if rng.chance(0.4) {
         add_local_steps(rng, &mut spec);
+    }
+    if !matches!(
+        bucket,
+        Bucket::IvmEps | Bucket::Factorized | Bucket::RangeJoin
+    ) && rng.chance(0.2)
+    {
+        add_semijoin(rng, &mut spec);
     }
     if bucket == Bucket::RangeJoin {
         add_inequality(rng, &mut spec);
@@ -589,6 +622,104 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
                 .push(format!("{} {op} {}", VARIABLES[x], VARIABLES[y]));
         }
     }
+}
+
+/// Adds a semijoin correlated on one or two variables that one atom binds:
+/// one or two atoms over the rule's relations (or a new one), each with
+/// the correlated variables and maybe a variable of its own. Negated now
+/// and then, where deletes are possible.
+fn add_semijoin(rng: &mut Rng, spec: &mut Spec) {
+    let Some((a, _)) = spec.pick_bound(rng) else {
+        return;
+    };
+    let mut correlated: Vec<usize> = spec
+        .bound_columns(a)
+        .into_iter()
+        .map(|c| spec.atoms[a].1[c])
+        .collect();
+    correlated.dedup();
+    for i in (1..correlated.len()).rev() {
+        correlated.swap(i, rng.index(i + 1));
+    }
+    correlated.truncate(rng.range(1, 2) as usize);
+    let mut next = spec
+        .atoms
+        .iter()
+        .flat_map(|(_, vs)| vs.iter().copied())
+        .chain(spec.head.iter().copied())
+        .chain(spec.lets.iter().map(|l| l.0))
+        .chain(
+            spec.semijoins
+                .iter()
+                .flat_map(|s| s.atoms.iter().flat_map(|(_, vs)| vs.iter().copied())),
+        )
+        .max()
+        .map_or(0, |v| v + 1);
+    let mut atoms = Vec::new();
+    let mut own = Vec::new();
+    let declared = spec.relations.len();
+    for _ in 0..rng.range(1, 2) {
+        let mut vs = correlated.clone();
+        if rng.chance(0.6) && next < VARIABLES.len() {
+            let v = if !own.is_empty() && rng.chance(0.5) {
+                own[0]
+            } else {
+                next += 1;
+                own.push(next - 1);
+                next - 1
+            };
+            vs.insert(rng.index(vs.len() + 1), v);
+        } else {
+            for i in (1..vs.len()).rev() {
+                vs.swap(i, rng.index(i + 1));
+            }
+        }
+        // Own variables are `u32`; a relation whose columns have these
+        // types, or a new one.
+        let types: Vec<&'static str> = vs
+            .iter()
+            .map(|&v| {
+                if own.contains(&v) {
+                    "u32"
+                } else {
+                    spec.var_type(v)
+                }
+            })
+            .collect();
+        let fits: Vec<usize> = (0..spec.relations.len())
+            .filter(|&r| spec.relations[r] == types)
+            .collect();
+        let r = if !fits.is_empty() && (spec.relations.len() == RELATIONS.len() || rng.chance(0.6))
+        {
+            *rng.pick(&fits)
+        } else if spec.relations.len() < RELATIONS.len() {
+            spec.relations.push(types);
+            spec.relations.len() - 1
+        } else {
+            // No relation fits: no semijoin, and no relation left unread.
+            spec.relations.truncate(declared);
+            return;
+        };
+        atoms.push((r, vs));
+    }
+    let condition = own
+        .first()
+        .map(|&v| {
+            let op = *rng.pick(&["!=", "<", ">="]);
+            format!("{} {op} {}", VARIABLES[v], rng.range(1, 3))
+        })
+        .filter(|_| rng.chance(0.5));
+    let rings = [
+        "ivm::semiring::Int",
+        "ivm::semiring::Real",
+        "ivm::semiring::Covariance<2>",
+    ];
+    let deletes = !spec.insert_only || rings.contains(&spec.semiring);
+    spec.semijoins.push(SemijoinSpec {
+        negated: deletes && rng.chance(0.4),
+        atoms,
+        condition,
+    });
 }
 
 /// Adds a computed column over a variable some atom binds (not through a

@@ -90,6 +90,24 @@ pub struct Case {
     /// Fills in the computed columns' values from the other variables'
     /// (by the case's variable indexes); does nothing without them.
     pub compute: fn(&mut [u64]),
+    /// The semijoins (`exists(..)`, `not exists(..)`), which `atoms`
+    /// leaves out.
+    pub semijoins: &'static [SemijoinCase],
+}
+
+/// A semijoin of a [`Case`]: its atoms and constants as `Case::atoms` and
+/// `Case::constants` give the rule's (its own variables numbered after
+/// the rule's), and its condition.
+#[derive(Debug)]
+pub struct SemijoinCase {
+    /// `not exists`.
+    pub negated: bool,
+    /// Its atoms: relation and the variable of each column.
+    pub atoms: &'static [(usize, &'static [usize])],
+    /// The constants of its atoms: (atom, column, value).
+    pub constants: fn() -> Vec<(usize, usize, u64)>,
+    /// Whether its conditions hold, given every variable's value.
+    pub condition: Option<fn(&[u64]) -> bool>,
 }
 
 /// A relation of a [`Case`].
@@ -294,6 +312,18 @@ fn naive_of<K: Payload>(case: &Case, factor: fn(&[u64]) -> K) -> Naive<K> {
     naive.set_factor(factor);
     if !case.computed.is_empty() {
         naive.set_computed(case.computed, case.compute);
+    }
+    for s in case.semijoins {
+        naive.add_semijoin(crate::naive::Semijoin {
+            negated: s.negated,
+            atoms: s
+                .atoms
+                .iter()
+                .map(|&(rel, vars)| (rel, vars.to_vec()))
+                .collect(),
+            constants: (s.constants)(),
+            condition: s.condition,
+        });
     }
     naive
 }

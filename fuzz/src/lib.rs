@@ -57,5 +57,5 @@ pub mod soak;
 pub mod sql;
 
 pub use column::Column;
-pub use harness::{Case, Entry, Relation, Target};
+pub use harness::{Case, Entry, Relation, SemijoinCase, Target};
 pub use payload::Payload;

@@ -189,6 +189,26 @@ pub struct Naive<K: Semiring> {
     compute: Option<fn(&mut [u64])>,
     /// The variables `compute` defines.
     computed: Vec<usize>,
+    /// The semijoins, each a factor of every derivation.
+    semijoins: Vec<Semijoin>,
+}
+
+/// A semijoin factor, `exists(..)` or `not exists(..)`: 1 for a
+/// derivation where some assignment of its own variables makes each of its
+/// atoms read a present tuple (and its condition hold), else 0; the other
+/// way round when negated. Its atoms' variables are numbered like the
+/// query's: the ones it shares are the query's, its own come after them.
+#[derive(Clone, Debug)]
+pub struct Semijoin {
+    /// `not exists`.
+    pub negated: bool,
+    /// Its atoms: relation index and the variable of each column.
+    pub atoms: Vec<(usize, Vec<usize>)>,
+    /// The constants of its atoms: (atom, column, value).
+    pub constants: Vec<(usize, usize, u64)>,
+    /// Its condition over the variables' values (the query's and its own),
+    /// if it has one.
+    pub condition: Option<fn(&[u64]) -> bool>,
 }
 
 impl<K: Semiring> Naive<K> {
@@ -240,7 +260,18 @@ impl<K: Semiring> Naive<K> {
             factor: None,
             compute: None,
             computed: Vec::new(),
+            semijoins: Vec::new(),
         }
+    }
+
+    /// Every derivation is multiplied by the indicator of `semijoin`.
+    pub fn add_semijoin(&mut self, semijoin: Semijoin) {
+        for (_, vars) in &semijoin.atoms {
+            for &v in vars {
+                self.num_vars = self.num_vars.max(v + 1);
+            }
+        }
+        self.semijoins.push(semijoin);
     }
 
     /// Variables `vars`, which no atom binds, are computed columns:
@@ -467,6 +498,21 @@ impl<K: Semiring> Naive<K> {
                 Some(factor) => product.mul(&factor(&values)),
                 None => product,
             };
+            // A semijoin's own variables start unbound.
+            let outer: Vec<Option<u64>> = values
+                .iter()
+                .enumerate()
+                .map(|(v, &x)| (binding[v].is_some() || self.computed.contains(&v)).then_some(x))
+                .collect();
+            let product = if self
+                .semijoins
+                .iter()
+                .all(|s| s.negated != self.witness(s, 0, &mut outer.clone()))
+            {
+                product
+            } else {
+                K::zero()
+            };
             out.entry(key).or_insert_with(K::zero).add_assign(&product);
             return true;
         };
@@ -494,6 +540,36 @@ impl<K: Semiring> Naive<K> {
             }
         }
         true
+    }
+
+    /// Whether atoms `i..` of `s` and its condition have a witness that
+    /// extends `binding` (which binds every variable of the query).
+    fn witness(&self, s: &Semijoin, i: usize, binding: &mut Vec<Option<u64>>) -> bool {
+        let Some((rel, vars)) = s.atoms.get(i) else {
+            let values: Vec<u64> = binding.iter().map(|v| v.unwrap_or(0)).collect();
+            return s.condition.is_none_or(|c| c(&values));
+        };
+        for (tuple, entry) in &self.relations[*rel] {
+            // A tuple is present where its payload is not zero (an entry
+            // of `Count` can hold a sum of zero).
+            if entry.payload.is_zero()
+                || s.constants
+                    .iter()
+                    .any(|&(a, c, value)| a == i && tuple[c] != value)
+            {
+                continue;
+            }
+            let mut newly_bound = Vec::new();
+            let found =
+                bind(vars, tuple, binding, &mut newly_bound) && self.witness(s, i + 1, binding);
+            for v in newly_bound {
+                binding[v] = None;
+            }
+            if found {
+                return true;
+            }
+        }
+        false
     }
 
     /// Asserts that `rel` is a relation and `tuple` has its arity.

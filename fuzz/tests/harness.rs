@@ -29,6 +29,7 @@ static CASE: Case = Case {
     constants: Vec::new,
     computed: &[],
     compute: |_| {},
+    semijoins: &[],
 };
 
 /// A bug to plant in [`Sums`].

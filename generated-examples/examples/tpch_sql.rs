@@ -1,4 +1,5 @@
-//! TPC-H Q1, Q3, Q5, Q6, Q10, Q12 and Q14 written in SQL, kept fresh while
+//! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without orders)
+//! written in SQL, kept fresh while
 //! generated tables are loaded row by row through `insert_text` (with a
 //! progress bar) and then changed by a stream of deletes and inserts.
 //!
@@ -15,7 +16,9 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
-use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14};
+use ivm_generated_examples::tpch_sql::{
+    TpchIdleCustomers, TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14,
+};
 
 /// Every row of the database as (table, fields), in load order.
 fn rows(db: &Database) -> Vec<(&'static str, Vec<String>)> {
@@ -69,6 +72,8 @@ fn main() -> ivm::Result<()> {
         Box::new(TpchQ10::new()),
         Box::new(TpchQ12::new()),
         Box::new(TpchQ14::new()),
+        Box::new(TpchQ4::new()),
+        Box::new(TpchIdleCustomers::new()),
     ];
 
     println!("loading TPC-H at scale factor {scale}: {} rows", rows.len());

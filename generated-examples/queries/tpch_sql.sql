@@ -123,3 +123,27 @@ FROM lineitem, part
 WHERE l_partkey = p_partkey
     AND l_shipdate >= DATE '1995-09-01'
     AND l_shipdate < DATE '1995-09-01' + INTERVAL '1' MONTH;
+
+-- Q4, the order priority checking query: orders with a line received
+-- after its commit date, an EXISTS subquery (a semijoin). Grouped by
+-- priority, it is not q-hierarchical (the order key is summed out and
+-- the priority is not in the semijoin); opted in, each update costs a
+-- lookup per order of its key, one in TPC-H's data.
+CREATE VIEW tpch_q4 WITH (intractable = 'allow') AS
+SELECT o_orderpriority, COUNT(*) AS order_count
+FROM orders
+WHERE o_orderdate >= DATE '1993-07-01'
+    AND o_orderdate < DATE '1993-07-01' + INTERVAL '3' MONTH
+    AND EXISTS (
+        SELECT * FROM lineitem
+        WHERE l_orderkey = o_orderkey AND l_commitdate < l_receiptdate
+    )
+GROUP BY o_orderpriority;
+
+-- Customers without orders, by nation (part of Q22, whose scalar
+-- subquery is out of reach): a NOT EXISTS subquery.
+CREATE VIEW tpch_idle_customers WITH (intractable = 'allow') AS
+SELECT c_nationkey, COUNT(*) AS customers, SUM(c_acctbal) AS balance
+FROM customer
+WHERE NOT EXISTS (SELECT * FROM orders WHERE o_custkey = c_custkey)
+GROUP BY c_nationkey;

@@ -1,4 +1,4 @@
-//! TPC-H Q1, Q3, Q5, Q6, Q10, Q12 and Q14 written in SQL (`queries/tpch_sql.sql`), loaded
+//! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without orders) written in SQL (`queries/tpch_sql.sql`), loaded
 //! through `insert_text` with generated data at two scale factors, agree
 //! with SQLite's answers over the same rows: after the load, after a part
 //! of every table is deleted through `delete_text` (rows the views count
@@ -9,14 +9,16 @@
 
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
-use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14};
+use ivm_generated_examples::tpch_sql::{
+    TpchIdleCustomers, TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14,
+};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
 /// SQLite's spelling of each view's SELECT (the same query with its dates
 /// as text and its date arithmetic done), with the positions of its group
 /// key's columns.
-const SQLITE: [(&str, &[usize], &str); 7] = [
+const SQLITE: [(&str, &[usize], &str); 9] = [
     (
         "tpch_q1",
         &[0, 1],
@@ -89,6 +91,22 @@ const SQLITE: [(&str, &[usize], &str); 7] = [
         WHERE l_partkey = p_partkey
             AND l_shipdate >= '1995-09-01' AND l_shipdate < '1995-10-01'",
     ),
+    (
+        "tpch_q4",
+        &[0],
+        "SELECT o_orderpriority, COUNT(*) FROM orders
+        WHERE o_orderdate >= '1993-07-01' AND o_orderdate < '1993-10-01'
+            AND EXISTS (SELECT * FROM lineitem
+                WHERE l_orderkey = o_orderkey AND l_commitdate < l_receiptdate)
+        GROUP BY o_orderpriority",
+    ),
+    (
+        "tpch_idle_customers",
+        &[0],
+        "SELECT c_nationkey, COUNT(*), SUM(c_acctbal) FROM customer
+        WHERE NOT EXISTS (SELECT * FROM orders WHERE o_custkey = c_custkey)
+        GROUP BY c_nationkey",
+    ),
 ];
 
 /// The schema's `CREATE TABLE` statements, which SQLite reads as well.
@@ -133,6 +151,8 @@ impl Copies {
                 Box::new(TpchQ10::new()),
                 Box::new(TpchQ12::new()),
                 Box::new(TpchQ14::new()),
+                Box::new(TpchQ4::new()),
+                Box::new(TpchIdleCustomers::new()),
             ],
             sql,
         }

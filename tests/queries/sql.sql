@@ -107,3 +107,29 @@ CREATE VIEW inequality WITH (intractable = 'allow') AS
 
 CREATE VIEW inequality_self WITH (intractable = 'allow') AS
     SELECT COUNT(*), SUM(x.c * y.c) FROM r x, r y WHERE x.b >= y.b;
+
+-- Semijoins: EXISTS, NOT EXISTS, IN and NOT IN subqueries in WHERE.
+CREATE VIEW semijoin_exists AS
+    SELECT b, COUNT(*), SUM(c) FROM r
+    WHERE EXISTS (SELECT * FROM s WHERE s.b = r.b AND s.d > 1)
+    GROUP BY b;
+
+CREATE VIEW semijoin_not_exists AS
+    SELECT r.b, COUNT(*), MAX(r.c) FROM r
+    WHERE NOT EXISTS (SELECT * FROM s WHERE s.b = r.b)
+    GROUP BY r.b;
+
+CREATE VIEW semijoin_in AS
+    SELECT a, SUM(g), COUNT(*) FROM t WHERE a IN (SELECT a FROM r WHERE c > 0) GROUP BY a;
+
+CREATE VIEW semijoin_not_in WITH (intractable = 'allow') AS
+    SELECT b, COUNT(*) FROM r WHERE c > -3 AND a NOT IN (SELECT a FROM t WHERE h) GROUP BY b;
+
+CREATE VIEW semijoin_bag WITH (intractable = 'allow') AS
+    SELECT a, b FROM r WHERE b IN (SELECT s.b FROM s JOIN s s2 ON s.b = s2.b WHERE s.e <> s2.e);
+
+CREATE VIEW semijoin_two WITH (intractable = 'allow') AS
+    SELECT t.a, COUNT(*) FROM t
+    WHERE EXISTS (SELECT * FROM r WHERE r.a = t.a AND r.b > 1)
+      AND NOT EXISTS (SELECT * FROM r x WHERE x.a = t.a AND x.c = 2)
+    GROUP BY t.a;

@@ -52,6 +52,17 @@ const STEPS: u64 = 10_000;
 /// the shrunk reproduction of each disagreement, or if a query did not get
 /// `strategy` (the suite would then test another strategy than its name).
 pub fn check_suite(entries: &'static [Entry], strategy: &str) {
+    check_entries(entries, strategy, Some(strategy));
+}
+
+/// Drives every query of the suite `what` against the naive evaluator, as
+/// [`check_suite`] does, whatever strategy each query got: for suites of
+/// a construct every strategy meets (semijoins).
+pub fn check_construct_suite(entries: &'static [Entry], what: &str) {
+    check_entries(entries, what, None);
+}
+
+fn check_entries(entries: &'static [Entry], what: &str, strategy: Option<&str>) {
     harness::quiet_panics();
     let cfg = Config {
         steps: STEPS,
@@ -62,12 +73,12 @@ pub fn check_suite(entries: &'static [Entry], strategy: &str) {
     assert!(!outcomes.is_empty(), "the suite has queries");
     let misplaced: Vec<String> = outcomes
         .iter()
-        .filter(|o| o.strategy != strategy)
+        .filter(|o| strategy.is_some_and(|s| o.strategy != s))
         .map(|o| format!("{} got {}", o.name, o.strategy))
         .collect();
     assert!(
         misplaced.is_empty(),
-        "queries of the {strategy} suite maintained otherwise: {}",
+        "queries of the {what} suite maintained otherwise: {}",
         misplaced.join(", ")
     );
     for o in &outcomes {
@@ -78,7 +89,7 @@ pub fn check_suite(entries: &'static [Entry], strategy: &str) {
             o.updates
         );
     }
-    assert_agree(&outcomes, &format!("the {strategy} suite"));
+    assert_agree(&outcomes, &format!("the {what} suite"));
 }
 
 /// Panics, with the shrunk reproduction of each, if any of `outcomes`

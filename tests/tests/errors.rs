@@ -195,7 +195,7 @@ error_case!(
 error_case!(
     missing_star,
     "query Q {\n    relation R(a: u32);\n    relation S(a: u32);\n    Q(a) = R(a) S(a);\n}\n",
-    "expected `*` and another factor (an atom or `{ expr }`), or `;` to end the rule"
+    "expected `*` and another factor (an atom, `{ expr }` or `exists(..)`), or `;` to end the rule"
 );
 error_case!(
     missing_column_type,
@@ -239,3 +239,88 @@ fn spans_point_at_the_offending_token() {
     assert_eq!((span.start().line, span.start().column), (3, 21));
     assert_eq!((span.end().line, span.end().column), (3, 23));
 }
+
+// Semijoins.
+const SEMIJOIN_RELATIONS: &str = "    relation R(a: u32, b: u32);\n    relation S(b: u32, c: u32);\n    relation T(c: u32);\n    relation U(b: u64);\n";
+error_case!(
+    semijoin_shares_nothing,
+    &format!("query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(S(c, d));\n}}\n"),
+    "`exists(..)` shares no variable with the atoms of the rule"
+);
+error_case!(
+    semijoin_atom_misses_a_correlated_variable,
+    &format!("query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(S(b, c) * T(c));\n}}\n"),
+    "this atom inside `exists(..)` does not bind `b`"
+);
+error_case!(
+    semijoin_compares_across,
+    &format!(
+        "query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(S(b, c) * {{ c > a }});\n}}\n"
+    ),
+    "`a` is bound outside `exists(..)` and by no atom inside it"
+);
+error_case!(
+    negated_semijoin_without_anchor,
+    &format!(
+        "query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, x) * S(x, b) * not exists(S(a, b));\n}}\n"
+    ),
+    "which no one atom of the rule binds together"
+);
+error_case!(
+    semijoin_variable_with_two_types,
+    &format!("query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(U(b));\n}}\n"),
+    "variable `b` is `u64` inside `exists(..)` but `u32` in the rule"
+);
+error_case!(
+    nested_semijoin,
+    &format!(
+        "query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(S(b, c) * not exists(T(c)));\n}}\n"
+    ),
+    "`exists(..)` inside `exists(..)` is not supported yet"
+);
+error_case!(
+    semijoin_unknown_relation,
+    &format!("query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(X(b));\n}}\n"),
+    "unknown relation `X` in query `Q`"
+);
+error_case!(
+    semijoin_computed_column,
+    &format!(
+        "query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(S(b, c) * {{ let d: u32 = c }});\n}}\n"
+    ),
+    "a computed column (`let`) inside `exists(..)` is not supported yet"
+);
+error_case!(
+    semijoin_without_atom,
+    &format!("query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists({{ b > 2 }});\n}}\n"),
+    "`exists(..)` holds no atom"
+);
+
+#[test]
+fn a_semijoin_body_that_is_rejected_is_the_error_at_its_atoms() {
+    let text = "query Q {\n    relation R(a: u32, b: u32);\n    relation S(b: u32, x: u32);\n    relation T(b: u32, y: u32);\n    relation V(b: u32, x: u32, y: u32);\n    Q(a, b) = R(a, b) * exists(S(b, x) * T(b, y) * V(b, x, y));\n}\n";
+    let err = ivm_compiler::driver::compile_str(text).unwrap_err();
+    let shown = diagnostic::render(&err, "q.ivm", text);
+    assert!(
+        shown.contains(
+            "`exists(S(b, x) * T(b, y) * V(b, x, y))` in query `Q` cannot be maintained efficiently"
+        ),
+        "{shown}"
+    );
+    insta::assert_snapshot!(shown);
+}
+
+#[test]
+fn a_relation_named_exists_is_an_atom() {
+    let text = "query Q {\n    relation exists(a: u32, b: u32);\n    Q(a) = exists(a, b);\n}\n";
+    let reports = explain::explain_str(text).unwrap();
+    assert!(reports[0].query.semijoins.is_empty());
+    assert_eq!(reports[0].query.rule_text(), "Q(a) = exists(a, b)");
+}
+error_case!(
+    negated_semijoin_under_inserts_only,
+    &format!(
+        "#[semiring(ivm::semiring::Count)]\n#[updates(insert_only)]\nquery Q {{\n{SEMIJOIN_RELATIONS}    Q(a, b) = R(a, b) * not exists(S(b, _));\n}}\n"
+    ),
+    "`not exists(..)` under `#[updates(insert_only)]` over `Count`"
+);

@@ -61,6 +61,12 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(DecimalExtremes::new()),
         Box::new(Inequality::new()),
         Box::new(InequalitySelf::new()),
+        Box::new(SemijoinExists::new()),
+        Box::new(SemijoinNotExists::new()),
+        Box::new(SemijoinIn::new()),
+        Box::new(SemijoinNotIn::new()),
+        Box::new(SemijoinBag::new()),
+        Box::new(SemijoinTwo::new()),
     ]
 }
 

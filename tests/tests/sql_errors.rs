@@ -34,14 +34,49 @@ macro_rules! sql_error {
 }
 
 sql_error!(
-    subquery_in_where,
-    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders\n  WHERE cust IN (SELECT cust FROM customers) GROUP BY cust;",
-    "subqueries are not supported"
+    subquery_under_or,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders\n  WHERE id = 1 OR cust IN (SELECT cust FROM customers) GROUP BY cust;",
+    "a subquery is supported only as a condition of WHERE joined by AND"
 );
 sql_error!(
-    exists,
-    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.cust = o.cust);",
-    "subqueries are not supported"
+    scalar_subquery,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders\n  WHERE total > (SELECT SUM(total) FROM orders) GROUP BY cust;",
+    "scalar subqueries"
+);
+sql_error!(
+    exists_compares_across,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.nation > o.cust);",
+    "a subquery's condition on the outer query's columns other than an equality"
+);
+sql_error!(
+    nested_subquery,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.cust = o.cust\n    AND c.nation IN (SELECT id FROM orders));",
+    "a subquery inside a subquery is not supported"
+);
+sql_error!(
+    subquery_group_by,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE o.cust IN (SELECT cust FROM customers GROUP BY cust);",
+    "GROUP BY in a subquery is not supported"
+);
+sql_error!(
+    in_two_columns,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE o.cust IN (SELECT cust, nation FROM customers);",
+    "the subquery of IN selects one column"
+);
+sql_error!(
+    exists_uncorrelated,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.nation = 3);",
+    "the subquery is not correlated"
+);
+sql_error!(
+    exists_join_missing_the_key,
+    "CREATE VIEW v AS SELECT o.cust, COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c, orders o2 WHERE c.cust = o.cust AND o2.id = c.nation)\n  GROUP BY o.cust;",
+    "this table of the subquery does not bind `o_cust`"
+);
+sql_error!(
+    not_exists_over_two_tables,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o, customers c\n  WHERE o.id = c.nation AND NOT EXISTS (SELECT 1 FROM orders x WHERE x.cust = c.cust AND x.id = o.cust);",
+    "which no one atom of the rule binds together"
 );
 sql_error!(
     subquery_in_from,

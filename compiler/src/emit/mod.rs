@@ -32,6 +32,7 @@ mod message;
 mod range_join;
 mod recompute;
 mod relation;
+mod semijoin;
 mod sql;
 mod top_join;
 mod triangle;
@@ -83,7 +84,10 @@ pub fn emit(p: &Program) -> TokenStream {
                 quote! { #name: #init, },
             )
         })
+        .chain(semijoin::fields(p))
         .unzip();
+    let subprograms = semijoin::items(p);
+    let semijoin_methods = semijoin::methods(p);
     let api = relation::methods(p);
     let bulk = bulk::bulk_load(p);
     let triggers = relation::propagations(p);
@@ -142,12 +146,14 @@ pub fn emit(p: &Program) -> TokenStream {
         quote! { #[allow(clippy::too_many_arguments, reason = "one parameter per column")] }
     });
     // Maps of tuple payloads (several aggregates, as SQL views have) and
-    // of keys of more than 12 columns spell long types.
+    // of wide keys spell long types.
     let tuple_payload = matches!(p.payload, syn::Type::Tuple(_));
-    let complex = (widest > 12 || tuple_payload).then(|| {
-        quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and keys of more than 12 columns nest")] }
+    let complex = (widest > 5 || tuple_payload).then(|| {
+        quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and wide keys spell long types")] }
     });
     quote! {
+        #subprograms
+
         #warning
         #claims
         #positive
@@ -173,6 +179,7 @@ pub fn emit(p: &Program) -> TokenStream {
             #api
             #enumerate
             #triggers
+            #semijoin_methods
             #(#top)*
         }
 
@@ -245,6 +252,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
         &PathBody::Raise(message) => message::path(p, path.atom, message),
         &PathBody::Cluster(node) => cluster::path(p, node),
         &PathBody::Feed(d) => local::path(p, d),
+        &PathBody::Semijoin { semijoin, relation } => semijoin::path(p, semijoin, relation),
         PathBody::Range(step) => range_join::path(p, path.atom, step),
     }
 }

@@ -24,7 +24,7 @@ fn delta_name(r: &RelationIr) -> Ident {
 /// The update, insert, delete and retract methods of every relation.
 pub fn methods(p: &Program) -> TokenStream {
     let per_relation = (0..p.relations.len()).map(|r| {
-        if p.relations[r].derived.is_some() {
+        if p.relations[r].is_fed() {
             feed_method(p, r)
         } else {
             relation_methods(p, r)
@@ -118,8 +118,9 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
 }
 
 /// The private method through which an atom's local step changes its
-/// derived relation: one contribution (the source tuple's payload times
-/// the atom's factors) changes from `from` to `to`.
+/// derived relation (one contribution, the source tuple's payload times
+/// the atom's factors, changes from `from` to `to`), or a semijoin its
+/// indicator (from 0 to 1 or back).
 fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
     let r = &p.relations[rel_id];
     let k = &p.payload;

@@ -11,7 +11,9 @@ use super::Report;
 /// `verdict` (`tractable`, `strategy`, `update_time`, `delay`, `witness`)
 /// are stable; the others may grow. `local_steps` lists each atom's local
 /// step (`atom`, `matches`, `factors`, `reads`), `theta` each theta factor
-/// (`factor`, and `reads`: each variable with the atoms that hold it).
+/// (`factor`, and `reads`: each variable with the atoms that hold it),
+/// `semijoins` each semijoin (`factor`, `negated`, `reads`, and `body`
+/// and `domain`: each `rule`, `strategy` and `update_time`).
 /// A query written in SQL has `sql`, the view it was lowered from.
 pub fn to_json(r: &Report) -> Value {
     let a = &r.analysis;
@@ -54,6 +56,28 @@ pub fn to_json(r: &Report) -> Value {
             json!({"factor": t.factor, "reads": reads})
         })
         .collect();
+    let semijoins: Vec<Value> = r
+        .query
+        .semijoins
+        .iter()
+        .zip(&r.semijoins)
+        .map(|(s, reports)| {
+            let part = |p: &Report| {
+                json!({
+                    "rule": p.query.rule_text(),
+                    "strategy": p.verdict.strategy.map_or("reject", |s| s.keyword()),
+                    "update_time": p.verdict.update_time,
+                })
+            };
+            json!({
+                "factor": s.text(),
+                "negated": s.negated,
+                "reads": r.query.label_of_relation(s.atom),
+                "body": part(&reports.body),
+                "domain": reports.domain.as_ref().map(part),
+            })
+        })
+        .collect();
     let mut out = json!({
         "name": r.query.name.to_string(),
         "rule": r.query.rule_text(),
@@ -73,6 +97,7 @@ pub fn to_json(r: &Report) -> Value {
         "verdict": verdict,
         "local_steps": local_steps,
         "theta": theta,
+        "semijoins": semijoins,
     });
     if let Some(sql) = &r.sql {
         out["sql"] = json!(sql);

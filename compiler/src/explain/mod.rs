@@ -30,6 +30,19 @@ pub struct Report {
     pub plan: Result<Plan, Rejection>,
     /// The SQL view the query was lowered from, if it was written in SQL.
     pub sql: Option<String>,
+    /// The reports of the queries behind the semijoins, in the order of
+    /// `query.semijoins`.
+    pub semijoins: Vec<SemijoinReports>,
+}
+
+/// The reports of a semijoin's body and (for `not exists`) domain, each a
+/// query of its own over `Int`.
+#[derive(Debug, Clone)]
+pub struct SemijoinReports {
+    /// The body's count.
+    pub body: Report,
+    /// The domain's count, for `not exists`.
+    pub domain: Option<Report>,
 }
 
 /// Analyses and plans one checked query.
@@ -46,12 +59,21 @@ pub fn report(query: Query) -> Report {
         },
     );
     let plan = plan::plan(&query, &analysis, &verdict);
+    let semijoins = query
+        .semijoins
+        .iter()
+        .map(|s| SemijoinReports {
+            body: report((*s.body).clone()),
+            domain: s.domain.as_deref().cloned().map(report),
+        })
+        .collect();
     Report {
         query,
         analysis,
         verdict,
         plan,
         sql: None,
+        semijoins,
     }
 }
 

@@ -30,6 +30,7 @@ pub fn to_text(r: &Report) -> String {
     let _ = writeln!(out, "  updates   {}", q.updates.keyword());
     out.push('\n');
     local_steps(&mut out, q);
+    semijoins(&mut out, r);
 
     out.push_str("classes\n");
     let line = |out: &mut String, name: &str, ok: bool, why: Option<String>| {
@@ -440,6 +441,46 @@ fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {
 /// factors applied there, and the derived relation it then reads (the
 /// analysis below sees the atom over that relation's columns); then each
 /// theta factor with the atoms of its variables.
+/// The semijoins: what the rule reads of each, and how each body (and
+/// domain) is maintained.
+fn semijoins(out: &mut String, r: &Report) {
+    if r.semijoins.is_empty() {
+        return;
+    }
+    out.push_str("semijoins (each an atom over the values where it holds; its body, and a `not exists`'s domain, are queries over Int of their own)\n");
+    for (s, reports) in r.query.semijoins.iter().zip(&r.semijoins) {
+        let relation = r.query.label_of_relation(s.atom);
+        let _ = writeln!(out, "  {}", s.text());
+        let holds = if s.negated {
+            "1 where the domain has the value and the body no derivation"
+        } else {
+            "1 where the body has a derivation"
+        };
+        let _ = writeln!(out, "    reads {relation}: {holds}");
+        let mut part = |what: &str, p: &Report| {
+            let how = match p.verdict.strategy {
+                Some(strategy) => format!(
+                    "{}, {} per update",
+                    strategy.keyword(),
+                    p.verdict.update_time
+                ),
+                None => "rejected".to_owned(),
+            };
+            let _ = writeln!(out, "    {what} {}: {how}", p.query.rule_text());
+        };
+        part("body", &reports.body);
+        if let Some(d) = &reports.domain {
+            part("domain", d);
+        }
+        let _ = writeln!(
+            out,
+            "    an update of a relation it reads changes each count at one value of ({}) per atom of that relation",
+            r.query.var_names(&r.query.atoms[s.atom].vars)
+        );
+    }
+    out.push('\n');
+}
+
 fn local_steps(out: &mut String, q: &crate::query::Query) {
     let steps = super::local_steps(q);
     if !steps.is_empty() {

@@ -261,6 +261,24 @@ impl fmt::Display for Program {
                 }
             }
         }
+        if !self.semijoins.is_empty() {
+            writeln!(f, "semijoins")?;
+        }
+        for s in &self.semijoins {
+            let r = &self.relations[s.relation];
+            let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
+            let when = match &s.domain {
+                None => format!("{} is non-zero", s.body.field),
+                Some(d) => format!("{} is non-zero and {} is zero", d.field, s.body.field),
+            };
+            writeln!(
+                f,
+                "  {}[{}] := 1 where {}: where {when} (programs below)",
+                self.maps[r.base].name,
+                cols.join(", "),
+                s.text
+            )?;
+        }
         for t in &self.triggers {
             let r = &self.relations[t.relation];
             let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
@@ -327,6 +345,11 @@ impl fmt::Display for Program {
                 }
             }
         }
+        for part in self.semijoins.iter().flat_map(super::Semijoin::parts) {
+            writeln!(f)?;
+            writeln!(f, "{} holds:", part.field)?;
+            write!(f, "{}", part.program)?;
+        }
         Ok(())
     }
 }
@@ -369,6 +392,25 @@ impl Program {
                     self.atoms[derived.atom].label,
                     self.maps[self.relations[d].base].name,
                     self.var_list(&self.atoms[derived.atom].vars)
+                )
+            }
+            &PathBody::Semijoin { semijoin, relation } => {
+                let s = &self.semijoins[semijoin];
+                let r = &self.relations[relation];
+                for part in s
+                    .parts()
+                    .filter(|part| part.reads.iter().any(|x| x.relation == relation))
+                {
+                    writeln!(
+                        f,
+                        "    if the tuple comes or goes: {}.update_{}(.., ±1)",
+                        part.field, r.snake
+                    )?;
+                }
+                writeln!(
+                    f,
+                    "    where {} turns at the values the tuple binds, {} changes there",
+                    s.text, self.maps[self.relations[s.relation].base].name
                 )
             }
             &PathBody::Cluster(m) => writeln!(

@@ -72,6 +72,59 @@ pub struct Program {
     pub triggers: Vec<Trigger>,
     /// How the result is read.
     pub output: Output,
+    /// The semijoins: each keeps one relation of this program equal to
+    /// its indicator, from the programs of its body (and domain).
+    pub semijoins: Vec<Semijoin>,
+}
+
+/// A semijoin (`query::Semijoin`): the programs that count its body's
+/// derivations (and, for `not exists`, its domain's), each a struct of its
+/// own held in a field, and the relation of the outer program that holds
+/// its indicator.
+#[derive(Debug, Clone)]
+pub struct Semijoin {
+    /// The relation holding the indicator, fed like a derived relation.
+    pub relation: RelId,
+    /// `not exists`: the indicator is 1 where the domain's count is
+    /// non-zero and the body's is zero.
+    pub negated: bool,
+    /// The factor as written.
+    pub text: String,
+    /// The body's count.
+    pub body: Subprogram,
+    /// The domain's count, for `not exists`.
+    pub domain: Option<Subprogram>,
+}
+
+impl Semijoin {
+    /// The body, then the domain if there is one.
+    pub fn parts(&self) -> impl Iterator<Item = &Subprogram> + '_ {
+        std::iter::once(&self.body).chain(&self.domain)
+    }
+}
+
+/// A program kept inside another, in a field, and updated from the
+/// outer program's relations.
+#[derive(Debug, Clone)]
+pub struct Subprogram {
+    /// The field holding its struct.
+    pub field: Ident,
+    /// The program.
+    pub program: Box<Program>,
+    /// The relations of the outer program it reads.
+    pub reads: Vec<SubprogramRead>,
+}
+
+/// One relation of an outer program that a subprogram reads.
+#[derive(Debug, Clone)]
+pub struct SubprogramRead {
+    /// The relation, in the outer program.
+    pub relation: RelId,
+    /// Its `snake_case` name in the subprogram (`update_<snake>`).
+    pub snake: String,
+    /// Per atom of the subprogram over it: the columns of a tuple that
+    /// form the subprogram's output tuple (its head, in order) there.
+    pub keys: Vec<Vec<usize>>,
 }
 
 /// A variable of the query.
@@ -130,6 +183,18 @@ pub struct RelationIr {
     /// of the relation written in the atom enter it. It has no update API;
     /// its source's updates feed it (`PathBody::Feed`).
     pub derived: Option<Derived>,
+    /// For the indicator of a semijoin: its index in
+    /// [`Program::semijoins`]. It has no update API either; the updates
+    /// of the relations the semijoin reads feed it (`PathBody::Semijoin`).
+    pub semijoin: Option<usize>,
+}
+
+impl RelationIr {
+    /// Whether it is fed by other relations' updates (a derived relation
+    /// or a semijoin's indicator) rather than updated through an API.
+    pub fn is_fed(&self) -> bool {
+        self.derived.is_some() || self.semijoin.is_some()
+    }
 }
 
 /// How a derived relation is fed: the atom's local step.
@@ -478,6 +543,16 @@ pub enum PathBody {
     /// side's sum beyond its key, changes the result; then its own side's
     /// sums take the change.
     Range(RangeStep),
+    /// A semijoin that reads the updated relation: a tuple that comes or
+    /// goes changes the count of its body (or domain) at the values of
+    /// the correlated variables it binds, and where the indicator turns,
+    /// the semijoin's relation is fed.
+    Semijoin {
+        /// The semijoin, in [`Program::semijoins`].
+        semijoin: usize,
+        /// The relation updated.
+        relation: RelId,
+    },
 }
 
 /// The path of one atom of an inequality join.
@@ -707,9 +782,9 @@ impl Program {
     }
 
     /// The relations the query declares, with their update API (not the
-    /// derived relations of atoms' local steps).
+    /// derived relations of atoms' local steps, nor semijoins' indicators).
     pub fn declared(&self) -> impl Iterator<Item = &RelationIr> + '_ {
-        self.relations.iter().filter(|r| r.derived.is_none())
+        self.relations.iter().filter(|r| !r.is_fed())
     }
 
     /// The names of `maps`, in order.

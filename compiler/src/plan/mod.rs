@@ -15,6 +15,7 @@ pub mod ivm_eps;
 pub mod names;
 pub mod range_join;
 pub mod recompute;
+pub mod semijoin;
 mod skeleton;
 pub mod storage;
 pub mod top_join;
@@ -165,10 +166,17 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
     })
 }
 
-/// The plan lowered to the IR by its strategy's planner, with what no code
+/// The plan lowered to the IR by its strategy's planner, with the
+/// programs of its semijoins' bodies and domains (lowered before, in the
+/// order of `query.semijoins`) attached ([`semijoin`]), and what no code
 /// reads back dropped ([`storage`]). An error only where a planner meets
 /// a shape the verdict should have ruled out.
-pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, syn::Error> {
+pub fn lower(
+    query: &Query,
+    plan: &Plan,
+    verdict: &Verdict,
+    semijoins: Vec<semijoin::Parts>,
+) -> Result<Program, syn::Error> {
     let internal = |what: &str| {
         syn::Error::new(
             query.span,
@@ -195,6 +203,7 @@ pub fn lower(query: &Query, plan: &Plan, verdict: &Verdict) -> Result<Program, s
         Plan::Recompute => recompute::lower(query, verdict),
     };
     feed_derived_relations(&mut program);
+    semijoin::attach(&mut program, query, semijoins);
     storage::keep_only_what_is_read(&mut program);
     Ok(program)
 }

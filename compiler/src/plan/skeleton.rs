@@ -10,7 +10,7 @@ use super::names::snake_case;
 use crate::ir::{
     AtomIr, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, Var,
 };
-use crate::query::Query;
+use crate::query::{Origin, Query};
 
 /// A program with the query's variables, atoms, relations and base maps,
 /// and no views, triggers or output yet.
@@ -37,9 +37,9 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
     let mut relations = Vec::new();
     for (i, r) in query.relations.iter().enumerate() {
         let snake = snake_case(&r.name.to_string());
-        let doc = match r.derived_from {
-            None => format!("`{}`: each tuple's live contributions.", r.name),
-            Some(_) => format!(
+        let doc = match r.origin {
+            Origin::Declared => format!("`{}`: each tuple's live contributions.", r.name),
+            Origin::Local(_) | Origin::Semijoin(_) => format!(
                 "{}, by ({}).",
                 r.docs.concat().trim(),
                 r.columns
@@ -68,7 +68,11 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                 .map(|c| (c.name.clone(), c.ty.clone()))
                 .collect(),
             base: i,
-            derived: r.derived_from.map(|atom| {
+            semijoin: match r.origin {
+                Origin::Semijoin(s) => Some(s),
+                Origin::Declared | Origin::Local(_) => None,
+            },
+            derived: r.local_atom().map(|atom| {
                 let local = query.atoms[atom]
                     .local
                     .as_ref()
@@ -124,6 +128,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                 roots: Vec::new(),
             },
         },
+        semijoins: Vec::new(),
     }
 }
 

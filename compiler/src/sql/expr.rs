@@ -468,7 +468,10 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
             ));
         }
         Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => {
-            return Err((loc, "subqueries are not supported".to_string()));
+            return Err((
+                loc,
+                "a subquery is supported only as a condition of WHERE joined by AND: `[NOT] EXISTS (SELECT ..)` or `col [NOT] IN (SELECT col ..)`; scalar subqueries, and subqueries under OR or in the select list, are not".to_string(),
+            ));
         }
         Expr::Case {
             operand,

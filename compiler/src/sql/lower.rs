@@ -31,11 +31,24 @@ const MAX_COMPONENTS: usize = 8;
 
 type Failure = (Loc, String);
 
-/// One FROM item: a table under an alias.
+/// One FROM item: a table under an alias, of the view's FROM or of a
+/// subquery's.
 struct Item<'t> {
     alias: String,
     table: &'t Table,
     loc: Loc,
+    /// The semijoin whose subquery it is in (`EXISTS`, `IN`); `None` for
+    /// the view's own FROM.
+    owner: Option<usize>,
+}
+
+/// A subquery of WHERE, `EXISTS (..)`, `col IN (SELECT ..)` or their
+/// negations: a semijoin of the rule (`exists(..)`).
+struct Semijoin {
+    negated: bool,
+    loc: Loc,
+    /// Its conditions over its own columns.
+    conditions: Vec<Scalar>,
 }
 
 /// What a payload component holds.
@@ -135,6 +148,8 @@ struct Lowering<'a> {
     keys: Vec<Key>,
     /// No GROUP BY and no aggregate: the selected columns are the key.
     bag: bool,
+    /// The subqueries of WHERE, in order.
+    semijoins: Vec<Semijoin>,
 }
 
 /// Lowers `select`, the body of view `name`, to a query item and its
@@ -165,6 +180,7 @@ pub fn view(
         aggregates: Vec::new(),
         keys: Vec::new(),
         bag: false,
+        semijoins: Vec::new(),
     };
     lowering
         .lower(tables, name, options, select, sql)
@@ -182,39 +198,21 @@ impl<'a> Lowering<'a> {
     ) -> Result<(ast::QueryItem, SqlView), Failure> {
         unsupported_clauses(select)?;
         // FROM: the atoms, and the conditions of JOIN .. ON.
-        let mut on = Vec::new();
-        for from in &select.from {
-            self.item(tables, &from.relation)?;
-            for join in &from.joins {
-                self.item(tables, &join.relation)?;
-                match &join.join_operator {
-                    JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => {
-                        match c {
-                            JoinConstraint::On(e) => on.push(e),
-                            JoinConstraint::None => {}
-                            _ => {
-                                return Err((
-                                    join.relation.span(),
-                                    "write the join condition with ON (USING and NATURAL are not supported)".to_string(),
-                                ));
-                            }
-                        }
-                    }
-                    _ => {
-                        return Err((
-                            join.relation.span(),
-                            "outer, semi and anti joins are not supported: use an inner JOIN .. ON or a comma join".to_string(),
-                        ));
-                    }
-                }
-            }
-        }
+        let on = self.from(tables, select, None)?;
         if self.items.is_empty() {
             return Err((select.span(), "a view needs a FROM clause".to_string()));
         }
         // WHERE and ON: split into conjuncts, each an equality to unify, a
-        // constant to match or a condition.
+        // constant to match, a condition, or a subquery (a semijoin).
+        let mut conjuncts = Vec::new();
         for e in on.into_iter().chain(&select.selection) {
+            split_and(e, &mut conjuncts);
+        }
+        for e in conjuncts {
+            if let Some((negated, lhs, query)) = as_semijoin(e) {
+                self.semijoin(tables, negated, lhs, query, e.span())?;
+                continue;
+            }
             let condition = scalar(e, &|ids, loc| self.resolve(ids, loc))?;
             if condition.ty() != SqlType::Bool {
                 return Err((e.span(), "expected a condition".to_string()));
@@ -323,7 +321,7 @@ impl<'a> Lowering<'a> {
                 let a_column = self
                     .items
                     .iter()
-                    .any(|i| i.table.columns.iter().any(|c| c.0 == name));
+                    .any(|i| i.owner.is_none() && i.table.columns.iter().any(|c| c.0 == name));
                 (0..projection.len())
                     .filter_map(item)
                     .find(|(_, alias)| !a_column && alias.as_deref() == Some(name.as_str()))
@@ -391,7 +389,228 @@ impl<'a> Lowering<'a> {
             .position(|k| matches!(k, Key::Computed { expr, .. } if expr == e))
     }
 
-    fn item(&mut self, tables: &'a [Table], factor: &TableFactor) -> Result<(), Failure> {
+    /// The FROM items of `select` (the view's, or semijoin `owner`'s), and
+    /// the conditions of its JOIN .. ON.
+    fn from<'s>(
+        &mut self,
+        tables: &'a [Table],
+        select: &'s Select,
+        owner: Option<usize>,
+    ) -> Result<Vec<&'s Expr>, Failure> {
+        let mut on = Vec::new();
+        for from in &select.from {
+            self.item(tables, &from.relation, owner)?;
+            for join in &from.joins {
+                self.item(tables, &join.relation, owner)?;
+                match &join.join_operator {
+                    JoinOperator::Join(c) | JoinOperator::Inner(c) | JoinOperator::CrossJoin(c) => {
+                        match c {
+                            JoinConstraint::On(e) => on.push(e),
+                            JoinConstraint::None => {}
+                            _ => {
+                                return Err((
+                                    join.relation.span(),
+                                    "write the join condition with ON (USING and NATURAL are not supported)".to_string(),
+                                ));
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err((
+                            join.relation.span(),
+                            "outer, semi and anti joins are not supported: use an inner JOIN .. ON or a comma join; a semijoin is written `EXISTS (SELECT ..)` or `col IN (SELECT ..)` in WHERE".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(on)
+    }
+
+    /// A subquery of WHERE, `[NOT] EXISTS (..)` or `lhs [NOT] IN (SELECT
+    /// ..)`: its FROM items join the view's as semijoin `j`'s, its
+    /// equalities with the view's columns correlate (unify) them, and its
+    /// other conditions stay its own.
+    fn semijoin(
+        &mut self,
+        tables: &'a [Table],
+        negated: bool,
+        lhs: Option<&Expr>,
+        query: &sqlparser::ast::Query,
+        loc: Loc,
+    ) -> Result<(), Failure> {
+        let j = self.semijoins.len();
+        self.semijoins.push(Semijoin {
+            negated,
+            loc,
+            conditions: Vec::new(),
+        });
+        if query.with.is_some()
+            || query.order_by.is_some()
+            || query.limit_clause.is_some()
+            || query.fetch.is_some()
+        {
+            return Err((
+                query.span(),
+                "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
+            ));
+        }
+        let sqlparser::ast::SetExpr::Select(select) = &*query.body else {
+            return Err((
+                query.body.span(),
+                "a subquery is one SELECT block".to_string(),
+            ));
+        };
+        unsupported_clauses(select)?;
+        match &select.group_by {
+            GroupByExpr::Expressions(exprs, _) if exprs.is_empty() => {}
+            _ => {
+                return Err((
+                    select.span(),
+                    "GROUP BY in a subquery is not supported: a semijoin asks whether a row exists"
+                        .to_string(),
+                ));
+            }
+        }
+        let on = self.from(tables, select, Some(j))?;
+        let scope = Some(j);
+        // `lhs IN (SELECT x ..)` is the correlation `lhs = x`.
+        if let Some(lhs) = lhs {
+            let [item] = select.projection.as_slice() else {
+                return Err((
+                    select.span(),
+                    "the subquery of IN selects one column".to_string(),
+                ));
+            };
+            let (SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) = item
+            else {
+                return Err((
+                    item.span(),
+                    "the subquery of IN selects one column".to_string(),
+                ));
+            };
+            let inner = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
+            let outer = scalar(lhs, &|ids, loc| self.resolve_in(None, ids, loc))?;
+            match (outer, inner) {
+                (Scalar::Column(x), Scalar::Column(y)) if self.items[y.item].owner == scope => {
+                    if x.ty != y.ty {
+                        return Err((
+                            loc,
+                            format!(
+                                "IN compares a {} with a {}: compare columns of one type",
+                                x.ty.name(),
+                                y.ty.name()
+                            ),
+                        ));
+                    }
+                    self.unify(x, y);
+                }
+                _ => {
+                    return Err((
+                        loc,
+                        "`col IN (SELECT col2 ..)` is supported with a column on each side"
+                            .to_string(),
+                    ));
+                }
+            }
+        } else if select.projection.iter().any(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                has_aggregate(e)
+            }
+            _ => false,
+        }) {
+            return Err((
+                select.span(),
+                "an aggregate in an EXISTS subquery is not supported".to_string(),
+            ));
+        }
+        let mut conjuncts = Vec::new();
+        for e in on.into_iter().chain(&select.selection) {
+            split_and(e, &mut conjuncts);
+        }
+        for e in conjuncts {
+            if as_semijoin(e).is_some() {
+                return Err((
+                    e.span(),
+                    "a subquery inside a subquery is not supported".to_string(),
+                ));
+            }
+            let condition = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
+            if condition.ty() != SqlType::Bool {
+                return Err((e.span(), "expected a condition".to_string()));
+            }
+            self.inner_conjuncts(j, condition, e.span())?;
+        }
+        Ok(())
+    }
+
+    /// A conjunct of semijoin `j`'s WHERE: an equality of columns unifies
+    /// them (with one of the view's, it correlates); an equality with a
+    /// constant matches; any other condition must read the subquery's own
+    /// columns only.
+    fn inner_conjuncts(&mut self, j: usize, e: Scalar, loc: Loc) -> Result<(), Failure> {
+        let own = |this: &Self, c: &Column| this.items[c.item].owner == Some(j);
+        match e {
+            Scalar::And(a, b) => {
+                self.inner_conjuncts(j, *a, loc)?;
+                self.inner_conjuncts(j, *b, loc)
+            }
+            Scalar::Const(Value::Bool(true)) => Ok(()),
+            Scalar::Cmp(Cmp::Eq, a, b) => match (*a, *b) {
+                (Scalar::Column(x), Scalar::Column(y))
+                    if x.ty == y.ty && (own(self, &x) || own(self, &y)) =>
+                {
+                    self.unify(x, y);
+                    Ok(())
+                }
+                (Scalar::Column(c), Scalar::Const(v)) | (Scalar::Const(v), Scalar::Column(c))
+                    if own(self, &c)
+                        && constant_in_atom(c.ty, &v)
+                        && !self.constants.contains_key(&(c.item, c.column)) =>
+                {
+                    self.constants.insert((c.item, c.column), v);
+                    Ok(())
+                }
+                (a, b) => {
+                    self.inner_condition(j, Scalar::Cmp(Cmp::Eq, Box::new(a), Box::new(b)), loc)
+                }
+            },
+            e => self.inner_condition(j, e, loc),
+        }
+    }
+
+    fn inner_condition(&mut self, j: usize, e: Scalar, loc: Loc) -> Result<(), Failure> {
+        let columns = e.columns();
+        if columns.iter().any(|c| self.items[c.item].owner != Some(j)) {
+            return Err((
+                loc,
+                "a subquery's condition on the outer query's columns other than an equality with its own columns is not supported: correlate with `inner.col = outer.col`, and move conditions on the outer columns out of the subquery".to_string(),
+            ));
+        }
+        self.read.extend(columns.iter().map(|c| (c.item, c.column)));
+        self.semijoins[j].conditions.push(e);
+        Ok(())
+    }
+
+    /// Unifies two columns into one variable, named after the view's
+    /// column where one is a subquery's.
+    fn unify(&mut self, x: Column, y: Column) {
+        let (mut rx, mut ry) = (self.find((x.item, x.column)), self.find((y.item, y.column)));
+        if self.items[rx.0].owner.is_some() && self.items[ry.0].owner.is_none() {
+            std::mem::swap(&mut rx, &mut ry);
+        }
+        if rx != ry {
+            self.parent.insert(ry, rx);
+        }
+        self.read.extend([(x.item, x.column), (y.item, y.column)]);
+    }
+
+    fn item(
+        &mut self,
+        tables: &'a [Table],
+        factor: &TableFactor,
+        owner: Option<usize>,
+    ) -> Result<(), Failure> {
         let TableFactor::Table {
             name, alias, args, ..
         } = factor
@@ -422,7 +641,12 @@ impl<'a> Lowering<'a> {
         let alias_name = alias
             .as_ref()
             .map_or(table_name.clone(), |a| a.name.value.to_lowercase());
-        if self.items.iter().any(|i| i.alias == alias_name) {
+        // A subquery's alias may shadow the view's.
+        if self
+            .items
+            .iter()
+            .any(|i| i.alias == alias_name && i.owner == owner)
+        {
             return Err((
                 factor.span(),
                 format!("`{alias_name}` names two FROM items: give one an alias"),
@@ -432,23 +656,49 @@ impl<'a> Lowering<'a> {
             alias: alias_name,
             table,
             loc: factor.span(),
+            owner,
         });
         Ok(())
     }
 
+    /// A column of the view's FROM items.
     fn resolve(&self, ids: &[sqlparser::ast::Ident], loc: Loc) -> Result<Column, Failure> {
+        self.resolve_in(None, ids, loc)
+    }
+
+    /// A column as `scope` sees it: the view's FROM items, or a
+    /// subquery's and then (correlated) the view's.
+    fn resolve_in(
+        &self,
+        scope: Option<usize>,
+        ids: &[sqlparser::ast::Ident],
+        loc: Loc,
+    ) -> Result<Column, Failure> {
+        // The scopes to search, innermost first.
+        let levels: Vec<Option<usize>> = match scope {
+            None => vec![None],
+            Some(j) => vec![Some(j), None],
+        };
         let (item, column_name) = match ids {
             [column] => {
                 let column_name = column.value.to_lowercase();
-                let matching: Vec<usize> = (0..self.items.len())
-                    .filter(|&i| {
-                        self.items[i]
-                            .table
-                            .columns
-                            .iter()
-                            .any(|c| c.0 == column_name)
-                    })
-                    .collect();
+                let at = |level: Option<usize>| -> Vec<usize> {
+                    (0..self.items.len())
+                        .filter(|&i| {
+                            self.items[i].owner == level
+                                && self.items[i]
+                                    .table
+                                    .columns
+                                    .iter()
+                                    .any(|c| c.0 == column_name)
+                        })
+                        .collect()
+                };
+                let matching = levels
+                    .iter()
+                    .map(|&level| at(level))
+                    .find(|m| !m.is_empty())
+                    .unwrap_or_default();
                 match matching.as_slice() {
                     [i] => (*i, column_name),
                     [] => {
@@ -469,10 +719,13 @@ impl<'a> Lowering<'a> {
             }
             [alias, column] => {
                 let alias_name = alias.value.to_lowercase();
-                let i = self
-                    .items
+                let i = levels
                     .iter()
-                    .position(|i| i.alias == alias_name)
+                    .find_map(|&level| {
+                        self.items
+                            .iter()
+                            .position(|i| i.alias == alias_name && i.owner == level)
+                    })
                     .ok_or_else(|| (loc, format!("no FROM item is named `{alias_name}`")))?;
                 (i, column.value.to_lowercase())
             }
@@ -516,13 +769,7 @@ impl<'a> Lowering<'a> {
             }
             Scalar::Const(Value::Bool(true)) => {}
             Scalar::Cmp(Cmp::Eq, a, b) => match (*a, *b) {
-                (Scalar::Column(x), Scalar::Column(y)) if x.ty == y.ty => {
-                    let (rx, ry) = (self.find((x.item, x.column)), self.find((y.item, y.column)));
-                    if rx != ry {
-                        self.parent.insert(ry, rx);
-                    }
-                    self.read.extend([(x.item, x.column), (y.item, y.column)]);
-                }
+                (Scalar::Column(x), Scalar::Column(y)) if x.ty == y.ty => self.unify(x, y),
                 (Scalar::Column(c), Scalar::Const(v)) | (Scalar::Const(v), Scalar::Column(c))
                     if constant_in_atom(c.ty, &v)
                         && !self.constants.contains_key(&(c.item, c.column)) =>
@@ -839,11 +1086,15 @@ impl<'a> Lowering<'a> {
                     ty: self.items[slot.0].table.columns[slot.1].1,
                 };
                 self.read.push(slot);
-                self.conditions.push(Scalar::Cmp(
+                let condition = Scalar::Cmp(
                     Cmp::Eq,
                     Box::new(Scalar::Column(column)),
                     Box::new(Scalar::Const(value)),
-                ));
+                );
+                match self.items[slot.0].owner {
+                    None => self.conditions.push(condition),
+                    Some(j) => self.semijoins[j].conditions.push(condition),
+                }
             } else {
                 self.constants.insert(slot, value);
             }
@@ -931,12 +1182,11 @@ impl<'a> Lowering<'a> {
                     .collect(),
             })
             .collect();
-        // The atoms.
-        let atoms = self
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| AtomSyntax {
+        // The atoms: the view's FROM items, and each subquery's in its
+        // semijoin.
+        let atom = |i: usize| {
+            let item = &self.items[i];
+            AtomSyntax {
                 relation: Ident::new(&camel(&item.table.name), spans.span(item.loc)),
                 args: (0..item.table.columns.len())
                     .map(|c| {
@@ -955,6 +1205,28 @@ impl<'a> Lowering<'a> {
                     })
                     .collect(),
                 span: spans.span(item.loc),
+            }
+        };
+        let items = &self.items;
+        let of = |owner: Option<usize>| (0..items.len()).filter(move |&i| items[i].owner == owner);
+        let atoms = of(None).map(atom).collect();
+        let exists = self
+            .semijoins
+            .iter()
+            .enumerate()
+            .map(|(j, sj)| ast::ExistsSyntax {
+                negated: sj.negated,
+                atoms: of(Some(j)).map(atom).collect(),
+                exprs: sj
+                    .conditions
+                    .iter()
+                    .map(|c| ExprSyntax {
+                        binds: None,
+                        expr: unparenthesized(c.rust(&var_of)),
+                        span: spans.span(sj.loc),
+                    })
+                    .collect(),
+                span: spans.span(sj.loc),
             })
             .collect();
         // The factors: computed keys, conditions, then each item's lift.
@@ -967,7 +1239,7 @@ impl<'a> Lowering<'a> {
         let tuple = self.components.len() > 1;
         let semirings: Vec<TokenStream> = self.components.iter().map(Component::semiring).collect();
         if tuple {
-            for item in 0..self.items.len() {
+            for item in of(None) {
                 let mut any = false;
                 let values: Vec<TokenStream> = self
                     .components
@@ -1078,6 +1350,7 @@ impl<'a> Lowering<'a> {
                 head,
                 atoms,
                 exprs,
+                exists,
             },
         };
         // The wrapper: fields read off the key and the payload.
@@ -1418,6 +1691,42 @@ fn constant_in_atom(ty: SqlType, v: &Value) -> bool {
         (SqlType::BigInt, Value::Int(_)) => true,
         (SqlType::Text, Value::Text(_)) | (SqlType::Bool, Value::Bool(_)) => true,
         _ => false,
+    }
+}
+
+/// The conjuncts of `e`, its `AND`s (and parentheses) taken apart.
+fn split_and<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::BinaryOp {
+            left,
+            op: sqlparser::ast::BinaryOperator::And,
+            right,
+        } => {
+            split_and(left, out);
+            split_and(right, out);
+        }
+        Expr::Nested(inner) => split_and(inner, out),
+        e => out.push(e),
+    }
+}
+
+/// A conjunct that is a subquery: `[NOT] EXISTS (..)` or `lhs [NOT] IN
+/// (SELECT ..)`, with whether it is negated and the left side of IN.
+fn as_semijoin(e: &Expr) -> Option<(bool, Option<&Expr>, &sqlparser::ast::Query)> {
+    match e {
+        Expr::Exists { subquery, negated } => Some((*negated, None, subquery)),
+        Expr::In {
+            expr,
+            target: sqlparser::ast::InTarget::Subquery(subquery),
+            negated,
+            global: false,
+        } => Some((*negated, Some(expr), subquery)),
+        Expr::Nested(inner) => as_semijoin(inner),
+        Expr::UnaryOp {
+            op: sqlparser::ast::UnaryOperator::Not,
+            expr,
+        } => as_semijoin(expr).map(|(negated, lhs, q)| (!negated, lhs, q)),
+        _ => None,
     }
 }
 

@@ -107,6 +107,24 @@ pub struct Rule {
     pub atoms: Vec<AtomSyntax>,
     /// The body's `{ expr }` factors, in order.
     pub exprs: Vec<ExprSyntax>,
+    /// The body's semijoins, `exists(..)` and `not exists(..)`, in order.
+    pub exists: Vec<ExistsSyntax>,
+}
+
+/// `exists(Atom * { expr } * ...)` or `not exists(...)` in a rule body: a
+/// factor that is 1 where the product inside has a derivation (0 where it
+/// has none, for `not exists`), for the values of the variables it shares
+/// with the rest of the rule.
+#[derive(Debug, Clone)]
+pub struct ExistsSyntax {
+    /// `not exists`.
+    pub negated: bool,
+    /// The atoms inside, in order.
+    pub atoms: Vec<AtomSyntax>,
+    /// The `{ expr }` conditions inside, in order.
+    pub exprs: Vec<ExprSyntax>,
+    /// Span from `exists` (or `not`) to the closing parenthesis.
+    pub span: Span,
 }
 
 /// `Relation(arg, ...)` in a rule body.

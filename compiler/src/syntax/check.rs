@@ -13,7 +13,7 @@ use syn::{Ident, Lit, Type};
 
 use super::ast::{self, ArgSyntax, Attribute, ExprSyntax};
 use crate::query::{
-    Arg, Atom, Column, ExprFactor, Let, LocalStep, Query, Relation, SemiringSpec, Strategy,
+    Arg, Atom, Column, ExprFactor, Let, LocalStep, Origin, Query, Relation, SemiringSpec, Strategy,
     StrategyRequest, UpdateModel, VarId, Variable, type_string,
 };
 use crate::semiring::{self, SemiringClass};
@@ -48,10 +48,10 @@ pub fn check(file: &ast::File) -> syn::Result<Vec<Query>> {
 }
 
 #[derive(Default)]
-struct Errors(Option<syn::Error>);
+pub(super) struct Errors(Option<syn::Error>);
 
 impl Errors {
-    fn push(&mut self, span: Span, message: impl std::fmt::Display) {
+    pub(super) fn push(&mut self, span: Span, message: impl std::fmt::Display) {
         let e = syn::Error::new(span, message);
         match &mut self.0 {
             Some(all) => all.combine(e),
@@ -59,7 +59,7 @@ impl Errors {
         }
     }
 
-    fn count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         self.0.as_ref().map_or(0, |e| e.into_iter().count())
     }
 
@@ -84,7 +84,7 @@ pub fn semiring_of(ty: &Type) -> syn::Result<SemiringSpec> {
     Ok(spec.expect("a semiring when there is no error"))
 }
 
-fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
+pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     let before = errors.count();
     let span = item
         .query_token
@@ -204,7 +204,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             name: decl.name.clone(),
             docs: decl.docs.clone(),
             columns,
-            derived_from: None,
+            origin: Origin::Declared,
         });
     }
 
@@ -391,6 +391,47 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             );
         }
     }
+    // The semijoins, each an atom over a relation of its own, placed after
+    // the factors so that no factor makes one its home.
+    let outer = super::semijoin::Outer {
+        item,
+        relation_index: &relation_index,
+        bound: variables
+            .iter()
+            .enumerate()
+            .filter(|&(v, _)| typed[v].is_some())
+            .map(|(v, var)| (var.name.to_string(), (v, var.ty.clone())))
+            .collect(),
+        atoms: &atoms,
+    };
+    let mut semijoins = Vec::new();
+    let updates = updates.unwrap_or(UpdateModel::InsertDelete);
+    for checked in super::semijoin::check_all(&outer, errors) {
+        // An insert into its body turns a `not exists` from 1 to 0: a
+        // delete, which only a ring takes under inserts only.
+        if checked.semijoin.negated && updates == UpdateModel::InsertOnly && !semiring.class.ring {
+            errors.push(
+                checked.semijoin.span,
+                format!(
+                    "`not exists(..)` under `#[updates(insert_only)]` over `{}`: an insert into its body deletes from the result, which an insert-only query over a semiring that is not a ring cannot do; use `#[updates(insert_delete)]`",
+                    semiring.name
+                ),
+            );
+        }
+        let index = semijoins.len();
+        let mut relation = checked.relation;
+        relation.origin = Origin::Semijoin(index);
+        relations.push(relation);
+        let mut semijoin = checked.semijoin;
+        semijoin.atom = atoms.len();
+        atoms.push(Atom {
+            relation: relations.len() - 1,
+            vars: checked.vars,
+            local: None,
+            span: semijoin.span,
+        });
+        semijoins.push(semijoin);
+    }
     if variables.len() > MAX_VARIABLES || atoms.len() > MAX_VARIABLES {
         errors.push(
             span,
@@ -407,7 +448,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         docs: item.docs.clone(),
         span,
         semiring,
-        updates: updates.unwrap_or(UpdateModel::InsertDelete),
+        updates,
         strategy: strategy.flatten(),
         allow_intractable,
         relations,
@@ -416,6 +457,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         head,
         atoms,
         theta: Vec::new(),
+        semijoins,
     })
     .map(|q| super::local::derive(q, factors))
 }
@@ -640,7 +682,7 @@ fn check_factors(
 /// Calls `f` on every identifier of `stream`, with whether it stands as a
 /// value of its own: not called (`f(..)`, `m!`), not a path segment, not a
 /// field or method (`x.len`).
-fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
+pub(super) fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
     let tokens: Vec<TokenTree> = stream.into_iter().collect();
     let punct = |j: Option<usize>, c: char| {
         j.and_then(|j| tokens.get(j))

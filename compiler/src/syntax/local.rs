@@ -13,7 +13,7 @@
 
 use syn::Ident;
 
-use crate::query::{Arg, Column, ExprFactor, LocalStep, Query, Relation};
+use crate::query::{Arg, Column, ExprFactor, LocalStep, Origin, Query, Relation};
 
 /// Places each factor on its atom (the first that holds all its variables,
 /// found by the checker; a factor with none is a theta factor of the
@@ -94,7 +94,7 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
                     ty: query.variables[v].ty.clone(),
                 })
                 .collect(),
-            derived_from: Some(i),
+            origin: Origin::Local(i),
         };
         query.relations.push(relation);
         query.atoms[i].relation = query.relations.len() - 1;

@@ -9,6 +9,7 @@ pub mod ast;
 mod check;
 mod local;
 mod parse;
+mod semijoin;
 
 pub use check::{check, semiring_of};
 pub use parse::{parse_file, parse_str, parse_tokens};

@@ -11,7 +11,8 @@ use syn::spanned::Spanned;
 use syn::{Ident, Lit, Token, Type, Visibility, braced, parenthesized};
 
 use super::ast::{
-    ArgSyntax, AtomSyntax, Attribute, ColumnDecl, ExprSyntax, File, QueryItem, RelationDecl, Rule,
+    ArgSyntax, AtomSyntax, Attribute, ColumnDecl, ExistsSyntax, ExprSyntax, File, QueryItem,
+    RelationDecl, Rule,
 };
 
 mod kw {
@@ -211,44 +212,15 @@ impl Parse for Rule {
             ));
         }
         input.parse::<Token![=]>()?;
-        let (mut atoms, mut exprs) = (Vec::new(), Vec::new());
-        loop {
-            if input.peek(syn::token::Brace) {
-                let content;
-                let braces = braced!(content in input);
-                let binds = if content.peek(Token![let]) {
-                    Some(parse_let(&content)?)
-                } else {
-                    None
-                };
-                let expr: syn::Expr = content.parse().map_err(|e| {
-                    syn::Error::new(
-                        e.span(),
-                        format!(
-                            "expected a Rust expression inside `{{ }}`, a condition or a lift: {e}"
-                        ),
-                    )
-                })?;
-                if !content.is_empty() {
-                    return Err(content.error("expected `}` after the factor's expression"));
-                }
-                exprs.push(ExprSyntax {
-                    binds,
-                    expr,
-                    span: braces.span.join(),
-                });
-            } else {
-                atoms.push(input.parse::<AtomSyntax>()?);
-            }
-            if !input.peek(Token![*]) {
-                break;
-            }
-            input.parse::<Token![*]>()?;
-        }
+        let Body {
+            atoms,
+            exprs,
+            exists,
+        } = parse_body(input, true)?;
         if !input.peek(Token![;]) {
             return Err(syn::Error::new(
                 input.span(),
-                "expected `*` and another factor (an atom or `{ expr }`), or `;` to end the rule",
+                "expected `*` and another factor (an atom, `{ expr }` or `exists(..)`), or `;` to end the rule",
             ));
         }
         input.parse::<Token![;]>()?;
@@ -263,8 +235,122 @@ impl Parse for Rule {
             head: head.into_iter().collect(),
             atoms,
             exprs,
+            exists,
         })
     }
+}
+
+/// The factors of a product, as parsed.
+struct Body {
+    atoms: Vec<AtomSyntax>,
+    exprs: Vec<ExprSyntax>,
+    exists: Vec<ExistsSyntax>,
+}
+
+/// Whether `input` starts a semijoin: `exists(` or `not exists(`. The
+/// words are keywords only there, so a relation may still be named
+/// `exists` (`exists(a, b)` reads it: its arguments are no factors).
+fn peek_exists(input: ParseStream) -> bool {
+    fn starts(input: ParseStream) -> syn::Result<bool> {
+        let mut word: Ident = input.parse()?;
+        if word == "not" {
+            word = input.parse()?;
+        }
+        if word != "exists" || !input.peek(syn::token::Paren) {
+            return Ok(false);
+        }
+        let content;
+        parenthesized!(content in input);
+        // An atom of a relation named `exists` holds variables, constants
+        // and `_`; a semijoin holds factors: an atom, `{ .. }`, `not ..`.
+        Ok(content.peek(syn::token::Brace)
+            || (content.peek(Ident) && (content.peek2(syn::token::Paren) || content.peek2(Ident))))
+    }
+    starts(&input.fork()).unwrap_or(false)
+}
+
+/// A product of factors (atoms, `{ expr }`, and, where `exists` is true,
+/// semijoins), up to the first token that is not `*`.
+fn parse_body(input: ParseStream, semijoins: bool) -> syn::Result<Body> {
+    let (mut atoms, mut exprs, mut exists) = (Vec::new(), Vec::new(), Vec::new());
+    loop {
+        if input.peek(syn::token::Brace) {
+            let content;
+            let braces = braced!(content in input);
+            let binds = if content.peek(Token![let]) {
+                Some(parse_let(&content)?)
+            } else {
+                None
+            };
+            let expr: syn::Expr = content.parse().map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!(
+                        "expected a Rust expression inside `{{ }}`, a condition or a lift: {e}"
+                    ),
+                )
+            })?;
+            if !content.is_empty() {
+                return Err(content.error("expected `}` after the factor's expression"));
+            }
+            exprs.push(ExprSyntax {
+                binds,
+                expr,
+                span: braces.span.join(),
+            });
+        } else if peek_exists(input) {
+            let first = input.span();
+            let negated = input.peek2(Ident);
+            if negated {
+                input.parse::<Ident>()?;
+            }
+            let word: Ident = input.parse()?;
+            if !semijoins {
+                return Err(syn::Error::new(
+                    word.span(),
+                    "`exists(..)` inside `exists(..)` is not supported yet: join the inner relations into one `exists(..)`",
+                ));
+            }
+            let content;
+            let parens = parenthesized!(content in input);
+            let inner = parse_body(&content, false)?;
+            if !content.is_empty() {
+                return Err(content.error(
+                    "expected `*` and another factor (an atom or `{ condition }`), or `)` to end `exists(..)`",
+                ));
+            }
+            let span = first.join(parens.span.close()).unwrap_or(first);
+            if inner.atoms.is_empty() {
+                return Err(syn::Error::new(
+                    span,
+                    "`exists(..)` holds no atom: it reads at least one relation, as in `exists(S(b, _))`",
+                ));
+            }
+            if let Some(e) = inner.exprs.iter().find(|e| e.binds.is_some()) {
+                return Err(syn::Error::new(
+                    e.span,
+                    "a computed column (`let`) inside `exists(..)` is not supported yet: compare the columns in a condition instead",
+                ));
+            }
+            exists.push(ExistsSyntax {
+                negated,
+                atoms: inner.atoms,
+                exprs: inner.exprs,
+                span,
+            });
+        } else {
+            atoms.push(input.parse::<AtomSyntax>()?);
+        }
+        if !input.peek(Token![*]) {
+            break;
+        }
+        input.parse::<Token![*]>()?;
+    }
+    Ok(Body {
+        atoms,
+        exprs,
+        exists,
+    })
 }
 
 impl Parse for AtomSyntax {

@@ -1,0 +1,171 @@
+//! Semijoins (`ir::Semijoin`): the structs of their bodies' and domains'
+//! counts, held in fields; the path by which an update of a relation they
+//! read reaches those counts (`PathBody::Semijoin`); and the two methods
+//! per semijoin that read the indicator and feed its relation when it
+//! turns.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::method;
+use crate::ir::{Program, RelId, Semijoin};
+
+/// The items of every subprogram's struct, emitted beside the outer one.
+pub fn items(p: &Program) -> TokenStream {
+    let items = p
+        .semijoins
+        .iter()
+        .flat_map(Semijoin::parts)
+        .map(|part| super::emit(&part.program));
+    quote! { #(#items)* }
+}
+
+/// The fields holding the subprograms: `(field, type, initial value,
+/// doc)`.
+pub fn fields(p: &Program) -> Vec<(TokenStream, TokenStream)> {
+    let mut out = Vec::new();
+    for s in &p.semijoins {
+        for part in s.parts() {
+            let name = &part.field;
+            let ty = &part.program.name;
+            let what = if s.domain.as_ref().is_some_and(|d| d.field == part.field) {
+                "the values of"
+            } else {
+                "the derivations of"
+            };
+            let doc = format!(
+                " For `{}`: {what} `{}`, counted per ({}).",
+                s.text,
+                part.program.rule,
+                part.program.var_list(&part.program.output.head)
+            );
+            out.push((
+                quote! { #[doc = #doc] #name: #ty, },
+                quote! { #name: #ty::new(), },
+            ));
+        }
+    }
+    out
+}
+
+/// Per semijoin: `<rel>_holds(&key)`, the indicator at a value of the
+/// correlated variables, and `<rel>_settle(key, held)`, which feeds the
+/// semijoin's relation where the indicator turned from `held`.
+pub fn methods(p: &Program) -> TokenStream {
+    let k = &p.payload;
+    let methods = p.semijoins.iter().map(|s| {
+        let r = &p.relations[s.relation];
+        let key_ty = super::relation_type(r);
+        let holds = method(&r.snake, "holds");
+        let settle = method(&r.snake, "settle");
+        let feed = method("feed", &r.snake);
+        let count = &s.body.field;
+        let indicator = match &s.domain {
+            None => quote! {
+                !::ivm::Semiring::is_zero(&self.#count.get(__key))
+            },
+            Some(d) => {
+                let domain = &d.field;
+                quote! {
+                    !::ivm::Semiring::is_zero(&self.#domain.get(__key))
+                        && ::ivm::Semiring::is_zero(&self.#count.get(__key))
+                }
+            }
+        };
+        let holds_doc = format!(" Whether `{}` holds at `key`.", s.text);
+        let settle_doc = format!(
+            " After an update of the counts behind `{}` at `key`, where it held `held` before: feeds `{}` if that changed.",
+            s.text, r.name
+        );
+        quote! {
+            #[doc = #holds_doc]
+            fn #holds(&self, __key: &#key_ty) -> bool {
+                #indicator
+            }
+
+            #[doc = #settle_doc]
+            fn #settle(&mut self, __key: #key_ty, __held: bool) {
+                if self.#holds(&__key) != __held {
+                    let (__zero, __one) = (<#k as ::ivm::Semiring>::zero(), <#k as ::ivm::Semiring>::one());
+                    if __held {
+                        self.#feed(__key, &__one, &__zero);
+                    } else {
+                        self.#feed(__key, &__zero, &__one);
+                    }
+                }
+            }
+        }
+    });
+    quote! { #(#methods)* }
+}
+
+/// What an update of relation `r` does to semijoin `i`: where the tuple
+/// comes or goes, each count that reads `r` takes ±1, and each value of
+/// the correlated variables the tuple binds is settled.
+pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
+    let s = &p.semijoins[i];
+    let rel = &p.relations[r];
+    let n = rel.columns.len();
+    let column = |c: usize| {
+        let field = super::item(&quote! { __tuple }, c, n);
+        if crate::ir::is_copy_type(&rel.columns[c].1) {
+            quote! { #field }
+        } else {
+            quote! { ::core::clone::Clone::clone(&#field) }
+        }
+    };
+    // The values of the correlated variables the tuple binds, one per
+    // atom of `r` in a count, each settled once.
+    let mut keys: Vec<&Vec<usize>> = Vec::new();
+    let mut updates = Vec::new();
+    for part in s.parts() {
+        let Some(read) = part.reads.iter().find(|x| x.relation == r) else {
+            continue;
+        };
+        for key in &read.keys {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        let field = &part.field;
+        let update = method("update", &read.snake);
+        let cols = (0..n).map(column);
+        updates.push(quote! { self.#field.#update(#(#cols,)* __count); });
+    }
+    let holds = method(&p.relations[s.relation].snake, "holds");
+    let settle = method(&p.relations[s.relation].snake, "settle");
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    for (j, key) in keys.iter().enumerate() {
+        let at = format_ident!("__at{j}");
+        let held = format_ident!("__held{j}");
+        let value = super::tuple(key.iter().map(|&c| column(c)));
+        before.push(quote! {
+            let #at = #value;
+            let #held = self.#holds(&#at);
+        });
+        // A value an earlier atom's key already settled is settled once.
+        let earlier: Vec<TokenStream> = (0..j)
+            .map(|e| {
+                let other = format_ident!("__at{e}");
+                quote! { #at != #other }
+            })
+            .collect();
+        after.push(if earlier.is_empty() {
+            quote! { self.#settle(#at, #held); }
+        } else {
+            quote! {
+                if #(#earlier)&&* {
+                    self.#settle(#at, #held);
+                }
+            }
+        });
+    }
+    quote! {
+        if ::ivm::Semiring::is_zero(__old) != ::ivm::Semiring::is_zero(__new) {
+            let __count = ::ivm::semiring::Int(if ::ivm::Semiring::is_zero(__new) { -1 } else { 1 });
+            #(#before)*
+            #(#updates)*
+            #(#after)*
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Semijoins in the IR: the programs of a semijoin's body and domain go
+//! into fields of the outer program, and each relation they read gets a
+//! path (`PathBody::Semijoin`) that updates them where a tuple comes or
+//! goes and feeds the semijoin's relation where its indicator turns.
+//!
+//! The outer program's own strategy sees the semijoin as an atom over a
+//! relation like any other, so every planner works unchanged; the paths
+//! come after the relation's own atoms and derived relations, as a later
+//! atom of a self-join does.
+
+use proc_macro2::Ident;
+
+use crate::ir::{AtomPath, PathBody, Program, Semijoin, Subprogram, SubprogramRead, Trigger};
+use crate::query::{self, Arg, Query};
+
+/// The lowered programs of one semijoin: its body's, and its domain's
+/// for `not exists`.
+pub type Parts = (Program, Option<Program>);
+
+/// Adds each semijoin of `query` to `p`, with its lowered `parts`.
+pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
+    for (i, (s, (body, domain))) in query.semijoins.iter().zip(parts).enumerate() {
+        let relation = query.atoms[s.atom].relation;
+        let snake = p.relations[relation].snake.clone();
+        let sub = |program: Program, q: &Query, what: &str| Subprogram {
+            field: Ident::new(&format!("{snake}_{what}"), s.span),
+            reads: reads(p, q),
+            program: Box::new(program),
+        };
+        let body = sub(body, &s.body, "count");
+        let domain = domain.map(|d| {
+            sub(
+                d,
+                s.domain.as_deref().expect("a domain's program has a query"),
+                "domain",
+            )
+        });
+        // One path per relation read, by the body, the domain or both.
+        let mut read: Vec<usize> = body.reads.iter().map(|r| r.relation).collect();
+        for r in domain.iter().flat_map(|d| &d.reads) {
+            if !read.contains(&r.relation) {
+                read.push(r.relation);
+            }
+        }
+        for r in read {
+            let path = AtomPath {
+                atom: s.atom,
+                body: PathBody::Semijoin {
+                    semijoin: i,
+                    relation: r,
+                },
+            };
+            match p.triggers.iter_mut().find(|t| t.relation == r) {
+                Some(trigger) => trigger.paths.push(path),
+                None => p.triggers.push(Trigger {
+                    relation: r,
+                    paths: vec![path],
+                }),
+            }
+        }
+        p.semijoins.push(Semijoin {
+            relation,
+            negated: s.negated,
+            text: s.text(),
+            body,
+            domain,
+        });
+    }
+}
+
+/// The relations of `outer` that the subquery `q` reads, with the columns
+/// of each of its atoms that hold the subquery's head.
+fn reads(outer: &Program, q: &Query) -> Vec<SubprogramRead> {
+    let mut out: Vec<SubprogramRead> = Vec::new();
+    for atom in &q.atoms {
+        // The written relation and what each of its columns binds.
+        let (source, columns): (usize, Vec<Option<usize>>) = match &atom.local {
+            Some(local) => (
+                local.source,
+                local
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Var(v) => Some(*v),
+                        Arg::Const(_) | Arg::Wildcard => None,
+                    })
+                    .collect(),
+            ),
+            None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
+        };
+        let key: Vec<usize> = q
+            .head
+            .iter()
+            .map(|&h| {
+                columns
+                    .iter()
+                    .position(|&c| c == Some(h))
+                    .expect("every atom of a semijoin binds its head")
+            })
+            .collect();
+        let name = q.relations[source].name.to_string();
+        let relation = outer
+            .relations
+            .iter()
+            .position(|r| r.name == name && !r.is_fed())
+            .expect("a subquery reads relations of the outer query");
+        match out.iter_mut().find(|r| r.relation == relation) {
+            Some(r) => r.keys.push(key),
+            None => out.push(SubprogramRead {
+                relation,
+                snake: crate::plan::names::snake_case(&name),
+                keys: vec![key],
+            }),
+        }
+    }
+    out
+}
+
+/// What explain says of a semijoin: how an update of a relation it reads
+/// reaches the rule.
+pub fn describe(s: &query::Semijoin) -> String {
+    let what = if s.negated {
+        "its domain's and its body's counts"
+    } else {
+        "its body's count"
+    };
+    format!(
+        "{}: 1 where {what} say so; an update of a relation it reads changes {} at one value of ({}) per atom of that relation",
+        s.text(),
+        if s.negated { "them" } else { "it" },
+        s.body
+            .head
+            .iter()
+            .map(|&v| s.body.variables[v].name.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}

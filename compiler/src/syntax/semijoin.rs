@@ -1,0 +1,365 @@
+//! Semijoins, `exists(..)` and `not exists(..)`, checked into an atom of the
+//! rule and the queries behind it (DESIGN section 3c).
+//!
+//! The body of a semijoin is checked as a query of its own, over `Int`,
+//! whose head is its correlated variables (those its atoms share with the
+//! atoms of the rule): its count of derivations is non-zero exactly where
+//! the semijoin holds. The rule reads the semijoin as an atom over the
+//! correlated variables, of a relation of its own (`Origin::Semijoin`)
+//! that the generated code keeps equal to the indicator. A `not exists`
+//! also gets a domain: the values of the correlated variables in the
+//! relation of the first atom of the rule that binds them all, so the
+//! indicator of "not in the body" is finite (1 where the domain holds a
+//! value and the body does not).
+//!
+//! Each update of a relation the body reads changes the count at one value
+//! of the correlated variables per atom of that relation, provided every
+//! atom of the body binds all of them; a body where some atom does not
+//! (its update could change the count at many values) is refused here.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::{Ident, Type};
+
+use super::ast::{self, ArgSyntax, Attribute, ExistsSyntax, QueryItem, Rule};
+use super::check::{Errors, check_item, idents};
+use crate::query::{Arg, Atom, Column, Origin, Relation, Semijoin, VarId, type_string};
+
+/// What the rule's check knows when it reaches its semijoins.
+pub(super) struct Outer<'a> {
+    /// The query item.
+    pub item: &'a QueryItem,
+    /// The declared relations, by name.
+    pub relation_index: &'a HashMap<String, usize>,
+    /// The rule's variables, by name, with whether some atom (or `let`)
+    /// binds them: the variables a semijoin may correlate on.
+    pub bound: HashMap<String, (VarId, Type)>,
+    /// The atoms of the rule so far (none of them a semijoin).
+    pub atoms: &'a [Atom],
+}
+
+/// A semijoin checked: the atom the rule reads it through, the relation
+/// of that atom, and the semijoin itself (its `atom` is set by the
+/// caller, which places the atom).
+pub(super) struct Checked {
+    pub relation: Relation,
+    pub vars: Vec<VarId>,
+    pub semijoin: Semijoin,
+}
+
+/// Checks the semijoins of a rule, in order; `None` for one with an error
+/// (reported in `errors`).
+pub(super) fn check_all(outer: &Outer<'_>, errors: &mut Errors) -> Vec<Checked> {
+    let mut taken: Vec<String> = outer.relation_index.keys().cloned().collect();
+    outer
+        .item
+        .rule
+        .exists
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| check_one(outer, e, i, &mut taken, errors))
+        .collect()
+}
+
+fn check_one(
+    outer: &Outer<'_>,
+    e: &ExistsSyntax,
+    index: usize,
+    taken: &mut Vec<String>,
+    errors: &mut Errors,
+) -> Option<Checked> {
+    let item = outer.item;
+    let before = errors.count();
+    // The relations read, each declared.
+    for atom in &e.atoms {
+        let key = atom.relation.to_string();
+        if !outer.relation_index.contains_key(&key) {
+            let declared: Vec<String> = item
+                .relations
+                .iter()
+                .map(|r| format!("`{}`", r.name))
+                .collect();
+            errors.push(
+                atom.relation.span(),
+                format!(
+                    "unknown relation `{key}` in query `{}`: declared relations are {}; declare it with `relation {key}(...);`",
+                    item.name,
+                    declared.join(", ")
+                ),
+            );
+        }
+    }
+    if errors.count() > before {
+        return None;
+    }
+    // The correlated variables: those the body's atoms share with the
+    // rule's, in order of first occurrence inside.
+    let mut correlated: Vec<Ident> = Vec::new();
+    for atom in &e.atoms {
+        for arg in &atom.args {
+            if let ArgSyntax::Var(v) = arg
+                && outer.bound.contains_key(&v.to_string())
+                && !correlated.iter().any(|c| c == v)
+            {
+                correlated.push(v.clone());
+            }
+        }
+    }
+    let word = if e.negated { "not exists" } else { "exists" };
+    // A condition inside that reads a variable of the rule no atom inside
+    // binds would compare across the semijoin: a theta semijoin.
+    let inside: Vec<String> = e
+        .atoms
+        .iter()
+        .flat_map(|a| a.args.iter())
+        .filter_map(|a| match a {
+            ArgSyntax::Var(v) => Some(v.to_string()),
+            _ => None,
+        })
+        .collect();
+    for x in &e.exprs {
+        let mut outside: Option<Ident> = None;
+        idents(
+            quote::ToTokens::to_token_stream(&x.expr),
+            &mut |ident, standalone| {
+                let name = ident.to_string();
+                if standalone
+                    && outside.is_none()
+                    && outer.bound.contains_key(&name)
+                    && !inside.contains(&name)
+                {
+                    outside = Some(ident.clone());
+                }
+            },
+        );
+        if let Some(v) = outside {
+            errors.push(
+                v.span(),
+                format!(
+                    "`{v}` is bound outside `{word}(..)` and by no atom inside it: a semijoin correlates through shared variables (equalities) only; comparing across it is not supported yet"
+                ),
+            );
+        }
+    }
+    if correlated.is_empty() {
+        errors.push(
+            e.span,
+            format!(
+                "`{word}(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * {word}(S(b, _))`"
+            ),
+        );
+    }
+    // Every atom inside binds every correlated variable, so an update
+    // changes the count at one value of them per atom.
+    for atom in &e.atoms {
+        let missing: Vec<String> = correlated
+            .iter()
+            .filter(|c| {
+                !atom
+                    .args
+                    .iter()
+                    .any(|a| matches!(a, ArgSyntax::Var(v) if v == *c))
+            })
+            .map(|c| format!("`{c}`"))
+            .collect();
+        if !missing.is_empty() && !correlated.is_empty() {
+            errors.push(
+                atom.span,
+                format!(
+                    "this atom inside `{word}(..)` does not bind {}, which it shares with the rule: every atom of a semijoin binds all of its correlated variables (an update could otherwise change it at many values); not supported yet",
+                    missing.join(", ")
+                ),
+            );
+        }
+    }
+    if errors.count() > before {
+        return None;
+    }
+
+    // The relation the rule reads it through.
+    let n = index + 1;
+    let base = if e.negated {
+        format!("NotExists{n}")
+    } else {
+        format!("Exists{n}")
+    };
+    let mut name = base;
+    while taken.contains(&name) {
+        name.push('_');
+    }
+    taken.push(name.clone());
+    let rel_name = Ident::new(&name, e.span);
+
+    // The body as a query of its own.
+    let int_attrs = |span: Span| {
+        let mut attrs = vec![Attribute::Semiring {
+            span,
+            ty: Box::new(syn::parse_quote!(::ivm::semiring::Int)),
+            classes: Vec::new(),
+        }];
+        // Under inserts only its counts only see inserts too (a ring's
+        // negative ones included: `Int` is a ring, and takes them).
+        for a in &item.attrs {
+            match a {
+                Attribute::AllowIntractable { .. } => {
+                    attrs.push(Attribute::AllowIntractable { span });
+                }
+                Attribute::Updates { model, .. } => attrs.push(Attribute::Updates {
+                    span,
+                    model: model.clone(),
+                }),
+                Attribute::Semiring { .. } | Attribute::Strategy { .. } => {}
+            }
+        }
+        attrs
+    };
+    let read: Vec<String> = e.atoms.iter().map(|a| a.relation.to_string()).collect();
+    let body_item = QueryItem {
+        attrs: int_attrs(e.span),
+        docs: Vec::new(),
+        vis: syn::Visibility::Inherited,
+        query_token: item.query_token,
+        name: item.name.clone(),
+        relations: item
+            .relations
+            .iter()
+            .filter(|r| read.contains(&r.name.to_string()))
+            .cloned()
+            .collect(),
+        rule: Rule {
+            head_name: rel_name.clone(),
+            head: correlated.clone(),
+            atoms: e.atoms.clone(),
+            exprs: e.exprs.clone(),
+            exists: Vec::new(),
+        },
+    };
+    let mut body = check_item(&body_item, errors)?;
+    body.name = Ident::new(&format!("{}{name}Count", item.name), e.span);
+
+    // Each correlated variable has one type on both sides.
+    let mut vars = Vec::new();
+    for c in &correlated {
+        let (v, ty) = &outer.bound[&c.to_string()];
+        let inner = body
+            .variables
+            .iter()
+            .find(|x| x.name == *c)
+            .expect("a correlated variable is bound inside");
+        if type_string(&inner.ty) != type_string(ty) {
+            errors.push(
+                c.span(),
+                format!(
+                    "variable `{c}` is `{}` inside `{word}(..)` but `{}` in the rule: a variable joins columns of one type",
+                    type_string(&inner.ty),
+                    type_string(ty)
+                ),
+            );
+        }
+        vars.push(*v);
+    }
+    if errors.count() > before {
+        return None;
+    }
+
+    // The domain of a `not exists`: the correlated columns of the first
+    // atom of the rule that binds them all.
+    let domain = if e.negated {
+        let columns = |a: &Atom| -> Vec<Option<VarId>> {
+            match &a.local {
+                Some(local) => local
+                    .args
+                    .iter()
+                    .map(|arg| match arg {
+                        Arg::Var(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect(),
+                None => a.vars.iter().map(|&v| Some(v)).collect(),
+            }
+        };
+        let Some(anchor) = outer
+            .atoms
+            .iter()
+            .find(|a| vars.iter().all(|v| columns(a).contains(&Some(*v))))
+        else {
+            let names: Vec<String> = correlated.iter().map(|c| format!("`{c}`")).collect();
+            errors.push(
+                e.span,
+                format!(
+                    "`not exists(..)` correlates on {}, which no one atom of the rule binds together: its indicator would range over a product of domains; not supported yet",
+                    names.join(", ")
+                ),
+            );
+            return None;
+        };
+        let source = anchor.local.as_ref().map_or(anchor.relation, |l| l.source);
+        let decl = &item.relations[source];
+        let cols = columns(anchor);
+        let args = cols
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Some(v) if vars.contains(v) && cols[..i].iter().all(|w| w != &Some(*v)) => {
+                    let c = &correlated[vars.iter().position(|w| w == v).expect("correlated")];
+                    ArgSyntax::Var(Ident::new(&c.to_string(), anchor.span))
+                }
+                _ => ArgSyntax::Wildcard(anchor.span),
+            })
+            .collect();
+        let domain_item = QueryItem {
+            attrs: int_attrs(anchor.span),
+            docs: Vec::new(),
+            vis: syn::Visibility::Inherited,
+            query_token: item.query_token,
+            name: item.name.clone(),
+            relations: vec![decl.clone()],
+            rule: Rule {
+                head_name: Ident::new(&format!("{name}Domain"), anchor.span),
+                head: correlated
+                    .iter()
+                    .map(|c| Ident::new(&c.to_string(), anchor.span))
+                    .collect(),
+                atoms: vec![ast::AtomSyntax {
+                    relation: decl.name.clone(),
+                    args,
+                    span: anchor.span,
+                }],
+                exprs: Vec::new(),
+                exists: Vec::new(),
+            },
+        };
+        let mut domain = check_item(&domain_item, errors)?;
+        domain.name = Ident::new(&format!("{}{name}Domain", item.name), e.span);
+        Some(Box::new(domain))
+    } else {
+        None
+    };
+
+    let semijoin = Semijoin {
+        negated: e.negated,
+        atom: usize::MAX,
+        body: Box::new(body),
+        domain,
+        span: e.span,
+    };
+    let relation = Relation {
+        name: rel_name,
+        docs: vec![format!(" The values where `{}` holds", semijoin.text())],
+        columns: correlated
+            .iter()
+            .map(|c| Column {
+                name: c.clone(),
+                ty: outer.bound[&c.to_string()].1.clone(),
+            })
+            .collect(),
+        // Set by the caller, which places the semijoin.
+        origin: Origin::Semijoin(usize::MAX),
+    };
+    Some(Checked {
+        relation,
+        vars,
+        semijoin,
+    })
+}

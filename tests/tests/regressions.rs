@@ -130,3 +130,37 @@ mod clippy_clean {
         assert_eq!(q.len(), 1);
     }
 }
+
+mod semijoin_over_a_ring_under_inserts_only {
+    use super::*;
+
+    ivm::ivm_query! {
+        #[updates(insert_only)]
+        #[strategy(first_order)]
+        pub query B1Q6 {
+            relation R(c0: String, c1: u32, c2: u32);
+            relation S(c0: u32, c1: u32, c2: String);
+            relation T(c0: u32, c1: u32, c2: u32);
+            relation U(c0: u32, c1: u32, c2: u32);
+            Q(b, d, a) = R(c, b, a) * S(b, a, d) * exists(T(a, b, e) * U(f, a, b) * { e >= 3 });
+        }
+    }
+
+    /// Under inserts only a relation that nothing reads back is not kept,
+    /// and the semijoin's counts took +1 for every insert that was not
+    /// zero. In a ring a negative insert takes a tuple away: `U(0, 0, 0)`
+    /// went from 1 to -1 to 0, absent, and the semijoin still held.
+    #[test]
+    fn a_negative_insert_takes_a_tuple_out_of_a_semijoin() {
+        let mut q = B1Q6::new();
+        q.insert_u(0, 0, 0);
+        q.update_s(0, 0, "s3".to_string(), Int(-2));
+        q.update_u(0, 0, 0, Int(-2));
+        q.insert_u(0, 0, 0);
+        q.insert_r("s1".to_string(), 0, 0);
+        q.update_t(0, 0, 5, Int(2));
+        assert_eq!(q.iter().collect::<Vec<_>>(), vec![]);
+        q.insert_u(7, 0, 0);
+        assert_eq!(q.get(&(0, "s3".to_string(), 0)), Int(-2));
+    }
+}

@@ -94,6 +94,11 @@ pub struct Semijoin {
     pub body: Subprogram,
     /// The domain's count, for `not exists`.
     pub domain: Option<Subprogram>,
+    /// The outer payloads are positive (a sum of non-zero payloads is
+    /// never zero): under inserts only, a tuple once present stays so, and
+    /// each insert may count as one more derivation, so its relation need
+    /// not be kept to tell whether it was present before.
+    pub positive: bool,
 }
 
 impl Semijoin {

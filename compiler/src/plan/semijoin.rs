@@ -64,6 +64,7 @@ pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
             text: s.text(),
             body,
             domain,
+            positive: query.semiring.class.positive,
         });
     }
 }

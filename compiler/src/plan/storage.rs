@@ -77,10 +77,11 @@ fn kept(p: &Program, r: RelId) -> Kept {
         // The derived relation changes by the update's `δ` times the
         // atom's factors: it needs the old payload no more than a view.
         PathBody::Feed(_) => true,
-        // A semijoin's counts take +1 for every insert that is not zero:
-        // its counts then count copies, and their supports, all the
-        // semijoin reads, are the same.
-        PathBody::Semijoin { .. } => true,
+        // Over a positive semiring, a semijoin's counts may take +1 for
+        // every insert that is not zero: they then count copies, and their
+        // supports, all the semijoin reads, are the same. In a ring an
+        // insert can take a tuple away, which only the kept payload tells.
+        PathBody::Semijoin { semijoin, .. } => p.semijoins[*semijoin].positive,
         PathBody::Delta(_)
         | PathBody::Triangle { .. }
         | PathBody::Cluster(_)

@@ -3,7 +3,11 @@
 //! and the result is fresh after each, as in DBToaster's single-tuple mode.
 //! Rows per second of the code `ivm` generates from the SQL, and of the
 //! same queries in differential-dataflow (one worker, one logical time per
-//! row), over the same generated rows, in one run.
+//! row), over the same generated rows, in one run. Then Q3 and Q10 under
+//! inserts and deletes: the load followed by deletes and re-inserts of a
+//! third of the orders (with their lines) and a seventh of the customers,
+//! through the view trees the opt-in gives them, the same views forced
+//! onto first-order deltas, and differential-dataflow.
 //!
 //! ```sh
 //! cargo run --release --manifest-path benches/peers/Cargo.toml --bin tpch -- [SCALE]
@@ -25,8 +29,8 @@ use std::time::Instant;
 
 use differential_dataflow::input::{Input, InputSession};
 use ivm::sql::{Date, Decimal};
-use ivm_generated_examples::tpch::data::{Customer, Database, Lineitem, Order};
-use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ6};
+use ivm_generated_examples::tpch::data::{Customer, Database, Lineitem, Nation, Order};
+use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ6, TpchQ10};
 use timely::communication::Allocator;
 use timely::communication::allocator::thread::Thread;
 use timely::dataflow::operators::probe::Handle;
@@ -84,6 +88,52 @@ mod insert_only {
     );
 }
 
+/// Q3 and Q10 forced onto first-order deltas, the baseline of the view
+/// trees the opt-in gives them (`tpch_sql.sql`).
+mod first_order {
+    #![allow(
+        deprecated,
+        reason = "both views are taken on with intractable = 'allow'"
+    )]
+    ivm::ivm_query!(
+        r#"
+        CREATE TABLE nation (
+            n_nationkey INT NOT NULL, n_name CHAR(25), n_regionkey INT, n_comment VARCHAR(152));
+        CREATE TABLE customer (
+            c_custkey BIGINT, c_name VARCHAR(25), c_address VARCHAR(40), c_nationkey INT,
+            c_phone CHAR(15), c_acctbal DECIMAL(15, 2), c_mktsegment CHAR(10),
+            c_comment VARCHAR(117));
+        CREATE TABLE orders (
+            o_orderkey BIGINT, o_custkey BIGINT, o_orderstatus CHAR(1),
+            o_totalprice DECIMAL(15, 2), o_orderdate DATE, o_orderpriority CHAR(15),
+            o_clerk CHAR(15), o_shippriority INT, o_comment VARCHAR(79));
+        CREATE TABLE lineitem (
+            l_orderkey BIGINT, l_partkey BIGINT, l_suppkey BIGINT, l_linenumber INT,
+            l_quantity DECIMAL(15, 2), l_extendedprice DECIMAL(15, 2),
+            l_discount DECIMAL(15, 2), l_tax DECIMAL(15, 2), l_returnflag CHAR(1),
+            l_linestatus CHAR(1), l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE,
+            l_shipinstruct CHAR(25), l_shipmode CHAR(10), l_comment VARCHAR(44));
+        CREATE VIEW tpch_q3 WITH (strategy = 'first_order', intractable = 'allow') AS
+        SELECT l_orderkey, SUM(l_extendedprice * (1 - l_discount)) AS revenue,
+            o_orderdate, o_shippriority
+        FROM customer, orders, lineitem
+        WHERE c_mktsegment = 'BUILDING' AND c_custkey = o_custkey
+            AND l_orderkey = o_orderkey AND o_orderdate < DATE '1995-03-15'
+            AND l_shipdate > DATE '1995-03-15'
+        GROUP BY l_orderkey, o_orderdate, o_shippriority;
+        CREATE VIEW tpch_q10 WITH (strategy = 'first_order', intractable = 'allow') AS
+        SELECT c_custkey, c_name, SUM(l_extendedprice * (1 - l_discount)) AS revenue,
+            c_acctbal, n_name, c_address, c_phone, c_comment
+        FROM customer, orders, lineitem, nation
+        WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey
+            AND o_orderdate >= DATE '1993-10-01'
+            AND o_orderdate < DATE '1993-10-01' + INTERVAL '3' MONTH
+            AND l_returnflag = 'R' AND c_nationkey = n_nationkey
+        GROUP BY c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment;
+    "#
+    );
+}
+
 fn worker() -> Worker {
     Worker::new(
         timely::WorkerConfig::default(),
@@ -108,9 +158,51 @@ fn cents(v: i64) -> Decimal {
 /// One row of the stream, for either engine.
 #[derive(Clone)]
 enum Row {
+    Nation(Nation),
     Customer(Customer),
     Order(Order),
     Lineitem(Lineitem),
+}
+
+/// An insert (`true`) or a delete of a row.
+type Op = (bool, Row);
+
+/// Inserts only.
+fn inserts(rows: Vec<Row>) -> Vec<Op> {
+    rows.into_iter().map(|r| (true, r)).collect()
+}
+
+/// The stream of Q3 and Q10 under inserts and deletes: the nations (for
+/// Q10), the customers, each order followed by its lines; then every third
+/// order's lines and the order deleted, and every seventh customer; then
+/// all of them inserted again.
+fn churn(db: &Database, nations: bool) -> Vec<Op> {
+    let mut ops: Vec<Op> = Vec::new();
+    if nations {
+        ops.extend(db.nations.iter().cloned().map(|n| (true, Row::Nation(n))));
+    }
+    ops.extend(inserts(stream(db, true)));
+    let mut again: Vec<Row> = Vec::new();
+    let mut lines = db.lineitems.iter().peekable();
+    for o in &db.orders {
+        let mine: Vec<&Lineitem> =
+            std::iter::from_fn(|| lines.next_if(|l| l.orderkey == o.orderkey)).collect();
+        if o.orderkey % 3 != 0 {
+            continue;
+        }
+        for l in &mine {
+            ops.push((false, Row::Lineitem((*l).clone())));
+        }
+        ops.push((false, Row::Order(o.clone())));
+        again.push(Row::Order(o.clone()));
+        again.extend(mine.iter().map(|l| Row::Lineitem((*l).clone())));
+    }
+    for c in db.customers.iter().filter(|c| c.custkey % 7 == 0) {
+        ops.push((false, Row::Customer(c.clone())));
+        again.push(Row::Customer(c.clone()));
+    }
+    ops.extend(inserts(again));
+    ops
 }
 
 /// The stream of a query: the customers (Q3 only), then each order (Q3
@@ -132,10 +224,12 @@ fn stream(db: &Database, joins: bool) -> Vec<Row> {
     rows
 }
 
-macro_rules! insert_lineitem {
-    ($view:expr, $l:expr) => {{
+/// Calls `$method` (`insert_lineitem` or `delete_lineitem`) with a typed
+/// line.
+macro_rules! lineitem {
+    ($view:expr, $method:ident, $l:expr) => {{
         let (l, flag, status) = $l;
-        $view.insert_lineitem(
+        $view.$method(
             l.orderkey,
             l.partkey,
             l.suppkey,
@@ -156,35 +250,46 @@ macro_rules! insert_lineitem {
     }};
 }
 
+macro_rules! insert_lineitem {
+    ($view:expr, $l:expr) => {
+        lineitem!($view, insert_lineitem, $l)
+    };
+}
+
 /// The rows as the generated structs take them, converted before timing.
 enum Typed {
+    Nation(Nation),
     Customer(Customer, Decimal),
     Order(Order, Decimal, Date),
     Lineitem((Lineitem, String, String)),
 }
 
-fn ivm_run<V>(rows: Vec<Row>, mut view: V, apply: impl Fn(&mut V, Typed)) -> (f64, V) {
-    let typed: Vec<Typed> = rows
+fn ivm_run<V>(ops: Vec<Op>, mut view: V, apply: impl Fn(&mut V, bool, Typed)) -> (f64, V) {
+    let typed: Vec<(bool, Typed)> = ops
         .into_iter()
-        .map(|r| match r {
-            Row::Customer(c) => {
-                let bal = cents(c.acctbal);
-                Typed::Customer(c, bal)
-            }
-            Row::Order(o) => {
-                let (total, day) = (cents(o.totalprice), date(o.orderdate));
-                Typed::Order(o, total, day)
-            }
-            Row::Lineitem(l) => {
-                let (flag, status) = (l.returnflag.to_string(), l.linestatus.to_string());
-                Typed::Lineitem((l, flag, status))
-            }
+        .map(|(insert, r)| {
+            let typed = match r {
+                Row::Nation(n) => Typed::Nation(n),
+                Row::Customer(c) => {
+                    let bal = cents(c.acctbal);
+                    Typed::Customer(c, bal)
+                }
+                Row::Order(o) => {
+                    let (total, day) = (cents(o.totalprice), date(o.orderdate));
+                    Typed::Order(o, total, day)
+                }
+                Row::Lineitem(l) => {
+                    let (flag, status) = (l.returnflag.to_string(), l.linestatus.to_string());
+                    Typed::Lineitem((l, flag, status))
+                }
+            };
+            (insert, typed)
         })
         .collect();
     let n = typed.len();
     let start = Instant::now();
-    for row in typed {
-        apply(&mut view, row);
+    for (insert, row) in typed {
+        apply(&mut view, insert, row);
     }
     (n as f64 / start.elapsed().as_secs_f64(), view)
 }
@@ -207,36 +312,41 @@ struct Dd<K> {
 type Line = (i64, char, char, i64, i64, i64, i64, i32);
 
 impl<K: Clone + Eq + std::hash::Hash + 'static> Dd<K> {
-    fn run(mut self, rows: Vec<Row>) -> (f64, HashMap<K, i64>) {
+    fn run(mut self, ops: Vec<Op>) -> (f64, HashMap<K, i64>) {
         enum Input {
             C((i64, String)),
             O((i64, i64, i32, i32)),
             L(Line),
         }
-        let inputs: Vec<Input> = rows
+        // The plans read no nation: every customer has one.
+        let inputs: Vec<(isize, Input)> = ops
             .into_iter()
-            .map(|r| match r {
-                Row::Customer(c) => Input::C((c.custkey, c.mktsegment)),
-                Row::Order(o) => Input::O((o.orderkey, o.custkey, o.orderdate, o.shippriority)),
-                Row::Lineitem(l) => Input::L((
-                    l.orderkey,
-                    l.returnflag,
-                    l.linestatus,
-                    l.quantity,
-                    l.extendedprice,
-                    l.discount,
-                    l.tax,
-                    l.shipdate,
-                )),
+            .filter_map(|(insert, r)| {
+                let input = match r {
+                    Row::Nation(_) => return None,
+                    Row::Customer(c) => Input::C((c.custkey, c.mktsegment)),
+                    Row::Order(o) => Input::O((o.orderkey, o.custkey, o.orderdate, o.shippriority)),
+                    Row::Lineitem(l) => Input::L((
+                        l.orderkey,
+                        l.returnflag,
+                        l.linestatus,
+                        l.quantity,
+                        l.extendedprice,
+                        l.discount,
+                        l.tax,
+                        l.shipdate,
+                    )),
+                };
+                Some((if insert { 1 } else { -1 }, input))
             })
             .collect();
         let n = inputs.len();
         let start = Instant::now();
-        for input in inputs {
+        for (diff, input) in inputs {
             match input {
-                Input::C(c) => self.customers.insert(c),
-                Input::O(o) => self.orders.insert(o),
-                Input::L(l) => self.lines.insert(l),
+                Input::C(c) => self.customers.update(c, diff),
+                Input::O(o) => self.orders.update(o, diff),
+                Input::L(l) => self.lines.update(l, diff),
             }
             self.time += 1;
             self.customers.advance_to(self.time);
@@ -307,16 +417,20 @@ fn main() {
         Typed::Lineitem(l) => Some(l),
         _ => None,
     };
-    let (ivm6, v6) = ivm_run(stream(&db, false), TpchQ6::new(), |v, row| {
+    let (ivm6, v6) = ivm_run(inserts(stream(&db, false)), TpchQ6::new(), |v, _, row| {
         if let Some(l) = apply6(row) {
             insert_lineitem!(v, l);
         }
     });
-    let (only6, w6) = ivm_run(stream(&db, false), insert_only::TpchQ6::new(), |v, row| {
-        if let Some(l) = apply6(row) {
-            insert_lineitem!(v, l);
-        }
-    });
+    let (only6, w6) = ivm_run(
+        inserts(stream(&db, false)),
+        insert_only::TpchQ6::new(),
+        |v, _, row| {
+            if let Some(l) = apply6(row) {
+                insert_lineitem!(v, l);
+            }
+        },
+    );
     let dd = dd_plan!((), |_c, _o, l| l
         .filter(|&(_, _, _, qty, _, disc, _, ship)| {
             (19940101..19950101).contains(&ship) && (5..=7).contains(&disc) && qty < 24
@@ -325,7 +439,7 @@ fn main() {
             (),
             (price * disc) as isize
         ))));
-    let (dd6, r6) = dd.run(stream(&db, false));
+    let (dd6, r6) = dd.run(inserts(stream(&db, false)));
     let expected = r6.get(&()).copied().unwrap_or(0);
     let revenue = |r: Option<Decimal>| r.map_or(0, |d| d.scaled_mantissa(4));
     assert_eq!(
@@ -344,6 +458,7 @@ fn main() {
     macro_rules! apply3 {
         ($v:expr, $row:expr) => {
             match $row {
+                Typed::Nation(_) => unreachable!("Q3 reads no nation"),
                 Typed::Customer(c, bal) => $v.insert_customer(
                     c.custkey,
                     c.name,
@@ -369,10 +484,14 @@ fn main() {
             }
         };
     }
-    let (ivm3, v3) = ivm_run(stream(&db, true), TpchQ3::new(), |v, row| apply3!(v, row));
-    let (only3, w3) = ivm_run(stream(&db, true), insert_only::TpchQ3::new(), |v, row| {
+    let (ivm3, v3) = ivm_run(inserts(stream(&db, true)), TpchQ3::new(), |v, _, row| {
         apply3!(v, row)
     });
+    let (only3, w3) = ivm_run(
+        inserts(stream(&db, true)),
+        insert_only::TpchQ3::new(),
+        |v, _, row| apply3!(v, row),
+    );
     let dd = dd_plan!((i64, i32, i32), |c, o, l| {
         let building = c
             .filter(|(_, segment)| segment == "BUILDING")
@@ -397,7 +516,7 @@ fn main() {
             Some((orderkey, day, priority))
         })
     });
-    let (dd3, r3) = dd.run(stream(&db, true));
+    let (dd3, r3) = dd.run(inserts(stream(&db, true)));
     let key = |(order, day, priority): (i64, Date, i32)| {
         let day = day.year() * 10_000 + day.month() as i32 * 100 + day.day() as i32;
         (order, day, priority)
@@ -417,16 +536,20 @@ fn main() {
     // Q1: per flag and status, the six aggregates (the sums of quantity,
     // price, discounted price, charge and discount, and the count), in the
     // generator's units.
-    let (ivm1, v1) = ivm_run(stream(&db, false), TpchQ1::new(), |v, row| {
+    let (ivm1, v1) = ivm_run(inserts(stream(&db, false)), TpchQ1::new(), |v, _, row| {
         if let Typed::Lineitem(l) = row {
             insert_lineitem!(v, l);
         }
     });
-    let (only1, w1) = ivm_run(stream(&db, false), insert_only::TpchQ1::new(), |v, row| {
-        if let Typed::Lineitem(l) = row {
-            insert_lineitem!(v, l);
-        }
-    });
+    let (only1, w1) = ivm_run(
+        inserts(stream(&db, false)),
+        insert_only::TpchQ1::new(),
+        |v, _, row| {
+            if let Typed::Lineitem(l) = row {
+                insert_lineitem!(v, l);
+            }
+        },
+    );
     let dd = dd_plan!((char, char, u8), |_c, _o, l| l
         .filter(|&(.., ship)| ship <= 19980902)
         .explode(|(_, flag, status, qty, price, disc, tax, _)| {
@@ -442,7 +565,7 @@ fn main() {
             .enumerate()
             .map(move |(i, v)| ((flag, status, i as u8), v as isize))
         }));
-    let (dd1, r1) = dd.run(stream(&db, false));
+    let (dd1, r1) = dd.run(inserts(stream(&db, false)));
     let r1: HashMap<_, _> = r1.into_iter().filter(|((_, _, i), _)| *i != 4).collect();
     macro_rules! q1_result {
         ($view:expr) => {{
@@ -469,6 +592,12 @@ fn main() {
     assert_eq!(q1_result!(w1), r1, "Q1 results differ");
     table.push(("Q1", ivm1, only1, dd1, 1.27e6));
 
+    print_table(table);
+    with_deletes(&db);
+}
+
+/// The insert-only table of Q6, Q3 and Q1.
+fn print_table(table: Vec<(&str, f64, f64, f64, f64)>) {
     println!();
     println!(
         "| query | ivm, inserts and deletes | ivm, insert_only | differential-dataflow | ivm / dd | ivm insert_only / dd | DBToaster, published (C++, 2.0 GHz Xeon E5-2630L) |"
@@ -483,6 +612,207 @@ fn main() {
             ivm / dd,
             only / dd,
             rate(dbtoaster)
+        );
+    }
+}
+
+/// Inserts or deletes a typed row of Q3's or Q10's tables.
+macro_rules! change_row {
+    ($v:expr, $insert:expr, $row:expr) => {
+        match ($insert, $row) {
+            (_, Typed::Nation(_)) => unreachable!("nations are Q10's, and inserted by its closure"),
+            (true, Typed::Customer(c, bal)) => $v.insert_customer(
+                c.custkey,
+                c.name,
+                c.address,
+                c.nationkey,
+                c.phone,
+                bal,
+                c.mktsegment,
+                c.comment,
+            ),
+            (false, Typed::Customer(c, bal)) => $v
+                .delete_customer(
+                    c.custkey,
+                    c.name,
+                    c.address,
+                    c.nationkey,
+                    c.phone,
+                    bal,
+                    c.mktsegment,
+                    c.comment,
+                )
+                .expect("a customer inserted before"),
+            (true, Typed::Order(o, total, day)) => $v.insert_orders(
+                o.orderkey,
+                o.custkey,
+                o.orderstatus.to_string(),
+                total,
+                day,
+                o.orderpriority,
+                o.clerk,
+                o.shippriority,
+                o.comment,
+            ),
+            (false, Typed::Order(o, total, day)) => $v
+                .delete_orders(
+                    o.orderkey,
+                    o.custkey,
+                    o.orderstatus.to_string(),
+                    total,
+                    day,
+                    o.orderpriority,
+                    o.clerk,
+                    o.shippriority,
+                    o.comment,
+                )
+                .expect("an order inserted before"),
+            (true, Typed::Lineitem(l)) => lineitem!($v, insert_lineitem, l),
+            (false, Typed::Lineitem(l)) => {
+                lineitem!($v, delete_lineitem, l).expect("a line inserted before")
+            }
+        }
+    };
+}
+
+/// Q3 and Q10 under inserts and deletes ([`churn`]): the view trees the
+/// opt-in gives them, the same views on first-order deltas, and
+/// differential-dataflow, on the same stream; results checked equal.
+fn with_deletes(db: &Database) {
+    let mut table = Vec::new();
+    // Q3: the plan and key of the insert-only run above.
+    let ops = churn(db, false);
+    let q3_key = |(order, day, priority): (i64, Date, i32)| {
+        let day = day.year() * 10_000 + day.month() as i32 * 100 + day.day() as i32;
+        (order, day, priority)
+    };
+    let (tree, v) = ivm_run(ops.clone(), TpchQ3::new(), |v, insert, row| {
+        change_row!(v, insert, row)
+    });
+    let (first, w) = ivm_run(ops.clone(), first_order::TpchQ3::new(), |v, insert, row| {
+        change_row!(v, insert, row)
+    });
+    let dd = dd_plan!((i64, i32, i32), |c, o, l| {
+        let building = c
+            .filter(|(_, segment)| segment == "BUILDING")
+            .map(|(custkey, _)| (custkey, ()))
+            .arrange_by_key();
+        let orders = o
+            .filter(|&(_, _, day, _)| day < 19950315)
+            .map(|(orderkey, custkey, day, priority)| (custkey, (orderkey, day, priority)))
+            .arrange_by_key();
+        let placed = building
+            .join_core(orders, |_, _, &(orderkey, day, priority)| {
+                Some((orderkey, (day, priority)))
+            })
+            .arrange_by_key();
+        let shipped = l
+            .filter(|&(.., ship)| ship > 19950315)
+            .explode(|(orderkey, _, _, _, price, disc, _, _)| {
+                Some(((orderkey, ()), (price * (100 - disc)) as isize))
+            })
+            .arrange_by_key();
+        placed.join_core(shipped, |&orderkey, &(day, priority), _| {
+            Some((orderkey, day, priority))
+        })
+    });
+    let (flow, r) = dd.run(ops);
+    for (engine, result) in [
+        (
+            "view tree",
+            v.iter()
+                .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
+                .collect::<HashMap<_, _>>(),
+        ),
+        (
+            "first order",
+            w.iter()
+                .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
+                .collect(),
+        ),
+    ] {
+        assert_eq!(
+            result, r,
+            "Q3 under deletes: {engine} and differential-dataflow differ"
+        );
+    }
+    table.push(("Q3", r.len(), tree, first, flow));
+
+    // Q10: revenue of the returned lines per customer (the other group
+    // columns are the customer's, so the customer key stands for them).
+    let ops = churn(db, true);
+    macro_rules! change_q10 {
+        ($v:expr, $insert:expr, $row:expr) => {
+            match $row {
+                Typed::Nation(n) => $v.insert_nation(n.nationkey, n.name, n.regionkey, n.comment),
+                row => change_row!($v, $insert, row),
+            }
+        };
+    }
+    let (tree, v) = ivm_run(ops.clone(), TpchQ10::new(), |v, insert, row| {
+        change_q10!(v, insert, row)
+    });
+    let (first, w) = ivm_run(
+        ops.clone(),
+        first_order::TpchQ10::new(),
+        |v, insert, row| change_q10!(v, insert, row),
+    );
+    let dd = dd_plan!(i64, |c, o, l| {
+        let customers = c.map(|(custkey, _)| (custkey, ())).arrange_by_key();
+        let orders = o
+            .filter(|&(_, _, day, _)| (19931001..19940101).contains(&day))
+            .map(|(orderkey, custkey, _, _)| (custkey, orderkey))
+            .arrange_by_key();
+        let placed = customers
+            .join_core(orders, |&custkey, _, &orderkey| Some((orderkey, custkey)))
+            .arrange_by_key();
+        let returned = l
+            .filter(|&(_, flag, ..)| flag == 'R')
+            .explode(|(orderkey, _, _, _, price, disc, _, _)| {
+                Some(((orderkey, ()), (price * (100 - disc)) as isize))
+            })
+            .arrange_by_key();
+        placed.join_core(returned, |_, &custkey, _| Some(custkey))
+    });
+    let (flow, r) = dd.run(ops);
+    for (engine, result) in [
+        (
+            "view tree",
+            v.iter()
+                .map(|(k, row)| (k.0, row.revenue.scaled_mantissa(4)))
+                .collect::<HashMap<_, _>>(),
+        ),
+        (
+            "first order",
+            w.iter()
+                .map(|(k, row)| (k.0, row.revenue.scaled_mantissa(4)))
+                .collect(),
+        ),
+    ] {
+        assert_eq!(
+            result, r,
+            "Q10 under deletes: {engine} and differential-dataflow differ"
+        );
+    }
+    table.push(("Q10", r.len(), tree, first, flow));
+
+    println!();
+    println!(
+        "Under inserts and deletes (load, then a third of the orders with their lines and a seventh of the customers deleted and inserted again), updates per second:"
+    );
+    println!();
+    println!(
+        "| query | result rows | ivm, view tree (opt-in) | ivm, first order | differential-dataflow | view tree / first order | view tree / dd |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (q, rows, tree, first, dd) in table {
+        println!(
+            "| {q} | {rows} | {} | {} | {} | {:.2} | {:.1} |",
+            rate(tree),
+            rate(first),
+            rate(dd),
+            tree / first,
+            tree / dd
         );
     }
 }

@@ -141,7 +141,8 @@ impl VariableOrder {
 
     /// Whether a view tree can be built over this order: every free
     /// variable's subtree reads every variable above it, and at every view
-    /// the atoms beside a changed factor bind the rest of its key.
+    /// the factors beside a changed one (atoms, and the views of summed-out
+    /// children through secondary indexes) bind the rest of its key.
     fn is_general_order(&self, hg: &Hypergraph) -> bool {
         (0..self.nodes.len())
             .filter(|&v| self.nodes[v].present)
@@ -151,65 +152,77 @@ impl VariableOrder {
                 if hg.free & bit(v) != 0 && dep != above {
                     return false;
                 }
-                let atoms_at = &self.nodes[v].atoms;
-                let mut factor_keys: Vec<(Option<usize>, Mask)> = self.nodes[v]
-                    .children
-                    .iter()
-                    .map(|&c| (None, self.dep(hg, c)))
-                    .collect();
-                factor_keys.extend(atoms_at.iter().map(|&a| (Some(a), hg.atoms[a])));
-                factor_keys.into_iter().all(|(own, key)| {
-                    let others = atoms_at
+                let factors = self.factors(hg, v);
+                factors.iter().all(|&(own, key)| {
+                    let others = factors
                         .iter()
-                        .filter(|&&a| Some(a) != own)
-                        .fold(0, |m, &a| m | hg.atoms[a]);
+                        .filter(|&&(other, _)| other != own)
+                        .fold(0, |m, &(_, k)| m | k);
                     subset(dep & !key, others)
                 })
             })
     }
 
+    /// The factors of `v`'s view, each with its key: the views of its
+    /// summed-out children (free children are levels of their own, not
+    /// factors) and the atoms hung at it.
+    fn factors(&self, hg: &Hypergraph, v: usize) -> Vec<(Over, Mask)> {
+        let mut out: Vec<(Over, Mask)> = self.nodes[v]
+            .children
+            .iter()
+            .filter(|&&c| hg.free & bit(c) == 0)
+            .map(|&c| (Over::View(c), self.dep(hg, c)))
+            .collect();
+        out.extend(
+            self.nodes[v]
+                .atoms
+                .iter()
+                .map(|&a| (Over::Atom(a), hg.atoms[a])),
+        );
+        out
+    }
+
     /// Per atom of a relation, the loops an update to it runs in a view
     /// tree over this order, from its lowest variable up to the first free
-    /// one (or the root): each a sibling atom and the variables bound
-    /// before it (its index's key; none for a scan). The next sibling is
-    /// the one binding most of the key still unbound (ties: the lowest
-    /// atom), as `plan::view_tree` lowers it.
-    pub fn loops(&self, hg: &Hypergraph) -> Vec<(usize, Vec<(usize, Mask)>)> {
+    /// one (or the root): each over a sibling factor (an atom, or a child's
+    /// view) with the variables bound before it (its index's key; none for
+    /// a scan). The next sibling is the one binding most of the key still
+    /// unbound (ties: an atom before a view, then the lowest), as
+    /// `plan::view_tree` lowers it.
+    pub fn loops(&self, hg: &Hypergraph) -> Vec<(usize, Vec<(Over, Mask)>)> {
         let owner =
             |atom: usize| (0..self.nodes.len()).find(|&v| self.nodes[v].atoms.contains(&atom));
         members(hg.relations())
             .map(|atom| {
                 let mut loops = Vec::new();
                 let mut changed = hg.atoms[atom];
-                let mut from = Some(atom);
+                let mut from = Over::Atom(atom);
                 let mut at = owner(atom);
                 while let Some(v) = at {
                     let key = self.dep(hg, v);
                     let mut bound = changed;
-                    let siblings: Vec<usize> = self.nodes[v]
-                        .atoms
-                        .iter()
-                        .copied()
-                        .filter(|&b| Some(b) != from)
+                    let siblings: Vec<(Over, Mask)> = self
+                        .factors(hg, v)
+                        .into_iter()
+                        .filter(|&(f, _)| f != from)
                         .collect();
                     while key & !bound != 0 {
-                        let unbound = |b: usize| (hg.atoms[b] & key & !bound).count_ones();
-                        let Some(b) = siblings
+                        let unbound = |k: Mask| (k & key & !bound).count_ones();
+                        let Some(&(f, k)) = siblings
                             .iter()
-                            .copied()
-                            .filter(|&b| unbound(b) > 0)
-                            .max_by_key(|&b| (unbound(b), std::cmp::Reverse(b)))
+                            .filter(|&&(_, k)| unbound(k) > 0)
+                            .max_by_key(|&&(f, k)| (unbound(k), f.preference()))
                         else {
                             break;
                         };
-                        loops.push((b, hg.atoms[b] & bound));
-                        bound |= hg.atoms[b];
+                        loops.push((f, k & bound));
+                        bound |= k;
                     }
                     if hg.free & bit(v) != 0 {
                         break;
                     }
                     changed = key;
-                    from = None;
+                    from = Over::View(v);
                     at = self.nodes[v].parent;
                 }
                 (atom, loops)
@@ -330,6 +343,27 @@ impl VariableOrder {
                     .parent
                     .is_none_or(|p| subset(hg.at(v) & atoms, hg.at(p) & atoms))
             })
+    }
+}
+
+/// What a loop of an update runs over: the tuples of a sibling atom, or
+/// the entries of the view of a sibling variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// An atom.
+    Atom(usize),
+    /// The view of this (summed-out) variable.
+    View(usize),
+}
+
+impl Over {
+    /// The order among siblings that bind as much: an atom first (its
+    /// index is the relation's, kept anyway), then the lowest index.
+    fn preference(self) -> (bool, std::cmp::Reverse<usize>) {
+        match self {
+            Over::Atom(a) => (true, std::cmp::Reverse(a)),
+            Over::View(v) => (false, std::cmp::Reverse(v)),
+        }
     }
 }
 

@@ -202,6 +202,10 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
         MapKind::Base { .. } | MapKind::Index { .. } => {
             (relation::field_type(p, m), relation::field_init(p, m))
         }
+        MapKind::ViewIndex { .. } => (
+            view_tree::view_index_type(p, m),
+            quote! { ::ivm::__private::Index::default() },
+        ),
         MapKind::Sum { .. } | MapKind::Free { .. } => {
             (view_tree::field_type(p, m), view_tree::field_init(p, m))
         }
@@ -230,6 +234,7 @@ fn map_methods(p: &Program, m: MapId) -> TokenStream {
         MapKind::Support { .. } => top_join::support_method(p, m),
         MapKind::Base { .. }
         | MapKind::Index { .. }
+        | MapKind::ViewIndex { .. }
         | MapKind::Sum { .. }
         | MapKind::Free { .. }
         | MapKind::Result

@@ -118,6 +118,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                     });
                 } else {
                     breaks |= exits_block;
+                    let upkeep = view_index_upkeep(p, step.target);
                     blocks.push(quote! {
                         #sib_product
                         let ::core::option::Option::Some((__changed_old, __changed_new)) =
@@ -125,6 +126,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                         else {
                             #exit;
                         };
+                        #upkeep
                     });
                     (old, new) = (quote! { &__changed_old }, quote! { &__changed_new });
                 }
@@ -209,9 +211,10 @@ fn step_label(s: usize) -> syn::Lifetime {
     syn::Lifetime::new(&format!("'step_{s}"), proc_macro2::Span::call_site())
 }
 
-/// A loop of a step over the tuples of a sibling atom that agree with the
-/// variables bound so far (through an index of its relation), binding its
-/// other variables that the path reads, by reference.
+/// A loop of a step over the tuples of a sibling atom (through an index of
+/// its relation) or the entries of a sibling view (through a secondary
+/// index of the view) that agree with the variables bound so far, binding
+/// its other variables that the path reads, by reference.
 fn bind_loop(
     p: &Program,
     b: &Bind,
@@ -219,10 +222,11 @@ fn bind_loop(
     label: Option<TokenStream>,
     body: TokenStream,
 ) -> TokenStream {
-    let MapKind::Index { columns, .. } = &p.maps[b.index].kind else {
-        unreachable!("a bind loops over an index")
+    let (columns, vars) = match (&p.maps[b.index].kind, b.factor) {
+        (MapKind::Index { columns, .. }, Factor::Atom(a)) => (columns, &p.atoms[a].vars),
+        (MapKind::ViewIndex { columns, .. }, Factor::Map(m)) => (columns, &p.maps[m].key),
+        _ => unreachable!("a bind loops over an index of its factor"),
     };
-    let vars = &p.atoms[b.atom].vars;
     let index = &p.maps[b.index].name;
     let key_vars: Vec<usize> = columns.iter().map(|&c| vars[c]).collect();
     let key = key_expr(p, &key_vars);
@@ -241,6 +245,53 @@ fn bind_loop(
     }
 }
 
+/// The field type of a view's secondary index: the grouping variables'
+/// values to the view's keys.
+pub fn view_index_type(p: &Program, m: MapId) -> TokenStream {
+    let MapKind::ViewIndex { view, .. } = &p.maps[m].kind else {
+        unreachable!("a view index")
+    };
+    let by = key_type(p, &p.maps[m].key);
+    let all = key_type(p, &p.maps[*view].key);
+    quote! { ::ivm::__private::Index<#by, #all> }
+}
+
+/// After an entry of `view` changed from `__changed_old` to
+/// `__changed_new` at the key in scope: a key whose payload turned non-zero
+/// enters the view's secondary indexes, one that turned zero leaves them.
+fn view_index_upkeep(p: &Program, view: MapId) -> Option<TokenStream> {
+    let k = &p.payload;
+    let indexes: Vec<(&syn::Ident, &Vec<usize>)> = p
+        .maps
+        .iter()
+        .filter_map(|m| match &m.kind {
+            MapKind::ViewIndex { view: v, .. } if *v == view => Some((&m.name, &m.key)),
+            _ => None,
+        })
+        .collect();
+    if indexes.is_empty() {
+        return None;
+    }
+    let key = key_expr(p, &p.maps[view].key);
+    let (enter, leave): (Vec<TokenStream>, Vec<TokenStream>) = indexes
+        .iter()
+        .map(|(name, by)| {
+            let by = key_expr(p, by);
+            (
+                quote! { self.#name.insert(#by, #key); },
+                quote! { self.#name.remove(&#by, &#key); },
+            )
+        })
+        .unzip();
+    Some(quote! {
+        if <#k as ::ivm::Semiring>::is_zero(&__changed_old) {
+            #(#enter)*
+        } else if <#k as ::ivm::Semiring>::is_zero(&__changed_new) {
+            #(#leave)*
+        }
+    })
+}
+
 /// The variables the keys along a path's steps read.
 fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
     let mut used = Vec::new();
@@ -252,8 +303,11 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
         }
         // A loop's index is looked up at variables bound before it.
         for b in &step.binds {
-            if let MapKind::Index { columns, .. } = &p.maps[b.index].kind {
-                used.extend(columns.iter().map(|&c| p.atoms[b.atom].vars[c]));
+            let vars = p.factor_key(b.factor);
+            if let MapKind::Index { columns, .. } | MapKind::ViewIndex { columns, .. } =
+                &p.maps[b.index].kind
+            {
+                used.extend(columns.iter().map(|&c| vars[c]));
             }
         }
         if let MapKind::Free { var, .. } = target.kind {

@@ -193,7 +193,7 @@ fn plan_text(r: &Report) -> String {
                 add_keys(root, hg, order);
             }
             tree::draw(&forest, "  ", &mut out);
-            out.push_str("per update (loops over the atoms beside a view, each its degree)\n");
+            out.push_str("per update (loops over the atoms and views beside a view, each its degree; V_x is the view of x)\n");
             for (atom, degrees) in verdict::general_bounds(a, order) {
                 let cost = if degrees.is_empty() {
                     "O(1)".to_owned()

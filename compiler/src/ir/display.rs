@@ -66,6 +66,13 @@ impl fmt::Display for Program {
                         cols.join(", ")
                     )?;
                 }
+                MapKind::ViewIndex { view, .. } => {
+                    writeln!(
+                        f,
+                        "  {}[{key}] := the keys of {} with a non-zero payload, by ({key})",
+                        map.name, self.maps[*view].name
+                    )?;
+                }
                 MapKind::Triangle {
                     eps: Some(eps),
                     vars,
@@ -454,10 +461,14 @@ impl Program {
                 for step in steps {
                     let target = &self.maps[step.target];
                     for b in &step.binds {
+                        let what = match b.factor {
+                            super::Factor::Atom(a) => format!("tuple of {}", self.atoms[a].label),
+                            super::Factor::Map(m) => format!("entry of {}", self.maps[m].name),
+                        };
                         writeln!(
                             f,
-                            "    for each tuple of {} through {}:",
-                            self.atoms[b.atom].label, self.maps[b.index].name
+                            "    for each {what} through {}:",
+                            self.maps[b.index].name
                         )?;
                     }
                     let sib: Vec<String> = step

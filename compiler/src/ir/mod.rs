@@ -278,6 +278,15 @@ pub enum MapKind {
         /// here is at the top at that key.
         while_growing: Vec<MapId>,
     },
+    /// A secondary index of a view of a general view tree: its keys with a
+    /// non-zero payload, grouped by some of their variables, so that a
+    /// change beside the view finds the view's entries it meets.
+    ViewIndex {
+        /// The view (a `Sum` map).
+        view: MapId,
+        /// The positions, in the view's key, of the variables it groups by.
+        columns: Vec<usize>,
+    },
     /// The IVMε state of a triangle count: the three relations partitioned
     /// by degree, the three views and the count.
     Triangle {
@@ -626,13 +635,15 @@ pub struct Step {
     pub binds: Vec<Bind>,
 }
 
-/// A loop of a step over the tuples of one sibling atom that agree with
-/// the variables bound so far.
+/// A loop of a step over the tuples of one sibling atom (or the entries of
+/// one sibling view) that agree with the variables bound so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bind {
-    /// The atom.
-    pub atom: AtomId,
-    /// The index of its relation on the columns already bound.
+    /// The atom or view.
+    pub factor: Factor,
+    /// The index of its relation on the columns already bound (a
+    /// `MapKind::Index`), or of the view on the key variables already
+    /// bound (a `MapKind::ViewIndex`).
     pub index: MapId,
 }
 
@@ -745,6 +756,7 @@ impl MapKind {
             }
             MapKind::Base { .. }
             | MapKind::Index { .. }
+            | MapKind::ViewIndex { .. }
             | MapKind::Result
             | MapKind::RangeSums { .. }
             | MapKind::Triangle { .. }

@@ -8,6 +8,7 @@
 //! strategy.
 
 use crate::analysis::hypergraph::{bit, members};
+use crate::analysis::variable_order::Over;
 use crate::analysis::width::first_order_exponent;
 use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio, VariableOrder};
 use crate::query::{Strategy, UpdateModel};
@@ -823,13 +824,20 @@ pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(usize, Vec<St
         .map(|(atom, loops)| {
             let degrees = loops
                 .iter()
-                .map(|&(b, on)| {
-                    let label = &hg.atom_labels[b];
-                    let relation = label.split('(').next().unwrap_or(label);
+                .map(|&(over, on)| {
+                    // A view is named after its variable, as the plan
+                    // draws it: `V_n`.
+                    let name = match over {
+                        Over::Atom(b) => {
+                            let label = &hg.atom_labels[b];
+                            label.split('(').next().unwrap_or(label).to_owned()
+                        }
+                        Over::View(v) => format!("V_{}", hg.var_names[v]),
+                    };
                     if on == 0 {
-                        format!("|{relation}|")
+                        format!("|{name}|")
                     } else {
-                        format!("deg_{relation}({})", hg.names(on))
+                        format!("deg_{name}({})", hg.names(on))
                     }
                 })
                 .collect();

@@ -203,38 +203,85 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
 
 /// The loops of a step whose changed factor does not fix the whole key of
 /// its target: over sibling atoms, each through an index of its relation on
-/// the variables bound before it, the one binding most of the rest first.
-/// (`VariableOrder::general` made sure the sibling atoms bind them all.)
+/// the variables bound before it, and over sibling views, each through a
+/// secondary index on them; the one binding most of the rest first (ties:
+/// an atom, then the lowest). (`VariableOrder::general` made sure the
+/// siblings bind them all, and `VariableOrder::loops` states the same
+/// choice's cost.)
 fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -> Vec<Bind> {
     let key = p.maps[target].key.clone();
     let mut bound = p.factor_key(changed);
     let mut binds = Vec::new();
-    // The same choice as `verdict::general_bounds`, which states its cost.
     while key.iter().any(|v| !bound.contains(v)) {
-        let unbound = |a: usize| {
-            p.atoms[a]
-                .vars
+        let unbound = |f: Factor| {
+            p.factor_key(f)
                 .iter()
                 .filter(|v| key.contains(v) && !bound.contains(v))
                 .count()
         };
-        let atom = siblings
+        // Views are ranked by their variable, as `loops` ranks them: the
+        // variable a `Sum` map sums out.
+        let preference = |f: Factor| match f {
+            Factor::Atom(a) => (true, std::cmp::Reverse(a)),
+            Factor::Map(m) => match p.maps[m].kind {
+                MapKind::Sum { var, .. } => (false, std::cmp::Reverse(var)),
+                _ => unreachable!("a view beside a changed factor sums a variable out"),
+            },
+        };
+        let factor = siblings
             .iter()
-            .filter_map(|f| match *f {
-                Factor::Atom(a) if unbound(a) > 0 => Some(a),
-                _ => None,
-            })
-            .max_by_key(|&a| (unbound(a), std::cmp::Reverse(a)))
-            .expect("the sibling atoms bind the key (VariableOrder::general)");
-        let columns: Vec<usize> = (0..p.atoms[atom].vars.len())
-            .filter(|&c| bound.contains(&p.atoms[atom].vars[c]))
+            .copied()
+            .filter(|&f| unbound(f) > 0)
+            .max_by_key(|&f| (unbound(f), preference(f)))
+            .expect("the siblings bind the key (VariableOrder::general)");
+        let vars = p.factor_key(factor);
+        let columns: Vec<usize> = (0..vars.len())
+            .filter(|&c| bound.contains(&vars[c]))
             .collect();
-        let relation = p.atoms[atom].relation;
-        let index = super::skeleton::index_of(p, relation, columns);
-        bound.extend(p.atoms[atom].vars.clone());
-        binds.push(Bind { atom, index });
+        let index = match factor {
+            Factor::Atom(atom) => {
+                let relation = p.atoms[atom].relation;
+                super::skeleton::index_of(p, relation, columns)
+            }
+            Factor::Map(view) => view_index(p, view, columns),
+        };
+        bound.extend(vars);
+        binds.push(Bind { factor, index });
     }
     binds
+}
+
+/// The secondary index of `view` on the variables at `columns` of its key,
+/// added if new.
+fn view_index(p: &mut Program, view: MapId, columns: Vec<usize>) -> MapId {
+    if let Some(m) = p.maps.iter().position(|m| {
+        matches!(&m.kind, MapKind::ViewIndex { view: v, columns: c } if *v == view && *c == columns)
+    }) {
+        return m;
+    }
+    let key = &p.maps[view].key;
+    let by: Vec<usize> = columns.iter().map(|&c| key[c]).collect();
+    let name = format!(
+        "{}_by_{}",
+        p.maps[view].name,
+        by.iter()
+            .map(|&v| p.vars[v].name.to_string())
+            .collect::<Vec<_>>()
+            .join("_")
+    );
+    let doc = format!(
+        "The keys ({}) of `{}` with a non-zero payload, by ({}).",
+        p.var_list(key),
+        p.maps[view].name,
+        p.var_list(&by)
+    );
+    p.maps.push(Map {
+        name: Ident::new(&name, Span::call_site()),
+        doc,
+        key: by,
+        kind: MapKind::ViewIndex { view, columns },
+    });
+    p.maps.len() - 1
 }
 
 fn post_order(order: &VariableOrder, v: usize, out: &mut Vec<usize>) {

@@ -16,7 +16,7 @@
 //! `T`) and the first-order delta's derivations, with their slopes.
 //! Run with `cargo bench -p ivm-generated-examples --bench higher_order`
 //! (`-- 100000` for one size; `IVM_HOT=16` for more heavy keys;
-//! `IVM_ONLY=inequality` for one table).
+//! `IVM_ONLY=chain` for one table).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -24,7 +24,8 @@ use std::time::Instant;
 
 use ivm::semiring::Int;
 use ivm_generated_examples::higher_order::{
-    Below, BelowFirstOrder, MatMul, MatMulFirstOrder, PathCount, PathCountFirstOrder,
+    Below, BelowFirstOrder, MatChain, MatChainFirstOrder, MatMul, MatMulFirstOrder, PathCount,
+    PathCountFirstOrder,
 };
 
 /// Heavy join keys per join variable, unless `IVM_HOT` says otherwise.
@@ -367,6 +368,130 @@ fn matmul(sizes: &[u32]) {
     }
 }
 
+/// The matrix chain `Q(i, l) = A(i, j) * B(j, k) * C(k, l)`: `A` and `B`
+/// heavy in `j` (√N tuples at each of the heavy keys), and each `k` that a
+/// heavy `j` reaches leads to the same `HOT` values of `l`, so many paths
+/// `j → k → l` meet at few `l`. Two streams: updates to `A` only (the
+/// matrix that changes, `B` and `C` fixed, as in F-IVM's matrix chain),
+/// and updates to `A`, `B` and `C` in turn, where the view tree pays for
+/// `B` and `C` what first order pays.
+fn chain(sizes: &[u32]) {
+    let hot = self::hot();
+    for (stream, relations) in [("updates to A", 1usize), ("updates to A, B and C in turn", 3)] {
+        println!(
+            "matrix chain Q(i, l) = A(i, j) * B(j, k) * C(k, l), {hot} heavy keys of degree √N, {stream}"
+        );
+        header();
+        let (mut pv, mut pf, mut wv, mut wf) = (None, None, None, None);
+        for &n in sizes {
+            let mut rng = Rng(u64::from(n) + 3);
+            let a = relation(&mut rng, n, false);
+            let b = relation(&mut rng, n, true);
+            // C: the `k`s of heavy `B` tuples lead to the `hot` first `l`s.
+            let mut seen = std::collections::HashSet::new();
+            let mut c_tuples = Vec::new();
+            for &(_, k) in &b.tuples[..b.heavy] {
+                for l in 0..hot {
+                    if seen.insert((k, l)) {
+                        c_tuples.push((k, l));
+                    }
+                }
+            }
+            let heavy = c_tuples.len();
+            // The other tuples lead elsewhere: none starts at a heavy `k`.
+            let heavy_k: std::collections::HashSet<u32> =
+                b.tuples[..b.heavy].iter().map(|&(_, k)| k).collect();
+            while c_tuples.len() < n as usize {
+                let t = (hot + rng.below(n), hot + rng.below(n));
+                if !heavy_k.contains(&t.0) && seen.insert(t) {
+                    c_tuples.push(t);
+                }
+            }
+            let c = Relation {
+                tuples: c_tuples,
+                heavy,
+            };
+            let mut vt = MatChain::new();
+            let mut fo = MatChainFirstOrder::new();
+            for &(k, l) in &c.tuples {
+                vt.insert_c(k, l);
+                fo.insert_c(k, l);
+            }
+            for &(j, k) in &b.tuples {
+                vt.insert_b(j, k);
+                fo.insert_b(j, k);
+            }
+            for &(i, j) in &a.tuples {
+                vt.insert_a(i, j);
+                fo.insert_a(i, j);
+            }
+            let agree = |vt: &MatChain, fo: &MatChainFirstOrder| {
+                let mut x: Vec<_> = ivm::View::iter(vt).collect();
+                let mut y: Vec<_> = ivm::View::iter(fo).collect();
+                x.sort_unstable();
+                y.sort_unstable();
+                assert_eq!(x, y, "the engines agree");
+            };
+            agree(&vt, &fo);
+            let per_round = if n >= 1_000_000 { 40 } else { 200 };
+            let rels: Vec<&Relation> = [&a, &b, &c].into_iter().take(relations).collect();
+            let ops = operations(&mut rng, &rels, per_round * (ROUNDS + 1));
+            // The work in the RAM model: the view tree's loop iterations
+            // (`ivmc explain`: deg_V_k(j) for A, deg_C(k) · deg_A(j) for B,
+            // deg_B(k) · deg_A(j) for C) and first order's derivations.
+            let group = |tuples: &[(u32, u32)], first: bool| -> HashMap<u32, Vec<u32>> {
+                tuples.iter().fold(HashMap::new(), |mut m, &(x, y)| {
+                    let (key, other) = if first { (x, y) } else { (y, x) };
+                    m.entry(key).or_default().push(other);
+                    m
+                })
+            };
+            let (b_by_j, b_by_k, c_by_k, a_by_j) = (
+                group(&b.tuples, true),
+                group(&b.tuples, false),
+                group(&c.tuples, true),
+                group(&a.tuples, false),
+            );
+            let deg = |m: &HashMap<u32, Vec<u32>>, k: u32| m.get(&k).map_or(0, Vec::len) as u64;
+            let reached = |j: u32| -> u64 {
+                let mut ls: Vec<u32> = b_by_j
+                    .get(&j)
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|k| c_by_k.get(k).into_iter().flatten().copied())
+                    .collect();
+                ls.sort_unstable();
+                ls.dedup();
+                ls.len() as u64
+            };
+            let paths = |j: u32| -> u64 {
+                b_by_j.get(&j).into_iter().flatten().map(|&k| deg(&c_by_k, k)).sum()
+            };
+            let work_vt = mean_work(&ops, |&(rel, (x, y))| match rel {
+                0 => reached(y),
+                1 => deg(&c_by_k, y) * deg(&a_by_j, x),
+                _ => b_by_k.get(&x).into_iter().flatten().map(|&j| deg(&a_by_j, j)).sum(),
+            });
+            let work_fo = mean_work(&ops, |&(rel, (x, y))| match rel {
+                0 => paths(y),
+                1 => deg(&c_by_k, y) * deg(&a_by_j, x),
+                _ => b_by_k.get(&x).into_iter().flatten().map(|&j| deg(&a_by_j, j)).sum(),
+            });
+            let (tv, tf, ratio) = side_by_side(
+                &ops,
+                per_round,
+                |&(rel, (x, y))| refresh!(vt, rel, x, y; 0 => delete_a, insert_a; 1 => delete_b, insert_b; _ => delete_c, insert_c),
+                |&(rel, (x, y))| refresh!(fo, rel, x, y; 0 => delete_a, insert_a; 1 => delete_b, insert_b; _ => delete_c, insert_c),
+            );
+            agree(&vt, &fo);
+            row(n, (tv, tf, ratio), (work_vt, work_fo), (pv, pf, wv, wf));
+            (pv, pf) = (Some((n, tv)), Some((n, tf)));
+            (wv, wf) = (Some((n, work_vt)), Some((n, work_fo)));
+        }
+        println!();
+    }
+}
+
 fn inequality(sizes: &[u32]) {
     println!("inequality join Q() = R(a, x) * S(b, y) * {{ x < y }}, lifts a and b, keys uniform");
     println!(
@@ -463,7 +588,7 @@ fn main() {
     } else {
         sizes
     };
-    // `IVM_ONLY=path|matmul|inequality` runs one table.
+    // `IVM_ONLY=path|matmul|chain|inequality` runs one table.
     let only = std::env::var("IVM_ONLY").unwrap_or_default();
     let runs = |name: &str| only.is_empty() || only == name;
     if runs("path") {
@@ -473,6 +598,9 @@ fn main() {
     if runs("matmul") {
         matmul(&sizes);
         println!();
+    }
+    if runs("chain") {
+        chain(&sizes);
     }
     if !runs("inequality") {
         return;

@@ -204,6 +204,13 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
     pub fn get<'a>(&'a self, k: &K) -> impl Iterator<Item = &'a T> + use<'a, K, T> {
         self.groups.get(k).into_iter().flat_map(|g| g.iter())
     }
+
+    /// How many tuples are under key `k`: what a join that may walk either
+    /// of two groups compares, to walk the smaller.
+    #[inline]
+    pub fn count(&self, k: &K) -> usize {
+        self.groups.get(k).map_or(0, Group::len)
+    }
 }
 
 /// The index CROWN revisits a parent's tuples through: its tuples grouped

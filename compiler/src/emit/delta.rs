@@ -18,13 +18,22 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     // are bound to `_`.
     let mut needed: Vec<usize> = p.output.head.clone();
     needed.extend(p.theta.iter().flat_map(|f| f.vars.iter().copied()));
+    let index_key = |atom: usize, m: MapId| -> Vec<usize> {
+        match &p.maps[m].kind {
+            MapKind::Index { columns, .. } => {
+                columns.iter().map(|&c| p.atoms[atom].vars[c]).collect()
+            }
+            _ => unreachable!("an index"),
+        }
+    };
     for l in &join.loops {
         match l.access {
             Access::Point => needed.extend(&p.atoms[l.atom].vars),
-            Access::Index(m) => {
-                if let MapKind::Index { columns, .. } = &p.maps[m].kind {
-                    needed.extend(columns.iter().map(|&c| p.atoms[l.atom].vars[c]));
-                }
+            Access::Index(m) => needed.extend(index_key(l.atom, m)),
+            // Each side is looked up in one of the two walks.
+            Access::Smaller { partner, .. } => {
+                needed.extend(&p.atoms[l.atom].vars);
+                needed.extend(&p.atoms[partner].vars);
             }
             Access::Scan => {}
         }
@@ -39,9 +48,18 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     };
     let names: Vec<TokenStream> = own.vars.iter().map(|&v| bind_name(v)).collect();
     let rel = own.relation;
-    // The innermost body: the derivation's payloads before and after.
-    let olds = join.loops.iter().map(|l| format_ident!("__old_{}", l.atom));
-    let news = join.loops.iter().map(|l| format_ident!("__new_{}", l.atom));
+    // The innermost body: the derivation's payloads before and after, one
+    // per other atom (an intersection's partner included).
+    let others: Vec<usize> = join
+        .loops
+        .iter()
+        .flat_map(|l| match l.access {
+            Access::Smaller { partner, .. } => vec![l.atom, partner],
+            _ => vec![l.atom],
+        })
+        .collect();
+    let olds = others.iter().map(|a| format_ident!("__old_{a}"));
+    let news = others.iter().map(|a| format_ident!("__new_{a}"));
     let result = &p.maps[join.result].name;
     let head = key_expr(p, &p.output.head);
     let mut body = quote! {
@@ -67,13 +85,13 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         };
     }
     // Wrap it in the loops, innermost first.
-    for l in join.loops.iter().rev() {
-        let a = &p.atoms[l.atom];
+    let wrap = |atom: usize, access: Access, body: TokenStream| -> TokenStream {
+        let a = &p.atoms[atom];
         let base = &p.maps[p.relations[a.relation].base].name;
-        let old = format_ident!("__old_{}", l.atom);
-        let new = format_ident!("__new_{}", l.atom);
+        let old = format_ident!("__old_{atom}");
+        let new = format_ident!("__new_{atom}");
         let same = a.relation == rel;
-        let earlier = join.earlier_same_relation.contains(&l.atom);
+        let earlier = join.earlier_same_relation.contains(&atom);
         // This atom's payload before and after the update: they differ only
         // at the updated tuple of the same relation.
         let payloads = |tuple: TokenStream, value: TokenStream| {
@@ -95,7 +113,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             };
             quote! { #skip #pick }
         };
-        body = match l.access {
+        match access {
             Access::Point => {
                 let key = key_expr(p, &a.vars);
                 let value = quote! { self.#base.value(&__u) };
@@ -146,8 +164,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     unreachable!("an index")
                 };
                 let index = &p.maps[m].name;
-                let key_vars: Vec<usize> = columns.iter().map(|&c| a.vars[c]).collect();
-                let key = key_expr(p, &key_vars);
+                let key = key_expr(p, &index_key(atom, m));
                 let binds = (0..a.vars.len())
                     .filter(|c| !columns.contains(c) && needed.contains(&a.vars[*c]))
                     .map(|c| {
@@ -165,6 +182,41 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     }
                 }
             }
+            Access::Smaller { .. } => unreachable!("an intersection is two walks"),
+        }
+    };
+    for l in join.loops.iter().rev() {
+        body = match l.access {
+            Access::Smaller {
+                index,
+                partner,
+                partner_index,
+            } => {
+                // Walk the smaller group; look the other atom up.
+                let mine = wrap(
+                    l.atom,
+                    Access::Index(index),
+                    wrap(partner, Access::Point, body.clone()),
+                );
+                let theirs = wrap(
+                    partner,
+                    Access::Index(partner_index),
+                    wrap(l.atom, Access::Point, body),
+                );
+                let (field, their_field) = (&p.maps[index].name, &p.maps[partner_index].name);
+                let (key, their_key) = (
+                    key_expr(p, &index_key(l.atom, index)),
+                    key_expr(p, &index_key(partner, partner_index)),
+                );
+                quote! {
+                    if self.#field.count(&#key) <= self.#their_field.count(&#their_key) {
+                        #mine
+                    } else {
+                        #theirs
+                    }
+                }
+            }
+            access => wrap(l.atom, access, body),
         };
     }
     let fields = super::field_refs(&quote! { __tuple }, own.vars.len());

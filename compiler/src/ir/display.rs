@@ -444,6 +444,16 @@ impl Program {
                         super::Access::Point => "look up".to_owned(),
                         super::Access::Scan => "scan".to_owned(),
                         super::Access::Index(m) => format!("through {}", self.maps[m].name),
+                        super::Access::Smaller {
+                            index,
+                            partner,
+                            partner_index,
+                        } => format!(
+                            "through {}, or, where its group is smaller, {} through {} and this one looked up",
+                            self.maps[index].name,
+                            self.atoms[partner].label,
+                            self.maps[partner_index].name
+                        ),
                     };
                     writeln!(f, "    join {} ({how})", self.atoms[l.atom].label)?;
                 }

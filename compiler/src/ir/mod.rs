@@ -616,6 +616,19 @@ pub enum Access {
     Scan,
     /// Some are: the tuples of this index under their values.
     Index(MapId),
+    /// Some are, and another atom binds exactly the same new variables
+    /// (an intersection, as in a cycle): walk whichever of the two groups
+    /// is smaller at run time and look the other atom up at each tuple,
+    /// so the step costs the smaller degree (a worst-case optimal join of
+    /// the two). The partner has no loop of its own.
+    Smaller {
+        /// This atom's index on its bound columns.
+        index: MapId,
+        /// The other atom.
+        partner: AtomId,
+        /// The partner's index on its bound columns.
+        partner_index: MapId,
+    },
 }
 
 /// One step of a path: a factor of `target` changed from an old to a new

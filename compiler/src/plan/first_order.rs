@@ -4,6 +4,12 @@
 //! variables bound so far. It maintains any query, at the cost of the join
 //! of the other atoms (up to O(N) or more per update).
 //!
+//! Where two of the other atoms bind exactly the same new variables (an
+//! intersection, as the two sides of a cycle do), the loop walks the
+//! smaller of their two index groups at run time and looks the other atom
+//! up (`Access::Smaller`): generic join's choice for a two-way
+//! intersection, so a triangle's delta costs the smaller degree.
+//!
 //! Each derivation that reads the updated tuple is visited once: the atom
 //! that reads it first (in atom order) owns it, so a self-join's atoms skip
 //! the updated tuple when an earlier atom of the same relation could have
@@ -59,13 +65,47 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             let columns: Vec<usize> = (0..vars.len())
                 .filter(|&c| bound.contains(&vars[c]))
                 .collect();
+            let new: Vec<usize> = vars.iter().filter(|v| !bound.contains(v)).copied().collect();
+            // Another atom that binds exactly these new variables, and some
+            // bound one: an intersection, walked from its smaller side.
+            let partner = rest.iter().position(|&o| {
+                let theirs = &p.atoms[o].vars;
+                let mut fresh: Vec<usize> =
+                    theirs.iter().filter(|v| !bound.contains(v)).copied().collect();
+                let mut mine = new.clone();
+                fresh.sort_unstable();
+                fresh.dedup();
+                mine.sort_unstable();
+                mine.dedup();
+                fresh == mine && theirs.iter().any(|v| bound.contains(v))
+            });
             let access = if columns.len() == vars.len() {
                 Access::Point
             } else if columns.is_empty() {
                 Access::Scan
             } else {
                 let relation = p.atoms[j].relation;
-                Access::Index(super::skeleton::index_of(&mut p, relation, columns))
+                let index = super::skeleton::index_of(&mut p, relation, columns);
+                match partner {
+                    None => Access::Index(index),
+                    Some(at) => {
+                        let o = rest.remove(at);
+                        let theirs = p.atoms[o].vars.clone();
+                        let their_columns: Vec<usize> = (0..theirs.len())
+                            .filter(|&c| bound.contains(&theirs[c]))
+                            .collect();
+                        let relation = p.atoms[o].relation;
+                        Access::Smaller {
+                            index,
+                            partner: o,
+                            partner_index: super::skeleton::index_of(
+                                &mut p,
+                                relation,
+                                their_columns,
+                            ),
+                        }
+                    }
+                }
             };
             bound.extend(
                 vars.iter()

@@ -377,7 +377,10 @@ fn matmul(sizes: &[u32]) {
 /// `B` and `C` what first order pays.
 fn chain(sizes: &[u32]) {
     let hot = self::hot();
-    for (stream, relations) in [("updates to A", 1usize), ("updates to A, B and C in turn", 3)] {
+    for (stream, relations) in [
+        ("updates to A", 1usize),
+        ("updates to A, B and C in turn", 3),
+    ] {
         println!(
             "matrix chain Q(i, l) = A(i, j) * B(j, k) * C(k, l), {hot} heavy keys of degree √N, {stream}"
         );
@@ -465,17 +468,32 @@ fn chain(sizes: &[u32]) {
                 ls.len() as u64
             };
             let paths = |j: u32| -> u64 {
-                b_by_j.get(&j).into_iter().flatten().map(|&k| deg(&c_by_k, k)).sum()
+                b_by_j
+                    .get(&j)
+                    .into_iter()
+                    .flatten()
+                    .map(|&k| deg(&c_by_k, k))
+                    .sum()
             };
             let work_vt = mean_work(&ops, |&(rel, (x, y))| match rel {
                 0 => reached(y),
                 1 => deg(&c_by_k, y) * deg(&a_by_j, x),
-                _ => b_by_k.get(&x).into_iter().flatten().map(|&j| deg(&a_by_j, j)).sum(),
+                _ => b_by_k
+                    .get(&x)
+                    .into_iter()
+                    .flatten()
+                    .map(|&j| deg(&a_by_j, j))
+                    .sum(),
             });
             let work_fo = mean_work(&ops, |&(rel, (x, y))| match rel {
                 0 => paths(y),
                 1 => deg(&c_by_k, y) * deg(&a_by_j, x),
-                _ => b_by_k.get(&x).into_iter().flatten().map(|&j| deg(&a_by_j, j)).sum(),
+                _ => b_by_k
+                    .get(&x)
+                    .into_iter()
+                    .flatten()
+                    .map(|&j| deg(&a_by_j, j))
+                    .sum(),
             });
             let (tv, tf, ratio) = side_by_side(
                 &ops,

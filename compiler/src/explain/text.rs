@@ -193,6 +193,24 @@ fn plan_text(r: &Report) -> String {
                 add_keys(root, hg, order);
             }
             tree::draw(&forest, "  ", &mut out);
+            // The order is a tree decomposition: each variable with its
+            // view's key is a bag.
+            let edges = hg.relation_edges();
+            let width = (0..order.nodes.len())
+                .filter(|&v| order.nodes[v].present)
+                .map(|v| {
+                    crate::analysis::width::fractional_edge_cover(
+                        &edges,
+                        order.dep(hg, v) | (1 << v),
+                    )
+                })
+                .max()
+                .unwrap_or(crate::analysis::Ratio::int(0));
+            let _ = writeln!(
+                out,
+                "  as a tree decomposition (each variable with its key a bag): width {width} (the largest fractional edge cover of a bag; the query's fhtw is {})",
+                a.fhtw
+            );
             out.push_str("per update (loops over the atoms and views beside a view, each its degree; V_x is the view of x)\n");
             for (atom, degrees) in verdict::general_bounds(a, order) {
                 let cost = if degrees.is_empty() {

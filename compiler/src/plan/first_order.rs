@@ -65,13 +65,20 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             let columns: Vec<usize> = (0..vars.len())
                 .filter(|&c| bound.contains(&vars[c]))
                 .collect();
-            let new: Vec<usize> = vars.iter().filter(|v| !bound.contains(v)).copied().collect();
+            let new: Vec<usize> = vars
+                .iter()
+                .filter(|v| !bound.contains(v))
+                .copied()
+                .collect();
             // Another atom that binds exactly these new variables, and some
             // bound one: an intersection, walked from its smaller side.
             let partner = rest.iter().position(|&o| {
                 let theirs = &p.atoms[o].vars;
-                let mut fresh: Vec<usize> =
-                    theirs.iter().filter(|v| !bound.contains(v)).copied().collect();
+                let mut fresh: Vec<usize> = theirs
+                    .iter()
+                    .filter(|v| !bound.contains(v))
+                    .copied()
+                    .collect();
                 let mut mine = new.clone();
                 fresh.sort_unstable();
                 fresh.dedup();

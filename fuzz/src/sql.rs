@@ -2,7 +2,8 @@
 //! (`tests/queries/sql.sql`): joins of one to three FROM items (self-joins
 //! included), local conditions, GROUP BY columns and expressions (written
 //! out, by alias or by position), every aggregate, CASE, a last division,
-//! bags and views without GROUP BY. `tests/build.rs` compiles
+//! bags, views without GROUP BY, and subqueries (`[NOT] EXISTS`, `[NOT]
+//! IN`) correlated on a join column. `tests/build.rs` compiles
 //! them and `tests/tests/sql.rs` checks each against SQLite on random
 //! streams, so the front end is tested on shapes nobody listed.
 //!
@@ -126,6 +127,30 @@ fn view(rng: &mut Rng, i: usize) -> String {
     for _ in 0..rng.index(3) {
         let k = rng.index(items.len());
         conditions.push(pick(rng, SCHEMA[items[k]].conditions).replace("{}", &alias(k)));
+    }
+    // Now and then a subquery correlated on a join column of one item:
+    // `[NOT] EXISTS (SELECT * FROM .. WHERE y.col = x.col ..)` or `x.col
+    // [NOT] IN (SELECT y.col FROM .. ..)`.
+    if rng.index(4) == 0 {
+        let k = rng.index(items.len());
+        let outer = format!("{}.{}", alias(k), pick(rng, SCHEMA[items[k]].joins));
+        let inner = &SCHEMA[rng.index(3)];
+        let col = format!("y.{}", pick(rng, inner.joins));
+        let own = (rng.index(2) == 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
+        let not = if rng.index(3) == 0 { "NOT " } else { "" };
+        conditions.push(if rng.index(2) == 0 {
+            let and = own.map(|c| format!(" AND {c}")).unwrap_or_default();
+            format!(
+                "{not}EXISTS (SELECT * FROM {} y WHERE {col} = {outer}{and})",
+                inner.name
+            )
+        } else {
+            let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
+            format!(
+                "{outer} {not}IN (SELECT {col} FROM {} y{filter})",
+                inner.name
+            )
+        });
     }
     let theta = items.len() > 1 && rng.index(5) == 0;
     if theta {

@@ -362,13 +362,7 @@ fn query_module(c: &Compiled) -> String {
             let own_atoms: Vec<String> = (0..body.atoms.len())
                 .map(|i| atom_case(body, i, &rel, &|v| ids[v], &mut fresh, &mut own_constants))
                 .collect();
-            let factors: Vec<&ExprFactor> = body
-                .atoms
-                .iter()
-                .filter_map(|a| a.local.as_ref())
-                .flat_map(|l| &l.factors)
-                .chain(&body.theta)
-                .collect();
+            let factors = all_factors(body);
             let condition = if factors.is_empty() {
                 "::core::option::Option::None".to_string()
             } else {
@@ -452,13 +446,7 @@ fn query_module(c: &Compiled) -> String {
     };
     // The product of every atom's factors and the theta factors, from the
     // variables' values.
-    let factors: Vec<&ExprFactor> = q
-        .atoms
-        .iter()
-        .filter_map(|a| a.local.as_ref())
-        .flat_map(|l| &l.factors)
-        .chain(&q.theta)
-        .collect();
+    let factors = all_factors(q);
     let factor_fn = if factors.is_empty() {
         String::new()
     } else {
@@ -583,6 +571,16 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
         constants = constants.join(", "),
         semijoins = semijoins.join(", "),
     )
+}
+
+/// Every `{ expr }` factor of `q`: each atom's own, then the theta ones.
+fn all_factors(q: &Query) -> Vec<&ExprFactor> {
+    q.atoms
+        .iter()
+        .filter_map(|a| a.local.as_ref())
+        .flat_map(|l| &l.factors)
+        .chain(&q.theta)
+        .collect()
 }
 
 /// Atom `i` of `q` as a case lists it, `(relation, &[variables])`, with

@@ -492,43 +492,16 @@ fn main() {
         insert_only::TpchQ3::new(),
         |v, _, row| apply3!(v, row),
     );
-    let dd = dd_plan!((i64, i32, i32), |c, o, l| {
-        let building = c
-            .filter(|(_, segment)| segment == "BUILDING")
-            .map(|(custkey, _)| (custkey, ()))
-            .arrange_by_key();
-        let orders = o
-            .filter(|&(_, _, day, _)| day < 19950315)
-            .map(|(orderkey, custkey, day, priority)| (custkey, (orderkey, day, priority)))
-            .arrange_by_key();
-        let placed = building
-            .join_core(orders, |_, _, &(orderkey, day, priority)| {
-                Some((orderkey, (day, priority)))
-            })
-            .arrange_by_key();
-        let shipped = l
-            .filter(|&(.., ship)| ship > 19950315)
-            .explode(|(orderkey, _, _, _, price, disc, _, _)| {
-                Some(((orderkey, ()), (price * (100 - disc)) as isize))
-            })
-            .arrange_by_key();
-        placed.join_core(shipped, |&orderkey, &(day, priority), _| {
-            Some((orderkey, day, priority))
-        })
-    });
+    let dd = q3_plan();
     let (dd3, r3) = dd.run(inserts(stream(&db, true)));
-    let key = |(order, day, priority): (i64, Date, i32)| {
-        let day = day.year() * 10_000 + day.month() as i32 * 100 + day.day() as i32;
-        (order, day, priority)
-    };
     let ours: HashMap<(i64, i32, i32), i64> = v3
         .iter()
-        .map(|(k, row)| (key(k), row.revenue.scaled_mantissa(4)))
+        .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
         .collect();
     assert_eq!(ours, r3, "Q3 results differ");
     let ours: HashMap<(i64, i32, i32), i64> = w3
         .iter()
-        .map(|(k, row)| (key(k), row.revenue.scaled_mantissa(4)))
+        .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
         .collect();
     assert_eq!(ours, r3, "Q3 results differ");
     table.push(("Q3", ivm3, only3, dd3, 3.7e6));
@@ -616,6 +589,42 @@ fn print_table(table: Vec<(&str, f64, f64, f64, f64)>) {
     }
 }
 
+/// Q3 in differential-dataflow: revenue per qualifying order (key: order,
+/// date, priority), in cents × hundredths.
+fn q3_plan() -> Dd<(i64, i32, i32)> {
+    dd_plan!((i64, i32, i32), |c, o, l| {
+        let building = c
+            .filter(|(_, segment)| segment == "BUILDING")
+            .map(|(custkey, _)| (custkey, ()))
+            .arrange_by_key();
+        let orders = o
+            .filter(|&(_, _, day, _)| day < 19950315)
+            .map(|(orderkey, custkey, day, priority)| (custkey, (orderkey, day, priority)))
+            .arrange_by_key();
+        let placed = building
+            .join_core(orders, |_, _, &(orderkey, day, priority)| {
+                Some((orderkey, (day, priority)))
+            })
+            .arrange_by_key();
+        let shipped = l
+            .filter(|&(.., ship)| ship > 19950315)
+            .explode(|(orderkey, _, _, _, price, disc, _, _)| {
+                Some(((orderkey, ()), (price * (100 - disc)) as isize))
+            })
+            .arrange_by_key();
+        placed.join_core(shipped, |&orderkey, &(day, priority), _| {
+            Some((orderkey, day, priority))
+        })
+    })
+}
+
+/// The key of a Q3 row as differential-dataflow keeps it: the date as
+/// `yyyymmdd`.
+fn q3_key((order, day, priority): (i64, Date, i32)) -> (i64, i32, i32) {
+    let day = day.year() * 10_000 + day.month() as i32 * 100 + day.day() as i32;
+    (order, day, priority)
+}
+
 /// Inserts or deletes a typed row of Q3's or Q10's tables.
 macro_rules! change_row {
     ($v:expr, $insert:expr, $row:expr) => {
@@ -682,40 +691,13 @@ fn with_deletes(db: &Database) {
     let mut table = Vec::new();
     // Q3: the plan and key of the insert-only run above.
     let ops = churn(db, false);
-    let q3_key = |(order, day, priority): (i64, Date, i32)| {
-        let day = day.year() * 10_000 + day.month() as i32 * 100 + day.day() as i32;
-        (order, day, priority)
-    };
     let (tree, v) = ivm_run(ops.clone(), TpchQ3::new(), |v, insert, row| {
         change_row!(v, insert, row)
     });
     let (first, w) = ivm_run(ops.clone(), first_order::TpchQ3::new(), |v, insert, row| {
         change_row!(v, insert, row)
     });
-    let dd = dd_plan!((i64, i32, i32), |c, o, l| {
-        let building = c
-            .filter(|(_, segment)| segment == "BUILDING")
-            .map(|(custkey, _)| (custkey, ()))
-            .arrange_by_key();
-        let orders = o
-            .filter(|&(_, _, day, _)| day < 19950315)
-            .map(|(orderkey, custkey, day, priority)| (custkey, (orderkey, day, priority)))
-            .arrange_by_key();
-        let placed = building
-            .join_core(orders, |_, _, &(orderkey, day, priority)| {
-                Some((orderkey, (day, priority)))
-            })
-            .arrange_by_key();
-        let shipped = l
-            .filter(|&(.., ship)| ship > 19950315)
-            .explode(|(orderkey, _, _, _, price, disc, _, _)| {
-                Some(((orderkey, ()), (price * (100 - disc)) as isize))
-            })
-            .arrange_by_key();
-        placed.join_core(shipped, |&orderkey, &(day, priority), _| {
-            Some((orderkey, day, priority))
-        })
-    });
+    let dd = q3_plan();
     let (flow, r) = dd.run(ops);
     for (engine, result) in [
         (

@@ -38,62 +38,16 @@ use timely::worker::Worker;
 
 type Time = u64;
 
-/// The same three views declared `WITH (updates = 'insert_only')`,
-/// through the macro: a view then keeps no row that nothing reads back
-/// (Q1 and Q6 keep none at all), where the views of `tpch_sql.sql` keep
-/// every row so that a delete can be checked.
-mod insert_only {
-    #![allow(deprecated, reason = "Q3 is taken on with intractable = 'allow'")]
-    ivm::ivm_query!(
-        r#"
-        CREATE TABLE customer (
-            c_custkey BIGINT, c_name VARCHAR(25), c_address VARCHAR(40), c_nationkey INT,
-            c_phone CHAR(15), c_acctbal DECIMAL(15, 2), c_mktsegment CHAR(10),
-            c_comment VARCHAR(117));
-        CREATE TABLE orders (
-            o_orderkey BIGINT, o_custkey BIGINT, o_orderstatus CHAR(1),
-            o_totalprice DECIMAL(15, 2), o_orderdate DATE, o_orderpriority CHAR(15),
-            o_clerk CHAR(15), o_shippriority INT, o_comment VARCHAR(79));
-        CREATE TABLE lineitem (
-            l_orderkey BIGINT, l_partkey BIGINT, l_suppkey BIGINT, l_linenumber INT,
-            l_quantity DECIMAL(15, 2), l_extendedprice DECIMAL(15, 2),
-            l_discount DECIMAL(15, 2), l_tax DECIMAL(15, 2), l_returnflag CHAR(1),
-            l_linestatus CHAR(1), l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE,
-            l_shipinstruct CHAR(25), l_shipmode CHAR(10), l_comment VARCHAR(44));
-        CREATE VIEW tpch_q1 WITH (updates = 'insert_only') AS
-        SELECT l_returnflag, l_linestatus, SUM(l_quantity) AS sum_qty,
-            SUM(l_extendedprice) AS sum_base_price,
-            SUM(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
-            SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
-            AVG(l_quantity) AS avg_qty, AVG(l_extendedprice) AS avg_price,
-            AVG(l_discount) AS avg_disc, COUNT(*) AS count_order
-        FROM lineitem
-        WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY
-        GROUP BY l_returnflag, l_linestatus;
-        CREATE VIEW tpch_q3 WITH (updates = 'insert_only', intractable = 'allow') AS
-        SELECT l_orderkey, SUM(l_extendedprice * (1 - l_discount)) AS revenue,
-            o_orderdate, o_shippriority
-        FROM customer, orders, lineitem
-        WHERE c_mktsegment = 'BUILDING' AND c_custkey = o_custkey
-            AND l_orderkey = o_orderkey AND o_orderdate < DATE '1995-03-15'
-            AND l_shipdate > DATE '1995-03-15'
-        GROUP BY l_orderkey, o_orderdate, o_shippriority;
-        CREATE VIEW tpch_q6 WITH (updates = 'insert_only') AS
-        SELECT SUM(l_extendedprice * l_discount) AS revenue
-        FROM lineitem
-        WHERE l_shipdate >= DATE '1994-01-01'
-            AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR
-            AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24;
-    "#
-    );
-}
-
-/// Q3 and Q10 forced onto first-order deltas, the baseline of the view
-/// trees the opt-in gives them (`tpch_sql.sql`).
-mod first_order {
+/// The views of `tpch_sql.sql` under other options, through the macro:
+/// Q1, Q3 and Q6 declared `WITH (updates = 'insert_only')`, where a view
+/// keeps no row that nothing reads back (Q1 and Q6 keep none at all),
+/// while the views of `tpch_sql.sql` keep every row so that a delete can
+/// be checked; and Q3 and Q10 forced onto first-order deltas, the
+/// baseline of the view trees the opt-in gives them.
+mod variants {
     #![allow(
         deprecated,
-        reason = "both views are taken on with intractable = 'allow'"
+        reason = "Q3 and Q10 are taken on with intractable = 'allow'"
     )]
     ivm::ivm_query!(
         r#"
@@ -113,7 +67,17 @@ mod first_order {
             l_discount DECIMAL(15, 2), l_tax DECIMAL(15, 2), l_returnflag CHAR(1),
             l_linestatus CHAR(1), l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE,
             l_shipinstruct CHAR(25), l_shipmode CHAR(10), l_comment VARCHAR(44));
-        CREATE VIEW tpch_q3 WITH (strategy = 'first_order', intractable = 'allow') AS
+        CREATE VIEW q1_insert_only WITH (updates = 'insert_only') AS
+        SELECT l_returnflag, l_linestatus, SUM(l_quantity) AS sum_qty,
+            SUM(l_extendedprice) AS sum_base_price,
+            SUM(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
+            SUM(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
+            AVG(l_quantity) AS avg_qty, AVG(l_extendedprice) AS avg_price,
+            AVG(l_discount) AS avg_disc, COUNT(*) AS count_order
+        FROM lineitem
+        WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY
+        GROUP BY l_returnflag, l_linestatus;
+        CREATE VIEW q3_insert_only WITH (updates = 'insert_only', intractable = 'allow') AS
         SELECT l_orderkey, SUM(l_extendedprice * (1 - l_discount)) AS revenue,
             o_orderdate, o_shippriority
         FROM customer, orders, lineitem
@@ -121,7 +85,21 @@ mod first_order {
             AND l_orderkey = o_orderkey AND o_orderdate < DATE '1995-03-15'
             AND l_shipdate > DATE '1995-03-15'
         GROUP BY l_orderkey, o_orderdate, o_shippriority;
-        CREATE VIEW tpch_q10 WITH (strategy = 'first_order', intractable = 'allow') AS
+        CREATE VIEW q6_insert_only WITH (updates = 'insert_only') AS
+        SELECT SUM(l_extendedprice * l_discount) AS revenue
+        FROM lineitem
+        WHERE l_shipdate >= DATE '1994-01-01'
+            AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR
+            AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24;
+        CREATE VIEW q3_first_order WITH (strategy = 'first_order', intractable = 'allow') AS
+        SELECT l_orderkey, SUM(l_extendedprice * (1 - l_discount)) AS revenue,
+            o_orderdate, o_shippriority
+        FROM customer, orders, lineitem
+        WHERE c_mktsegment = 'BUILDING' AND c_custkey = o_custkey
+            AND l_orderkey = o_orderkey AND o_orderdate < DATE '1995-03-15'
+            AND l_shipdate > DATE '1995-03-15'
+        GROUP BY l_orderkey, o_orderdate, o_shippriority;
+        CREATE VIEW q10_first_order WITH (strategy = 'first_order', intractable = 'allow') AS
         SELECT c_custkey, c_name, SUM(l_extendedprice * (1 - l_discount)) AS revenue,
             c_acctbal, n_name, c_address, c_phone, c_comment
         FROM customer, orders, lineitem, nation
@@ -424,7 +402,7 @@ fn main() {
     });
     let (only6, w6) = ivm_run(
         inserts(stream(&db, false)),
-        insert_only::TpchQ6::new(),
+        variants::Q6InsertOnly::new(),
         |v, _, row| {
             if let Some(l) = apply6(row) {
                 insert_lineitem!(v, l);
@@ -489,7 +467,7 @@ fn main() {
     });
     let (only3, w3) = ivm_run(
         inserts(stream(&db, true)),
-        insert_only::TpchQ3::new(),
+        variants::Q3InsertOnly::new(),
         |v, _, row| apply3!(v, row),
     );
     let dd = q3_plan();
@@ -516,7 +494,7 @@ fn main() {
     });
     let (only1, w1) = ivm_run(
         inserts(stream(&db, false)),
-        insert_only::TpchQ1::new(),
+        variants::Q1InsertOnly::new(),
         |v, _, row| {
             if let Typed::Lineitem(l) = row {
                 insert_lineitem!(v, l);
@@ -694,9 +672,11 @@ fn with_deletes(db: &Database) {
     let (tree, v) = ivm_run(ops.clone(), TpchQ3::new(), |v, insert, row| {
         change_row!(v, insert, row)
     });
-    let (first, w) = ivm_run(ops.clone(), first_order::TpchQ3::new(), |v, insert, row| {
-        change_row!(v, insert, row)
-    });
+    let (first, w) = ivm_run(
+        ops.clone(),
+        variants::Q3FirstOrder::new(),
+        |v, insert, row| change_row!(v, insert, row),
+    );
     let dd = q3_plan();
     let (flow, r) = dd.run(ops);
     for (engine, result) in [
@@ -736,7 +716,7 @@ fn with_deletes(db: &Database) {
     });
     let (first, w) = ivm_run(
         ops.clone(),
-        first_order::TpchQ10::new(),
+        variants::Q10FirstOrder::new(),
         |v, insert, row| change_q10!(v, insert, row),
     );
     let dd = dd_plan!(i64, |c, o, l| {

@@ -228,6 +228,43 @@ macro_rules! lineitem {
     }};
 }
 
+/// Calls `$method` (`insert_customer` or `delete_customer`) with a typed
+/// customer.
+macro_rules! customer {
+    ($view:expr, $method:ident, $c:expr, $bal:expr) => {{
+        let c = $c;
+        $view.$method(
+            c.custkey,
+            c.name,
+            c.address,
+            c.nationkey,
+            c.phone,
+            $bal,
+            c.mktsegment,
+            c.comment,
+        )
+    }};
+}
+
+/// Calls `$method` (`insert_orders` or `delete_orders`) with a typed
+/// order.
+macro_rules! orders {
+    ($view:expr, $method:ident, $o:expr, $total:expr, $day:expr) => {{
+        let o = $o;
+        $view.$method(
+            o.orderkey,
+            o.custkey,
+            o.orderstatus.to_string(),
+            $total,
+            $day,
+            o.orderpriority,
+            o.clerk,
+            o.shippriority,
+            o.comment,
+        )
+    }};
+}
+
 macro_rules! insert_lineitem {
     ($view:expr, $l:expr) => {
         lineitem!($view, insert_lineitem, $l)
@@ -437,27 +474,8 @@ fn main() {
         ($v:expr, $row:expr) => {
             match $row {
                 Typed::Nation(_) => unreachable!("Q3 reads no nation"),
-                Typed::Customer(c, bal) => $v.insert_customer(
-                    c.custkey,
-                    c.name,
-                    c.address,
-                    c.nationkey,
-                    c.phone,
-                    bal,
-                    c.mktsegment,
-                    c.comment,
-                ),
-                Typed::Order(o, total, day) => $v.insert_orders(
-                    o.orderkey,
-                    o.custkey,
-                    o.orderstatus.to_string(),
-                    total,
-                    day,
-                    o.orderpriority,
-                    o.clerk,
-                    o.shippriority,
-                    o.comment,
-                ),
+                Typed::Customer(c, bal) => customer!($v, insert_customer, c, bal),
+                Typed::Order(o, total, day) => orders!($v, insert_orders, o, total, day),
                 Typed::Lineitem(l) => insert_lineitem!($v, l),
             }
         };
@@ -608,52 +626,14 @@ macro_rules! change_row {
     ($v:expr, $insert:expr, $row:expr) => {
         match ($insert, $row) {
             (_, Typed::Nation(_)) => unreachable!("nations are Q10's, and inserted by its closure"),
-            (true, Typed::Customer(c, bal)) => $v.insert_customer(
-                c.custkey,
-                c.name,
-                c.address,
-                c.nationkey,
-                c.phone,
-                bal,
-                c.mktsegment,
-                c.comment,
-            ),
-            (false, Typed::Customer(c, bal)) => $v
-                .delete_customer(
-                    c.custkey,
-                    c.name,
-                    c.address,
-                    c.nationkey,
-                    c.phone,
-                    bal,
-                    c.mktsegment,
-                    c.comment,
-                )
-                .expect("a customer inserted before"),
-            (true, Typed::Order(o, total, day)) => $v.insert_orders(
-                o.orderkey,
-                o.custkey,
-                o.orderstatus.to_string(),
-                total,
-                day,
-                o.orderpriority,
-                o.clerk,
-                o.shippriority,
-                o.comment,
-            ),
-            (false, Typed::Order(o, total, day)) => $v
-                .delete_orders(
-                    o.orderkey,
-                    o.custkey,
-                    o.orderstatus.to_string(),
-                    total,
-                    day,
-                    o.orderpriority,
-                    o.clerk,
-                    o.shippriority,
-                    o.comment,
-                )
-                .expect("an order inserted before"),
+            (true, Typed::Customer(c, bal)) => customer!($v, insert_customer, c, bal),
+            (false, Typed::Customer(c, bal)) => {
+                customer!($v, delete_customer, c, bal).expect("a customer inserted before")
+            }
+            (true, Typed::Order(o, total, day)) => orders!($v, insert_orders, o, total, day),
+            (false, Typed::Order(o, total, day)) => {
+                orders!($v, delete_orders, o, total, day).expect("an order inserted before")
+            }
             (true, Typed::Lineitem(l)) => lineitem!($v, insert_lineitem, l),
             (false, Typed::Lineitem(l)) => {
                 lineitem!($v, delete_lineitem, l).expect("a line inserted before")

@@ -11,7 +11,7 @@
 use proc_macro2::Ident;
 
 use crate::ir::{AtomPath, PathBody, Program, Semijoin, Subprogram, SubprogramRead, Trigger};
-use crate::query::{self, Arg, Query};
+use crate::query::{Arg, Query};
 
 /// The lowered programs of one semijoin: its body's, and its domain's
 /// for `not exists`.
@@ -115,25 +115,4 @@ fn reads(outer: &Program, q: &Query) -> Vec<SubprogramRead> {
         }
     }
     out
-}
-
-/// What explain says of a semijoin: how an update of a relation it reads
-/// reaches the rule.
-pub fn describe(s: &query::Semijoin) -> String {
-    let what = if s.negated {
-        "its domain's and its body's counts"
-    } else {
-        "its body's count"
-    };
-    format!(
-        "{}: 1 where {what} say so; an update of a relation it reads changes {} at one value of ({}) per atom of that relation",
-        s.text(),
-        if s.negated { "them" } else { "it" },
-        s.body
-            .head
-            .iter()
-            .map(|&v| s.body.variables[v].name.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
 }

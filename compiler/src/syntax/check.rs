@@ -242,19 +242,7 @@ pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Q
         let key = atom.relation.to_string();
         let Some(&rel) = relation_index.get(&key) else {
             in_failed_atoms.extend(arg_names(&atom.args));
-            let declared: Vec<String> = relations.iter().map(|r| format!("`{}`", r.name)).collect();
-            let hint = if declared.is_empty() {
-                format!("declare it with `relation {key}(...);`")
-            } else {
-                format!(
-                    "declared relations are {}; declare it with `relation {key}(...);`",
-                    declared.join(", ")
-                )
-            };
-            errors.push(
-                atom.relation.span(),
-                format!("unknown relation `{key}` in query `{}`: {hint}", item.name),
-            );
+            errors.push(atom.relation.span(), unknown_relation(item, &key));
             continue;
         };
         let relation = &relations[rel];
@@ -460,6 +448,24 @@ pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Q
         semijoins,
     })
     .map(|q| super::local::derive(q, factors))
+}
+
+/// The error for an atom of `item` over `key`, which it does not declare.
+pub(super) fn unknown_relation(item: &ast::QueryItem, key: &str) -> String {
+    let declared: Vec<String> = item
+        .relations
+        .iter()
+        .map(|r| format!("`{}`", r.name))
+        .collect();
+    let hint = if declared.is_empty() {
+        format!("declare it with `relation {key}(...);`")
+    } else {
+        format!(
+            "declared relations are {}; declare it with `relation {key}(...);`",
+            declared.join(", ")
+        )
+    };
+    format!("unknown relation `{key}` in query `{}`: {hint}", item.name)
 }
 
 /// The names of the variables among an atom's arguments.

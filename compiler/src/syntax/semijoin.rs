@@ -23,7 +23,7 @@ use proc_macro2::Span;
 use syn::{Ident, Type};
 
 use super::ast::{self, ArgSyntax, Attribute, ExistsSyntax, QueryItem, Rule};
-use super::check::{Errors, check_item, idents};
+use super::check::{Errors, check_item, idents, unknown_relation};
 use crate::query::{Arg, Atom, Column, Origin, Relation, Semijoin, VarId, type_string};
 
 /// What the rule's check knows when it reaches its semijoins.
@@ -75,19 +75,7 @@ fn check_one(
     for atom in &e.atoms {
         let key = atom.relation.to_string();
         if !outer.relation_index.contains_key(&key) {
-            let declared: Vec<String> = item
-                .relations
-                .iter()
-                .map(|r| format!("`{}`", r.name))
-                .collect();
-            errors.push(
-                atom.relation.span(),
-                format!(
-                    "unknown relation `{key}` in query `{}`: declared relations are {}; declare it with `relation {key}(...);`",
-                    item.name,
-                    declared.join(", ")
-                ),
-            );
+            errors.push(atom.relation.span(), unknown_relation(item, &key));
         }
     }
     if errors.count() > before {

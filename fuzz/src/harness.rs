@@ -21,7 +21,7 @@ use crate::stream::{self, Contribution, Episode, Op};
 /// [`codegen`](crate) writes for each query's struct. Tuples are `u64`
 /// values, mapped to the columns' types by [`Column`](crate::Column);
 /// relations are numbered in declaration order.
-pub trait Target {
+pub trait Target: ivm::snapshot::Snapshot {
     /// The payload semiring.
     type K: Payload;
     /// `new()`.
@@ -343,6 +343,7 @@ fn apply_naive<K: Payload>(naive: &mut Naive<K>, op: &Op<K>) -> Returned {
                 naive.update(*rel, t, d.clone());
             }
         }
+        Op::Restore => {}
     }
     None
 }
@@ -358,8 +359,19 @@ fn apply_target<T: Target>(target: &mut T, op: &Op<T::K>) -> Answered {
         Op::Delete(rel, t) => return Some(target.delete(*rel, t)),
         Op::Retract(rel, t, d) => return Some(target.retract(*rel, t, d.clone())),
         Op::Apply(batch) => target.apply_batch(batch),
+        Op::Restore => *target = round_trip(target),
     }
     None
+}
+
+/// `target` written to a snapshot and restored from it; panics (which the
+/// harness reports) when either fails.
+fn round_trip<T: Target>(target: &T) -> T {
+    let mut bytes = Vec::new();
+    if let Err(e) = target.snapshot(&mut bytes) {
+        panic!("`snapshot` failed: {e}");
+    }
+    T::restore(&bytes[..]).unwrap_or_else(|e| panic!("`restore` of its own snapshot failed: {e}"))
 }
 
 /// Whether the call's result is the one the evaluator expects, with the
@@ -612,6 +624,10 @@ fn report<K: Payload>(
         let want = catch(AssertUnwindSafe(|| apply_naive(&mut naive, op)));
         let call = call_expr(case, op);
         let line = match want {
+            _ if matches!(op, Op::Restore) => format!(
+                "q = {{ let mut bytes = Vec::new(); q.snapshot(&mut bytes).unwrap(); {}::restore(&bytes[..]).unwrap() }};",
+                case.name
+            ),
             Ok(Some(Ok(()))) => format!("q.{call}.unwrap();"),
             Ok(Some(Err(()))) => format!("assert!(q.{call}.is_err());"),
             _ => format!("q.{call};"),
@@ -671,6 +687,7 @@ fn call_expr<K: Payload>(case: &Case, op: &Op<K>) -> String {
                 .collect();
             format!("apply([{}])", changes.join(", "))
         }
+        Op::Restore => "snapshot(..) and restore(..)".to_owned(),
     }
 }
 
@@ -679,7 +696,7 @@ fn op_relation<K>(op: &Op<K>) -> usize {
         Op::Update(rel, ..) | Op::Insert(rel, _) | Op::Delete(rel, _) | Op::Retract(rel, ..) => {
             *rel
         }
-        Op::Apply(_) => unreachable!("apply returns nothing"),
+        Op::Apply(_) | Op::Restore => unreachable!("apply and restore return nothing"),
     }
 }
 

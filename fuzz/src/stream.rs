@@ -30,6 +30,9 @@ pub enum Op<K> {
     Retract(usize, Vec<u64>, K),
     /// `apply(batch)`.
     Apply(Vec<Contribution<K>>),
+    /// `snapshot` into bytes and `restore` from them: the restored struct
+    /// takes the original's place.
+    Restore,
 }
 
 impl<K> Op<K> {
@@ -37,6 +40,7 @@ impl<K> Op<K> {
     pub fn updates(&self) -> u64 {
         match self {
             Op::Apply(batch) => batch.len() as u64,
+            Op::Restore => 0,
             _ => 1,
         }
     }
@@ -119,6 +123,9 @@ pub fn episode<K: Payload>(case: &Case, rng: &mut Rng, max_len: usize) -> Episod
 
 /// One random call, aimed with the mirror.
 fn op<K: Payload>(case: &Case, knobs: &Knobs, rng: &mut Rng, mirror: &mut Mirror<K>) -> Op<K> {
+    if rng.chance(0.03) {
+        return Op::Restore;
+    }
     let crowded = case.deletes && mirror.iter().any(|tuples| tuples.len() > knobs.cap);
     let kind = if crowded && rng.chance(0.7) {
         2 + rng.index(2)

@@ -42,6 +42,8 @@ enum Bug {
     KeepsZeroRows,
     /// `len()` counts tuples of `R`, not output rows.
     LenCountsTuples,
+    /// `restore` loses the sums (the snapshot keeps only `R`).
+    RestoreLosesSums,
 }
 
 struct Sums<const BUG: u8> {
@@ -56,6 +58,7 @@ impl<const BUG: u8> Sums<BUG> {
             Bug::DeleteAbsentIsOk,
             Bug::KeepsZeroRows,
             Bug::LenCountsTuples,
+            Bug::RestoreLosesSums,
         ][BUG as usize]
     }
 
@@ -71,6 +74,29 @@ impl<const BUG: u8> Sums<BUG> {
             self.out.remove(&t[0]);
         }
     }
+}
+
+/// The state as a pair of maps.
+impl<const BUG: u8> serde::Serialize for Sums<BUG> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (&self.r, &self.out).serialize(s)
+    }
+}
+
+impl<'de, const BUG: u8> serde::Deserialize<'de> for Sums<BUG> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (r, mut out): (HashMap<(u64, u64), i64>, HashMap<u64, i64>) =
+            serde::Deserialize::deserialize(d)?;
+        if Self::bug() == Bug::RestoreLosesSums {
+            out.clear();
+        }
+        Ok(Sums { r, out })
+    }
+}
+
+impl<const BUG: u8> ivm::snapshot::Snapshot for Sums<BUG> {
+    const QUERY: &'static str = "Sums";
+    const PLAN: u64 = BUG as u64;
 }
 
 impl<const BUG: u8> Target for Sums<BUG> {
@@ -182,6 +208,12 @@ fn a_delete_of_an_absent_tuple_that_succeeds_is_found() {
 fn a_row_with_a_zero_payload_is_found() {
     let report = found::<Sums<2>>();
     assert!(report.contains("with a zero payload"), "{report}");
+}
+
+#[test]
+fn a_restore_that_loses_state_is_found() {
+    let report = found::<Sums<4>>();
+    assert!(report.contains("restore(&bytes[..])"), "{report}");
 }
 
 #[test]

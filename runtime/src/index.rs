@@ -74,6 +74,7 @@ pub fn map_with_capacity<K, V>(capacity: usize) -> HashMap<K, V> {
 /// assert_eq!(positions["c"], 0);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Group<K> {
     keys: Vec<K>,
 }
@@ -158,6 +159,14 @@ impl<'a, K> IntoIterator for &'a Group<K> {
 /// some of their columns, for the first-order delta's lookups. O(1) insert
 /// and remove; iteration over a group visits only its tuples.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "K: serde::Serialize + Eq + std::hash::Hash, T: serde::Serialize + Eq + std::hash::Hash",
+        deserialize = "K: serde::Deserialize<'de> + Eq + std::hash::Hash, T: serde::Deserialize<'de> + Eq + std::hash::Hash"
+    ))
+)]
 pub struct Index<K, T> {
     groups: HashMap<K, Group<T>>,
     /// Where each tuple sits in its group.
@@ -239,6 +248,14 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
 /// assert!(logins_by_device.take(&(7,)).is_empty());
 /// ```
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "K: serde::Serialize + Eq + std::hash::Hash, T: serde::Serialize",
+        deserialize = "K: serde::Deserialize<'de> + Eq + std::hash::Hash, T: serde::Deserialize<'de>"
+    ))
+)]
 pub struct GrowingIndex<K, T> {
     groups: HashMap<K, Vec<T>>,
 }

@@ -53,6 +53,14 @@ use core::hash::Hash;
 /// assert_eq!(parent.live(&()).len(), 1);
 /// ```
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "T: serde::Serialize + Eq + std::hash::Hash, P: serde::Serialize + Eq + std::hash::Hash",
+        deserialize = "T: serde::Deserialize<'de> + Eq + std::hash::Hash, P: serde::Deserialize<'de> + Eq + std::hash::Hash"
+    ))
+)]
 pub struct JoinNode<T, P> {
     ids: HashMap<T, u32>,
     tuples: Vec<T>,
@@ -319,6 +327,14 @@ pub fn absorb<K: crate::Idempotent>(entry: &K, value: &K) -> K {
 /// assert!(e.contains(&(1,), &11) && !e.contains(&(2,), &11));
 /// ```
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "K: serde::Serialize + Eq + std::hash::Hash, V: serde::Serialize + Eq + std::hash::Hash",
+        deserialize = "K: serde::Deserialize<'de> + Eq + std::hash::Hash, V: serde::Deserialize<'de> + Eq + std::hash::Hash"
+    ))
+)]
 pub struct Extensions<K, V> {
     lists: HashMap<K, Vec<V>>,
     pairs: HashMap<(K, V), ()>,

@@ -101,6 +101,8 @@
 extern crate self as ivm;
 
 mod claims;
+#[cfg(feature = "serde")]
+pub mod durable;
 mod enumerate;
 pub mod error;
 mod factor;
@@ -111,8 +113,11 @@ mod output;
 mod payload_map;
 mod range;
 pub mod semiring;
+#[cfg(feature = "serde")]
+pub mod snapshot;
 #[cfg(feature = "sql")]
 pub mod sql;
+mod state;
 mod triangle;
 pub mod view;
 
@@ -148,6 +153,67 @@ pub mod __private {
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
     pub use crate::range::{RangeKey, RangeSums};
+    #[cfg(feature = "serde")]
+    pub use crate::state::Variant;
     pub use crate::triangle::{Factorized, GraphTriangle, Triangle};
+    pub use crate::{
+        __impl_change_state as impl_change_state, __impl_snapshot as impl_snapshot,
+        __impl_state as impl_state,
+    };
     pub use hashbrown::hash_map::{Entry, EntryRef};
+    /// The serde the `impl_state!` family implements (the `serde` feature).
+    #[cfg(feature = "serde")]
+    pub use serde;
+}
+
+/// Implements [`snapshot::Snapshot`] for a generated query, with inherent
+/// `snapshot` and `restore` that forward to it, when the `serde` feature is
+/// on: `impl_snapshot!(Query, plan_hash)`, the hash a constant expression.
+/// Nothing otherwise.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_snapshot {
+    ($query:ident, $plan:expr) => {
+        impl ::ivm::snapshot::Snapshot for $query {
+            const QUERY: &'static str = ::core::stringify!($query);
+            const PLAN: u64 = $plan;
+        }
+
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        impl $query {
+            /// Writes the whole maintained state to `writer` (see
+            /// [`ivm::snapshot`](::ivm::snapshot)).
+            ///
+            /// # Errors
+            ///
+            /// When `writer` fails.
+            pub fn snapshot<W: ::std::io::Write>(
+                &self,
+                writer: W,
+            ) -> ::core::result::Result<(), ::ivm::snapshot::SnapshotError> {
+                <Self as ::ivm::snapshot::Snapshot>::snapshot(self, writer)
+            }
+
+            /// Reads back a state that [`snapshot`](Self::snapshot) wrote.
+            ///
+            /// # Errors
+            ///
+            /// When the bytes are not a snapshot of this query compiled
+            /// into this code, or are cut short or damaged.
+            pub fn restore<R: ::std::io::Read>(
+                reader: R,
+            ) -> ::core::result::Result<Self, ::ivm::snapshot::SnapshotError> {
+                <Self as ::ivm::snapshot::Snapshot>::restore(reader)
+            }
+        }
+    };
+}
+
+/// Without the `serde` feature: nothing.
+#[cfg(not(feature = "serde"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_snapshot {
+    ($query:ident, $plan:expr) => {};
 }

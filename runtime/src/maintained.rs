@@ -268,6 +268,14 @@ maintained_by_sum!([] Real, [const M: usize] Covariance<M>);
 /// assert!(!scores.retract(&MaxPlus(9)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "K: serde::Serialize + Ord",
+        deserialize = "K: serde::Deserialize<'de> + Ord"
+    ))
+)]
 pub struct OrderedState<K> {
     repr: Repr<K>,
 }
@@ -275,6 +283,14 @@ pub struct OrderedState<K> {
 /// The forms of an [`OrderedState`]. `Many` always holds at least two
 /// distinct values, which is what makes the form of a multiset unique.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "K: serde::Serialize + Ord",
+        deserialize = "K: serde::Deserialize<'de> + Ord"
+    ))
+)]
 enum Repr<K> {
     /// Nothing is live.
     Empty,
@@ -480,6 +496,7 @@ pub trait Absorbed: crate::Idempotent {
 
 /// The state of an [`Absorbed`] payload: the value, zero by default.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AbsorbedState<K>(pub K);
 
 impl<K: Semiring> Default for AbsorbedState<K> {

@@ -19,6 +19,7 @@ use crate::__private::{Group, HashMap};
 
 /// One value of a free variable under a key of the variables above it.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Entry {
     /// Whether the value's local payload is non-zero.
     live: bool,
@@ -38,6 +39,7 @@ impl Entry {
 
 /// The values of X sharing one key of the variables above it.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Values<X> {
     /// The values with at least one output tuple, in insertion order.
     live: Group<X>,
@@ -79,6 +81,14 @@ pub fn count_product<const N: usize>(counts: [u64; N]) -> u64 {
 /// below changes; both return whether the group's total changed, which is
 /// when the level above needs to hear of it.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "G: serde::Serialize + Eq + std::hash::Hash, X: serde::Serialize + Eq + std::hash::Hash",
+        deserialize = "G: serde::Deserialize<'de> + Eq + std::hash::Hash, X: serde::Deserialize<'de> + Eq + std::hash::Hash"
+    ))
+)]
 pub struct FreeLevel<G, X> {
     entries: HashMap<(G, X), Entry>,
     groups: HashMap<G, Values<X>>,

@@ -115,8 +115,17 @@ impl<K: Absorbed> Keeping<K> for Absorbing {
 /// assert!(offers.retract(&7, &MinPlus(4), "Offers").is_err());
 /// assert_eq!(offers.value(&7), MinPlus(5));
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "Key: serde::Serialize + Eq + Hash, P::State: serde::Serialize",
+        deserialize = "Key: serde::Deserialize<'de> + Eq + Hash, P::State: serde::Deserialize<'de>"
+    ))
+)]
 pub struct PayloadMap<Key, K: Semiring, P: Keeping<K> = Retracting> {
     states: HashMap<Key, P::State>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     payload: PhantomData<fn() -> K>,
 }
 

@@ -93,6 +93,7 @@ impl RangeKey for char {
 /// assert_eq!(r.len(), 2);
 /// ```
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RangeSums<K, V> {
     /// Level `l`: prefix `bits >> 4(l + 1)` → the ⊕ under each child
     /// digit `(bits >> 4l) & 15`; the last level has one node, prefix 0.

@@ -61,6 +61,16 @@ pub trait View: Default {
 
     /// Whether the result is empty.
     fn is_empty(&self) -> bool;
+
+    /// [`Retract::retract`] where the query takes retractions, `None`
+    /// where it does not: how the durable log replays a retraction
+    /// without knowing the query's update model. Generated code fills it
+    /// in.
+    #[doc(hidden)]
+    fn __retract(&mut self, change: Self::Change) -> Option<Result<(), Error>> {
+        let _ = change;
+        None
+    }
 }
 
 /// A query maintained under inserts and deletes (`#[updates(insert_delete)]`):
@@ -78,12 +88,18 @@ pub trait Retract: View {
 
 /// Implements [`View`] for a generated query by forwarding to its inherent
 /// methods of the same names: `impl_view!(Query, QueryChange, Key,
-/// Payload)`. Generated code reaches it as `::ivm::__private::impl_view!`.
+/// Payload)`, with a trailing `retract` for a query that implements
+/// [`Retract`]. Generated code reaches it as `::ivm::__private::impl_view!`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_view {
     ($query:ident, $change:ty, $key:ty, $payload:ty) => {
+        $crate::__impl_view!(@with $query, $change, $key, $payload, {});
+    };
+    (@with $query:ident, $change:ty, $key:ty, $payload:ty, { $($more:tt)* }) => {
         impl $crate::View for $query {
+            $($more)*
+
             type Change = $change;
             type Key = $key;
             type Payload = $payload;
@@ -108,5 +124,13 @@ macro_rules! __impl_view {
                 $query::is_empty(self)
             }
         }
+    };
+    // A query with deletes: `View::__retract` forwards to its `Retract`.
+    ($query:ident, $change:ty, $key:ty, $payload:ty, retract) => {
+        $crate::__impl_view!(@with $query, $change, $key, $payload, {
+            fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
+                ::core::option::Option::Some(<$query as $crate::Retract>::retract(self, change))
+            }
+        });
     };
 }

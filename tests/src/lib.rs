@@ -29,6 +29,8 @@
 
 pub use ivm_fuzz::naive;
 
+pub mod crash;
+
 use ivm_fuzz::Entry;
 use ivm_fuzz::harness::{self, Config, Outcome};
 

@@ -1,8 +1,10 @@
 // `Tally`, a semiring of the user's own for the ui cases: a count of
 // derivations that never goes below zero, positive, with O(1) deletes.
 // Included by `pass/user-semiring.rs` and `fail/api/unbacked-class-claim.rs`.
+// It derives serde's traits because the test build turns on `ivm`'s `serde`
+// feature, under which every payload type must serialize (snapshots).
 
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Tally(u64);
 
 impl Semiring for Tally {

@@ -86,6 +86,12 @@ pub fn emit(p: &Program) -> TokenStream {
         })
         .chain(semijoin::fields(p))
         .unzip();
+    let field_names: Vec<&Ident> = kept
+        .iter()
+        .map(|&m| &p.maps[m].name)
+        .chain(semijoin::field_names(p))
+        .collect();
+    let change_state = relation::change_state(p);
     let subprograms = semijoin::items(p);
     let semijoin_methods = semijoin::methods(p);
     let api = relation::methods(p);
@@ -151,7 +157,7 @@ pub fn emit(p: &Program) -> TokenStream {
     let complex = (widest > 5 || tuple_payload).then(|| {
         quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and wide keys spell long types")] }
     });
-    quote! {
+    let code = quote! {
         #subprograms
 
         #warning
@@ -192,7 +198,31 @@ pub fn emit(p: &Program) -> TokenStream {
         #change
 
         #view
+
+        // serde for snapshots and durable logs, with `ivm`'s `serde`
+        // feature; nothing without it.
+        ::ivm::__private::impl_state!(#name { #(#field_names),* });
+        #change_state
+    };
+    let plan = plan_hash(&code);
+    quote! {
+        #code
+        ::ivm::__private::impl_snapshot!(#name, #plan);
     }
+}
+
+/// The plan hash of a query's snapshots: FNV-1a over the text of the code
+/// generated for it, so that a snapshot restores only into the code that
+/// took it (another query, another plan or another compiler that changes
+/// the code all change the hash). A literal, `0x…u64`.
+fn plan_hash(code: &TokenStream) -> syn::LitInt {
+    let hash = code
+        .to_string()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    syn::LitInt::new(&format!("{hash:#018x}_u64"), proc_macro2::Span::call_site())
 }
 
 /// A map's field, by construct: its Rust type and its initial (empty)

@@ -388,6 +388,22 @@ pub fn change_enum(p: &Program) -> TokenStream {
     }
 }
 
+/// serde for the change enum (`ivm`'s `serde` feature): each variant, by
+/// its index, a tuple of its fields.
+pub fn change_state(p: &Program) -> TokenStream {
+    let change = change_name(p);
+    let variants = p.declared().enumerate().map(|(i, r)| {
+        let variant = &r.name;
+        let index = proc_macro2::Literal::u32_unsuffixed(i as u32);
+        let cols = r.columns.iter().map(|(c, _)| c);
+        let delta = delta_name(r);
+        quote! { #variant = #index { #(#cols,)* #delta } }
+    });
+    quote! {
+        ::ivm::__private::impl_change_state!(#change { #(#variants),* });
+    }
+}
+
 /// One `on_<relation>_changed` method per relation.
 pub fn propagations(p: &Program) -> TokenStream {
     let methods = p.triggers.iter().map(|t| propagation(p, t));
@@ -475,8 +491,9 @@ pub fn view_impls(p: &Program) -> TokenStream {
             }
         }
     });
+    let takes_retractions = retract.is_some().then(|| quote! { , retract });
     quote! {
-        ::ivm::__private::impl_view!(#name, #change, #key, #k);
+        ::ivm::__private::impl_view!(#name, #change, #key, #k #takes_retractions);
         #retract
     }
 }

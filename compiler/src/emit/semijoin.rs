@@ -48,6 +48,15 @@ pub fn fields(p: &Program) -> Vec<(TokenStream, TokenStream)> {
     out
 }
 
+/// The names of the fields holding the subprograms, in the order of
+/// [`fields`].
+pub fn field_names(p: &Program) -> impl Iterator<Item = &syn::Ident> {
+    p.semijoins
+        .iter()
+        .flat_map(Semijoin::parts)
+        .map(|part| &part.field)
+}
+
 /// Per semijoin: `<rel>_holds(&key)`, the indicator at a value of the
 /// correlated variables, and `<rel>_settle(key, held)`, which feeds the
 /// semijoin's relation where the indicator turned from `held`.

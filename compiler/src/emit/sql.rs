@@ -188,13 +188,15 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
     });
     let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
 
-    quote! {
+    let code = quote! {
         #[doc = #doc]
         ///
         #[doc = #sql_doc]
         pub struct #name {
             rule: #rule,
         }
+
+        ::ivm::__private::impl_state!(#name { rule });
 
         #[doc = #row_doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -283,6 +285,13 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         }
 
         #text_retract
+    };
+    // The view's snapshot is its rule's state: the plan is the rule's plan
+    // and this wrapper's code.
+    let plan = super::plan_hash(&code);
+    quote! {
+        #code
+        ::ivm::__private::impl_snapshot!(#name, <#rule as ::ivm::snapshot::Snapshot>::PLAN ^ #plan);
     }
 }
 

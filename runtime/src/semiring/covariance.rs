@@ -78,6 +78,57 @@ impl<const M: usize> Covariance<M> {
     }
 }
 
+/// Stored as `1 + M + M²` numbers in a row: the count, the sums, then the
+/// moments row by row (serde has no impl for arrays of a generic length).
+#[cfg(feature = "serde")]
+impl<const M: usize> serde::Serialize for Covariance<M> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut out = serializer.serialize_tuple(1 + M + M * M)?;
+        out.serialize_element(&self.count)?;
+        for x in self.sum.iter().chain(self.moments.iter().flatten()) {
+            out.serialize_element(x)?;
+        }
+        out.end()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, const M: usize> serde::Deserialize<'de> for Covariance<M> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Numbers<const M: usize>;
+        impl<'de, const M: usize> serde::de::Visitor<'de> for Numbers<M> {
+            type Value = Covariance<M>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{} numbers", 1 + M + M * M)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut read = 0;
+                let mut next = |seq: &mut A| -> Result<f64, A::Error> {
+                    let x = seq
+                        .next_element()?
+                        .ok_or_else(|| serde::de::Error::invalid_length(read, &self))?;
+                    read += 1;
+                    Ok(x)
+                };
+                let mut out = Covariance::<M> {
+                    count: next(&mut seq)?,
+                    sum: [0.0; M],
+                    moments: [[0.0; M]; M],
+                };
+                for x in out.sum.iter_mut().chain(out.moments.iter_mut().flatten()) {
+                    *x = next(&mut seq)?;
+                }
+                Ok(out)
+            }
+        }
+        deserializer.deserialize_tuple(1 + M + M * M, Numbers::<M>)
+    }
+}
+
 impl<const M: usize> Semiring for Covariance<M> {
     #[inline]
     fn zero() -> Self {

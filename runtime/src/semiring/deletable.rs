@@ -11,6 +11,7 @@ use crate::Maintained;
 /// `Count` check the last contribution exactly; it is also how a user's
 /// positive semiring with a cancellative sum can keep its payloads.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SumState<K> {
     sum: K,
     contributions: u64,
@@ -57,6 +58,7 @@ impl<K: Semiring> SumState<K> {
 /// The state of a [`Bool`] aggregate: how many true and how many false
 /// contributions are live (derivation counting).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoolState {
     trues: u64,
     falses: u64,
@@ -72,6 +74,7 @@ impl BoolState {
 /// The state of an [`AccessControl`] aggregate: per level, how many live
 /// contributions have it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LevelCounts {
     counts: [u64; 5],
 }

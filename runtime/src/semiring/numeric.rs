@@ -22,6 +22,7 @@ use super::{
 /// assert_eq!(Int(3).neg(), Int(-3));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Int(pub i64);
 
 /// Floating-point numbers under + and ×: the ring ℝ, for sums of measures.
@@ -39,6 +40,7 @@ pub struct Int(pub i64);
 /// assert!(Real(-0.0).is_zero());
 /// ```
 #[derive(Clone, Copy, PartialEq, PartialOrd, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Real(pub f64);
 
 /// Natural numbers under + and ×: bag semantics, where a payload counts the
@@ -56,6 +58,7 @@ pub struct Real(pub f64);
 /// assert_eq!(Count(2).mul(&Count(3)).add(&Count::one()), Count(7));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Count(pub u64);
 
 #[inline]

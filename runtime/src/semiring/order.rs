@@ -24,6 +24,7 @@ use super::{
 /// assert_eq!(Bool(true).add(&Bool(false)), Bool(true));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bool(pub bool);
 
 /// The fuzzy semiring over `i64`: ⊕ = max, ⊗ = min, 0 = `i64::MIN`,
@@ -43,6 +44,7 @@ pub struct Bool(pub bool);
 /// assert_eq!(widest, MaxMin(5));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MaxMin(pub i64);
 
 /// The order dual of [`MaxMin`] over `i64`: ⊕ = min, ⊗ = max,
@@ -61,6 +63,7 @@ pub struct MaxMin(pub i64);
 /// assert_eq!(earliest, MinMax(7));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MinMax(pub i64);
 
 /// The max-max semiring (papers/002, section 5.2): both operations take the
@@ -99,6 +102,7 @@ pub struct MinMax(pub i64);
 /// assert_eq!(MaxMax(3).mul(&MaxMax::one()), MaxMax(3));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MaxMax(pub i64);
 
 /// The access-control (security) semiring: clearance levels ordered by
@@ -129,6 +133,7 @@ pub struct MaxMax(pub i64);
 /// assert_eq!(Secret.mul(&Denied), Denied);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AccessControl {
     /// Anyone may see it; the one of the semiring.
     Public,

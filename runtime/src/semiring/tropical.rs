@@ -35,6 +35,7 @@ use super::{
 /// assert_eq!(MinPlus::INFINITY.to_string(), "∞");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MinPlus(pub i64);
 
 /// The max-plus (arctic) semiring over `i64` ∪ {−∞}: ⊕ = max, ⊗ = +,
@@ -54,6 +55,7 @@ pub struct MinPlus(pub i64);
 /// assert_eq!(MaxPlus::zero(), MaxPlus::NEG_INFINITY);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MaxPlus(pub i64);
 
 impl MinPlus {

@@ -32,6 +32,7 @@ use super::ParseError;
 /// assert!(d < Date::from_ymd(1994, 2, 1).unwrap());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Date {
     days: i32,
 }

@@ -645,6 +645,31 @@ impl Maintained for Decimal {
 
 impl Deletable for Decimal {}
 
+/// A decimal is stored as `rust_decimal`'s 16-byte form (flags, scale and
+/// the 96-bit mantissa), which keeps the scale: `1.50` restores as `1.50`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Decimal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize().serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Decimal {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let bytes = <[u8; 16]>::deserialize(deserializer)?;
+        // `deserialize` takes any scale bits; a scale past 28 is no decimal
+        // this type ever made, so it is refused rather than clamped.
+        if bytes[2] > 28 {
+            return Err(serde::de::Error::custom(format!(
+                "decimal scale {} is past the largest, 28",
+                bytes[2]
+            )));
+        }
+        Ok(Decimal(rust_decimal::Decimal::deserialize(bytes)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::hash::{BuildHasher, Hash, Hasher};

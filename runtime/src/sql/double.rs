@@ -35,6 +35,7 @@ use super::ParseError;
 /// assert_eq!("2.5e3".parse::<Double>().unwrap(), Double(2500.0));
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Double(pub f64);
 
 impl Double {

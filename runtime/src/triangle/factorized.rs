@@ -13,6 +13,14 @@ use crate::Counting;
 /// other relation sharing its C value, O(N), and the view takes O(N²)
 /// space at worst.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "A: serde::Serialize + Eq + std::hash::Hash, B: serde::Serialize + Eq + std::hash::Hash, C: serde::Serialize + Eq + std::hash::Hash, K: serde::Serialize",
+        deserialize = "A: serde::Deserialize<'de> + Eq + std::hash::Hash, B: serde::Deserialize<'de> + Eq + std::hash::Hash, C: serde::Deserialize<'de> + Eq + std::hash::Hash, K: serde::Deserialize<'de>"
+    ))
+)]
 pub struct Factorized<A, B, C, K> {
     r: HashMap<(A, B), K>,
     /// S, keyed by C first so the tuples sharing a C value can be walked.

@@ -25,6 +25,14 @@ use crate::Counting;
 /// itself too: the count is c + 3·e·U + e³ in its payload e, with U the
 /// paths through another vertex. One update costs one delta, not three.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "V: serde::Serialize + Eq + std::hash::Hash, K: serde::Serialize",
+        deserialize = "V: serde::Deserialize<'de> + Eq + std::hash::Hash, K: serde::Deserialize<'de>"
+    ))
+)]
 pub struct GraphTriangle<V, K> {
     e: Part<V, V, K>,
     view: View<V, V, K>,

@@ -10,6 +10,14 @@ use crate::Counting;
 /// The IVMε state for one triangle query: three partitioned relations,
 /// three views, the count, and the partition threshold's M.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "A: serde::Serialize + Eq + std::hash::Hash, B: serde::Serialize + Eq + std::hash::Hash, C: serde::Serialize + Eq + std::hash::Hash, K: serde::Serialize",
+        deserialize = "A: serde::Deserialize<'de> + Eq + std::hash::Hash, B: serde::Deserialize<'de> + Eq + std::hash::Hash, C: serde::Deserialize<'de> + Eq + std::hash::Hash, K: serde::Deserialize<'de>"
+    ))
+)]
 pub struct Triangle<A, B, C, K> {
     r: Part<A, B, K>,
     s: Part<B, C, K>,

@@ -55,6 +55,7 @@ fn replaced<K: Counting>(v: &K, old: &K, new: &K, w: &K) -> K {
 /// The partition threshold θ = M^ε, with M a power of two kept within a
 /// factor of the database size N: ⌊M/4⌋ ≤ N < M.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Threshold {
     eps: f64,
     m: usize,

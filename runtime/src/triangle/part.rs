@@ -10,6 +10,7 @@ use crate::Counting;
 /// Where one tuple (x, y) sits: its payload, and its positions in x's
 /// list and in y's list.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) struct Slot<K> {
     pub(super) k: K,
     pub(super) at: u32,
@@ -18,6 +19,7 @@ pub(super) struct Slot<K> {
 
 /// The tuples of one first-column value, and its part.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) struct Values<Y, K> {
     pub(super) heavy: bool,
     pub(super) list: Vec<(Y, K)>,
@@ -35,6 +37,7 @@ impl<Y, K> Values<Y, K> {
 /// The tuples of one second-column value: those whose first value is heavy
 /// come first, `list[..heavy]`.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) struct Incoming<X, K> {
     pub(super) heavy: usize,
     pub(super) list: Vec<(X, K)>,
@@ -61,6 +64,14 @@ impl<X, K> Default for Incoming<X, K> {
 /// whatever x is, and a sum over x's partners can walk whichever side of
 /// the join is shorter.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "X: serde::Serialize + Eq + std::hash::Hash, Y: serde::Serialize + Eq + std::hash::Hash, K: serde::Serialize",
+        deserialize = "X: serde::Deserialize<'de> + Eq + std::hash::Hash, Y: serde::Deserialize<'de> + Eq + std::hash::Hash, K: serde::Deserialize<'de>"
+    ))
+)]
 pub(super) struct Part<X, Y, K> {
     pub(super) tuples: HashMap<(X, Y), Slot<K>>,
     pub(super) out: HashMap<X, Values<Y, K>>,

@@ -519,6 +519,10 @@ impl ::ivm_fuzz::Target for {name} {{
         ::ivm::View::iter(self).map(|({rows_key}, payload)| (::std::vec![{head_values}], payload)).collect()
     }}
 
+    fn changed(&mut self) -> ::std::vec::Vec<(::std::vec::Vec<u64>, {k}, {k})> {{
+        ::ivm::View::changes(self).map(|({rows_key}, old, new)| (::std::vec![{head_values}], old, new)).collect()
+    }}
+
     fn lookup(&self, key: &[u64]) -> {k} {{
         let _ = key;
         ::ivm::View::get(self, &{lookup_key})

@@ -40,6 +40,9 @@ pub trait Target: ivm::snapshot::Snapshot {
     fn apply_batch(&mut self, batch: &[Contribution<Self::K>]);
     /// `iter()`, collected: the head values and the payload of each row.
     fn rows(&self) -> Vec<(Vec<u64>, Self::K)>;
+    /// `changes()`, collected: the head values and the payload before and
+    /// after of each changed row.
+    fn changed(&mut self) -> Vec<(Vec<u64>, Self::K, Self::K)>;
     /// `get` of the head values `key`.
     fn lookup(&self, key: &[u64]) -> Self::K;
     /// `len()`.
@@ -258,13 +261,32 @@ fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
         Ok(t) => t,
         Err(panic) => return mismatch(start, format!("`bulk_load` panicked: {panic}")),
     };
-    let Ok(Some(want)) = catch(AssertUnwindSafe(|| naive.result_within(NAIVE_BUDGET))) else {
+    let Ok(Some(mut want)) = catch(AssertUnwindSafe(|| naive.result_within(NAIVE_BUDGET))) else {
         return Replay::CutShort(0);
     };
     if let Err(message) = read_and_compare(case, &target, &want) {
         return mismatch(start, message);
     }
+    // The result as of the last `changes()` (empty before the first, and
+    // after a restore, which starts the tracking afresh).
+    let mut reported: BTreeMap<Vec<u64>, T::K> = BTreeMap::new();
     for (step, op) in episode.ops.iter().enumerate() {
+        if matches!(op, Op::Changes) {
+            let got = match catch(AssertUnwindSafe(|| target.changed())) {
+                Ok(got) => got,
+                Err(panic) => {
+                    return mismatch(Some(step), format!("`changes()` panicked: {panic}"));
+                }
+            };
+            if let Err(message) = changes_agree(case, got, &reported, &want) {
+                return mismatch(Some(step), message);
+            }
+            reported = want.clone();
+            continue;
+        }
+        if matches!(op, Op::Restore) {
+            reported.clear();
+        }
         let Ok(expected) = catch(AssertUnwindSafe(|| apply_naive(&mut naive, op))) else {
             return Replay::CutShort(step);
         };
@@ -280,9 +302,10 @@ fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
         if let Err(message) = outcomes_agree(case, op, expected, got) {
             return mismatch(Some(step), message);
         }
-        let Ok(Some(want)) = catch(AssertUnwindSafe(|| naive.result_within(NAIVE_BUDGET))) else {
+        let Ok(Some(now)) = catch(AssertUnwindSafe(|| naive.result_within(NAIVE_BUDGET))) else {
             return Replay::CutShort(step);
         };
+        want = now;
         if let Err(message) = read_and_compare(case, &target, &want) {
             return mismatch(Some(step), message);
         }
@@ -343,7 +366,7 @@ fn apply_naive<K: Payload>(naive: &mut Naive<K>, op: &Op<K>) -> Returned {
                 naive.update(*rel, t, d.clone());
             }
         }
-        Op::Restore => {}
+        Op::Restore | Op::Changes => {}
     }
     None
 }
@@ -360,8 +383,53 @@ fn apply_target<T: Target>(target: &mut T, op: &Op<T::K>) -> Answered {
         Op::Retract(rel, t, d) => return Some(target.retract(*rel, t, d.clone())),
         Op::Apply(batch) => target.apply_batch(batch),
         Op::Restore => *target = round_trip(target),
+        Op::Changes => unreachable!("`replay` reads changes itself"),
     }
     None
+}
+
+/// Whether `changes()` reported exactly the rows that differ between the
+/// result of its previous call, `before`, and the result now, `now`.
+fn changes_agree<K: Payload>(
+    case: &Case,
+    got: Vec<(Vec<u64>, K, K)>,
+    before: &BTreeMap<Vec<u64>, K>,
+    now: &BTreeMap<Vec<u64>, K>,
+) -> Result<(), String> {
+    let mut reported = BTreeMap::new();
+    for (key, old, new) in got {
+        if old == new {
+            return Err(format!(
+                "`changes()` yields {key:?} with the same payload {old:?} before and after"
+            ));
+        }
+        if reported.insert(key.clone(), (old, new)).is_some() {
+            return Err(format!("`changes()` yields {key:?} twice"));
+        }
+    }
+    let mut expected = BTreeMap::new();
+    for key in before.keys().chain(now.keys()) {
+        let old = before.get(key).cloned().unwrap_or_else(K::zero);
+        let new = now.get(key).cloned().unwrap_or_else(K::zero);
+        if old != new {
+            expected.insert(key.clone(), (old, new));
+        }
+    }
+    if reported != expected {
+        let show = |m: &BTreeMap<Vec<u64>, (K, K)>| {
+            let items: Vec<String> = m
+                .iter()
+                .map(|(k, (o, n))| format!("{}: {o:?} -> {n:?}", key_expr(case, k)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        };
+        return Err(format!(
+            "`changes()` is {}, expected {}",
+            show(&reported),
+            show(&expected)
+        ));
+    }
+    Ok(())
 }
 
 /// `target` written to a snapshot and restored from it; panics (which the
@@ -624,6 +692,9 @@ fn report<K: Payload>(
         let want = catch(AssertUnwindSafe(|| apply_naive(&mut naive, op)));
         let call = call_expr(case, op);
         let line = match want {
+            _ if matches!(op, Op::Changes) => {
+                "let _changes: Vec<_> = q.changes().collect();".to_owned()
+            }
             _ if matches!(op, Op::Restore) => format!(
                 "q = {{ let mut bytes = Vec::new(); q.snapshot(&mut bytes).unwrap(); {}::restore(&bytes[..]).unwrap() }};",
                 case.name
@@ -688,6 +759,7 @@ fn call_expr<K: Payload>(case: &Case, op: &Op<K>) -> String {
             format!("apply([{}])", changes.join(", "))
         }
         Op::Restore => "snapshot(..) and restore(..)".to_owned(),
+        Op::Changes => "changes()".to_owned(),
     }
 }
 
@@ -696,7 +768,9 @@ fn op_relation<K>(op: &Op<K>) -> usize {
         Op::Update(rel, ..) | Op::Insert(rel, _) | Op::Delete(rel, _) | Op::Retract(rel, ..) => {
             *rel
         }
-        Op::Apply(_) | Op::Restore => unreachable!("apply and restore return nothing"),
+        Op::Apply(_) | Op::Restore | Op::Changes => {
+            unreachable!("apply, restore and changes return nothing")
+        }
     }
 }
 

@@ -33,6 +33,9 @@ pub enum Op<K> {
     /// `snapshot` into bytes and `restore` from them: the restored struct
     /// takes the original's place.
     Restore,
+    /// `changes()`: the output tuples whose payload changed since the
+    /// previous call (or since the start, or the last `Restore`).
+    Changes,
 }
 
 impl<K> Op<K> {
@@ -40,7 +43,7 @@ impl<K> Op<K> {
     pub fn updates(&self) -> u64 {
         match self {
             Op::Apply(batch) => batch.len() as u64,
-            Op::Restore => 0,
+            Op::Restore | Op::Changes => 0,
             _ => 1,
         }
     }
@@ -125,6 +128,9 @@ pub fn episode<K: Payload>(case: &Case, rng: &mut Rng, max_len: usize) -> Episod
 fn op<K: Payload>(case: &Case, knobs: &Knobs, rng: &mut Rng, mirror: &mut Mirror<K>) -> Op<K> {
     if rng.chance(0.03) {
         return Op::Restore;
+    }
+    if rng.chance(0.12) {
+        return Op::Changes;
     }
     let crowded = case.deletes && mirror.iter().any(|tuples| tuples.len() > knobs.cap);
     let kind = if crowded && rng.chance(0.7) {

@@ -388,6 +388,13 @@ where
         Ok(())
     }
 
+    /// The output tuples whose payload changed since the previous call
+    /// ([`View::changes`]); the first call after `open` reports the whole
+    /// result.
+    pub fn changes(&mut self) -> impl Iterator<Item = (Q::Key, Q::Payload, Q::Payload)> + '_ {
+        self.query.changes()
+    }
+
     /// The number of calls (batches and retractions, refused ones too) the
     /// state holds since the directory was created.
     pub fn sequence(&self) -> u64 {

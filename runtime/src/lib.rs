@@ -100,6 +100,7 @@
 // generated code is written against.
 extern crate self as ivm;
 
+mod changes;
 mod claims;
 #[cfg(feature = "serde")]
 pub mod durable;
@@ -146,6 +147,7 @@ pub mod __private {
     pub mod claims {
         pub use crate::claims::*;
     }
+    pub use crate::changes::Changes;
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, times};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};

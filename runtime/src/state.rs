@@ -14,13 +14,17 @@
 //! fields.
 
 /// Implements serde's `Serialize` and `Deserialize` for a generated
-/// struct, as the tuple of the listed fields (all of them, in declaration
-/// order). Nothing without the `serde` feature.
+/// struct, as the tuple of the listed fields (in declaration order); the
+/// fields after `fresh` are not written, and restore as their default
+/// (what `changes()` tracks). Nothing without the `serde` feature.
 #[cfg(feature = "serde")]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_state {
     ($query:ident { $($field:ident),* $(,)? }) => {
+        $crate::__impl_state!($query { $($field),* } fresh {});
+    };
+    ($query:ident { $($field:ident),* $(,)? } fresh { $($fresh:ident),* $(,)? }) => {
         impl ::ivm::__private::serde::Serialize for $query {
             fn serialize<S: ::ivm::__private::serde::Serializer>(
                 &self,
@@ -60,7 +64,10 @@ macro_rules! __impl_state {
                             };
                             read += 1;
                         )*
-                        ::core::result::Result::Ok($query { $($field),* })
+                        ::core::result::Result::Ok($query {
+                            $($field,)*
+                            $($fresh: ::core::default::Default::default(),)*
+                        })
                     }
                 }
                 deserializer.deserialize_tuple([$(::core::stringify!($field)),*].len(), Fields)

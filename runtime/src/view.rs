@@ -62,6 +62,15 @@ pub trait View: Default {
     /// Whether the result is empty.
     fn is_empty(&self) -> bool;
 
+    /// The output tuples whose payload changed since the previous call,
+    /// each with its payload then and now (zero for a tuple not in the
+    /// result then, or not now); a tuple that changed and changed back is
+    /// not among them. The first call reports the whole result, against
+    /// the empty one (tracking starts there: a program that never calls
+    /// it pays nothing for it), and so does the first call after a
+    /// `restore`.
+    fn changes(&mut self) -> impl Iterator<Item = (Self::Key, Self::Payload, Self::Payload)> + '_;
+
     /// [`Retract::retract`] where the query takes retractions, `None`
     /// where it does not: how the durable log replays a retraction
     /// without knowing the query's update model. Generated code fills it
@@ -122,6 +131,10 @@ macro_rules! __impl_view {
 
             fn is_empty(&self) -> bool {
                 $query::is_empty(self)
+            }
+
+            fn changes(&mut self) -> impl ::core::iter::Iterator<Item = ($key, $payload, $payload)> + '_ {
+                $query::changes(self)
             }
         }
     };

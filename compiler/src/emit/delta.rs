@@ -62,13 +62,15 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     let news = others.iter().map(|a| format_ident!("__new_{a}"));
     let result = &p.maps[join.result].name;
     let head = key_expr(p, &p.output.head);
+    let note = super::changes::note(p, result, &head);
     let mut body = quote! {
         let __old_term: #k = ::core::clone::Clone::clone(__old);
         #(let __old_term = ::ivm::Semiring::mul(&__old_term, &#olds);)*
         let __new_term: #k = ::core::clone::Clone::clone(__new);
         #(let __new_term = ::ivm::Semiring::mul(&__new_term, &#news);)*
         if __old_term != __new_term {
-            self.#result.replace(#head, &__old_term, &__new_term);
+            #note
+            self.#result.replace(__result_key, &__old_term, &__new_term);
         }
     };
     if !p.theta.is_empty() {

@@ -24,6 +24,7 @@
 //! | `recompute.rs` | | | `Recompute` |
 
 mod bulk;
+mod changes;
 mod cluster;
 mod delta;
 mod fallback;
@@ -85,6 +86,7 @@ pub fn emit(p: &Program) -> TokenStream {
             )
         })
         .chain(semijoin::fields(p))
+        .chain([changes::field(p)])
         .unzip();
     let field_names: Vec<&Ident> = kept
         .iter()
@@ -92,6 +94,8 @@ pub fn emit(p: &Program) -> TokenStream {
         .chain(semijoin::field_names(p))
         .collect();
     let change_state = relation::change_state(p);
+    let changes_field = changes::field_name(p);
+    let changes_method = changes::method(p);
     let subprograms = semijoin::items(p);
     let semijoin_methods = semijoin::methods(p);
     let api = relation::methods(p);
@@ -184,6 +188,7 @@ pub fn emit(p: &Program) -> TokenStream {
             #bulk
             #api
             #enumerate
+            #changes_method
             #triggers
             #semijoin_methods
             #(#top)*
@@ -201,7 +206,7 @@ pub fn emit(p: &Program) -> TokenStream {
 
         // serde for snapshots and durable logs, with `ivm`'s `serde`
         // feature; nothing without it.
-        ::ivm::__private::impl_state!(#name { #(#field_names),* });
+        ::ivm::__private::impl_state!(#name { #(#field_names),* } fresh { #changes_field });
         #change_state
     };
     let plan = plan_hash(&code);

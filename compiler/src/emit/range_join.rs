@@ -46,13 +46,15 @@ pub fn path(p: &Program, atom: AtomId, step: &RangeStep) -> TokenStream {
             (false, false) => "up_to",
         }
     );
+    let note = super::changes::note(p, result, &quote! { () });
     quote! {{
         let __key = #key;
         let __beyond: #k = self.#other.#beyond(__key);
         if !::ivm::Semiring::is_zero(&__beyond) {
             let __old_term = ::ivm::Semiring::mul(__old, &__beyond);
             let __new_term = ::ivm::Semiring::mul(__new, &__beyond);
-            self.#result.replace((), &__old_term, &__new_term);
+            #note
+            self.#result.replace(__result_key, &__old_term, &__new_term);
         }
         self.#own.add(__key, &::ivm::Ring::sub(__new, __old));
     }}

@@ -59,6 +59,16 @@ impl<Key: Clone + Eq + Hash, K: Semiring> Changes<Key, K> {
         }
     }
 
+    /// Whether this is the first call: tracking starts now (for a query
+    /// whose maps keep the journals themselves).
+    pub fn start(&mut self) -> bool {
+        let first = matches!(self.state, State::Off);
+        if first {
+            self.state = State::Journal(new_map());
+        }
+        first
+    }
+
     /// Ends the epoch of a journaled query: the noted entries, or `None`
     /// at the first call (the caller then reports the whole result); a new
     /// epoch starts either way.

@@ -15,6 +15,8 @@
 
 use std::hash::Hash;
 
+use hashbrown::hash_map::EntryRef;
+
 use crate::__private::{Group, HashMap};
 
 /// One value of a free variable under a key of the variables above it.
@@ -100,6 +102,20 @@ pub struct FreeLevel<G, X> {
     /// no free variable below it (its own value is a whole tuple), 0
     /// otherwise (its children have no output for it yet).
     unseen_below: u64,
+    /// What `changes()` reads, once it has been called: the values that
+    /// had output when an epoch began and lost it during the epoch.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    journal: Option<Box<LevelJournal<G, X>>>,
+}
+
+/// The values of a [`FreeLevel`] whose output went during an epoch: those
+/// of the epoch being written (`now`, with every value whose count changed
+/// in `seen`) and those of the last one ended (`then`).
+#[derive(Debug, Clone)]
+struct LevelJournal<G, X> {
+    seen: HashMap<(G, X), ()>,
+    now: HashMap<G, Vec<X>>,
+    then: HashMap<G, Vec<X>>,
 }
 
 impl<G, X> FreeLevel<G, X>
@@ -116,6 +132,7 @@ where
             groups: HashMap::default(),
             unseen_live: !has_factors,
             unseen_below: u64::from(leaf),
+            journal: None,
         }
     }
 
@@ -169,6 +186,16 @@ where
             return false;
         }
         let (g, x) = entry.key().clone();
+        if let Some(journal) = &mut self.journal
+            && let EntryRef::Vacant(first) = journal.seen.entry_ref(&(g.clone(), x.clone()))
+        {
+            // The first change of the epoch: whether the value had output
+            // when it began.
+            first.insert(());
+            if before > 0 {
+                journal.now.entry(g.clone()).or_default().push(x.clone());
+            }
+        }
         let group = self.groups.entry(g.clone()).or_default();
         group.total = group
             .total
@@ -210,6 +237,44 @@ where
             .get(g)
             .into_iter()
             .flat_map(|group| group.live.iter())
+    }
+
+    /// Ends the epoch of the journal (starting the journal at the first
+    /// call): the values that lost their output since the last call
+    /// become what [`values_then_and_now`](Self::values_then_and_now)
+    /// adds.
+    pub fn end_epoch(&mut self) {
+        match &mut self.journal {
+            Some(journal) => {
+                journal.then = std::mem::take(&mut journal.now);
+                journal.seen.clear();
+            }
+            None => {
+                self.journal = Some(Box::new(LevelJournal {
+                    seen: HashMap::default(),
+                    now: HashMap::default(),
+                    then: HashMap::default(),
+                }));
+            }
+        }
+    }
+
+    /// The values under `g` that have output now or had it when the last
+    /// epoch began, each once: where `changes()` looks for output tuples.
+    pub fn values_then_and_now<'a>(&'a self, g: &G) -> impl Iterator<Item = &'a X> + use<'a, G, X> {
+        let gone = self
+            .journal
+            .as_ref()
+            .and_then(|j| j.then.get(g))
+            .into_iter()
+            .flatten();
+        let key = g.clone();
+        self.values(g).chain(gone.filter(move |x| {
+            // Listed now as well: already yielded.
+            self.entries
+                .get(&(key.clone(), (*x).clone()))
+                .is_none_or(|e| e.tuples() == 0)
+        }))
     }
 
     /// Checks the level's invariants (for tests): every listed value has

@@ -127,6 +127,19 @@ pub struct PayloadMap<Key, K: Semiring, P: Keeping<K> = Retracting> {
     states: HashMap<Key, P::State>,
     #[cfg_attr(feature = "serde", serde(skip))]
     payload: PhantomData<fn() -> K>,
+    /// What `changes()` reads, once it has been called: the payload of
+    /// each key written during an epoch, from before its first write.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    journal: Option<Box<Journal<Key, K>>>,
+}
+
+/// The payloads a [`PayloadMap`] had at the start of an epoch, at the keys
+/// written since: the epoch being written (`now`) and the last one ended
+/// (`then`), which `changes()` reads.
+#[derive(Debug)]
+struct Journal<Key, K> {
+    now: HashMap<Key, K>,
+    then: HashMap<Key, K>,
 }
 
 impl<Key, K: Semiring, P: Keeping<K>> Default for PayloadMap<Key, K, P> {
@@ -134,15 +147,18 @@ impl<Key, K: Semiring, P: Keeping<K>> Default for PayloadMap<Key, K, P> {
         PayloadMap {
             states: new_map(),
             payload: PhantomData,
+            journal: None,
         }
     }
 }
 
 impl<Key: Clone, K: Semiring, P: Keeping<K>> Clone for PayloadMap<Key, K, P> {
     fn clone(&self) -> Self {
+        // A copy starts without a journal: its `changes()` start afresh.
         PayloadMap {
             states: self.states.clone(),
             payload: PhantomData,
+            journal: None,
         }
     }
 }
@@ -155,7 +171,7 @@ impl<Key: Debug, K: Semiring, P: Keeping<K>> Debug for PayloadMap<Key, K, P> {
     }
 }
 
-impl<Key: Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
+impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// An empty map. Does not allocate.
     pub fn new() -> Self {
         Self::default()
@@ -219,6 +235,7 @@ impl<Key: Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// zero, meaning absent; `old` is live or zero).
     #[inline(always)]
     pub fn replace(&mut self, key: Key, old: &K, new: &K) {
+        self.note(&key);
         update_state(&mut self.states, key, P::is_empty, |state| {
             P::replace(state, old, new);
         });
@@ -236,6 +253,7 @@ impl<Key: Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// any more (CROWN, once no message can revisit it).
     #[inline]
     pub fn remove(&mut self, key: &Key) {
+        self.note(key);
         self.states.remove(key);
     }
 
@@ -250,8 +268,65 @@ impl<Key: Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
         self.states.retain(|_, state| !P::is_empty(state));
     }
 
+    /// Notes the payload at `key` before a write, if a journal is kept
+    /// and the key was not written yet this epoch. One branch otherwise.
+    #[inline(always)]
+    fn note(&mut self, key: &Key) {
+        if self.journal.is_some() {
+            self.note_slow(key);
+        }
+    }
+
+    #[cold]
+    fn note_slow(&mut self, key: &Key) {
+        let before = self.value(key);
+        let journal = self.journal.as_mut().expect("a journal is kept");
+        if let EntryRef::Vacant(entry) = journal.now.entry_ref(key) {
+            entry.insert(before);
+        }
+    }
+
+    /// Ends the epoch of the journal (starting the journal at the first
+    /// call): the keys written since the last call, with their payloads
+    /// then, become what [`value_then`](Self::value_then) and
+    /// [`changed_then`](Self::changed_then) read.
+    pub fn end_epoch(&mut self) {
+        match &mut self.journal {
+            Some(journal) => {
+                journal.then = std::mem::replace(&mut journal.now, new_map());
+            }
+            None => {
+                self.journal = Some(Box::new(Journal {
+                    now: new_map(),
+                    then: new_map(),
+                }));
+            }
+        }
+    }
+
+    /// The payload at `key` when the last epoch began (the payload now if
+    /// it was not written since).
+    #[inline]
+    pub fn value_then(&self, key: &Key) -> K {
+        match self.journal.as_ref().and_then(|j| j.then.get(key)) {
+            Some(then) => then.clone(),
+            None => self.value(key),
+        }
+    }
+
+    /// The keys written during the last epoch whose payload is not what it
+    /// was when the epoch began.
+    pub fn changed_then(&self) -> impl Iterator<Item = &Key> + '_ {
+        self.journal
+            .iter()
+            .flat_map(|j| j.then.iter())
+            .filter(|(key, then)| self.value(key) != **then)
+            .map(|(key, _)| key)
+    }
+
     #[inline(always)]
     fn change(&mut self, key: Key, f: impl FnOnce(&mut P::State)) -> Option<(K, K)> {
+        self.note(&key);
         update_state(&mut self.states, key, P::is_empty, |state| {
             let before = P::value(state);
             f(state);
@@ -261,7 +336,7 @@ impl<Key: Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     }
 }
 
-impl<Key: Eq + Hash, K: Maintained> PayloadMap<Key, K, Retracting> {
+impl<Key: Clone + Eq + Hash, K: Maintained> PayloadMap<Key, K, Retracting> {
     /// Retracts one live contribution `v` at `key` of `relation`; returns
     /// the payload before and after, or `None` when it did not change.
     ///
@@ -276,6 +351,7 @@ impl<Key: Eq + Hash, K: Maintained> PayloadMap<Key, K, Retracting> {
         v: &K,
         relation: &'static str,
     ) -> Result<Option<(K, K)>, Error> {
+        self.note(key);
         let EntryRef::Occupied(mut entry) = self.states.entry_ref(key) else {
             return Err(Error::AbsentTuple { relation });
         };

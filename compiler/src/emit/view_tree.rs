@@ -528,24 +528,7 @@ pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
 /// The free levels as one chain, top-down, when there is at most one root
 /// and no level has two children.
 fn chain(p: &Program, roots: &[MapId]) -> Option<Vec<MapId>> {
-    let mut levels = Vec::new();
-    let mut next = match roots {
-        [] => return None,
-        [root] => Some(*root),
-        _ => return None,
-    };
-    while let Some(m) = next {
-        levels.push(m);
-        let MapKind::Free { children, .. } = &p.maps[m].kind else {
-            unreachable!("free levels")
-        };
-        next = match children.as_slice() {
-            [] => None,
-            [child] => Some(*child),
-            _ => return None,
-        };
-    }
-    Some(levels)
+    p.free_chain(roots)
 }
 
 /// The output tuples of a chain of free levels: nested closures over each

@@ -9,7 +9,8 @@ use super::Report;
 /// The fields `name`, `classes` (`acyclic`, `free_connex`, `hierarchical`,
 /// `q_hierarchical`, `p_hierarchical`, `strong_connex`), `fhtw` and
 /// `verdict` (`tractable`, `strategy`, `update_time`, `delay`, `witness`)
-/// are stable; the others may grow. `local_steps` lists each atom's local
+/// are stable; the others may grow (`verdict.changes` says what a call of
+/// the generated `changes()` costs). `local_steps` lists each atom's local
 /// step (`atom`, `matches`, `factors`, `reads`), `theta` each theta factor
 /// (`factor`, and `reads`: each variable with the atoms that hold it),
 /// `semijoins` each semijoin (`factor`, `negated`, `reads`, and `body`
@@ -37,6 +38,9 @@ pub fn to_json(r: &Report) -> Value {
     }
     if let Some(space) = &v.space {
         verdict["space"] = json!(space);
+    }
+    if let Some(changes) = super::changes(r) {
+        verdict["changes"] = json!(changes);
     }
     if let Some(hint) = &v.hint {
         verdict["hint"] = json!(hint);

@@ -45,6 +45,17 @@ pub struct SemijoinReports {
     pub domain: Option<Report>,
 }
 
+/// What `changes()` costs for the query's generated code (`None` when it
+/// is rejected): from the IR it lowers to.
+pub fn changes(r: &Report) -> Option<&'static str> {
+    let program = crate::driver::lower(r).ok()?;
+    Some(
+        program
+            .change_tracking()
+            .describe(program.output.head.is_empty()),
+    )
+}
+
 /// Analyses and plans one checked query.
 pub fn report(query: Query) -> Report {
     let analysis = analysis::analyse(&Hypergraph::of(&query));

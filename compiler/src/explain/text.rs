@@ -102,6 +102,9 @@ pub fn to_text(r: &Report) -> String {
             let _ = writeln!(out, "verdict: maintained with {name}{how}");
             let _ = writeln!(out, "  update time  {} amortized", v.update_time);
             let _ = writeln!(out, "  delay        {}", v.delay);
+            if let Some(changes) = super::changes(r) {
+                let _ = writeln!(out, "  changes()    {changes}");
+            }
             if let Some(space) = &v.space {
                 let _ = writeln!(out, "  space        {space}");
             }

@@ -788,7 +788,137 @@ impl MapKind {
     }
 }
 
+/// How `changes()` knows which output tuples changed: chosen from the
+/// reading, built by `emit/changes.rs`, stated by explain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangeTracking {
+    /// The materialized result notes each entry's payload before its first
+    /// write of an epoch.
+    Journal,
+    /// A view tree whose free levels form a chain, each level's factors
+    /// keyed by exactly the variables at and above it: the factors' maps
+    /// and the levels keep journals, and `changes()` walks the output
+    /// tuples below the changed entries.
+    Levels {
+        /// The free levels, root first.
+        levels: Vec<MapId>,
+        /// The views of the summed-out root variables.
+        scalars: Vec<MapId>,
+    },
+    /// The result as of the previous call is kept and compared with the
+    /// whole result.
+    Diff,
+}
+
+impl ChangeTracking {
+    /// What a call of `changes()` costs, for explain; `nullary`: the head
+    /// is empty (one output tuple at most).
+    pub fn describe(&self, nullary: bool) -> &'static str {
+        match self {
+            _ if nullary => "O(1) per call (one output tuple: its payload then and now)",
+            ChangeTracking::Journal => {
+                "one lookup per result entry written since the previous call"
+            }
+            ChangeTracking::Levels { .. } => {
+                "from the entries written since the previous call, O(1) delay per changed tuple"
+            }
+            ChangeTracking::Diff => {
+                "compares the whole result with the previous call's: O(|result|) per call"
+            }
+        }
+    }
+}
+
 impl Program {
+    /// How `changes()` knows what changed.
+    pub fn change_tracking(&self) -> ChangeTracking {
+        match &self.output.reading {
+            Reading::Materialized(_) => ChangeTracking::Journal,
+            Reading::Levels { scalars, roots } => match self.journaled_chain(scalars, roots) {
+                Some(levels) => ChangeTracking::Levels {
+                    levels,
+                    scalars: scalars.clone(),
+                },
+                None => ChangeTracking::Diff,
+            },
+            _ => ChangeTracking::Diff,
+        }
+    }
+
+    /// The free levels, root first, when they form a chain (one root, at
+    /// most one free child each).
+    pub fn free_chain(&self, roots: &[MapId]) -> Option<Vec<MapId>> {
+        let [root] = roots else {
+            return None;
+        };
+        let mut levels = Vec::new();
+        let mut next = Some(*root);
+        while let Some(m) = next {
+            levels.push(m);
+            let MapKind::Free { children, .. } = &self.maps[m].kind else {
+                unreachable!("free levels")
+            };
+            next = match children.as_slice() {
+                [] => None,
+                [child] => Some(*child),
+                _ => return None,
+            };
+        }
+        Some(levels)
+    }
+
+    /// The chain of free levels when every level's factors are payload
+    /// maps keyed by exactly the variables at and above it (so that a
+    /// changed entry fixes them all), the scalars are views, and the
+    /// prefixes fit in tuples.
+    fn journaled_chain(&self, scalars: &[MapId], roots: &[MapId]) -> Option<Vec<MapId>> {
+        let levels = self.free_chain(roots)?;
+        if levels.len() > 12 || self.output.head.len() > 12 {
+            return None;
+        }
+        let mut prefix: Vec<VarId> = Vec::new();
+        for &m in &levels {
+            let MapKind::Free { var, factors, .. } = &self.maps[m].kind else {
+                return None;
+            };
+            prefix.push(*var);
+            let mut want = prefix.clone();
+            want.sort_unstable();
+            for &f in factors {
+                let mut vars = self.journal_key(f)?.to_vec();
+                vars.sort_unstable();
+                vars.dedup();
+                if vars != want {
+                    return None;
+                }
+            }
+        }
+        scalars
+            .iter()
+            .all(|&m| matches!(self.maps[m].kind, MapKind::Sum { .. }))
+            .then_some(levels)
+    }
+
+    /// The map a factor is read from.
+    pub fn factor_map(&self, f: Factor) -> MapId {
+        match f {
+            Factor::Atom(a) => self.relations[self.atoms[a].relation].base,
+            Factor::Map(m) => m,
+        }
+    }
+
+    /// The variables of a factor's key, column by column, when the factor
+    /// is a payload map with a journal (a base relation or a sum view).
+    pub fn journal_key(&self, f: Factor) -> Option<&[VarId]> {
+        match f {
+            Factor::Atom(a) => Some(&self.atoms[a].vars),
+            Factor::Map(m) if matches!(self.maps[m].kind, MapKind::Sum { .. }) => {
+                Some(&self.maps[m].key)
+            }
+            Factor::Map(_) => None,
+        }
+    }
+
     /// Which of relation `r`'s tuples the program keeps in its base map.
     pub fn kept(&self, r: RelId) -> Kept {
         match self.maps[self.relations[r].base].kind {

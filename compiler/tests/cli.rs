@@ -72,7 +72,7 @@ fn explain_files_with_many_queries() {
         &format!("{dir}/retail.ivm"),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().count(), 6);
+    assert_eq!(stdout(&o).lines().count(), 7);
 }
 
 #[test]

@@ -314,6 +314,18 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
         }
     }
 
+    /// The payload at `key` when the last epoch began and now, with one
+    /// probe of the map (and one of the journal, which holds only the keys
+    /// written).
+    #[inline]
+    pub fn value_then_and_now(&self, key: &Key) -> (K, K) {
+        let now = self.value(key);
+        match self.journal.as_ref().and_then(|j| j.then.get(key)) {
+            Some(then) => (then.clone(), now),
+            None => (now.clone(), now),
+        }
+    }
+
     /// The keys written during the last epoch whose payload is not what it
     /// was when the epoch began.
     pub fn changed_then(&self) -> impl Iterator<Item = &Key> + '_ {

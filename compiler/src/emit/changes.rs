@@ -222,32 +222,41 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         })
         .reduce(|a, b| quote! { #a || #b })
         .unwrap_or_else(|| quote! { false });
-    let then_factors = c
+    // Every factor of an output tuple's payload: the scalars, then each
+    // level's factors, each read then and now with one probe.
+    let lookups: Vec<TokenStream> = c
         .scalars
         .iter()
         .map(|&m| {
             let map = &p.maps[m].name;
-            quote! { self.#map.value_then(&()) }
+            quote! { self.#map.value_then_and_now(&()) }
         })
-        .chain(c.levels.iter().filter_map(|&m| {
+        .chain(c.levels.iter().flat_map(|&m| {
             let MapKind::Free { factors, .. } = &p.maps[m].kind else {
                 unreachable!("free levels")
             };
-            (!factors.is_empty()).then(|| {
-                factors
-                    .iter()
-                    .map(|&f| {
-                        let map = &p.maps[p.factor_map(f)].name;
-                        let key = super::key_expr(p, p.journal_key(f).expect("checked"));
-                        quote! { self.#map.value_then(&#key) }
-                    })
-                    .reduce(|acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })
-                    .expect("factors")
+            factors.iter().map(|&f| {
+                let map = &p.maps[p.factor_map(f)].name;
+                let key = super::key_expr(p, p.journal_key(f).expect("checked by `chain`"));
+                quote! { self.#map.value_then_and_now(&#key) }
             })
-        }));
-    let then_product = then_factors
-        .reduce(|acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })
-        .unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
+        }))
+        .collect();
+    let then_and_now = match lookups.split_first() {
+        None => quote! {
+            (<#k as ::ivm::Semiring>::one(), <#k as ::ivm::Semiring>::one())
+        },
+        Some((first, [])) => first.clone(),
+        Some((first, rest)) => quote! {
+            let (mut __then, mut __now) = #first;
+            #(
+                let (__t, __n) = #rest;
+                __then = ::ivm::Semiring::mul(&__then, &__t);
+                __now = ::ivm::Semiring::mul(&__now, &__n);
+            )*
+            (__then, __now)
+        },
+    };
     let key_names = p.output.head.iter().map(|&v| &p.vars[v].name);
     quote! {
         /// The output tuples whose payload changed since the previous
@@ -292,17 +301,17 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
                 #(#from_levels)*;
             let __since = __prefixes.filter_map(move |__p| {
                 let __key = #head;
-                let __then = self.get_then(&__key);
-                let __now = self.get(&__key);
+                let (__then, __now) = self.get_then_and_now(&__key);
                 (__then != __now).then_some((__key, __then, __now))
             });
             __all.chain(__since)
         }
 
-        /// [`get`](Self::get) as of the start of the epoch that just ended.
-        fn get_then(&self, key: &#head_ty) -> #k {
+        /// [`get`](Self::get) as of the start of the epoch that just ended,
+        /// and now.
+        fn get_then_and_now(&self, key: &#head_ty) -> (#k, #k) {
             let (#(#key_names,)*) = key;
-            #then_product
+            #then_and_now
         }
     }
 }

@@ -4,14 +4,15 @@
 //! - A materialized result (first order, the range join) notes each
 //!   entry's payload before its first write of an epoch, so a call costs
 //!   the entries written.
-//! - A view tree whose free variables form a chain (every q-hierarchical
-//!   query with one root) has its maps keep journals instead: each factor
-//!   of a free level notes its payloads from before the epoch, and each
-//!   level the values that lost their output. A call then starts from the
-//!   changed prefixes (a changed factor entry fixes the free variables at
-//!   and above its level), keeps only the topmost of those on each path,
-//!   and enumerates the output tuples below each over the values that have
-//!   output now or had it then: each changed tuple once, with its payloads
+//! - A view tree whose free levels' factors are keyed by exactly the
+//!   variables at and above them (every q-hierarchical query) has its maps
+//!   keep journals instead: each factor of a free level notes its payloads
+//!   from before the epoch, and each level the values that lost their
+//!   output. A call then starts from the changed prefixes (a changed factor
+//!   entry fixes the free variables at and above its level) and
+//!   enumerates the output tuples through each over the values that have
+//!   output now or had it then: each changed tuple once (from the first
+//!   level in preorder with a changed prefix on it), with its payloads
 //!   then and now read through the journals.
 //! - Every other reading compares the whole result with the one of the
 //!   previous call.
@@ -37,8 +38,7 @@ fn journaled(p: &Program) -> bool {
     matches!(p.change_tracking(), ChangeTracking::Journal)
 }
 
-/// The chain of free levels whose maps keep journals, if `changes()`
-/// reads them.
+/// The free levels whose maps keep journals, if `changes()` reads them.
 fn chain(p: &Program) -> Option<Chain> {
     match p.change_tracking() {
         ChangeTracking::Levels { levels, scalars } => Some(Chain { levels, scalars }),
@@ -46,7 +46,7 @@ fn chain(p: &Program) -> Option<Chain> {
     }
 }
 
-/// The chain of free levels, root first, and the scalar views.
+/// The free levels in preorder, and the scalar views.
 struct Chain {
     levels: Vec<MapId>,
     scalars: Vec<MapId>,
@@ -83,12 +83,22 @@ pub fn note(p: &Program, result: &Ident, key: &TokenStream) -> TokenStream {
     }
 }
 
-/// `changes()` and its helpers for a chain of free levels.
+/// `changes()` and its helpers for free levels with journals.
+///
+/// A changed factor entry of level `j` fixes the values of `j`'s path (its
+/// ancestors and itself): a *changed prefix*. Every output tuple whose
+/// payload changed goes through some changed prefix, and is yielded from
+/// the first level, in preorder, that has a changed prefix on it: a prefix
+/// below a changed prefix of an ancestor is dropped at once, and a tuple
+/// through a changed prefix of an earlier level that is no ancestor (a
+/// sibling branch) is skipped as it comes. Below and beside the fixed
+/// values, the enumeration walks the values with output then or now.
 fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     let name = field_name(p);
     let k = &p.payload;
     let head_tys: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].ty).collect();
     let head_ty = quote! { (#(#head_tys,)*) };
+    let n = c.levels.len();
     let vars: Vec<VarId> = c
         .levels
         .iter()
@@ -97,9 +107,14 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             _ => unreachable!("free levels"),
         })
         .collect();
-    let at = |v: VarId| vars.iter().position(|&w| w == v).expect("a head variable");
+    let at = |v: VarId| vars.iter().position(|&w| w == v).expect("a free variable");
+    // Each level's path, as preorder indexes, root first.
+    let paths: Vec<Vec<usize>> = c
+        .levels
+        .iter()
+        .map(|&m| p.level_path(m).into_iter().map(at).collect())
+        .collect();
     let field = |i: usize| syn::Index::from(i);
-    // The prefix tuple `(v0, .., vj)` from `__p`, owned.
     let clone_from = |src: TokenStream, positions: &[usize]| {
         let items = positions.iter().map(|&i| {
             let i = field(i);
@@ -125,26 +140,23 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         .map(|&m| &p.maps[m].name)
         .map(|field| quote! { self.#field.end_epoch(); });
 
-    // The changed prefixes of each level, from its factors' journals.
-    let mut collect = Vec::new();
-    let mut topmost = Vec::new();
-    let mut sets = Vec::new();
-    for (j, &m) in c.levels.iter().enumerate() {
+    // The changed prefixes of each level (its path's values, root first),
+    // from its factors' journals.
+    let path_ty = |j: usize| {
+        let tys = paths[j].iter().map(|&i| &p.vars[vars[i]].ty);
+        quote! { (#(#tys,)*) }
+    };
+    let collect = c.levels.iter().enumerate().map(|(j, &m)| {
         let set = format_ident!("__changed_{j}");
-        let list = format_ident!("__from_{j}");
-        let prefix_tys = vars[..=j].iter().map(|&v| &p.vars[v].ty);
-        let prefix_ty = quote! { (#(#prefix_tys,)*) };
+        let ty = path_ty(j);
         let MapKind::Free { factors, .. } = &p.maps[m].kind else {
             unreachable!("free levels")
         };
         let per_factor = factors.iter().map(|&f| {
             let map = &p.maps[p.factor_map(f)].name;
-            let key = p.journal_key(f).expect("checked by `chain`");
-            let items = vars[..=j].iter().map(|&v| {
-                let col = key
-                    .iter()
-                    .position(|&w| w == v)
-                    .expect("checked by `chain`");
+            let key = p.journal_key(f).expect("checked by `change_tracking`");
+            let items = paths[j].iter().map(|&i| {
+                let col = key.iter().position(|&w| w == vars[i]).expect("checked");
                 let item = super::item(&quote! { __key }, col, key.len());
                 quote! { ::core::clone::Clone::clone(&#item) }
             });
@@ -154,65 +166,133 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
                 }
             }
         });
-        collect.push(quote! {
-            let mut #set: ::ivm::__private::HashMap<#prefix_ty, ()> = ::ivm::__private::new_map();
+        quote! {
+            let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
             #(#per_factor)*
-        });
-        // A prefix under a changed prefix of a level above is left to it.
-        let above = (0..j).map(|i| {
+        }
+    });
+    // The prefixes of each level under no changed prefix of an ancestor.
+    let topmost = (0..n).map(|j| {
+        let list = format_ident!("__from_{j}");
+        let set = format_ident!("__changed_{j}");
+        let ty = path_ty(j);
+        let ancestors = &paths[j][..paths[j].len() - 1];
+        let above = ancestors.iter().enumerate().map(|(depth, &i)| {
             let upper = format_ident!("__changed_{i}");
-            let key = clone_from(quote! { __p }, &(0..=i).collect::<Vec<_>>());
+            let key = clone_from(quote! { __r }, &(0..=depth).collect::<Vec<_>>());
             quote! { #upper.contains_key(&#key) }
         });
-        let keep = (j > 0).then(|| quote! { .filter(|__p| !(#(#above)||*)) });
-        topmost.push(quote! {
-            let #list: ::std::vec::Vec<#prefix_ty> = if __everything {
+        let keep = (!ancestors.is_empty()).then(|| quote! { .filter(|__r| !(#(#above)||*)) });
+        quote! {
+            let #list: ::std::vec::Vec<#ty> = if __everything {
                 ::std::vec::Vec::new()
             } else {
                 #set.keys() #keep .cloned().collect()
             };
-        });
-        sets.push(list);
-    }
+        }
+    });
+    // Levels whose changed prefixes a later level's tuples must be checked
+    // against (an earlier level in preorder that is no ancestor).
+    let skip_sets: Vec<usize> = (0..n)
+        .filter(|&i| (i + 1..n).any(|j| !paths[j].contains(&i)))
+        .collect();
+    let shared = skip_sets.iter().map(|&i| {
+        let set = format_ident!("__changed_{i}");
+        quote! { let #set = ::std::rc::Rc::new(#set); }
+    });
 
-    // The full prefixes below a prefix `__p` of level `j`, unless `j` is
-    // the last level (then `__p` is one).
-    let below = |j: usize| -> Option<TokenStream> {
-        let mut inner: Option<TokenStream> = None;
-        for i in (j + 1..c.levels.len()).rev() {
-            let level = &p.maps[c.levels[i]];
-            let group: Vec<usize> = level.key.iter().map(|&v| at(v)).collect();
-            let group = clone_from(quote! { __p }, &group);
-            let next = {
-                let items = (0..i).map(|n| {
-                    let n = field(n);
-                    quote! { ::core::clone::Clone::clone(&__p.#n) }
-                });
-                quote! { (#(#items,)* ::core::clone::Clone::clone(__x)) }
+    // The output tuples (as preorder tuples `__p`) through the prefix
+    // `__r` of level `fixed` (through anything, when `None`).
+    let walk = |fixed: Option<usize>| -> TokenStream {
+        let path: &[usize] = fixed.map_or(&[], |j| &paths[j]);
+        let mut steps = Vec::new();
+        for i in 0..n {
+            let source = match path.iter().position(|&x| x == i) {
+                Some(depth) => {
+                    let depth = field(depth);
+                    quote! { ::core::iter::once(::core::clone::Clone::clone(&__r.#depth)) }
+                }
+                None => {
+                    let level = &p.maps[c.levels[i]];
+                    let out = &level.name;
+                    let group: Vec<usize> = level.key.iter().map(|&v| at(v)).collect();
+                    let group = clone_from(quote! { __p }, &group);
+                    quote! { self.#out.values_then_and_now(&#group).cloned() }
+                }
             };
-            let out = &level.name;
-            let step = quote! {
-                self.#out
-                    .values_then_and_now(&#group)
-                    .map(move |__x| #next)
-            };
-            inner = Some(match inner {
-                None => step,
-                Some(inner) => quote! { #step.flat_map(move |__p| #inner) },
+            let kept = (0..i).map(|n| {
+                let n = field(n);
+                quote! { ::core::clone::Clone::clone(&__p.#n) }
+            });
+            let extend = quote! { (#(#kept,)* __x) };
+            // The record's values are cloned into a step only while a step
+            // at or after it reads them.
+            let reads_record = path.iter().any(|&x| x >= i);
+            steps.push(if i == 0 {
+                quote! { #source.map(|__x| (__x,)) }
+            } else if reads_record {
+                quote! {
+                    .flat_map({
+                        let __r = ::core::clone::Clone::clone(&__r);
+                        move |__p| #source.map(move |__x| #extend)
+                    })
+                }
+            } else {
+                quote! { .flat_map(move |__p| #source.map(move |__x| #extend)) }
             });
         }
-        inner
+        // Tuples through a changed prefix of an earlier level that is no
+        // ancestor are that level's.
+        let earlier: Vec<TokenStream> = fixed
+            .map(|j| {
+                (0..j)
+                    .filter(|i| !paths[j].contains(i))
+                    .map(|i| {
+                        let set = format_ident!("__changed_{i}");
+                        let key = clone_from(quote! { __p }, &paths[i]);
+                        quote! { #set.contains_key(&#key) }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let filter = (!earlier.is_empty()).then(|| {
+            let sets = (0..fixed.unwrap_or(0))
+                .filter(|i| !paths[fixed.unwrap_or(0)].contains(i))
+                .map(|i| format_ident!("__changed_{i}"));
+            let sets2 = sets.clone();
+            quote! {
+                .filter({
+                    #(let #sets = ::std::rc::Rc::clone(&#sets2);)*
+                    move |__p| !(#(#earlier)||*)
+                })
+            }
+        });
+        quote! { #(#steps)* #filter }
     };
-    let from_levels = sets.iter().enumerate().map(|(j, list)| match below(j) {
-        Some(below) => quote! { .chain(#list.into_iter().flat_map(move |__p| #below)) },
-        None => quote! { .chain(#list) },
+    let everything = walk(None);
+    let from_levels = (0..n).map(|j| {
+        let list = format_ident!("__from_{j}");
+        let walk = walk(Some(j));
+        // Each closure holds its own handles on the sets it checks.
+        let sets: Vec<_> = (0..j)
+            .filter(|i| !paths[j].contains(i))
+            .map(|i| format_ident!("__changed_{i}"))
+            .collect();
+        if sets.is_empty() {
+            quote! { .chain(#list.into_iter().flat_map(move |__r| #walk)) }
+        } else {
+            quote! {
+                .chain(#list.into_iter().flat_map({
+                    #(let #sets = ::std::rc::Rc::clone(&#sets);)*
+                    move |__r| #walk
+                }))
+            }
+        }
     });
-    let root = &p.maps[c.levels[0]].name;
-    let everything = below(0).map(|below| quote! { .flat_map(move |__p| #below) });
     let head_positions: Vec<usize> = p.output.head.iter().map(|&v| at(v)).collect();
     let head = clone_from(quote! { __p }, &head_positions);
 
-    // The scalar then, and whether it changed.
+    // Whether a scalar changed.
     let scalar_changed = c
         .scalars
         .iter()
@@ -237,7 +317,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             };
             factors.iter().map(|&f| {
                 let map = &p.maps[p.factor_map(f)].name;
-                let key = super::key_expr(p, p.journal_key(f).expect("checked by `chain`"));
+                let key = super::key_expr(p, p.journal_key(f).expect("checked"));
                 quote! { self.#map.value_then_and_now(&#key) }
             })
         }))
@@ -267,9 +347,9 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         /// program that never calls it pays nothing for it.
         ///
         /// Starts from the entries of the views and relations written since
-        /// the previous call, and walks only the output tuples below them:
-        /// its cost is the number of those entries plus the number of
-        /// tuples it yields, each of which changed (unless the semiring
+        /// the previous call, and walks only the output tuples through
+        /// them: its cost is the number of those entries plus the number
+        /// of tuples it yields, each of which changed (unless the semiring
         /// lets a changed factor leave a product as it was).
         pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
             let __first = self.#name.start();
@@ -289,17 +369,13 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             let __everything = #scalar_changed;
             #(#collect)*
             #(#topmost)*
-            let __prefixes = __everything
-                .then(|| {
-                    self.#root
-                        .values_then_and_now(&())
-                        .map(|__x| (::core::clone::Clone::clone(__x),))
-                        #everything
-                })
+            #(#shared)*
+            let __tuples = __everything
+                .then(|| #everything)
                 .into_iter()
                 .flatten()
                 #(#from_levels)*;
-            let __since = __prefixes.filter_map(move |__p| {
+            let __since = __tuples.filter_map(move |__p| {
                 let __key = #head;
                 let (__then, __now) = self.get_then_and_now(&__key);
                 (__then != __now).then_some((__key, __then, __now))

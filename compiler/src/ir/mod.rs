@@ -795,12 +795,12 @@ pub enum ChangeTracking {
     /// The materialized result notes each entry's payload before its first
     /// write of an epoch.
     Journal,
-    /// A view tree whose free levels form a chain, each level's factors
-    /// keyed by exactly the variables at and above it: the factors' maps
-    /// and the levels keep journals, and `changes()` walks the output
-    /// tuples below the changed entries.
+    /// A view tree whose free levels' factors are keyed by exactly the
+    /// variables at and above them: the factors' maps and the levels keep
+    /// journals, and `changes()` walks the output tuples through the
+    /// changed entries.
     Levels {
-        /// The free levels, root first.
+        /// The free levels in preorder (each after its parent).
         levels: Vec<MapId>,
         /// The views of the summed-out root variables.
         scalars: Vec<MapId>,
@@ -834,7 +834,7 @@ impl Program {
     pub fn change_tracking(&self) -> ChangeTracking {
         match &self.output.reading {
             Reading::Materialized(_) => ChangeTracking::Journal,
-            Reading::Levels { scalars, roots } => match self.journaled_chain(scalars, roots) {
+            Reading::Levels { scalars, roots } => match self.journaled_levels(scalars, roots) {
                 Some(levels) => ChangeTracking::Levels {
                     levels,
                     scalars: scalars.clone(),
@@ -867,22 +867,30 @@ impl Program {
         Some(levels)
     }
 
-    /// The chain of free levels when every level's factors are payload
-    /// maps keyed by exactly the variables at and above it (so that a
+    /// The free levels in preorder (each after its parent, a subtree's
+    /// levels together), with each level's path (the indexes of its
+    /// ancestors and itself, root first), when every level's factors are
+    /// payload maps keyed by exactly the variables of its path (so that a
     /// changed entry fixes them all), the scalars are views, and the
-    /// prefixes fit in tuples.
-    fn journaled_chain(&self, scalars: &[MapId], roots: &[MapId]) -> Option<Vec<MapId>> {
-        let levels = self.free_chain(roots)?;
-        if levels.len() > 12 || self.output.head.len() > 12 {
-            return None;
-        }
-        let mut prefix: Vec<VarId> = Vec::new();
-        for &m in &levels {
-            let MapKind::Free { var, factors, .. } = &self.maps[m].kind else {
+    /// levels fit in tuples.
+    fn journaled_levels(&self, scalars: &[MapId], roots: &[MapId]) -> Option<Vec<MapId>> {
+        let mut levels = Vec::new();
+        let mut stack: Vec<MapId> = roots.iter().rev().copied().collect();
+        while let Some(m) = stack.pop() {
+            levels.push(m);
+            let MapKind::Free { children, .. } = &self.maps[m].kind else {
                 return None;
             };
-            prefix.push(*var);
-            let mut want = prefix.clone();
+            stack.extend(children.iter().rev().copied());
+        }
+        if levels.is_empty() || levels.len() > 12 || self.output.head.len() > 12 {
+            return None;
+        }
+        for &m in &levels {
+            let MapKind::Free { factors, .. } = &self.maps[m].kind else {
+                return None;
+            };
+            let mut want = self.level_path(m);
             want.sort_unstable();
             for &f in factors {
                 let mut vars = self.journal_key(f)?.to_vec();
@@ -897,6 +905,23 @@ impl Program {
             .iter()
             .all(|&m| matches!(self.maps[m].kind, MapKind::Sum { .. }))
             .then_some(levels)
+    }
+
+    /// The variables of a free level and the levels above it, root first.
+    pub fn level_path(&self, mut m: MapId) -> Vec<VarId> {
+        let mut path = Vec::new();
+        loop {
+            let MapKind::Free { var, parent, .. } = &self.maps[m].kind else {
+                unreachable!("free levels")
+            };
+            path.push(*var);
+            match parent {
+                Some(up) => m = *up,
+                None => break,
+            }
+        }
+        path.reverse();
+        path
     }
 
     /// The map a factor is read from.

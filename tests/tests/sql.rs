@@ -336,6 +336,8 @@ fn run(
     }
     let mut views = views();
     let selects: Vec<String> = views.iter().map(|v| sqlite_select(&**v)).collect();
+    // Each view's rows as its `changes()` report them, call after call.
+    let mut seen: Vec<Vec<Vec<String>>> = vec![Vec::new(); views.len()];
     let mut live: Vec<Vec<(Vec<String>, Vec<Value>)>> = vec![Vec::new(); 3];
     for (i, step) in steps.iter().enumerate() {
         let (name, kinds) = TABLES[step.table];
@@ -417,11 +419,41 @@ fn run(
             prop_assert_eq!(deleted, 1);
         }
         if (i + 1) % check_every == 0 || i + 1 == steps.len() {
-            for (view, select) in views.iter().zip(&selects) {
+            for ((view, select), seen) in views.iter_mut().zip(&selects).zip(&mut seen) {
                 compare(&db, &**view, select)?;
+                follow_changes(&mut **view, seen)?;
             }
         }
     }
+    Ok(())
+}
+
+/// Applies the view's `text_changes()` to `seen`, its rows at the previous
+/// call, and checks that they give its rows now.
+fn follow_changes(
+    view: &mut dyn TextRetract,
+    seen: &mut Vec<Vec<String>>,
+) -> Result<(), TestCaseError> {
+    let (gone, came) = view.text_changes();
+    for row in gone {
+        let at = seen.iter().position(|r| *r == row);
+        prop_assert!(
+            at.is_some(),
+            "view `{}`: `changes()` takes away {row:?}, which it did not have",
+            view.name()
+        );
+        seen.swap_remove(at.unwrap());
+    }
+    seen.extend(came);
+    let mut now = view.text_rows();
+    now.sort();
+    seen.sort();
+    prop_assert_eq!(
+        &*seen,
+        &now,
+        "view `{}`: the rows after its changes",
+        view.name()
+    );
     Ok(())
 }
 

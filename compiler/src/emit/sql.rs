@@ -174,6 +174,104 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
             self.iter().map(|(_, __row)| ::std::vec![#(#texts),*]).collect()
         }
     };
+    // What changed, typed and as text: a row is there where the group's
+    // payload is not zero (always, in a view without GROUP BY).
+    // A row is there where the group's payload is not zero; the one row
+    // of a view without GROUP BY always is, so its text changes start from
+    // it, and report it when it changes.
+    let present = if *keyless {
+        quote! { !__first }
+    } else {
+        quote! { !::ivm::Semiring::is_zero(__payload) }
+    };
+    let first_row = keyless.then(|| {
+        quote! {
+            if __first {
+                let __payload = &self.rule.get(&());
+                let __row = Self::row(&(), __payload);
+                __came.push(::std::vec![#(#texts),*]);
+            }
+        }
+    });
+    let copies = if *bag {
+        quote! {
+            let __copies: i64 = {
+                let __payload = ::core::clone::Clone::clone(__payload);
+                #count
+            };
+        }
+    } else {
+        quote! { let __copies: i64 = 1; }
+    };
+    let changes_body = if *keyless {
+        // The one row is there from the start: the first call reports it
+        // as new, and later ones its change, if any.
+        quote! {
+            let __first = !::core::mem::replace(&mut self.changes_started, true);
+            let __changed: ::std::vec::Vec<_> = self.rule.changes().collect();
+            let __out = if __first {
+                ::std::vec![((), ::core::option::Option::None, ::core::option::Option::Some(Self::row(&(), &self.rule.get(&()))))]
+            } else {
+                __changed
+                    .into_iter()
+                    .map(|(__key, __then, __now)| {
+                        (__key, ::core::option::Option::Some(Self::row(&(), &__then)), ::core::option::Option::Some(Self::row(&(), &__now)))
+                    })
+                    .collect()
+            };
+            __out.into_iter()
+        }
+    } else {
+        quote! {
+            self.rule.changes().map(|(__key, __then, __now)| {
+                let __row = |__payload: &#payload| {
+                    (!::ivm::Semiring::is_zero(__payload)).then(|| Self::row(&__key, __payload))
+                };
+                let (__then, __now) = (__row(&__then), __row(&__now));
+                (__key, __then, __now)
+            })
+        }
+    };
+    let changes = quote! {
+        /// The rows that changed since the previous call: each group's key
+        /// with its row then and now (`None` where the group had no rows,
+        /// or has none now); the first call reports every row. See the
+        /// rule's `changes()`.
+        pub fn changes(
+            &mut self,
+        ) -> impl ::core::iter::Iterator<
+            Item = (#key, ::core::option::Option<#row>, ::core::option::Option<#row>),
+        > + '_ {
+            #changes_body
+        }
+
+        /// [`changes`](Self::changes) as text: the rows that went and the
+        /// rows that came (a row once per copy), each rendered as
+        /// `text_rows` renders it.
+        pub fn text_changes(
+            &mut self,
+        ) -> (
+            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+        ) {
+            let (mut __gone, mut __came) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
+            let __changes: ::std::vec::Vec<_> = self.rule.changes().collect();
+            let __first = !::core::mem::replace(&mut self.changes_started, true);
+            for (__key, __then, __now) in __changes {
+                for (__payload, __into) in [(&__then, &mut __gone), (&__now, &mut __came)] {
+                    if #present {
+                        let __row = Self::row(&__key, __payload);
+                        #copies
+                        for _ in 0..__copies {
+                            __into.push(::std::vec![#(#texts),*]);
+                        }
+                    }
+                }
+            }
+            #first_row
+            (__gone, __came)
+        }
+    };
     // Wide tables: one parameter per column, and a row's columns as one
     // tuple in `read_<table>`.
     let widest = tables.iter().map(|t| t.columns.len()).max().unwrap_or(0);
@@ -194,9 +292,11 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         #[doc = #sql_doc]
         pub struct #name {
             rule: #rule,
+            /// Whether `changes()` or `text_changes()` was called.
+            changes_started: bool,
         }
 
-        ::ivm::__private::impl_state!(#name { rule });
+        ::ivm::__private::impl_state!(#name { rule } fresh { changes_started });
 
         #[doc = #row_doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -213,12 +313,14 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
 
             /// An empty database.
             pub fn new() -> Self {
-                #name { rule: #rule::new() }
+                #name { rule: #rule::new(), changes_started: false }
             }
 
             #(#updates)*
 
             #reading
+
+            #changes
 
             /// Inserts one row given as text: one field per column, in the
             /// order of `CREATE TABLE`, each read by its column's type
@@ -281,6 +383,14 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
             }
             fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
                 #name::text_rows(self)
+            }
+            fn text_changes(
+                &mut self,
+            ) -> (
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            ) {
+                #name::text_changes(self)
             }
         }
 

@@ -40,6 +40,12 @@ pub trait TextView {
 
     /// Every row, its select items rendered as text in select-list order.
     fn text_rows(&self) -> Vec<Vec<String>>;
+
+    /// The rows that went and the rows that came since the previous call
+    /// (every row came, at the first), rendered as
+    /// [`text_rows`](Self::text_rows) renders them: applied to the rows of
+    /// the previous call, they give the rows now.
+    fn text_changes(&mut self) -> (Vec<Vec<String>>, Vec<Vec<String>>);
 }
 
 /// A view written in SQL that takes deletes (every view but those

@@ -13,6 +13,29 @@
 //! no names); a change is an enum whose variants are tuples of their
 //! fields.
 
+/// Reads the listed fields, in order, from a serde `SeqAccess`, each into
+/// a local of its name; too few elements is serde's `invalid_length`
+/// error, from the visitor `$visitor`'s expectation.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __read_fields {
+    ($visitor:ident, $seq:ident, $($field:ident),*) => {
+        let mut read = 0;
+        $(
+            let $field = match $seq.next_element()? {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => {
+                    return ::core::result::Result::Err(
+                        ::ivm::__private::serde::de::Error::invalid_length(read, &$visitor),
+                    );
+                }
+            };
+            read += 1;
+        )*
+    };
+}
+
 /// Implements serde's `Serialize` and `Deserialize` for a generated
 /// struct, as the tuple of the listed fields (in declaration order); the
 /// fields after `fresh` are not written, and restore as their default
@@ -52,18 +75,7 @@ macro_rules! __impl_state {
                         self,
                         mut seq: A,
                     ) -> ::core::result::Result<$query, A::Error> {
-                        let mut read = 0;
-                        $(
-                            let $field = match seq.next_element()? {
-                                ::core::option::Option::Some(value) => value,
-                                ::core::option::Option::None => {
-                                    return ::core::result::Result::Err(
-                                        ::ivm::__private::serde::de::Error::invalid_length(read, &self),
-                                    );
-                                }
-                            };
-                            read += 1;
-                        )*
+                        $crate::__read_fields!(self, seq, $($field),*);
                         ::core::result::Result::Ok($query {
                             $($field,)*
                             $($fresh: ::core::default::Default::default(),)*
@@ -145,18 +157,7 @@ macro_rules! __impl_change_state {
                                             self,
                                             mut seq: S,
                                         ) -> ::core::result::Result<$change, S::Error> {
-                                            let mut read = 0;
-                                            $(
-                                                let $field = match seq.next_element()? {
-                                                    ::core::option::Option::Some(value) => value,
-                                                    ::core::option::Option::None => {
-                                                        return ::core::result::Result::Err(
-                                                            ::ivm::__private::serde::de::Error::invalid_length(read, &self),
-                                                        );
-                                                    }
-                                                };
-                                                read += 1;
-                                            )*
+                                            $crate::__read_fields!(self, seq, $($field),*);
                                             ::core::result::Result::Ok($change::$variant { $($field),* })
                                         }
                                     }

@@ -227,7 +227,7 @@ impl<'de> serde::de::Visitor<'de> for Variant {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "serde"))]
 mod tests {
     use crate::semiring::Int;
 

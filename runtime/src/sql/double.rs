@@ -134,8 +134,13 @@ impl From<Double> for f64 {
 }
 
 impl fmt::Display for Double {
-    /// As Rust prints the `f64`: `2.5`, `3`, `0.1`, `-0`, `inf`.
+    /// As Rust prints the `f64` (`2.5`, `3`, `0.1`, `inf`), but `0` for
+    /// both zeros: they are equal, so one text for both keeps a row's text
+    /// a function of its value (what `text_changes` relies on).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0.0 {
+            return f.write_str("0");
+        }
         fmt::Display::fmt(&self.0, f)
     }
 }
@@ -244,7 +249,7 @@ mod tests {
         assert_eq!(hash(Double(-0.0)), hash(Double(0.0)));
         assert_eq!(Double(-0.0).cmp(&Double(0.0)), Ordering::Equal);
         assert!(Double(-0.0) > Double(-f64::MIN_POSITIVE));
-        assert_eq!(Double(-0.0).to_string(), "-0");
+        assert_eq!(Double(-0.0).to_string(), "0");
     }
 
     #[test]
@@ -342,7 +347,12 @@ mod tests {
         #[test]
         fn display_parses_back(x in any::<f64>().prop_filter("a number", |x| !x.is_nan())) {
             let back: Double = Double(x).to_string().parse().unwrap();
-            prop_assert_eq!(back.0.to_bits(), x.to_bits());
+            // Bit for bit, but for the zeros, which print alike (equal).
+            if x == 0.0 {
+                prop_assert_eq!(back.0.to_bits(), 0);
+            } else {
+                prop_assert_eq!(back.0.to_bits(), x.to_bits());
+            }
         }
     }
 }

@@ -63,11 +63,19 @@
 //! not check out (a changed byte anywhere in either file, a record out of
 //! sequence, a log or snapshot of another query) is a [`DurableError`]
 //! naming the file and the byte offset, and nothing is opened.
+//!
+//! A batch whose application panics (an arithmetic overflow of `Int` or
+//! `Count`) is taken back out of the log before the panic goes on, so
+//! that the directory still opens, at the state before it; the query in
+//! memory is then half-updated, and the directory should be reopened. A
+//! record that panics at replay (the process died before taking it back)
+//! is an error at its offset.
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::ops::Deref;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -311,11 +319,27 @@ where
         batch: I,
     ) -> Result<(), DurableError> {
         let batch: Vec<Q::Change> = batch.into_iter().collect();
-        self.append(Call::Apply(batch)).map(|call| {
-            if let Call::Apply(batch) = call {
-                self.query.apply(batch);
-            }
-        })
+        let start = self.log_len;
+        let Call::Apply(batch) = self.append(Call::Apply(batch))? else {
+            unreachable!("a batch was logged")
+        };
+        // A batch that panics (arithmetic overflow in `Int` or `Count`)
+        // would panic again at every replay and keep the directory from
+        // opening: it leaves the log before the panic goes on. The query
+        // in memory is then half-updated; reopen the directory.
+        let applied = panic::catch_unwind(AssertUnwindSafe(|| self.query.apply(batch)));
+        if let Err(cause) = applied {
+            self.take_back(start);
+            panic::resume_unwind(cause);
+        }
+        Ok(())
+    }
+
+    /// Takes the last record back out of the log (it starts at `start`).
+    fn take_back(&mut self, start: u64) {
+        let _ = self.log.set_len(start).and_then(|()| self.log.sync_all());
+        self.log_len = start;
+        self.next -= 1;
     }
 
     /// Logs the retraction, then makes it ([`Retract::retract`]).
@@ -330,9 +354,16 @@ where
     where
         Q: Retract,
     {
-        match self.append(Call::Retract(change))? {
-            Call::Retract(change) => self.query.retract(change).map_err(DurableError::Rejected),
-            Call::Apply(_) => unreachable!("a retraction was logged"),
+        let start = self.log_len;
+        let Call::Retract(change) = self.append(Call::Retract(change))? else {
+            unreachable!("a retraction was logged")
+        };
+        match panic::catch_unwind(AssertUnwindSafe(|| self.query.retract(change))) {
+            Ok(done) => done.map_err(DurableError::Rejected),
+            Err(cause) => {
+                self.take_back(start);
+                panic::resume_unwind(cause)
+            }
         }
     }
 
@@ -619,18 +650,32 @@ where
         if record.seq < *next {
             recovery.skipped += 1;
         } else if record.seq == *next {
-            match record.call {
-                Call::Apply(batch) => query.apply(batch),
-                Call::Retract(change) => {
-                    // Refused when it was made, refused again: the state
-                    // stays as it was then too.
-                    if query.__retract(change).is_none() {
-                        return Err(corrupt(
-                            path,
-                            at as u64,
-                            "a retraction in the log of a query that takes none",
-                        ));
-                    }
+            // A record whose call panics (it overflowed, and the process
+            // died before taking it back) is an error, not a panic.
+            let made = panic::catch_unwind(AssertUnwindSafe(|| match record.call {
+                Call::Apply(batch) => {
+                    query.apply(batch);
+                    true
+                }
+                // Refused when it was made, refused again: the state
+                // stays as it was then too.
+                Call::Retract(change) => query.__retract(change).is_some(),
+            }));
+            match made {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(corrupt(
+                        path,
+                        at as u64,
+                        "a retraction in the log of a query that takes none",
+                    ));
+                }
+                Err(_) => {
+                    return Err(corrupt(
+                        path,
+                        at as u64,
+                        "replaying this record panicked (an arithmetic overflow?)",
+                    ));
                 }
             }
             *next += 1;
@@ -856,6 +901,64 @@ mod tests {
                 Durable::<Ledger>::open(&dir).is_err(),
                 "snapshot cut at {cut}"
             );
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    ivm::ivm_query! {
+        #[semiring(ivm::semiring::Count)]
+        query Tally {
+            relation E(a: u32, b: u32);
+            Q(a) = E(a, b);
+        }
+    }
+
+    #[test]
+    fn a_batch_that_overflows_leaves_the_log() {
+        let dir = scratch("overflow");
+        let mut d = Durable::<Tally>::open(&dir).unwrap();
+        let big = |n| TallyChange::E {
+            a: 1,
+            b: 2,
+            delta: crate::semiring::Count(n),
+        };
+        d.apply([big(u64::MAX - 1)]).unwrap();
+        let len = d.log_len();
+        let overflow = std::panic::catch_unwind(AssertUnwindSafe(|| d.apply([big(5)])));
+        assert!(overflow.is_err(), "the overflow panics");
+        assert_eq!(d.log_len(), len, "the batch left the log");
+        drop(d);
+        let d = Durable::<Tally>::open(&dir).unwrap();
+        assert_eq!(d.get(&(1,)), crate::semiring::Count(u64::MAX - 1));
+        assert_eq!(d.sequence(), 1);
+        drop(d);
+        // What a process that died before taking such a batch back
+        // leaves: the record is an error at its offset, not a panic.
+        let log = dir.join("log");
+        let mut bytes = fs::read(&log).unwrap();
+        let at = bytes.len() as u64;
+        let body = postcard::to_stdvec(&Record {
+            seq: 1,
+            call: Call::Apply(vec![big(5)]),
+        })
+        .unwrap();
+        let len = body.len() as u32;
+        bytes.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(&(!len).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        bytes.extend_from_slice(&body);
+        fs::write(&log, &bytes).unwrap();
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let opened = Durable::<Tally>::open(&dir);
+        std::panic::set_hook(quiet);
+        match opened {
+            Err(DurableError::Corrupt { offset, what, .. }) => {
+                assert_eq!(offset, at);
+                assert!(what.contains("panicked"), "{what}");
+            }
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("opened"),
         }
         fs::remove_dir_all(&dir).unwrap();
     }

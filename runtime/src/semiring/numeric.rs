@@ -47,7 +47,7 @@ pub struct Real(pub f64);
 /// derivations of a tuple.
 ///
 /// Positive and strictly monotone, with no inverses: a delete retracts one
-/// earlier insertion through [`DeletableAggregate`](crate::DeletableAggregate).
+/// earlier insertion through [`Deletable`](crate::Deletable).
 /// Arithmetic panics on overflow instead of wrapping, in every build
 /// profile; [`CheckedSemiring`] is the non-panicking path.
 ///

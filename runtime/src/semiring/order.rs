@@ -14,7 +14,7 @@ use super::{
 /// Positive, selective and bounded monotone (a payload can change under
 /// inserts at most once, from false to true). Deletes count the true
 /// derivations (derivation counting) through
-/// [`DeletableAggregate`](crate::DeletableAggregate).
+/// [`Deletable`](crate::Deletable).
 ///
 /// ```
 /// use ivm::Semiring;
@@ -119,7 +119,7 @@ pub struct MaxMax(pub i64);
 /// Positive, selective and bounded monotone: under inserts a payload can
 /// only become less restrictive, at most four times. Deletes keep one
 /// derivation count per level through
-/// [`DeletableAggregate`](crate::DeletableAggregate).
+/// [`Deletable`](crate::Deletable).
 ///
 /// The derived `Ord` is the restrictiveness order above; the semiring's
 /// natural order is its reverse.

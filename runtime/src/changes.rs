@@ -12,9 +12,16 @@
 //!   write, in O(1); `changes()` compares each noted entry with its payload
 //!   now. The cost of a call is the number of entries written, and a tuple
 //!   that changed and changed back is not reported.
-//! - **Diff** (every other strategy, for now): the result as of the
-//!   previous call is kept, and `changes()` compares the whole result with
-//!   it: O(|result|) per call.
+//! - **Journals in the maps** (view trees, the insert-only top join): the
+//!   maps an output tuple's payload is read from note their payloads from
+//!   the epoch's start (a [`PayloadMap`](crate::__private::PayloadMap)
+//!   keeps its own; a map that only grows, such as a CROWN message, has a
+//!   [`Noted`] beside it), and `changes()` walks the output tuples through
+//!   the changed entries. Here [`Changes`] only says whether tracking has
+//!   started.
+//! - **Diff** (the other strategies): the result as of the previous call is
+//!   kept, and `changes()` compares the whole result with it: O(|result|)
+//!   per call.
 
 use std::hash::Hash;
 
@@ -69,6 +76,13 @@ impl<Key: Clone + Eq + Hash, K: Semiring> Changes<Key, K> {
         first
     }
 
+    /// Whether tracking has started (the first `changes()` call was made):
+    /// a query whose maps keep the journals asks before it keeps more.
+    #[inline(always)]
+    pub fn is_on(&self) -> bool {
+        !matches!(self.state, State::Off)
+    }
+
     /// Ends the epoch of a journaled query: the noted entries, or `None`
     /// at the first call (the caller then reports the whole result); a new
     /// epoch starts either way.
@@ -99,6 +113,94 @@ impl<Key: Clone + Eq + Hash, K: Semiring> Changes<Key, K> {
         out.extend(last.into_iter().map(|(key, old)| (key, old, K::zero())));
         self.state = State::Last(now);
         out
+    }
+}
+
+/// The payloads a map that only grows (a CROWN message, a max-max best
+/// payload: a plain hash map) had when the epoch began, at the keys written
+/// since. Kept beside the map once `changes()` has been called; before
+/// that, [`note`](Noted::note) is one branch.
+///
+/// ```
+/// use ivm::__private::Noted;
+///
+/// let mut noted: Noted<u32, u64> = Noted::default();
+/// noted.note(&1, &5); // not started: nothing is kept
+/// noted.end_epoch(); // the first call of `changes()` starts the journal
+/// noted.note(&1, &5);
+/// noted.note(&1, &7); // only the first write of an epoch counts
+/// noted.end_epoch();
+/// assert_eq!(noted.then_and_now(&1, 9), (5, 9));
+/// assert_eq!(noted.then_and_now(&2, 3), (3, 3)); // not written
+/// ```
+#[derive(Debug)]
+pub struct Noted<Key, K> {
+    journal: Option<Box<Epochs<Key, K>>>,
+}
+
+/// The epoch being written (`now`) and the last one ended (`then`).
+#[derive(Debug)]
+struct Epochs<Key, K> {
+    now: HashMap<Key, K>,
+    then: HashMap<Key, K>,
+}
+
+impl<Key, K> Default for Noted<Key, K> {
+    fn default() -> Self {
+        Noted { journal: None }
+    }
+}
+
+impl<Key, K> Clone for Noted<Key, K> {
+    /// A copy starts without a journal, as the maps' copies do: its
+    /// `changes()` start afresh.
+    fn clone(&self) -> Self {
+        Noted::default()
+    }
+}
+
+impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
+    /// Notes `old`, the payload at `key` before a write, if the journal is
+    /// kept and `key` was not written yet this epoch.
+    #[inline(always)]
+    pub fn note(&mut self, key: &Key, old: &K) {
+        if let Some(journal) = &mut self.journal
+            && let EntryRef::Vacant(entry) = journal.now.entry_ref(key)
+        {
+            entry.insert(old.clone());
+        }
+    }
+
+    /// Ends the epoch (starting the journal at the first call): the keys
+    /// written since the last call, with their payloads then, become what
+    /// [`then_and_now`](Self::then_and_now) and
+    /// [`written_then`](Self::written_then) read.
+    pub fn end_epoch(&mut self) {
+        match &mut self.journal {
+            Some(journal) => journal.then = std::mem::replace(&mut journal.now, new_map()),
+            None => {
+                self.journal = Some(Box::new(Epochs {
+                    now: new_map(),
+                    then: new_map(),
+                }));
+            }
+        }
+    }
+
+    /// The payload at `key` when the last epoch began, and `now` (the
+    /// payload the map holds now).
+    #[inline]
+    pub fn then_and_now(&self, key: &Key, now: K) -> (K, K) {
+        match self.journal.as_ref().and_then(|j| j.then.get(key)) {
+            Some(then) => (then.clone(), now),
+            None => (now.clone(), now),
+        }
+    }
+
+    /// The keys written during the last epoch, each with its payload when
+    /// the epoch began.
+    pub fn written_then(&self) -> impl Iterator<Item = (&Key, &K)> + '_ {
+        self.journal.iter().flat_map(|j| j.then.iter())
     }
 }
 

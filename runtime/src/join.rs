@@ -234,6 +234,15 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
         }
     }
 
+    /// Forgets which keys are active and which tuples take part: the top
+    /// join of `changes()` recomputes both when its tracking starts (a
+    /// snapshot may hold them from a tracking that a restore does not
+    /// carry on).
+    pub fn reset_participation(&mut self) {
+        self.active.clear();
+        self.participating.fill(false);
+    }
+
     /// Records that the tuple takes part in a full result.
     #[inline]
     pub fn set_participating(&mut self, id: u32) {
@@ -379,6 +388,45 @@ impl<K: Hash + Eq + Clone, V: Hash + Eq + Clone> Extensions<K, V> {
     pub fn contains(&self, key: &K, value: &V) -> bool {
         // The pair is rebuilt to look it up; keys are small tuples.
         self.pairs.contains_key(&(key.clone(), value.clone()))
+    }
+}
+
+/// The tuples of a top join node that take part in a full result, grouped
+/// by the values they share with one of its children: what `changes()`
+/// walks up through from a changed tuple of that child. Filled only once
+/// `changes()` has been called, each tuple once.
+///
+/// ```
+/// use ivm::__private::Participants;
+///
+/// let mut above: Participants<(u32,)> = Participants::default();
+/// above.insert((7,), 0);
+/// above.insert((7,), 3);
+/// assert_eq!(above.get(&(7,)), &[0, 3]);
+/// assert!(above.get(&(8,)).is_empty());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Participants<K> {
+    groups: HashMap<K, Vec<u32>>,
+}
+
+impl<K> Default for Participants<K> {
+    fn default() -> Self {
+        Participants { groups: new_map() }
+    }
+}
+
+impl<K: Hash + Eq> Participants<K> {
+    /// Adds tuple `id` under `key`.
+    #[inline]
+    pub fn insert(&mut self, key: K, id: u32) {
+        self.groups.entry(key).or_default().push(id);
+    }
+
+    /// The tuples under `key`, in the order they came.
+    #[inline]
+    pub fn get(&self, key: &K) -> &[u32] {
+        self.groups.get(key).map_or(&[], Vec::as_slice)
     }
 }
 

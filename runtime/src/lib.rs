@@ -147,11 +147,13 @@ pub mod __private {
     pub mod claims {
         pub use crate::claims::*;
     }
-    pub use crate::changes::Changes;
+    pub use crate::changes::{Changes, Noted};
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, times};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
-    pub use crate::join::{Extensions, JoinNode, absorb, grow, require_positive, shortest};
+    pub use crate::join::{
+        Extensions, JoinNode, Participants, absorb, grow, require_positive, shortest,
+    };
     pub use crate::output::{FreeLevel, count_product};
     pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
     pub use crate::range::{RangeKey, RangeSums};

@@ -14,6 +14,9 @@
 //!   output now or had it then: each changed tuple once (from the first
 //!   level in preorder with a changed prefix on it), with its payloads
 //!   then and now read through the journals.
+//! - The insert-only top join keeps journals in its factors, and walks
+//!   the output tuples through the node tuples they touched
+//!   ([`top_join`]).
 //! - Every other reading compares the whole result with the one of the
 //!   previous call.
 
@@ -23,6 +26,10 @@ use syn::Ident;
 
 use crate::ir::{ChangeTracking, MapId, MapKind, Program, VarId};
 use crate::plan::names::fresh_name;
+
+mod top_join;
+
+pub use top_join::tracked;
 
 /// The field that tracks changes: `changes`, or `changes_2`, ... where a
 /// map is called that.
@@ -57,7 +64,7 @@ pub fn field(p: &Program) -> (TokenStream, TokenStream) {
     let name = field_name(p);
     let k = &p.payload;
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let doc = if chain(p).is_some() {
+    let doc = if chain(p).is_some() || tracked(p).is_some() {
         " Whether `changes()` was called: from then on the views, relations and free levels it reads keep journals of each epoch."
     } else if journaled(p) {
         " What `changes()` reports from: from its first call on, the payload each result entry had when the epoch began, noted at the entry's first write."
@@ -396,6 +403,9 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
 pub fn method(p: &Program) -> TokenStream {
     if let Some(c) = chain(p) {
         return chain_methods(p, &c);
+    }
+    if let Some(t) = tracked(p) {
+        return t.methods(p);
     }
     let name = field_name(p);
     let k = &p.payload;

@@ -216,6 +216,11 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
     } else {
         quote! { ::core::clone::Clone::clone(&__key) }
     };
+    // `changes()` of the top join reads what a factor held when an epoch
+    // began.
+    let note = super::changes::tracked(p)
+        .and_then(|t| t.noted(message).cloned())
+        .map(|noted| quote! { self.#noted.note(&__key, __entry); });
     quote! {
         #[doc = #doc]
         fn #name(&mut self, __key: #key_ty, __value: #k) {
@@ -228,6 +233,7 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
                 return;
             }
             #was_zero
+            #note
             *__entry = __grown;
             #tell
         }

@@ -74,6 +74,9 @@ pub fn emit(p: &Program) -> TokenStream {
             )
         })
         .collect();
+    // What `changes()` of a top join adds: journals and records, none of
+    // them in a snapshot.
+    let tracked_fields = changes::tracked(p).map_or_else(Vec::new, |t| t.fields(p));
     let (fields, inits): (Vec<TokenStream>, Vec<TokenStream>) = kept
         .iter()
         .map(|&m| {
@@ -87,6 +90,11 @@ pub fn emit(p: &Program) -> TokenStream {
         })
         .chain(semijoin::fields(p))
         .chain([changes::field(p)])
+        .chain(
+            tracked_fields
+                .iter()
+                .map(|(f, i, _)| (f.clone(), i.clone())),
+        )
         .unzip();
     let field_names: Vec<&Ident> = kept
         .iter()
@@ -95,6 +103,7 @@ pub fn emit(p: &Program) -> TokenStream {
         .collect();
     let change_state = relation::change_state(p);
     let changes_field = changes::field_name(p);
+    let fresh = std::iter::once(&changes_field).chain(tracked_fields.iter().map(|(_, _, n)| n));
     let changes_method = changes::method(p);
     let subprograms = semijoin::items(p);
     let semijoin_methods = semijoin::methods(p);
@@ -206,7 +215,7 @@ pub fn emit(p: &Program) -> TokenStream {
 
         // serde for snapshots and durable logs, with `ivm`'s `serde`
         // feature; nothing without it.
-        ::ivm::__private::impl_state!(#name { #(#field_names),* } fresh { #changes_field });
+        ::ivm::__private::impl_state!(#name { #(#field_names),* } fresh { #(#fresh),* });
         #change_state
     };
     let plan = plan_hash(&code);

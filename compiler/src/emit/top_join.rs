@@ -106,13 +106,26 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
     };
     let cluster = matches!(map.kind, MapKind::Cluster { .. });
     let take_part = participate(p, node);
+    // Once `changes()` tracks the top join, a tuple that turns live may
+    // take part in the result at once.
+    let hooks = match super::changes::tracked(p) {
+        Some(t) if !cluster => t.live_hooks(p, node),
+        _ => (quote! {}, quote! {}),
+    };
     let live_body = match (parent, cluster) {
-        (None, false) => quote! { self.#field.make_live((), __id); },
+        (None, false) => {
+            let (_, after) = hooks;
+            quote! {
+                self.#field.make_live((), __id);
+                #after
+            }
+        }
         (None, true) => quote! {
             self.#field.make_live((), __id);
             self.#take_part(__id);
         },
         (Some(q), _) => {
+            let (before, after) = hooks;
             let up = &p.maps[q].name;
             let up_live = live(p, q);
             let key = project(&map.key, shared, &quote! { __t });
@@ -142,8 +155,10 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
                 let __t = self.#field.tuple(__id);
                 let __key = #key;
                 #active
+                #before
                 let __new_key = self.#field.make_live(#key_copy, __id);
                 #then
+                #after
                 if __new_key {
                     for __waiting in self.#field.take_waiting(&__key) {
                         if self.#up.satisfy(__waiting) {

@@ -27,9 +27,22 @@ use syn::Ident;
 use crate::ir::{ChangeTracking, MapId, MapKind, Program, VarId};
 use crate::plan::names::fresh_name;
 
+mod joined;
 mod top_join;
 
+pub use joined::tracked_joined;
 pub use top_join::tracked;
+
+/// The fields `changes()` of a top join adds beside the maps (journals,
+/// records and indexes): declarations, initial values and names. None of
+/// them is part of a snapshot.
+pub fn extra_fields(p: &Program) -> Vec<(TokenStream, TokenStream, Ident)> {
+    match (tracked(p), tracked_joined(p)) {
+        (Some(t), _) => t.fields(p),
+        (_, Some(j)) => j.fields(p),
+        _ => Vec::new(),
+    }
+}
 
 /// The field that tracks changes: `changes`, or `changes_2`, ... where a
 /// map is called that.
@@ -64,7 +77,7 @@ pub fn field(p: &Program) -> (TokenStream, TokenStream) {
     let name = field_name(p);
     let k = &p.payload;
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let doc = if chain(p).is_some() || tracked(p).is_some() {
+    let doc = if chain(p).is_some() || tracked(p).is_some() || tracked_joined(p).is_some() {
         " Whether `changes()` was called: from then on the views, relations and free levels it reads keep journals of each epoch."
     } else if journaled(p) {
         " What `changes()` reports from: from its first call on, the payload each result entry had when the epoch began, noted at the entry's first write."
@@ -406,6 +419,9 @@ pub fn method(p: &Program) -> TokenStream {
     }
     if let Some(t) = tracked(p) {
         return t.methods(p);
+    }
+    if let Some(j) = tracked_joined(p) {
+        return j.methods(p);
     }
     let name = field_name(p);
     let k = &p.payload;

@@ -76,7 +76,7 @@ pub fn emit(p: &Program) -> TokenStream {
         .collect();
     // What `changes()` of a top join adds: journals and records, none of
     // them in a snapshot.
-    let tracked_fields = changes::tracked(p).map_or_else(Vec::new, |t| t.fields(p));
+    let tracked_fields = changes::extra_fields(p);
     let (fields, inits): (Vec<TokenStream>, Vec<TokenStream>) = kept
         .iter()
         .map(|&m| {

@@ -341,7 +341,11 @@ pub fn support_method(p: &Program, support: MapId) -> TokenStream {
     });
     let joined = &p.maps[delta.joined].name;
     let head = key_expr(p, &p.maps[delta.joined].key);
-    let mut body = quote! { self.#joined.push(#head); };
+    // Once `changes()` tracks the join, a new tuple is indexed too.
+    let mut body = match super::changes::tracked_joined(p) {
+        Some(t) => t.push(p, &head),
+        None => quote! { self.#joined.push(#head); },
+    };
     for (v, sources) in delta.steps.iter().rev() {
         let x = &p.vars[*v].name;
         let keys: Vec<TokenStream> = sources

@@ -816,6 +816,16 @@ pub enum ChangeTracking {
         /// [`Reading::TopJoin`]).
         nodes: Vec<MapId>,
     },
+    /// The materialized cyclic top join (two layers over a cyclic query):
+    /// the supports' factors keep journals, each support indexes the
+    /// joined tuples by its key once tracking has started, and `changes()`
+    /// reads the joined tuples under each changed support value.
+    Joined {
+        /// The supports, each a relation of the join.
+        supports: Vec<MapId>,
+        /// The materialized join.
+        joined: MapId,
+    },
     /// The result as of the previous call is kept and compared with the
     /// whole result.
     Diff,
@@ -839,11 +849,25 @@ impl ChangeTracking {
             ChangeTracking::TopJoin { .. } => {
                 "from the entries written since the previous call, O(1) per changed tuple"
             }
+            ChangeTracking::Joined { .. } => {
+                "from the entries written since the previous call, O(1) amortized per changed tuple (the first call also indexes the result by each support's key: O(|result|) once)"
+            }
             ChangeTracking::Diff => {
                 "compares the whole result with the previous call's: O(|result|) per call"
             }
         }
     }
+}
+
+/// Whether two lists hold the same variables (in any order, repeats
+/// aside).
+fn same_vars(a: &[VarId], b: &[VarId]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    a.dedup();
+    b.sort_unstable();
+    b.dedup();
+    a == b
 }
 
 impl Program {
@@ -861,6 +885,30 @@ impl Program {
             Reading::TopJoin(top) if self.journaled_top_join(top) => {
                 ChangeTracking::TopJoin { nodes: top.clone() }
             }
+            &Reading::Joined(joined) => {
+                let supports: Vec<MapId> = (0..self.maps.len())
+                    .filter(|&m| matches!(self.maps[m].kind, MapKind::Support { .. }))
+                    .collect();
+                let journaled = supports.iter().all(|&s| {
+                    let MapKind::Support { factors, .. } = &self.maps[s].kind else {
+                        unreachable!("a support")
+                    };
+                    factors.iter().all(|&f| {
+                        // Payload maps only: a cyclic top join has no
+                        // messages or best payloads.
+                        matches!(f, Factor::Atom(_))
+                            || matches!(f, Factor::Map(m) if matches!(self.maps[m].kind, MapKind::Sum { .. }))
+                    }) && factors.iter().all(|&f| {
+                        self.top_factor_key(f)
+                            .is_some_and(|vars| same_vars(vars, &self.maps[s].key))
+                    })
+                });
+                if journaled {
+                    ChangeTracking::Joined { supports, joined }
+                } else {
+                    ChangeTracking::Diff
+                }
+            }
             _ => ChangeTracking::Diff,
         }
     }
@@ -870,14 +918,7 @@ impl Program {
     /// variables (so that a changed entry is a changed node tuple), and the
     /// nodes' keys hold the head.
     fn journaled_top_join(&self, top: &[MapId]) -> bool {
-        let same = |a: &[VarId], b: &[VarId]| {
-            let (mut a, mut b) = (a.to_vec(), b.to_vec());
-            a.sort_unstable();
-            a.dedup();
-            b.sort_unstable();
-            b.dedup();
-            a == b
-        };
+        let same = same_vars;
         let factors_ok = top.iter().all(|&node| {
             let MapKind::Join { factors, .. } = &self.maps[node].kind else {
                 return false;
@@ -888,12 +929,14 @@ impl Program {
                 None => false,
             })
         });
-        let covered = self
-            .output
-            .head
+        let head = &self.output.head;
+        let covered = head
             .iter()
             .all(|v| top.iter().any(|&node| self.maps[node].key.contains(v)));
-        factors_ok && covered
+        let within = top
+            .iter()
+            .all(|&node| self.maps[node].key.iter().all(|v| head.contains(v)));
+        factors_ok && covered && within
     }
 
     /// The variables of a top join factor's key, when it keeps a journal:

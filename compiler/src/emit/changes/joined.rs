@@ -1,0 +1,278 @@
+//! `changes()` of the materialized cyclic top join (two layers over a
+//! cyclic query): `ChangeTracking::Joined`.
+//!
+//! The joined tuples are the output tuples, each added once, and an output
+//! tuple's payload is the product of the supports' factors at it. Under
+//! inserts over a positive semiring a tuple whose payload changed, or that
+//! is new, holds a support value whose factors' product changed (was zero,
+//! for a new one), which the factors' journals have. Once `changes()` has
+//! been called, each support indexes the joined tuples by its key
+//! (`Participants`, filled from the whole join at the first call and then
+//! as tuples are joined), so a call reads the joined tuples under each
+//! changed support value: each once, from the first support with a changed
+//! value in it.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use super::super::{key_expr, key_type, top_join::project};
+use crate::ir::{ChangeTracking, Factor, MapId, MapKind, Program};
+use crate::plan::names::fresh_name;
+
+/// The supports and join whose `changes()` reads indexes, with the names of
+/// the indexes.
+pub struct TrackedJoined {
+    joined: MapId,
+    /// Each support, with its index of the joined tuples by its key.
+    along: Vec<(MapId, Ident)>,
+}
+
+/// The cyclic top join's tracking, when `changes()` reads it.
+pub fn tracked_joined(p: &Program) -> Option<TrackedJoined> {
+    let ChangeTracking::Joined { supports, joined } = p.change_tracking() else {
+        return None;
+    };
+    let mut taken: Vec<String> = super::super::semijoin::field_names(p)
+        .map(ToString::to_string)
+        .collect();
+    taken.push(super::field_name(p).to_string());
+    let along = supports
+        .into_iter()
+        .map(|s| {
+            let n = fresh_name(p, &taken, &format!("joined_by_{}", p.maps[s].name));
+            taken.push(n.clone());
+            (s, format_ident!("{n}"))
+        })
+        .collect();
+    Some(TrackedJoined { joined, along })
+}
+
+fn factors(p: &Program, support: MapId) -> &[Factor] {
+    match &p.maps[support].kind {
+        MapKind::Support { factors, .. } => factors,
+        _ => unreachable!("a support"),
+    }
+}
+
+impl TrackedJoined {
+    /// The indexes `changes()` adds: declarations, initial values and
+    /// names (none of them is part of a snapshot).
+    pub fn fields(&self, p: &Program) -> Vec<(TokenStream, TokenStream, Ident)> {
+        let joined = &p.maps[self.joined].name;
+        self.along
+            .iter()
+            .map(|(s, name)| {
+                let key = key_type(p, &p.maps[*s].key);
+                let doc = format!(
+                    " What `changes()` reads from a changed `{}` value: from its first call on, the positions in `{joined}` of the tuples with each ({}).",
+                    p.maps[*s].name,
+                    p.var_list(&p.maps[*s].key)
+                );
+                (
+                    quote! { #[doc = #doc] #name: ::ivm::__private::Participants<#key>, },
+                    quote! { #name: ::core::default::Default::default(), },
+                    name.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// What replaces `self.<joined>.push(head)` in a support's delta: the
+    /// push, and once `changes()` tracks the join, the new tuple's place
+    /// in each index (the head variables are in scope).
+    pub fn push(&self, p: &Program, head: &TokenStream) -> TokenStream {
+        let joined = &p.maps[self.joined].name;
+        let changes = super::field_name(p);
+        let records = self.along.iter().map(|(s, name)| {
+            let key = key_expr(p, &p.maps[*s].key);
+            quote! { self.#name.insert(#key, __at); }
+        });
+        quote! {
+            self.#joined.push(#head);
+            if self.#changes.is_on() {
+                let __at = u32::try_from(self.#joined.len() - 1).expect("more than 2^32 output tuples");
+                #(#records)*
+            }
+        }
+    }
+
+    /// `changes()` and its helpers.
+    pub fn methods(&self, p: &Program) -> TokenStream {
+        let name = super::field_name(p);
+        let k = &p.payload;
+        let joined = &p.maps[self.joined].name;
+        let head = &p.maps[self.joined].key;
+        let head_ty = key_type(p, head);
+        let names: Vec<&Ident> = head.iter().map(|&v| &p.vars[v].name).collect();
+
+        let mut maps: Vec<MapId> = Vec::new();
+        for (s, _) in &self.along {
+            for &f in factors(p, *s) {
+                let m = p.factor_map(f);
+                if !maps.contains(&m) {
+                    maps.push(m);
+                }
+            }
+        }
+        let epochs = maps.iter().map(|&m| {
+            let field = &p.maps[m].name;
+            quote! { self.#field.end_epoch(); }
+        });
+        let records = self.along.iter().map(|(s, index)| {
+            let key = key_expr(p, &p.maps[*s].key);
+            quote! { self.#index.insert(#key, __at); }
+        });
+        let touched = self.along.iter().enumerate().map(|(i, (s, _))| {
+            let set = format_ident!("__touched_{i}");
+            let key = &p.maps[*s].key;
+            let ty = key_type(p, key);
+            let per_factor = factors(p, *s).iter().map(|&f| {
+                let fkey = p.top_factor_key(f).expect("checked by `change_tracking`");
+                let as_support = project(fkey, key, &quote! { __key });
+                let map = &p.maps[p.factor_map(f)].name;
+                quote! {
+                    for __key in self.#map.changed_then() {
+                        #set.insert(#as_support, ());
+                    }
+                }
+            });
+            quote! {
+                let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
+                #(#per_factor)*
+            }
+        });
+        let n = self.along.len();
+        let shared_sets = (0..n.saturating_sub(1)).map(|i| {
+            let set = format_ident!("__touched_{i}");
+            quote! { let #set = ::std::rc::Rc::new(#set); }
+        });
+        let lists = (0..n).map(|i| {
+            let set = format_ident!("__touched_{i}");
+            let list = format_ident!("__from_{i}");
+            let ty = key_type(p, &p.maps[self.along[i].0].key);
+            quote! { let #list: ::std::vec::Vec<#ty> = #set.keys().cloned().collect(); }
+        });
+        let reads = self.along.iter().enumerate().map(|(i, (_, index))| {
+            let list = format_ident!("__from_{i}");
+            let earlier: Vec<TokenStream> = self.along[..i]
+                .iter()
+                .enumerate()
+                .map(|(w, (s, _))| {
+                    let set = format_ident!("__touched_{w}");
+                    let key = key_expr(p, &p.maps[*s].key);
+                    quote! { #set.contains_key(&#key) }
+                })
+                .collect();
+            let tuples = quote! {
+                self.#index.get(&__r).iter().map(move |&__at| &self.#joined[__at as usize])
+            };
+            if earlier.is_empty() {
+                quote! { .chain(#list.into_iter().flat_map(move |__r| #tuples)) }
+            } else {
+                let sets: Vec<Ident> = (0..i).map(|w| format_ident!("__touched_{w}")).collect();
+                // Only the variables the earlier supports' keys read.
+                let binds = head.iter().map(|v| {
+                    if self.along[..i]
+                        .iter()
+                        .any(|(s, _)| p.maps[*s].key.contains(v))
+                    {
+                        let n = &p.vars[*v].name;
+                        quote! { #n }
+                    } else {
+                        quote! { _ }
+                    }
+                });
+                quote! {
+                    .chain(#list.into_iter().flat_map(move |__r| #tuples).filter({
+                        #(let #sets = ::std::rc::Rc::clone(&#sets);)*
+                        move |__key| {
+                            let (#(#binds,)*) = *__key;
+                            !(#(#earlier)||*)
+                        }
+                    }))
+                }
+            }
+        });
+        // Every factor of every support, then and now, with one probe each.
+        let lookups: Vec<TokenStream> = self
+            .along
+            .iter()
+            .flat_map(|(s, _)| factors(p, *s).iter())
+            .map(|&f| {
+                let map = &p.maps[p.factor_map(f)].name;
+                let key = key_expr(p, p.top_factor_key(f).expect("checked"));
+                quote! { self.#map.value_then_and_now(&#key) }
+            })
+            .collect();
+        let then_and_now = match lookups.split_first() {
+            None => quote! {
+                (<#k as ::ivm::Semiring>::one(), <#k as ::ivm::Semiring>::one())
+            },
+            Some((first, [])) => first.clone(),
+            Some((first, rest)) => quote! {
+                let (mut __then, mut __now) = #first;
+                #(
+                    let (__t, __n) = #rest;
+                    __then = ::ivm::Semiring::mul(&__then, &__t);
+                    __now = ::ivm::Semiring::mul(&__now, &__n);
+                )*
+                (__then, __now)
+            },
+        };
+        quote! {
+            /// The output tuples whose payload changed since the previous
+            /// call, each with its payload then and now (zero where the tuple
+            /// was not in the result); a tuple that changed and changed back
+            /// is not among them. The first call reports the whole result,
+            /// against the empty one: tracking starts there, so a program
+            /// that never calls it pays nothing for it.
+            ///
+            /// Starts from the relations and views written since the previous
+            /// call, and reads only the joined tuples through the values that
+            /// changed: its cost is the number of entries written plus the
+            /// number of tuples it yields, each of which changed (unless the
+            /// semiring lets a changed factor leave a product as it was). The
+            /// first call also indexes the join by each support's key, once.
+            pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
+                let __first = self.#name.start();
+                #(#epochs)*
+                if __first {
+                    for (__at, __key) in self.#joined.iter().enumerate() {
+                        let __at = u32::try_from(__at).expect("more than 2^32 output tuples");
+                        let (#(#names,)*) = __key;
+                        #(#records)*
+                    }
+                }
+                self.changes_since(__first)
+            }
+
+            /// The changes of the epoch that just ended (every output tuple,
+            /// against nothing, when `first`).
+            fn changes_since(&self, first: bool) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
+                let __all = first
+                    .then(|| self.iter())
+                    .into_iter()
+                    .flatten()
+                    .map(|(__key, __now)| (__key, <#k as ::ivm::Semiring>::zero(), __now));
+                #(#touched)*
+                #(#lists)*
+                #(#shared_sets)*
+                let __since = ::core::iter::empty()
+                    #(#reads)*
+                    .filter_map(move |__key: &#head_ty| {
+                    let (__then, __now) = self.get_then_and_now(__key);
+                    (__then != __now).then(|| (::core::clone::Clone::clone(__key), __then, __now))
+                });
+                __all.chain(__since)
+            }
+
+            /// [`get`](Self::get) as of the start of the epoch that just
+            /// ended, and now.
+            fn get_then_and_now(&self, key: &#head_ty) -> (#k, #k) {
+                let (#(#names,)*) = key;
+                #then_and_now
+            }
+        }
+    }
+}

@@ -6,6 +6,10 @@
 //!   operation changes the store's weight (`update_open`), which changes
 //!   F output rows, and reads `changes()` to the end. The time per
 //!   changed row should not grow with F.
+//! - **The same for the insert-only top join.** `CheapestConnection`
+//!   (two layers, `MinPlus`), with one origin routed to F hubs (and 10^5
+//!   other routes from other origins): each operation adds a cheaper
+//!   feeder flight into the origin, which lowers all F of its output rows.
 //! - **Nothing for a program that never reads changes.** The same update
 //!   stream of `RevenueByStore` on two instances, one whose `changes()`
 //!   was never called and one that reads `changes()` after every update,
@@ -14,13 +18,15 @@
 //!   existed is counted in instructions with `examples/update_cost.rs`:
 //!   see `docs/benchmarks.md`.)
 //!
-//! Run with `cargo bench -p ivm-generated-examples --bench changes`.
+//! Run with `cargo bench -p ivm-generated-examples --bench changes`
+//! (`IVM_ONLY=fan_out`, `top_join` or `untouched` runs one section).
 
 use std::collections::VecDeque;
 use std::hint::black_box;
 use std::time::Instant;
 
-use ivm::semiring::Int;
+use ivm::semiring::{Int, MinPlus};
+use ivm_generated_examples::append_only::CheapestConnection;
 use ivm_generated_examples::retail::{OpenStock, RevenueByStore};
 
 mod common;
@@ -83,6 +89,65 @@ fn fan_out() {
         });
         println!("{f:>8} {u:>14.0} {r:>16.0} {p:>14.1} {slope:>8}");
         prev = Some((f as f64, p));
+    }
+}
+
+fn fan_out_top_join() {
+    println!();
+    println!(
+        "changes() after an insert that changes F rows (CheapestConnection, one origin with F hubs)"
+    );
+    println!(
+        "{:>8} {:>14} {:>16} {:>14} {:>8}",
+        "F", "update ns", "changes() ns", "ns per change", "slope"
+    );
+    let mut prev: Option<(f64, f64)> = None;
+    for f in [10u32, 100, 1_000, 10_000, 100_000] {
+        let mut q = CheapestConnection::new();
+        for i in 0..100_000u32 {
+            let (origin, hub) = (1 + i % 1000, i);
+            q.update_feeder(origin, 0, MinPlus(5));
+            q.update_route(origin, hub, MinPlus(7));
+            q.update_onward(hub, 0, MinPlus(3));
+        }
+        for hub in 0..f {
+            q.update_route(0, 1_000_000 + hub, MinPlus(7));
+            q.update_onward(1_000_000 + hub, 0, MinPlus(3));
+        }
+        q.update_feeder(0, 0, MinPlus(1_000_000_000));
+        // The first call reports the whole result; tracking starts there.
+        black_box(q.changes().count());
+        let reps = (200_000 / f).clamp(3, 2_000) as usize;
+        let mut price = 1_000_000_000i64;
+        let (mut upd, mut read, mut per) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            let (mut tu, mut tc, mut changed) = (0.0, 0.0, 0u64);
+            for i in 0..reps {
+                // Each feeder is cheaper than every one before: all F rows
+                // of the origin get cheaper.
+                price -= 1;
+                let start = Instant::now();
+                q.update_feeder(0, 1 + i as u32, MinPlus(price));
+                tu += start.elapsed().as_secs_f64();
+                let start = Instant::now();
+                let n = q.changes().fold(0u64, |n, change| {
+                    black_box(change);
+                    n + 1
+                });
+                tc += start.elapsed().as_secs_f64();
+                assert_eq!(n, u64::from(f), "every row of the origin changed");
+                changed += n;
+            }
+            upd.push(tu * 1e9 / reps as f64);
+            read.push(tc * 1e9 / reps as f64);
+            per.push(tc * 1e9 / changed as f64);
+        }
+        let (u, r, p) = (median(upd), median(read), median(per));
+        let slope = prev.map_or("-".to_owned(), |(pf, pp)| {
+            format!("{:.2}", (p / pp).ln() / (f64::from(f) / pf).ln())
+        });
+        println!("{f:>8} {u:>14.0} {r:>16.0} {p:>14.1} {slope:>8}");
+        prev = Some((f64::from(f), p));
     }
 }
 
@@ -167,6 +232,16 @@ fn untouched() {
 }
 
 fn main() {
-    fan_out();
-    untouched();
+    // `IVM_ONLY=fan_out|top_join|untouched` runs one section.
+    let only = std::env::var("IVM_ONLY").ok();
+    let run = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    if run("fan_out") {
+        fan_out();
+    }
+    if run("top_join") {
+        fan_out_top_join();
+    }
+    if run("untouched") {
+        untouched();
+    }
 }

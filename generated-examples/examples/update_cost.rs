@@ -2,7 +2,9 @@
 //! a third argument says otherwise) into `RevenueByStore`, `CheapestOffer`
 //! or TPC-H Q1 or Q6 (`q1`, `q6`), then runs `OPS` operations (each
 //! retracts one live contribution and adds a fresh one, as the `ratio`
-//! and `tpch` benchmarks do). Run it with two values of `OPS` under
+//! and `tpch` benchmarks do); or, for the insert-only
+//! `CheapestConnection` (`connection`, two layers), N tuples and then
+//! `OPS` more inserts of random tuples. Run it with two values of `OPS` under
 //! `valgrind --tool=callgrind` and divide the difference of the totals by
 //! the difference of `OPS`:
 //!
@@ -18,6 +20,7 @@ use std::collections::VecDeque;
 use std::hint::black_box;
 
 use ivm::semiring::MinPlus;
+use ivm_generated_examples::append_only::CheapestConnection;
 use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
 use ivm_generated_examples::tpch::data::{Database, Tables};
 use ivm_generated_examples::tpch::{ForecastRevenue, PricingSummary};
@@ -67,6 +70,33 @@ fn cheapest(n: usize, ops: usize) {
     black_box(&q);
 }
 
+/// `CheapestConnection` under inserts only: N random tuples, then `OPS`
+/// more (a third of each relation, over 2 000 origins and hubs and random
+/// prices), from a fixed seed.
+fn connection(n: usize, ops: usize) {
+    let mut q = CheapestConnection::new();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for at in 0..n + ops {
+        let (x, y, price) = (
+            (next() % 2_000) as u32,
+            (next() % 2_000) as u32,
+            MinPlus((next() % 1_000) as i64),
+        );
+        match at % 3 {
+            0 => q.update_feeder(x, y, price),
+            1 => q.update_route(x, y, price),
+            _ => q.update_onward(x, y, price),
+        }
+    }
+    black_box(&q);
+}
+
 /// TPC-H Q1 or Q6 (`tpch::PricingSummary`, `tpch::ForecastRevenue`) with N
 /// live order lines: each operation deletes the oldest and inserts the
 /// next of N more generated lines.
@@ -97,8 +127,9 @@ fn main() {
     match query.as_str() {
         "revenue" => revenue(n, ops),
         "cheapest" => cheapest(n, ops),
+        "connection" => connection(n, ops),
         "q1" => tpch(PricingSummary::new(), n, ops),
         "q6" => tpch(ForecastRevenue::new(), n, ops),
-        other => panic!("unknown query {other}: revenue, cheapest, q1 or q6"),
+        other => panic!("unknown query {other}: revenue, cheapest, connection, q1 or q6"),
     }
 }

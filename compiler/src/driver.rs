@@ -169,8 +169,6 @@ fn sql_words(message: &str, view: &sql::View) -> String {
             &format!("view `{}`", view.wrapper.sql_name),
         )
         .replace("`#[allow(intractable)]`", "`WITH (intractable = 'allow')`")
-        .replace("this atom inside `exists(..)`", "this table of the subquery")
-        .replace("this atom inside `not exists(..)`", "this table of the subquery")
         .replace(
             "`not exists(..)` correlates on",
             "the `NOT EXISTS` (or `NOT IN`) subquery correlates on",

@@ -498,6 +498,25 @@ impl Semijoin {
         let not = if self.negated { "not " } else { "" };
         format!("{not}exists({body})")
     }
+
+    /// The relations the body reads through an atom that misses one of
+    /// the correlated variables: an update of one may change the count at
+    /// many values of them.
+    pub fn fanning_out(&self) -> Vec<String> {
+        let b = &self.body;
+        let mut out: Vec<String> = Vec::new();
+        for atom in &b.atoms {
+            if b.head.iter().all(|h| atom.vars.contains(h)) {
+                continue;
+            }
+            let source = atom.local.as_ref().map_or(atom.relation, |l| l.source);
+            let name = b.relations[source].name.to_string();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        out
+    }
 }
 
 /// Renders an expression on one line as a person writes it (`a.len() > 1`,

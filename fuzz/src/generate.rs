@@ -625,9 +625,10 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
 }
 
 /// Adds a semijoin correlated on one or two variables that one atom binds:
-/// one or two atoms over the rule's relations (or a new one), each with
-/// the correlated variables and maybe a variable of its own. Negated now
-/// and then, where deletes are possible.
+/// one or two atoms over the rule's relations (or a new one), the first
+/// with the correlated variables and maybe a variable of its own, the
+/// second the same or missing one of them. Negated now and then, where
+/// deletes are possible.
 fn add_semijoin(rng: &mut Rng, spec: &mut Spec) {
     let Some((a, _)) = spec.pick_bound(rng) else {
         return;
@@ -660,8 +661,16 @@ fn add_semijoin(rng: &mut Rng, spec: &mut Spec) {
     let declared = spec.relations.len();
     for _ in 0..rng.range(1, 2) {
         let mut vs = correlated.clone();
-        if rng.chance(0.6) && next < VARIABLES.len() {
-            let v = if !own.is_empty() && rng.chance(0.5) {
+        // A second atom may miss a correlated variable (an update of it
+        // then turns the semijoin at many values), joining the first
+        // through a variable of its own instead.
+        let misses =
+            !atoms.is_empty() && (!own.is_empty() || next < VARIABLES.len()) && rng.chance(0.4);
+        if misses {
+            vs.remove(rng.index(vs.len()));
+        }
+        if misses || (rng.chance(0.6) && next < VARIABLES.len()) {
+            let v = if !own.is_empty() && (misses || rng.chance(0.5)) {
                 own[0]
             } else {
                 next += 1;

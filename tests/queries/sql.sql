@@ -128,6 +128,18 @@ CREATE VIEW semijoin_not_in WITH (intractable = 'allow') AS
 CREATE VIEW semijoin_bag WITH (intractable = 'allow') AS
     SELECT a, b FROM r WHERE b IN (SELECT s.b FROM s JOIN s s2 ON s.b = s2.b WHERE s.e <> s2.e);
 
+-- A table of the subquery that misses the correlated column: an update of
+-- `t` may turn the semijoin at many values of `r.b`.
+CREATE VIEW semijoin_reaching WITH (intractable = 'allow') AS
+    SELECT a, COUNT(*), SUM(c) FROM r
+    WHERE EXISTS (SELECT * FROM s, t WHERE s.b = r.b AND t.a = s.b + 1 AND t.h)
+    GROUP BY a;
+
+CREATE VIEW semijoin_not_reaching WITH (intractable = 'allow') AS
+    SELECT b, COUNT(*) FROM r
+    WHERE NOT EXISTS (SELECT * FROM s, r x WHERE s.b = r.b AND x.a = s.b + 1 AND x.c > 0)
+    GROUP BY b;
+
 CREATE VIEW semijoin_two WITH (intractable = 'allow') AS
     SELECT t.a, COUNT(*) FROM t
     WHERE EXISTS (SELECT * FROM r WHERE r.a = t.a AND r.b > 1)

@@ -66,6 +66,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(SemijoinIn::new()),
         Box::new(SemijoinNotIn::new()),
         Box::new(SemijoinBag::new()),
+        Box::new(SemijoinReaching::new()),
+        Box::new(SemijoinNotReaching::new()),
         Box::new(SemijoinTwo::new()),
     ]
 }

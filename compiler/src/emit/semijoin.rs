@@ -169,12 +169,83 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
             }
         });
     }
+    // A body atom over `r` that misses a correlated variable changes the
+    // count at values the tuple does not fix: the body's own `changes()`
+    // lists them. Its epoch starts here (what other relations' keyed
+    // paths changed since is settled already), and each value whose count
+    // turned, and that no keyed atom above settled, is settled with the
+    // count it had.
+    let unkeyed = s
+        .body
+        .reads
+        .iter()
+        .any(|read| read.relation == r && read.unkeyed);
+    debug_assert!(
+        s.domain
+            .iter()
+            .flat_map(|d| &d.reads)
+            .all(|read| !read.unkeyed),
+        "a domain's one atom binds every correlated variable"
+    );
+    let (start, turned) = if unkeyed {
+        let body = &s.body.field;
+        let key_ty = super::relation_type(&p.relations[s.relation]);
+        let held = match &s.domain {
+            None => quote! { !::ivm::Semiring::is_zero(&__then) },
+            Some(d) => {
+                let domain = &d.field;
+                quote! {
+                    !::ivm::Semiring::is_zero(&self.#domain.get(&__key))
+                        && ::ivm::Semiring::is_zero(&__then)
+                }
+            }
+        };
+        let settled: Vec<TokenStream> = (0..keys.len())
+            .map(|j| {
+                let at = format_ident!("__at{j}");
+                quote! { __key != #at }
+            })
+            .collect();
+        let settle_one = quote! {
+            let __held = #held;
+            self.#settle(__key, __held);
+        };
+        let settle_one = if settled.is_empty() {
+            settle_one
+        } else {
+            quote! {
+                if #(#settled)&&* {
+                    #settle_one
+                }
+            }
+        };
+        (
+            quote! { self.#body.changes().for_each(::core::mem::drop); },
+            quote! {
+                let __turned: ::std::vec::Vec<(#key_ty, ::ivm::semiring::Int)> = self
+                    .#body
+                    .changes()
+                    .filter(|(_, __then, __now)| {
+                        ::ivm::Semiring::is_zero(__then) != ::ivm::Semiring::is_zero(__now)
+                    })
+                    .map(|(__key, __then, _)| (__key, __then))
+                    .collect();
+                for (__key, __then) in __turned {
+                    #settle_one
+                }
+            },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
     quote! {
         if ::ivm::Semiring::is_zero(__old) != ::ivm::Semiring::is_zero(__new) {
             let __count = ::ivm::semiring::Int(if ::ivm::Semiring::is_zero(__new) { -1 } else { 1 });
+            #start
             #(#before)*
             #(#updates)*
             #(#after)*
+            #turned
         }
     }
 }

@@ -13,7 +13,8 @@ use super::Report;
 /// the generated `changes()` costs). `local_steps` lists each atom's local
 /// step (`atom`, `matches`, `factors`, `reads`), `theta` each theta factor
 /// (`factor`, and `reads`: each variable with the atoms that hold it),
-/// `semijoins` each semijoin (`factor`, `negated`, `reads`, and `body`
+/// `semijoins` each semijoin (`factor`, `negated`, `reads`, `fanning_out`
+/// (the relations an update of which may turn it at many values), and `body`
 /// and `domain`: each `rule`, `strategy` and `update_time`).
 /// A query written in SQL has `sql`, the view it was lowered from.
 pub fn to_json(r: &Report) -> Value {
@@ -77,6 +78,7 @@ pub fn to_json(r: &Report) -> Value {
                 "factor": s.text(),
                 "negated": s.negated,
                 "reads": r.query.label_of_relation(s.atom),
+                "fanning_out": s.fanning_out(),
                 "body": part(&reports.body),
                 "domain": reports.domain.as_ref().map(part),
             })

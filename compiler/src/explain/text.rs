@@ -493,11 +493,20 @@ fn semijoins(out: &mut String, r: &Report) {
         if let Some(d) = &reports.domain {
             part("domain", d);
         }
-        let _ = writeln!(
-            out,
-            "    an update of a relation it reads changes each count at one value of ({}) per atom of that relation",
-            r.query.var_names(&r.query.atoms[s.atom].vars)
-        );
+        let vars = r.query.var_names(&r.query.atoms[s.atom].vars);
+        let fanning = s.fanning_out();
+        if fanning.is_empty() {
+            let _ = writeln!(
+                out,
+                "    an update of a relation it reads changes each count at one value of ({vars}) per atom of that relation"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "    an update of {} may change the body's count at many values of ({vars}): its `changes()` lists them, and each value where the semijoin turns is an update of {relation}",
+                fanning.join(" or ")
+            );
+        }
     }
     out.push('\n');
 }

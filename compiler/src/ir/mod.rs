@@ -127,9 +127,14 @@ pub struct SubprogramRead {
     pub relation: RelId,
     /// Its `snake_case` name in the subprogram (`update_<snake>`).
     pub snake: String,
-    /// Per atom of the subprogram over it: the columns of a tuple that
-    /// form the subprogram's output tuple (its head, in order) there.
+    /// Per atom of the subprogram over it that binds the whole head: the
+    /// columns of a tuple that form the subprogram's output tuple (its
+    /// head, in order) there.
     pub keys: Vec<Vec<usize>>,
+    /// Some atom over it misses a variable of the head: an update may
+    /// change the count at many values, which the subprogram's
+    /// `changes()` lists.
+    pub unkeyed: bool,
 }
 
 /// A variable of the query.

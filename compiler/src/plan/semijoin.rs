@@ -89,15 +89,11 @@ fn reads(outer: &Program, q: &Query) -> Vec<SubprogramRead> {
             ),
             None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
         };
-        let key: Vec<usize> = q
+        // The columns holding the head, if the atom binds all of it.
+        let key: Option<Vec<usize>> = q
             .head
             .iter()
-            .map(|&h| {
-                columns
-                    .iter()
-                    .position(|&c| c == Some(h))
-                    .expect("every atom of a semijoin binds its head")
-            })
+            .map(|&h| columns.iter().position(|&c| c == Some(h)))
             .collect();
         let name = q.relations[source].name.to_string();
         let relation = outer
@@ -105,13 +101,21 @@ fn reads(outer: &Program, q: &Query) -> Vec<SubprogramRead> {
             .iter()
             .position(|r| r.name == name && !r.is_fed())
             .expect("a subquery reads relations of the outer query");
-        match out.iter_mut().find(|r| r.relation == relation) {
-            Some(r) => r.keys.push(key),
-            None => out.push(SubprogramRead {
-                relation,
-                snake: crate::plan::names::snake_case(&name),
-                keys: vec![key],
-            }),
+        let read = match out.iter().position(|r| r.relation == relation) {
+            Some(i) => &mut out[i],
+            None => {
+                out.push(SubprogramRead {
+                    relation,
+                    snake: crate::plan::names::snake_case(&name),
+                    keys: Vec::new(),
+                    unkeyed: false,
+                });
+                out.last_mut().expect("just pushed")
+            }
+        };
+        match key {
+            Some(key) => read.keys.push(key),
+            None => read.unkeyed = true,
         }
     }
     out

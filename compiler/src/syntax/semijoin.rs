@@ -13,9 +13,9 @@
 //! value and the body does not).
 //!
 //! Each update of a relation the body reads changes the count at one value
-//! of the correlated variables per atom of that relation, provided every
-//! atom of the body binds all of them; a body where some atom does not
-//! (its update could change the count at many values) is refused here.
+//! of the correlated variables per atom of that relation that binds them
+//! all; through an atom that misses one, it may change the count at many
+//! values, which the generated code reads from the body's `changes()`.
 
 use std::collections::HashMap;
 
@@ -137,29 +137,6 @@ fn check_one(
                 "`{word}(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * {word}(S(b, _))`"
             ),
         );
-    }
-    // Every atom inside binds every correlated variable, so an update
-    // changes the count at one value of them per atom.
-    for atom in &e.atoms {
-        let missing: Vec<String> = correlated
-            .iter()
-            .filter(|c| {
-                !atom
-                    .args
-                    .iter()
-                    .any(|a| matches!(a, ArgSyntax::Var(v) if v == *c))
-            })
-            .map(|c| format!("`{c}`"))
-            .collect();
-        if !missing.is_empty() && !correlated.is_empty() {
-            errors.push(
-                atom.span,
-                format!(
-                    "this atom inside `{word}(..)` does not bind {}, which it shares with the rule: every atom of a semijoin binds all of its correlated variables (an update could otherwise change it at many values); not supported yet",
-                    missing.join(", ")
-                ),
-            );
-        }
     }
     if errors.count() > before {
         return None;

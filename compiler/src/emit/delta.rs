@@ -27,13 +27,15 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         }
     };
     for l in &join.loops {
-        match l.access {
+        match &l.access {
             Access::Point => needed.extend(&p.atoms[l.atom].vars),
-            Access::Index(m) => needed.extend(index_key(l.atom, m)),
-            // Each side is looked up in one of the two walks.
-            Access::Smaller { partner, .. } => {
+            Access::Index(m) => needed.extend(index_key(l.atom, *m)),
+            // Each side is looked up in the walks of the others.
+            Access::Smaller { partners, .. } => {
                 needed.extend(&p.atoms[l.atom].vars);
-                needed.extend(&p.atoms[partner].vars);
+                for &(partner, _) in partners {
+                    needed.extend(&p.atoms[partner].vars);
+                }
             }
             Access::Scan => {}
         }
@@ -53,8 +55,10 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     let others: Vec<usize> = join
         .loops
         .iter()
-        .flat_map(|l| match l.access {
-            Access::Smaller { partner, .. } => vec![l.atom, partner],
+        .flat_map(|l| match &l.access {
+            Access::Smaller { partners, .. } => std::iter::once(l.atom)
+                .chain(partners.iter().map(|&(a, _)| a))
+                .collect(),
             _ => vec![l.atom],
         })
         .collect();
@@ -188,37 +192,61 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         }
     };
     for l in join.loops.iter().rev() {
-        body = match l.access {
-            Access::Smaller {
-                index,
-                partner,
-                partner_index,
-            } => {
-                // Walk the smaller group; look the other atom up.
-                let mine = wrap(
-                    l.atom,
-                    Access::Index(index),
-                    wrap(partner, Access::Point, body.clone()),
-                );
-                let theirs = wrap(
-                    partner,
-                    Access::Index(partner_index),
-                    wrap(l.atom, Access::Point, body),
-                );
-                let (field, their_field) = (&p.maps[index].name, &p.maps[partner_index].name);
-                let (key, their_key) = (
-                    key_expr(p, &index_key(l.atom, index)),
-                    key_expr(p, &index_key(partner, partner_index)),
-                );
-                quote! {
-                    if self.#field.count(&#key) <= self.#their_field.count(&#their_key) {
-                        #mine
-                    } else {
-                        #theirs
+        body = match &l.access {
+            Access::Smaller { index, partners } => {
+                // Every atom of the intersection with its index: walk the
+                // smallest group, look the others up.
+                let sides: Vec<(usize, MapId)> = std::iter::once((l.atom, *index))
+                    .chain(partners.iter().copied())
+                    .collect();
+                let walks: Vec<TokenStream> = sides
+                    .iter()
+                    .map(|&(walked, by)| {
+                        let looked_up = sides
+                            .iter()
+                            .filter(|&&(a, _)| a != walked)
+                            .rev()
+                            .fold(body.clone(), |inner, &(a, _)| wrap(a, Access::Point, inner));
+                        wrap(walked, Access::Index(by), looked_up)
+                    })
+                    .collect();
+                let counts: Vec<TokenStream> = sides
+                    .iter()
+                    .map(|&(a, m)| {
+                        let field = &p.maps[m].name;
+                        let key = key_expr(p, &index_key(a, m));
+                        quote! { self.#field.count(&#key) }
+                    })
+                    .collect();
+                match (walks.as_slice(), counts.as_slice()) {
+                    ([mine, theirs], [count, their_count]) => quote! {
+                        if #count <= #their_count {
+                            #mine
+                        } else {
+                            #theirs
+                        }
+                    },
+                    _ => {
+                        let arms = walks.iter().enumerate().map(|(i, walk)| {
+                            if i + 1 == walks.len() {
+                                quote! { _ => { #walk } }
+                            } else {
+                                quote! { #i => { #walk } }
+                            }
+                        });
+                        quote! {
+                            let __counts = [#(#counts),*];
+                            let __smallest = (0..__counts.len())
+                                .min_by_key(|&__i| __counts[__i])
+                                .unwrap_or(0);
+                            match __smallest {
+                                #(#arms)*
+                            }
+                        }
                     }
                 }
             }
-            access => wrap(l.atom, access, body),
+            access => wrap(l.atom, access.clone(), body),
         };
     }
     let fields = super::field_refs(&quote! { __tuple }, own.vars.len());

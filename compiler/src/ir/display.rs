@@ -446,14 +446,26 @@ impl Program {
                         super::Access::Index(m) => format!("through {}", self.maps[m].name),
                         super::Access::Smaller {
                             index,
-                            partner,
-                            partner_index,
-                        } => format!(
-                            "through {}, or, where its group is smaller, {} through {} and this one looked up",
-                            self.maps[index].name,
-                            self.atoms[partner].label,
-                            self.maps[partner_index].name
-                        ),
+                            ref partners,
+                        } => {
+                            let others: Vec<String> = partners
+                                .iter()
+                                .map(|&(a, m)| {
+                                    format!("{} through {}", self.atoms[a].label, self.maps[m].name)
+                                })
+                                .collect();
+                            match others.as_slice() {
+                                [other] => format!(
+                                    "through {}, or, where its group is smaller, {other} and this one looked up",
+                                    self.maps[index].name
+                                ),
+                                _ => format!(
+                                    "through {}, or through whichever of {} has the smallest group, the others looked up",
+                                    self.maps[index].name,
+                                    others.join(", ")
+                                ),
+                            }
+                        }
                     };
                     writeln!(f, "    join {} ({how})", self.atoms[l.atom].label)?;
                 }

@@ -613,7 +613,7 @@ pub struct Loop {
 }
 
 /// How a delta join reaches an atom's tuples.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Access {
     /// All its variables are bound: one lookup.
     Point,
@@ -621,18 +621,17 @@ pub enum Access {
     Scan,
     /// Some are: the tuples of this index under their values.
     Index(MapId),
-    /// Some are, and another atom binds exactly the same new variables
-    /// (an intersection, as in a cycle): walk whichever of the two groups
-    /// is smaller at run time and look the other atom up at each tuple,
-    /// so the step costs the smaller degree (a worst-case optimal join of
-    /// the two). The partner has no loop of its own.
+    /// Some are, and other atoms bind exactly the same new variables (an
+    /// intersection, as in a cycle or a clique): walk whichever of their
+    /// groups is smallest at run time and look the others up at each
+    /// tuple, so the step costs the smallest degree (generic join's
+    /// worst-case optimal step). The partners have no loops of their own.
     Smaller {
         /// This atom's index on its bound columns.
         index: MapId,
-        /// The other atom.
-        partner: AtomId,
-        /// The partner's index on its bound columns.
-        partner_index: MapId,
+        /// The other atoms that bind exactly the same new variables, each
+        /// with its index on its bound columns.
+        partners: Vec<(AtomId, MapId)>,
     },
 }
 

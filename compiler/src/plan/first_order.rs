@@ -4,11 +4,11 @@
 //! variables bound so far. It maintains any query, at the cost of the join
 //! of the other atoms (up to O(N) or more per update).
 //!
-//! Where two of the other atoms bind exactly the same new variables (an
-//! intersection, as the two sides of a cycle do), the loop walks the
-//! smaller of their two index groups at run time and looks the other atom
-//! up (`Access::Smaller`): generic join's choice for a two-way
-//! intersection, so a triangle's delta costs the smaller degree.
+//! Where several of the other atoms bind exactly the same new variables
+//! (an intersection, as the two sides of a cycle or the edges into a
+//! clique's next vertex do), the loop walks the smallest of their index
+//! groups at run time and looks the other atoms up (`Access::Smaller`):
+//! generic join's step, so a triangle's delta costs the smaller degree.
 //!
 //! Each derivation that reads the updated tuple is visited once: the atom
 //! that reads it first (in atom order) owns it, so a self-join's atoms skip
@@ -70,9 +70,9 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 .filter(|v| !bound.contains(v))
                 .copied()
                 .collect();
-            // Another atom that binds exactly these new variables, and some
-            // bound one: an intersection, walked from its smaller side.
-            let partner = rest.iter().position(|&o| {
+            // Other atoms that bind exactly these new variables, and some
+            // bound one: an intersection, walked from its smallest side.
+            let same_new = |o: usize| {
                 let theirs = &p.atoms[o].vars;
                 let mut fresh: Vec<usize> = theirs
                     .iter()
@@ -85,33 +85,35 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
                 mine.sort_unstable();
                 mine.dedup();
                 fresh == mine && theirs.iter().any(|v| bound.contains(v))
-            });
+            };
             let access = if columns.len() == vars.len() {
                 Access::Point
             } else if columns.is_empty() {
                 Access::Scan
             } else {
+                let (partners, others): (Vec<usize>, Vec<usize>) =
+                    rest.iter().partition(|&&o| same_new(o));
                 let relation = p.atoms[j].relation;
                 let index = super::skeleton::index_of(&mut p, relation, columns);
-                match partner {
-                    None => Access::Index(index),
-                    Some(at) => {
-                        let o = rest.remove(at);
-                        let theirs = p.atoms[o].vars.clone();
-                        let their_columns: Vec<usize> = (0..theirs.len())
-                            .filter(|&c| bound.contains(&theirs[c]))
-                            .collect();
-                        let relation = p.atoms[o].relation;
-                        Access::Smaller {
-                            index,
-                            partner: o,
-                            partner_index: super::skeleton::index_of(
-                                &mut p,
-                                relation,
-                                their_columns,
-                            ),
-                        }
-                    }
+                if partners.is_empty() {
+                    Access::Index(index)
+                } else {
+                    rest = others;
+                    let partners = partners
+                        .into_iter()
+                        .map(|o| {
+                            let theirs = p.atoms[o].vars.clone();
+                            let their_columns: Vec<usize> = (0..theirs.len())
+                                .filter(|&c| bound.contains(&theirs[c]))
+                                .collect();
+                            let relation = p.atoms[o].relation;
+                            (
+                                o,
+                                super::skeleton::index_of(&mut p, relation, their_columns),
+                            )
+                        })
+                        .collect();
+                    Access::Smaller { index, partners }
                 }
             };
             bound.extend(

@@ -56,6 +56,11 @@ impl<V: Value, K: Counting> GraphTriangle<V, K> {
         &self.count
     }
 
+    /// The payload of E(x, y) (zero if absent).
+    pub fn payload(&self, x: &V, y: &V) -> K {
+        self.e.get(x, y)
+    }
+
     /// E(x, y) changes from `old` to `new`.
     pub fn update(&mut self, x: &V, y: &V, old: &K, new: &K) {
         let w = paths(&self.e, &self.e, &self.view, x, y);

@@ -3,8 +3,9 @@
 //! or TPC-H Q1 or Q6 (`q1`, `q6`), then runs `OPS` operations (each
 //! retracts one live contribution and adds a fresh one, as the `ratio`
 //! and `tpch` benchmarks do); or, for the insert-only
-//! `CheapestConnection` (`connection`, two layers), N tuples and then
-//! `OPS` more inserts of random tuples. Run it with two values of `OPS` under
+//! `CheapestConnection` (`connection`, two layers; `connection_hand`, the
+//! peer benchmark's hand-written maps, which keep no way to enumerate the
+//! result), N tuples and then `OPS` more inserts of random tuples. Run it with two values of `OPS` under
 //! `valgrind --tool=callgrind` and divide the difference of the totals by
 //! the difference of `OPS`:
 //!
@@ -97,6 +98,43 @@ fn connection(n: usize, ops: usize) {
     black_box(&q);
 }
 
+/// The peer benchmark's hand-written `CheapestConnection` (`engines/hand.rs`,
+/// with the generated code's maps and hasher): the cheapest feeder per
+/// origin, onward flight per hub and price per route, and no structure to
+/// enumerate the result with (a read joins the routes with the other two
+/// maps). The same stream as [`connection`].
+fn connection_hand(n: usize, ops: usize) {
+    use ivm::__private::HashMap;
+    fn lower<K: std::hash::Hash + Eq>(map: &mut HashMap<K, i64>, key: K, price: i64) {
+        map.entry(key)
+            .and_modify(|m| *m = (*m).min(price))
+            .or_insert(price);
+    }
+    let mut feeder: HashMap<u32, i64> = HashMap::default();
+    let mut route: HashMap<(u32, u32), i64> = HashMap::default();
+    let mut onward: HashMap<u32, i64> = HashMap::default();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for at in 0..n + ops {
+        let (x, y, price) = (
+            (next() % 2_000) as u32,
+            (next() % 2_000) as u32,
+            (next() % 1_000) as i64,
+        );
+        match at % 3 {
+            0 => lower(&mut feeder, x, price),
+            1 => lower(&mut route, (x, y), price),
+            _ => lower(&mut onward, x, price),
+        }
+    }
+    black_box((&feeder, &route, &onward));
+}
+
 /// TPC-H Q1 or Q6 (`tpch::PricingSummary`, `tpch::ForecastRevenue`) with N
 /// live order lines: each operation deletes the oldest and inserts the
 /// next of N more generated lines.
@@ -128,8 +166,11 @@ fn main() {
         "revenue" => revenue(n, ops),
         "cheapest" => cheapest(n, ops),
         "connection" => connection(n, ops),
+        "connection_hand" => connection_hand(n, ops),
         "q1" => tpch(PricingSummary::new(), n, ops),
         "q6" => tpch(ForecastRevenue::new(), n, ops),
-        other => panic!("unknown query {other}: revenue, cheapest, connection, q1 or q6"),
+        other => panic!(
+            "unknown query {other}: revenue, cheapest, connection, connection_hand, q1 or q6"
+        ),
     }
 }

@@ -68,7 +68,7 @@ pub fn emit(p: &Program) -> TokenStream {
             !matches!(
                 p.maps[m].kind,
                 MapKind::Base {
-                    kept: Kept::None,
+                    kept: Kept::None | Kept::InTriangle,
                     ..
                 }
             )

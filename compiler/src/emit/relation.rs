@@ -219,6 +219,9 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
         self.#on_changed(&__tuple, &__old, &__new);
         #leave
     };
+    if p.kept(rel_id) == Kept::InTriangle {
+        return in_triangle_methods(p, rel_id, &update_doc, &insert_doc);
+    }
     if !p.stores(rel_id) {
         // Nothing reads the tuples back (plan::storage): the views above
         // change by `delta` at the tuple, whatever its payload was.
@@ -316,6 +319,88 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     out
 }
 
+/// The update methods of a relation held by its IVMε triangle state
+/// (`Kept::InTriangle`): each goes straight to the state, which looks the
+/// tuple up once.
+fn in_triangle_methods(
+    p: &Program,
+    rel_id: RelId,
+    update_doc: &str,
+    insert_doc: &str,
+) -> TokenStream {
+    let r = &p.relations[rel_id];
+    let k = &p.payload;
+    let rel = r.name.to_string();
+    let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+    let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
+    let params = quote! { #(#cols: #tys),* };
+    let delta = delta_name(r);
+    let update = method("update", &r.snake);
+    let insert = method("insert", &r.snake);
+    let (map, [x, y]) = p
+        .triggers
+        .iter()
+        .find(|t| t.relation == rel_id)
+        .and_then(|t| match t.paths.as_slice() {
+            [path] => match path.body {
+                crate::ir::PathBody::Triangle { map, columns, .. } => Some((map, columns)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("checked by plan::storage");
+    let field = &p.maps[map].name;
+    let (x, y) = (cols[x], cols[y]);
+    let mut out = quote! {
+        #[doc = #update_doc]
+        ///
+        /// The relation's tuples are held by the triangle state, which this
+        /// updates directly.
+        pub fn #update(&mut self, #params, #delta: #k) {
+            self.#field.add(&#x, &#y, &#delta);
+        }
+
+        #[doc = #insert_doc]
+        pub fn #insert(&mut self, #params) {
+            self.#update(#(#cols,)* ::ivm::Semiring::one());
+        }
+    };
+    if p.updates == UpdateModel::InsertDelete {
+        let delete = method("delete", &r.snake);
+        let retract = method("retract", &r.snake);
+        let tuple_doc = format!(
+            "{}({})",
+            r.name,
+            cols.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let delete_doc = format!(
+            " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
+        );
+        let retract_doc =
+            format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
+        out.extend(quote! {
+            #[doc = #delete_doc]
+            pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
+                self.#retract(#(#cols,)* ::ivm::Semiring::one())
+            }
+
+            #[doc = #retract_doc]
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+            /// such contribution is alive; nothing changes then.
+            pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
+                self.#field.retract(&#x, &#y, &#delta, #rel)
+            }
+        });
+    }
+    out
+}
+
 /// The name of the change enum: `<Query>Change`.
 fn change_name(p: &Program) -> Ident {
     format_ident!("{}Change", p.name)
@@ -406,7 +491,12 @@ pub fn change_state(p: &Program) -> TokenStream {
 
 /// One `on_<relation>_changed` method per relation.
 pub fn propagations(p: &Program) -> TokenStream {
-    let methods = p.triggers.iter().map(|t| propagation(p, t));
+    // A relation held by its triangle state is updated there directly.
+    let methods = p
+        .triggers
+        .iter()
+        .filter(|t| p.kept(t.relation) != Kept::InTriangle)
+        .map(|t| propagation(p, t));
     quote! { #(#methods)* }
 }
 

@@ -29,6 +29,7 @@ impl fmt::Display for Program {
                             "  (kept while a message at its keys can grow and revisit it)"
                         }
                         Kept::None => "  (not kept: nothing reads its tuples back)",
+                        Kept::InTriangle => "  (held by the triangle state's partition)",
                     };
                     writeln!(
                         f,
@@ -307,6 +308,11 @@ impl fmt::Display for Program {
                     f,
                     "  {} is not kept: the views above change by δ (old = 0, new = δ)",
                     self.maps[r.base].name
+                )?,
+                Kept::InTriangle => writeln!(
+                    f,
+                    "  the triangle state's partition holds {}: its payload there ⊕= δ (stop if unchanged)",
+                    r.name
                 )?,
             }
             for path in &t.paths {

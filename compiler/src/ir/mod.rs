@@ -463,6 +463,12 @@ pub enum Kept {
     /// update's payload goes straight into the views above its atoms, and
     /// the map is only a name.
     None,
+    /// The relation of an IVMε triangle in all three roles, over a
+    /// catalogue ring: its partition holds every tuple with its payload,
+    /// which is all a ring's base map holds, so the map is only a name and
+    /// an update goes straight to the triangle state (one lookup of the
+    /// tuple instead of two).
+    InTriangle,
 }
 
 /// A factor of a view's product.
@@ -948,9 +954,7 @@ impl Program {
     /// only grows (a CROWN message, a best payload).
     pub fn top_factor_key(&self, f: Factor) -> Option<&[VarId]> {
         match f {
-            Factor::Atom(a) if self.kept(self.atoms[a].relation) != Kept::None => {
-                Some(&self.atoms[a].vars)
-            }
+            Factor::Atom(a) if self.stores(self.atoms[a].relation) => Some(&self.atoms[a].vars),
             Factor::Map(m)
                 if matches!(
                     self.maps[m].kind,
@@ -1073,7 +1077,7 @@ impl Program {
     /// Whether the program has a base map for relation `r` (it keeps some
     /// of its tuples).
     pub fn stores(&self, r: RelId) -> bool {
-        self.kept(r) != Kept::None
+        !matches!(self.kept(r), Kept::None | Kept::InTriangle)
     }
 
     /// The variables a factor is looked up with, in key order.

@@ -19,7 +19,10 @@
 //! so it is not kept (nor indexed), and its contribution goes straight up.
 //!
 //! With deletes, the base map is what tells a delete of an absent tuple
-//! from a real one, so it always stays.
+//! from a real one, so it stays, except where IVMε's state over a
+//! catalogue ring holds the relation in all three roles: its partition
+//! then has every tuple with its payload, which is all a ring's base map
+//! has (`Kept::InTriangle`).
 
 use crate::ir::{Factor, Kept, MapKind, PathBody, Program, Reading, RelId};
 use crate::query::UpdateModel;
@@ -37,6 +40,45 @@ pub fn keep_only_what_is_read(p: &mut Program) {
         let base = p.relations[r].base;
         if let MapKind::Base { kept: k, .. } = &mut p.maps[base].kind {
             *k = kept;
+        }
+    }
+}
+
+/// Marks the relation of an IVMε triangle in all three roles as held by
+/// the triangle state, over a catalogue ring (`ring`): the partition keeps
+/// each tuple's payload, which is all such a ring's base map keeps (its
+/// state is the sum, and a retraction is refused exactly where it is
+/// zero), so a second map of the same tuples would only cost each update
+/// another lookup. Only a relation that nothing else reads: its one path
+/// is the triangle's, its atoms read it directly, and it is no derived
+/// relation.
+pub fn keep_in_triangle(p: &mut Program, ring: bool) {
+    if !ring {
+        return;
+    }
+    let cycle = p.maps.iter().any(|m| {
+        matches!(
+            m.kind,
+            MapKind::Triangle {
+                eps: Some(_),
+                cycle: true,
+                ..
+            }
+        )
+    });
+    if !cycle {
+        return;
+    }
+    for r in 0..p.relations.len() {
+        let only_triangle = p.triggers.iter().any(|t| {
+            t.relation == r
+                && matches!(t.paths.as_slice(), [path] if matches!(path.body, PathBody::Triangle { .. }))
+        });
+        if only_triangle && !p.relations[r].is_fed() {
+            let base = p.relations[r].base;
+            if let MapKind::Base { kept, .. } = &mut p.maps[base].kind {
+                *kept = Kept::InTriangle;
+            }
         }
     }
 }
@@ -167,6 +209,27 @@ mod tests {
                       Q(k) = R(k, y, x) * S(k, y) * T(k, z); }";
         let expected = [("R", Kept::None), ("S", Kept::Every), ("T", Kept::None)];
         assert_eq!(kept(q), named(&expected));
+    }
+
+    #[test]
+    fn a_ring_triangle_over_one_relation_is_held_by_its_state() {
+        let graph = |semiring: &str| {
+            format!(
+                "#[semiring(ivm::semiring::{semiring})]
+                query T {{ relation E(s: u32, d: u32); Q() = E(a, b) * E(b, c) * E(c, a); }}"
+            )
+        };
+        assert_eq!(kept(&graph("Int")), named(&[("E", Kept::InTriangle)]));
+        assert_eq!(kept(&graph("Real")), named(&[("E", Kept::InTriangle)]));
+        // `Count` keeps the number of contributions beside the sum.
+        assert_eq!(kept(&graph("Count")), named(&[("E", Kept::Every)]));
+        // Three relations: each has a partition of its own per role, but
+        // the runtime's three-role state is not their store.
+        let q = "#[semiring(ivm::semiring::Int)]
+            query R { relation R(a: u32, b: u32); relation S(b: u32, c: u32); relation T(c: u32, a: u32);
+                      Q() = R(a, b) * S(b, c) * T(c, a); }";
+        let every = [("R", Kept::Every), ("S", Kept::Every), ("T", Kept::Every)];
+        assert_eq!(kept(q), named(&every));
     }
 
     #[test]

@@ -61,6 +61,53 @@ impl<V: Value, K: Counting> GraphTriangle<V, K> {
         self.e.get(x, y)
     }
 
+    /// `E(x, y) ⊕= delta`, where this state is E's only store (a ring,
+    /// whose base-map state is its payload: generated code keeps no map
+    /// of E beside the partition, see `Kept::InTriangle` in the
+    /// compiler). One lookup of the tuple, where a map beside it would
+    /// cost another that misses the caches.
+    ///
+    /// # Panics
+    ///
+    /// When the payload leaves the semiring's range, as
+    /// [`Maintained::insert`](crate::Maintained::insert) does.
+    pub fn add(&mut self, x: &V, y: &V, delta: &K)
+    where
+        K: crate::Maintained<State = K>,
+    {
+        if delta.is_zero() {
+            return;
+        }
+        let old = self.e.get(x, y);
+        let mut new = old.clone();
+        K::insert(&mut new, delta);
+        if new != old {
+            self.update(x, y, &old, &new);
+        }
+    }
+
+    /// Takes back one earlier `add` of `delta` to E(x, y), as
+    /// [`PayloadMap::retract`](crate::__private::PayloadMap::retract) does.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AbsentTuple`](crate::Error::AbsentTuple) naming `relation`
+    /// when the tuple is absent; nothing changes then.
+    pub fn retract(&mut self, x: &V, y: &V, delta: &K, relation: &'static str) -> crate::Result<()>
+    where
+        K: crate::Maintained<State = K>,
+    {
+        let old = self.e.get(x, y);
+        let mut new = old.clone();
+        if !K::retract(&mut new, delta) {
+            return Err(crate::Error::AbsentTuple { relation });
+        }
+        if new != old {
+            self.update(x, y, &old, &new);
+        }
+        Ok(())
+    }
+
     /// E(x, y) changes from `old` to `new`.
     pub fn update(&mut self, x: &V, y: &V, old: &K, new: &K) {
         let w = paths(&self.e, &self.e, &self.view, x, y);

@@ -5,7 +5,8 @@
 //! and `tpch` benchmarks do); or, for the insert-only
 //! `CheapestConnection` (`connection`, two layers; `connection_hand`, the
 //! peer benchmark's hand-written maps, which keep no way to enumerate the
-//! result), N tuples and then `OPS` more inserts of random tuples. Run it with two values of `OPS` under
+//! result) and `ExposedAccounts` (`exposed`, CROWN; `exposed_hand`), N
+//! tuples and then `OPS` more inserts of random tuples. Run it with two values of `OPS` under
 //! `valgrind --tool=callgrind` and divide the difference of the totals by
 //! the difference of `OPS`:
 //!
@@ -21,7 +22,7 @@ use std::collections::VecDeque;
 use std::hint::black_box;
 
 use ivm::semiring::MinPlus;
-use ivm_generated_examples::append_only::CheapestConnection;
+use ivm_generated_examples::append_only::{CheapestConnection, ExposedAccounts};
 use ivm_generated_examples::retail::{CheapestOffer, RevenueByStore};
 use ivm_generated_examples::tpch::data::{Database, Tables};
 use ivm_generated_examples::tpch::{ForecastRevenue, PricingSummary};
@@ -135,6 +136,70 @@ fn connection_hand(n: usize, ops: usize) {
     black_box((&feeder, &route, &onward));
 }
 
+/// The peer benchmark's `exposed_accounts` stream, shortened: 90 % logins
+/// of N/4 accounts on N/2 devices (a quarter of them on 16 shared
+/// devices), 10 % devices flagged; N inserts, then `OPS` more. `hand`: the
+/// peer benchmark's hand-written delta (flagged devices, the accounts
+/// waiting on each unflagged device, the exposed accounts), else the
+/// generated `ExposedAccounts` (CROWN).
+fn exposed(n: usize, ops: usize, hand: bool) {
+    use ivm::__private::HashMap;
+    let mut state = 0x0e89_05ed_u64 ^ n as u64;
+    let mut next = move |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % below
+    };
+    let (accounts, devices) = ((n as u64 / 4).max(16), (n as u64 / 2).max(16));
+    let device = move |next: &mut dyn FnMut(u64) -> u64| {
+        if next(4) == 0 {
+            next(16)
+        } else {
+            next(devices)
+        }
+    };
+    let stream: Vec<(bool, u64, u64)> = (0..n + ops)
+        .map(|_| {
+            if next(10) == 0 {
+                (false, 0, device(&mut next))
+            } else {
+                let account = next(accounts);
+                (true, account, device(&mut next))
+            }
+        })
+        .collect();
+    if hand {
+        let mut flagged: HashMap<u64, ()> = HashMap::default();
+        let mut waiting: HashMap<u64, Vec<u64>> = HashMap::default();
+        let mut exposed: HashMap<u64, ()> = HashMap::default();
+        for &(login, a, d) in &stream {
+            if login {
+                if flagged.contains_key(&d) {
+                    exposed.insert(a, ());
+                } else {
+                    waiting.entry(d).or_default().push(a);
+                }
+            } else if flagged.insert(d, ()).is_none() {
+                for a in waiting.remove(&d).unwrap_or_default() {
+                    exposed.insert(a, ());
+                }
+            }
+        }
+        black_box((&flagged, &waiting, &exposed));
+    } else {
+        let mut q = ExposedAccounts::new();
+        for &(login, a, d) in &stream {
+            if login {
+                q.insert_logins(a, d);
+            } else {
+                q.insert_flagged(d);
+            }
+        }
+        black_box(&q);
+    }
+}
+
 /// TPC-H Q1 or Q6 (`tpch::PricingSummary`, `tpch::ForecastRevenue`) with N
 /// live order lines: each operation deletes the oldest and inserts the
 /// next of N more generated lines.
@@ -167,10 +232,12 @@ fn main() {
         "cheapest" => cheapest(n, ops),
         "connection" => connection(n, ops),
         "connection_hand" => connection_hand(n, ops),
+        "exposed" => exposed(n, ops, false),
+        "exposed_hand" => exposed(n, ops, true),
         "q1" => tpch(PricingSummary::new(), n, ops),
         "q6" => tpch(ForecastRevenue::new(), n, ops),
         other => panic!(
-            "unknown query {other}: revenue, cheapest, connection, connection_hand, q1 or q6"
+            "unknown query {other}: revenue, cheapest, connection, connection_hand, exposed, exposed_hand, q1 or q6"
         ),
     }
 }

@@ -137,7 +137,13 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let used = contribution_vars(p, up);
             let bind = bind_atom(p, *up_atom, &used, &quote! { __u });
             let base = &p.maps[p.relations[p.atoms[*up_atom].relation].base].name;
-            let payload = quote! { self.#base.value(__u) };
+            // Over `Bool` a revisited tuple's payload is one, and no map of
+            // payloads is kept (`Kept::IndexOnly`).
+            let payload = if p.kept(p.atoms[*up_atom].relation) == Kept::IndexOnly {
+                quote! { <#k as ::ivm::Semiring>::one() }
+            } else {
+                quote! { self.#base.value(__u) }
+            };
             let value = contribution(p, up_children, payload);
             let up_key = key_expr(p, &p.maps[up].key);
             let up_raise = raise(p, up);

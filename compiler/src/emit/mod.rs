@@ -68,7 +68,7 @@ pub fn emit(p: &Program) -> TokenStream {
             !matches!(
                 p.maps[m].kind,
                 MapKind::Base {
-                    kept: Kept::None | Kept::InTriangle,
+                    kept: Kept::None | Kept::IndexOnly | Kept::InTriangle,
                     ..
                 }
             )

@@ -55,6 +55,34 @@ struct IndexUpkeep {
     leave: TokenStream,
 }
 
+/// For a relation whose payloads are not kept (`Kept::IndexOnly`): the
+/// tuple goes into each CROWN index whose message can still grow at its
+/// key (`flags`, from [`index_upkeep`]'s `revisit`).
+fn index_inserts(p: &Program, rel: RelId, flags: &[Ident]) -> TokenStream {
+    let n = p.relations[rel].columns.len();
+    let inserts = p
+        .maps
+        .iter()
+        .filter(|m| matches!(&m.kind, MapKind::Index { relation, while_growing, .. } if *relation == rel && !while_growing.is_empty()))
+        .zip(flags)
+        .map(|(m, flag)| {
+            let MapKind::Index { columns, .. } = &m.kind else {
+                unreachable!("an index")
+            };
+            let field = &m.name;
+            let key = super::tuple(columns.iter().map(|&c| {
+                let f = super::item(&quote! { __tuple }, c, n);
+                quote! { ::core::clone::Clone::clone(&#f) }
+            }));
+            quote! {
+                if #flag {
+                    self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple));
+                }
+            }
+        });
+    quote! { #(#inserts)* }
+}
+
 fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
     let k = &p.payload;
     let (mut revisit, mut flags) = (Vec::new(), Vec::new());
@@ -138,7 +166,16 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
         " One contribution to `{}` changes from `from` to `to`.",
         r.name
     );
-    let body = if !p.stores(rel_id) {
+    let body = if p.kept(rel_id) == Kept::IndexOnly {
+        // Over `Bool`, payloads not kept: index the tuple where a message
+        // may revisit it, and pass the change up.
+        let inserts = index_inserts(p, rel_id, &flags);
+        quote! {
+            #revisit
+            #inserts
+            self.#on_changed(&__tuple, __from, __to);
+        }
+    } else if !p.stores(rel_id) {
         // Not kept (plan::storage): the views above change by the change.
         quote! { self.#on_changed(&__tuple, __from, __to); }
     } else {
@@ -221,6 +258,33 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     };
     if p.kept(rel_id) == Kept::InTriangle {
         return in_triangle_methods(p, rel_id, &update_doc, &insert_doc);
+    }
+    if p.kept(rel_id) == Kept::IndexOnly {
+        // Over `Bool`: a tuple a message may still revisit goes into that
+        // message's index, and every tuple goes up with old payload zero
+        // (a repeated insert raises nothing: ⊕ absorbs it).
+        let inserts = index_inserts(p, rel_id, &flags);
+        return quote! {
+            #[doc = #update_doc]
+            ///
+            /// The relation's payloads are not kept: a tuple a message can
+            /// still revisit waits in that message's index (its payload is
+            /// one), and the change goes straight to the messages above.
+            pub fn #update(&mut self, #params, #delta: #k) {
+                if ::ivm::Semiring::is_zero(&#delta) {
+                    return;
+                }
+                let __tuple = #tuple;
+                #revisit
+                #inserts
+                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
+            }
+
+            #[doc = #insert_doc]
+            pub fn #insert(&mut self, #params) {
+                self.#update(#(#cols,)* ::ivm::Semiring::one());
+            }
+        };
     }
     if !p.stores(rel_id) {
         // Nothing reads the tuples back (plan::storage): the views above

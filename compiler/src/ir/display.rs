@@ -30,6 +30,9 @@ impl fmt::Display for Program {
                         }
                         Kept::None => "  (not kept: nothing reads its tuples back)",
                         Kept::InTriangle => "  (held by the triangle state's partition)",
+                        Kept::IndexOnly => {
+                            "  (not kept: the tuples a message can revisit are in its indexes, each with payload one)"
+                        }
                     };
                     writeln!(
                         f,
@@ -308,6 +311,10 @@ impl fmt::Display for Program {
                     f,
                     "  {} is not kept: the views above change by δ (old = 0, new = δ)",
                     self.maps[r.base].name
+                )?,
+                Kept::IndexOnly => writeln!(
+                    f,
+                    "  index the tuple where a message at its keys can grow; the views above change by δ (old = 0, new = δ)"
                 )?,
                 Kept::InTriangle => writeln!(
                     f,

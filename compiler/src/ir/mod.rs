@@ -463,6 +463,12 @@ pub enum Kept {
     /// update's payload goes straight into the views above its atoms, and
     /// the map is only a name.
     None,
+    /// Under inserts only over `Bool`, a relation that CROWN alone reads
+    /// back: the tuples some message can still revisit are in its indexes,
+    /// and the payload of each is one (`Bool`'s only non-zero value), so no
+    /// map of payloads is kept beside them. A tuple inserted again is
+    /// indexed again and passed up again, which ⊕ (or) absorbs.
+    IndexOnly,
     /// The relation of an IVMε triangle in all three roles, over a
     /// catalogue ring: its partition holds every tuple with its payload,
     /// which is all a ring's base map holds, so the map is only a name and
@@ -1077,7 +1083,10 @@ impl Program {
     /// Whether the program has a base map for relation `r` (it keeps some
     /// of its tuples).
     pub fn stores(&self, r: RelId) -> bool {
-        !matches!(self.kept(r), Kept::None | Kept::InTriangle)
+        !matches!(
+            self.kept(r),
+            Kept::None | Kept::IndexOnly | Kept::InTriangle
+        )
     }
 
     /// The variables a factor is looked up with, in key order.

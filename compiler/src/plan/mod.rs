@@ -204,7 +204,10 @@ pub fn lower(
     };
     feed_derived_relations(&mut program);
     semijoin::attach(&mut program, query, semijoins);
-    storage::keep_only_what_is_read(&mut program);
+    storage::keep_only_what_is_read(
+        &mut program,
+        query.semiring.catalogue && query.semiring.name == "Bool",
+    );
     storage::keep_in_triangle(
         &mut program,
         query.semiring.catalogue && query.semiring.class.ring,

@@ -29,14 +29,19 @@ use crate::query::UpdateModel;
 
 /// Marks which tuples of each relation the program keeps: under inserts
 /// only, none of a relation that nothing reads back, and only those CROWN
-/// may revisit of a relation that CROWN alone reads. With deletes every
-/// relation is kept whole.
-pub fn keep_only_what_is_read(p: &mut Program) {
+/// may revisit of a relation that CROWN alone reads (over `Bool`,
+/// `two_valued`, only in its indexes: their payload is one). With deletes
+/// every relation is kept whole.
+pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
     if p.updates != UpdateModel::InsertOnly {
         return;
     }
     for r in 0..p.relations.len() {
-        let kept = kept(p, r);
+        let kept = match kept(p, r) {
+            // Over `Bool` every tuple CROWN revisits has payload one.
+            Kept::Revisitable if two_valued => Kept::IndexOnly,
+            kept => kept,
+        };
         let base = p.relations[r].base;
         if let MapKind::Base { kept: k, .. } = &mut p.maps[base].kind {
             *k = kept;
@@ -189,15 +194,24 @@ mod tests {
 
     #[test]
     fn crown_keeps_the_tuples_it_may_revisit() {
-        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
+        let q = "#[semiring(ivm::semiring::AccessControl)] #[updates(insert_only)]
             query E { relation L(a: u64, d: u64); relation F(d: u64); Q(a) = L(a, d) * F(d); }";
         let expected = [("L", Kept::Revisitable), ("F", Kept::None)];
         assert_eq!(kept(q), named(&expected));
+        // Over `Bool` a revisited tuple's payload is one: only the index
+        // keeps it.
+        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
+            query E { relation L(a: u64, d: u64); relation F(d: u64); Q(a) = L(a, d) * F(d); }";
+        let expected = [("L", Kept::IndexOnly), ("F", Kept::None)];
+        assert_eq!(kept(q), named(&expected));
         // A self-join: `E` is revisited through its index and is also a
         // leaf whose message goes straight up.
-        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
+        let q = "#[semiring(ivm::semiring::AccessControl)] #[updates(insert_only)]
             query P { relation E(s: u32, d: u32); Q(x) = E(x, y) * E(y, z); }";
         assert_eq!(kept(q), named(&[("E", Kept::Revisitable)]));
+        let q = "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]
+            query P { relation E(s: u32, d: u32); Q(x) = E(x, y) * E(y, z); }";
+        assert_eq!(kept(q), named(&[("E", Kept::IndexOnly)]));
     }
 
     #[test]

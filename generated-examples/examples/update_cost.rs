@@ -72,11 +72,10 @@ fn cheapest(n: usize, ops: usize) {
     black_box(&q);
 }
 
-/// `CheapestConnection` under inserts only: N random tuples, then `OPS`
-/// more (a third of each relation, over 2 000 origins and hubs and random
-/// prices), from a fixed seed.
-fn connection(n: usize, ops: usize) {
-    let mut q = CheapestConnection::new();
+/// `count` random inserts for `CheapestConnection`, a third of each
+/// relation in turn (0: `Feeder`, 1: `Route`, 2: `Onward`), over 2 000
+/// origins and hubs and random prices, from a fixed seed.
+fn connection_stream(count: usize) -> impl Iterator<Item = (usize, u32, u32, i64)> {
     let mut state = 0x2545_f491_4f6c_dd1d_u64;
     let mut next = move || {
         state ^= state << 13;
@@ -84,16 +83,21 @@ fn connection(n: usize, ops: usize) {
         state ^= state << 17;
         state
     };
-    for at in 0..n + ops {
-        let (x, y, price) = (
-            (next() % 2_000) as u32,
-            (next() % 2_000) as u32,
-            MinPlus((next() % 1_000) as i64),
-        );
-        match at % 3 {
-            0 => q.update_feeder(x, y, price),
-            1 => q.update_route(x, y, price),
-            _ => q.update_onward(x, y, price),
+    (0..count).map(move |at| {
+        let (x, y) = ((next() % 2_000) as u32, (next() % 2_000) as u32);
+        (at % 3, x, y, (next() % 1_000) as i64)
+    })
+}
+
+/// `CheapestConnection` under inserts only: N random tuples, then `OPS`
+/// more ([`connection_stream`]).
+fn connection(n: usize, ops: usize) {
+    let mut q = CheapestConnection::new();
+    for (relation, x, y, price) in connection_stream(n + ops) {
+        match relation {
+            0 => q.update_feeder(x, y, MinPlus(price)),
+            1 => q.update_route(x, y, MinPlus(price)),
+            _ => q.update_onward(x, y, MinPlus(price)),
         }
     }
     black_box(&q);
@@ -114,20 +118,8 @@ fn connection_hand(n: usize, ops: usize) {
     let mut feeder: HashMap<u32, i64> = HashMap::default();
     let mut route: HashMap<(u32, u32), i64> = HashMap::default();
     let mut onward: HashMap<u32, i64> = HashMap::default();
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    for at in 0..n + ops {
-        let (x, y, price) = (
-            (next() % 2_000) as u32,
-            (next() % 2_000) as u32,
-            (next() % 1_000) as i64,
-        );
-        match at % 3 {
+    for (relation, x, y, price) in connection_stream(n + ops) {
+        match relation {
             0 => lower(&mut feeder, x, price),
             1 => lower(&mut route, (x, y), price),
             _ => lower(&mut onward, x, price),

@@ -114,10 +114,6 @@ pub fn note(p: &Program, result: &Ident, key: &TokenStream) -> TokenStream {
 /// sibling branch) is skipped as it comes. Below and beside the fixed
 /// values, the enumeration walks the values with output then or now.
 fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
-    let name = field_name(p);
-    let k = &p.payload;
-    let head_tys: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].ty).collect();
-    let head_ty = quote! { (#(#head_tys,)*) };
     let n = c.levels.len();
     let vars: Vec<VarId> = c
         .levels
@@ -342,6 +338,71 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             })
         }))
         .collect();
+    let body = quote! {
+        // A changed scalar changes every output tuple.
+        let __everything = #scalar_changed;
+        #(#collect)*
+        #(#topmost)*
+        #(#shared)*
+        let __tuples = __everything
+            .then(|| #everything)
+            .into_iter()
+            .flatten()
+            #(#from_levels)*;
+    };
+    let since = quote! {
+        __tuples.filter_map(move |__p| {
+            let __key = #head;
+            let (__then, __now) = self.get_then_and_now(&__key);
+            (__then != __now).then_some((__key, __then, __now))
+        })
+    };
+    walking_methods(
+        p,
+        &[
+            "Starts from the entries of the views and relations written since",
+            "the previous call, and walks only the output tuples through",
+            "them: its cost is the number of those entries plus the number",
+            "of tuples it yields, each of which changed (unless the semiring",
+            "lets a changed factor leave a product as it was).",
+        ],
+        quote! { #(#epochs)* },
+        body,
+        since,
+        &lookups,
+    )
+}
+
+/// The first paragraph of every `changes()` doc comment.
+const CHANGES_DOC: [&str; 6] = [
+    "The output tuples whose payload changed since the previous",
+    "call, each with its payload then and now (zero where the tuple",
+    "was not in the result, or is not now); a tuple that changed and",
+    "changed back is not among them. The first call reports the",
+    "whole result, against the empty one: tracking starts there, so a",
+    "program that never calls it pays nothing for it.",
+];
+
+/// `changes()`, `changes_since()` and `get_then_and_now()` of a program
+/// whose maps keep journals: `cost`, the doc comment's second paragraph;
+/// `start`, what `changes()` does after starting the tracking and before
+/// reading (ending the maps' epochs); `body`, the statements of
+/// `changes_since` before `since`, an iterator of `(key, then, now)`
+/// (it may call `get_then_and_now`); `lookups`, each factor of an output
+/// tuple's payload read then and now at the head variables, whose product
+/// `get_then_and_now` returns.
+pub(super) fn walking_methods(
+    p: &Program,
+    cost: &[&str],
+    start: TokenStream,
+    body: TokenStream,
+    since: TokenStream,
+    lookups: &[TokenStream],
+) -> TokenStream {
+    let name = field_name(p);
+    let k = &p.payload;
+    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = quote! { (#(#head_tys,)*) };
     let then_and_now = match lookups.split_first() {
         None => quote! {
             (<#k as ::ivm::Semiring>::one(), <#k as ::ivm::Semiring>::one())
@@ -358,22 +419,18 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         },
     };
     let key_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+    let doc = CHANGES_DOC.iter().chain(&[""]).chain(cost).map(|line| {
+        if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        }
+    });
     quote! {
-        /// The output tuples whose payload changed since the previous
-        /// call, each with its payload then and now (zero where the tuple
-        /// was not in the result, or is not now); a tuple that changed and
-        /// changed back is not among them. The first call reports the
-        /// whole result, against the empty one: tracking starts there, so a
-        /// program that never calls it pays nothing for it.
-        ///
-        /// Starts from the entries of the views and relations written since
-        /// the previous call, and walks only the output tuples through
-        /// them: its cost is the number of those entries plus the number
-        /// of tuples it yields, each of which changed (unless the semiring
-        /// lets a changed factor leave a product as it was).
+        #(#[doc = #doc])*
         pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
             let __first = self.#name.start();
-            #(#epochs)*
+            #start
             self.changes_since(__first)
         }
 
@@ -385,21 +442,8 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
                 .into_iter()
                 .flatten()
                 .map(|(__key, __now)| (__key, <#k as ::ivm::Semiring>::zero(), __now));
-            // A changed scalar changes every output tuple.
-            let __everything = #scalar_changed;
-            #(#collect)*
-            #(#topmost)*
-            #(#shared)*
-            let __tuples = __everything
-                .then(|| #everything)
-                .into_iter()
-                .flatten()
-                #(#from_levels)*;
-            let __since = __tuples.filter_map(move |__p| {
-                let __key = #head;
-                let (__then, __now) = self.get_then_and_now(&__key);
-                (__then != __now).then_some((__key, __then, __now))
-            });
+            #body
+            let __since = #since;
             __all.chain(__since)
         }
 
@@ -456,13 +500,9 @@ pub fn method(p: &Program) -> TokenStream {
             },
         )
     };
+    let doc = CHANGES_DOC.iter().map(|line| format!(" {line}"));
     quote! {
-        /// The output tuples whose payload changed since the previous
-        /// call, each with its payload then and now (zero where the tuple
-        /// was not in the result, or is not now); a tuple that changed and
-        /// changed back is not among them. The first call reports the
-        /// whole result, against the empty one: tracking starts there, so a
-        /// program that never calls it pays nothing for it.
+        #(#[doc = #doc])*
         ///
         #[doc = #cost]
         pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {

@@ -352,33 +352,17 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
         }
     };
     if p.updates == UpdateModel::InsertDelete {
-        let delete = method("delete", &r.snake);
-        let retract = method("retract", &r.snake);
-        let delete_doc = format!(
-            " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
-        );
-        let retract_doc =
-            format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
-        out.extend(quote! {
-            #[doc = #delete_doc]
-            pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
-                self.#retract(#(#cols,)* ::ivm::Semiring::one())
-            }
-
-            #[doc = #retract_doc]
-            ///
-            /// # Errors
-            ///
-            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
-            /// such contribution is alive; nothing changes then.
-            pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
+        out.extend(deletion_methods(
+            p,
+            rel_id,
+            quote! {
                 let __tuple = #tuple;
                 if let ::core::option::Option::Some((__old, __new)) = self.#base.retract(&__tuple, &#delta, #rel)? {
                     #propagate
                 }
                 ::core::result::Result::Ok(())
-            }
-        });
+            },
+        ));
     }
     out
 }
@@ -430,39 +414,56 @@ fn in_triangle_methods(
         }
     };
     if p.updates == UpdateModel::InsertDelete {
-        let delete = method("delete", &r.snake);
-        let retract = method("retract", &r.snake);
-        let tuple_doc = format!(
-            "{}({})",
-            r.name,
-            cols.iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let delete_doc = format!(
-            " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
-        );
-        let retract_doc =
-            format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
-        out.extend(quote! {
-            #[doc = #delete_doc]
-            pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
-                self.#retract(#(#cols,)* ::ivm::Semiring::one())
-            }
-
-            #[doc = #retract_doc]
-            ///
-            /// # Errors
-            ///
-            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
-            /// such contribution is alive; nothing changes then.
-            pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
-                self.#field.retract(&#x, &#y, &#delta, #rel)
-            }
-        });
+        out.extend(deletion_methods(
+            p,
+            rel_id,
+            quote! { self.#field.retract(&#x, &#y, &#delta, #rel) },
+        ));
     }
     out
+}
+
+/// `delete_<relation>` and `retract_<relation>` (under inserts and
+/// deletes), the latter with `body`, which has the columns and the delta in
+/// scope and returns `ivm::Result<()>`.
+fn deletion_methods(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStream {
+    let r = &p.relations[rel_id];
+    let k = &p.payload;
+    let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+    let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
+    let params = quote! { #(#cols: #tys),* };
+    let delta = delta_name(r);
+    let (update, insert) = (method("update", &r.snake), method("insert", &r.snake));
+    let (delete, retract) = (method("delete", &r.snake), method("retract", &r.snake));
+    let tuple_doc = format!(
+        "{}({})",
+        r.name,
+        cols.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let delete_doc = format!(
+        " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
+    );
+    let retract_doc =
+        format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
+    quote! {
+        #[doc = #delete_doc]
+        pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
+            self.#retract(#(#cols,)* ::ivm::Semiring::one())
+        }
+
+        #[doc = #retract_doc]
+        ///
+        /// # Errors
+        ///
+        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+        /// such contribution is alive; nothing changes then.
+        pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
+            #body
+        }
+    }
 }
 
 /// The name of the change enum: `<Query>Change`.

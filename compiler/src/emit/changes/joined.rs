@@ -99,8 +99,6 @@ impl TrackedJoined {
 
     /// `changes()` and its helpers.
     pub fn methods(&self, p: &Program) -> TokenStream {
-        let name = super::field_name(p);
-        let k = &p.payload;
         let joined = &p.maps[self.joined].name;
         let head = &p.maps[self.joined].key;
         let head_ty = key_type(p, head);
@@ -205,74 +203,43 @@ impl TrackedJoined {
                 quote! { self.#map.value_then_and_now(&#key) }
             })
             .collect();
-        let then_and_now = match lookups.split_first() {
-            None => quote! {
-                (<#k as ::ivm::Semiring>::one(), <#k as ::ivm::Semiring>::one())
-            },
-            Some((first, [])) => first.clone(),
-            Some((first, rest)) => quote! {
-                let (mut __then, mut __now) = #first;
-                #(
-                    let (__t, __n) = #rest;
-                    __then = ::ivm::Semiring::mul(&__then, &__t);
-                    __now = ::ivm::Semiring::mul(&__now, &__n);
-                )*
-                (__then, __now)
-            },
-        };
-        quote! {
-            /// The output tuples whose payload changed since the previous
-            /// call, each with its payload then and now (zero where the tuple
-            /// was not in the result); a tuple that changed and changed back
-            /// is not among them. The first call reports the whole result,
-            /// against the empty one: tracking starts there, so a program
-            /// that never calls it pays nothing for it.
-            ///
-            /// Starts from the relations and views written since the previous
-            /// call, and reads only the joined tuples through the values that
-            /// changed: its cost is the number of entries written plus the
-            /// number of tuples it yields, each of which changed (unless the
-            /// semiring lets a changed factor leave a product as it was). The
-            /// first call also indexes the join by each support's key, once.
-            pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
-                let __first = self.#name.start();
-                #(#epochs)*
-                if __first {
-                    for (__at, __key) in self.#joined.iter().enumerate() {
-                        let __at = u32::try_from(__at).expect("more than 2^32 output tuples");
-                        let (#(#names,)*) = __key;
-                        #(#records)*
-                    }
+        let start = quote! {
+            #(#epochs)*
+            if __first {
+                for (__at, __key) in self.#joined.iter().enumerate() {
+                    let __at = u32::try_from(__at).expect("more than 2^32 output tuples");
+                    let (#(#names,)*) = __key;
+                    #(#records)*
                 }
-                self.changes_since(__first)
             }
-
-            /// The changes of the epoch that just ended (every output tuple,
-            /// against nothing, when `first`).
-            fn changes_since(&self, first: bool) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
-                let __all = first
-                    .then(|| self.iter())
-                    .into_iter()
-                    .flatten()
-                    .map(|(__key, __now)| (__key, <#k as ::ivm::Semiring>::zero(), __now));
-                #(#touched)*
-                #(#lists)*
-                #(#shared_sets)*
-                let __since = ::core::iter::empty()
-                    #(#reads)*
-                    .filter_map(move |__key: &#head_ty| {
+        };
+        let body = quote! {
+            #(#touched)*
+            #(#lists)*
+            #(#shared_sets)*
+        };
+        let since = quote! {
+            ::core::iter::empty()
+                #(#reads)*
+                .filter_map(move |__key: &#head_ty| {
                     let (__then, __now) = self.get_then_and_now(__key);
                     (__then != __now).then(|| (::core::clone::Clone::clone(__key), __then, __now))
-                });
-                __all.chain(__since)
-            }
-
-            /// [`get`](Self::get) as of the start of the epoch that just
-            /// ended, and now.
-            fn get_then_and_now(&self, key: &#head_ty) -> (#k, #k) {
-                let (#(#names,)*) = key;
-                #then_and_now
-            }
-        }
+                })
+        };
+        super::walking_methods(
+            p,
+            &[
+                "Starts from the relations and views written since the previous",
+                "call, and reads only the joined tuples through the values that",
+                "changed: its cost is the number of entries written plus the",
+                "number of tuples it yields, each of which changed (unless the",
+                "semiring lets a changed factor leave a product as it was). The",
+                "first call also indexes the join by each support's key, once.",
+            ],
+            start,
+            body,
+            since,
+            &lookups,
+        )
     }
 }

@@ -260,11 +260,8 @@ impl Tracked {
 
     /// `changes()` and its helpers.
     pub fn methods(&self, p: &Program) -> TokenStream {
-        let name = super::field_name(p);
         let k = &p.payload;
         let n = self.nodes.len();
-        let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-        let head_ty = quote! { (#(#head_tys,)*) };
         let at = |m: MapId| self.nodes.iter().position(|&x| x == m).expect("a node");
 
         // Every factor map with a journal, once.
@@ -402,73 +399,44 @@ impl Tracked {
                 }
             })
             .collect();
-        let then_and_now = match lookups.split_first() {
-            None => quote! {
-                (<#k as ::ivm::Semiring>::one(), <#k as ::ivm::Semiring>::one())
-            },
-            Some((first, [])) => first.clone(),
-            Some((first, rest)) => quote! {
-                let (mut __then, mut __now) = #first;
-                #(
-                    let (__t, __n) = #rest;
-                    __then = ::ivm::Semiring::mul(&__then, &__t);
-                    __now = ::ivm::Semiring::mul(&__now, &__n);
-                )*
-                (__then, __now)
-            },
-        };
-        let key_names = p.output.head.iter().map(|&v| &p.vars[v].name);
-        let participation = self.participation(p);
         let touched: Vec<TokenStream> = touched.collect();
-        quote! {
-            /// The output tuples whose payload changed since the previous
-            /// call, each with its payload then and now (zero where the tuple
-            /// was not in the result); a tuple that changed and changed back
-            /// is not among them. The first call reports the whole result,
-            /// against the empty one: tracking starts there, so a program
-            /// that never calls it pays nothing for it.
-            ///
-            /// Starts from the entries of the views, relations and messages
-            /// written since the previous call, and walks only the output
-            /// tuples through them: its cost is the number of those entries
-            /// plus the number of tuples it yields, each of which changed
-            /// (unless the semiring lets a changed factor leave a product as
-            /// it was). The first call also finds which tuples of the top
-            /// join take part in the result, once.
-            pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
-                let __first = self.#name.start();
+        let body = quote! {
+            #(#touched)*
+            #(#starts)*
+            #(#shared_sets)*
+        };
+        let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+        let head_ty = quote! { (#(#head_tys,)*) };
+        let since = quote! {
+            ::core::iter::empty()
+                #(#walks)*
+                .filter_map(move |__key: #head_ty| {
+                    let (__then, __now) = self.get_then_and_now(&__key);
+                    (__then != __now).then_some((__key, __then, __now))
+                })
+        };
+        let methods = super::walking_methods(
+            p,
+            &[
+                "Starts from the entries of the views, relations and messages",
+                "written since the previous call, and walks only the output",
+                "tuples through them: its cost is the number of those entries",
+                "plus the number of tuples it yields, each of which changed",
+                "(unless the semiring lets a changed factor leave a product as",
+                "it was). The first call also finds which tuples of the top",
+                "join take part in the result, once.",
+            ],
+            quote! {
                 #(#epochs)*
                 #start
-                self.changes_since(__first)
-            }
-
-            /// The changes of the epoch that just ended (every output tuple,
-            /// against nothing, when `first`).
-            fn changes_since(&self, first: bool) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
-                let __all = first
-                    .then(|| self.iter())
-                    .into_iter()
-                    .flatten()
-                    .map(|(__key, __now)| (__key, <#k as ::ivm::Semiring>::zero(), __now));
-                #(#touched)*
-                #(#starts)*
-                #(#shared_sets)*
-                let __since = ::core::iter::empty()
-                    #(#walks)*
-                    .filter_map(move |__key: #head_ty| {
-                        let (__then, __now) = self.get_then_and_now(&__key);
-                        (__then != __now).then_some((__key, __then, __now))
-                    });
-                __all.chain(__since)
-            }
-
-            /// [`get`](Self::get) as of the start of the epoch that just
-            /// ended, and now.
-            fn get_then_and_now(&self, key: &#head_ty) -> (#k, #k) {
-                let (#(#key_names,)*) = key;
-                #then_and_now
-            }
-
+            },
+            body,
+            since,
+            &lookups,
+        );
+        let participation = self.participation(p);
+        quote! {
+            #methods
             #participation
         }
     }

@@ -39,51 +39,46 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn fan_out() {
-    println!("changes() after an update that changes F rows (OpenStock, one store with F items)");
+/// One fan-out table: for each F, `setup(F)` builds a query whose every
+/// `update(query, round, i)` changes F output rows, and `read(query)`
+/// counts what `changes()` yields; medians over the rounds of the update's
+/// time, the read's time and the read's time per changed row, with the
+/// log-log slope of the last between successive sizes.
+fn fan_out_table<Q>(
+    title: &str,
+    setup: impl Fn(u64) -> Q,
+    mut update: impl FnMut(&mut Q, usize, usize),
+    read: impl Fn(&mut Q) -> u64,
+) {
+    println!("{title}");
     println!(
         "{:>8} {:>14} {:>16} {:>14} {:>8}",
         "F", "update ns", "changes() ns", "ns per change", "slope"
     );
     let mut prev: Option<(f64, f64)> = None;
     for f in [10u64, 100, 1_000, 10_000, 100_000] {
-        let mut q = OpenStock::new();
-        for i in 0..100_000u64 {
-            q.insert_stock(1 + (i % 1000) as u32, i);
-        }
-        for item in 0..f {
-            q.insert_stock(0, item);
-        }
-        q.insert_open(0);
+        let mut q = setup(f);
         // The first call reports the whole result; tracking starts there.
-        black_box(q.changes().count());
+        black_box(read(&mut q));
         let reps = (200_000 / f).clamp(3, 2_000) as usize;
-        let (mut upd, mut read, mut per) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut upd, mut reads, mut per) = (Vec::new(), Vec::new(), Vec::new());
         for round in 0..ROUNDS {
             let (mut tu, mut tc, mut changed) = (0.0, 0.0, 0u64);
             for i in 0..reps {
-                let delta = if (round + i) % 2 == 0 {
-                    Int(1)
-                } else {
-                    Int(-1)
-                };
                 let start = Instant::now();
-                q.update_open(0, delta);
+                update(&mut q, round, i);
                 tu += start.elapsed().as_secs_f64();
                 let start = Instant::now();
-                let n = q.changes().fold(0u64, |n, change| {
-                    black_box(change);
-                    n + 1
-                });
+                let n = read(&mut q);
                 tc += start.elapsed().as_secs_f64();
-                assert_eq!(n, f, "every row of the store changed");
+                assert_eq!(n, f, "every row of the skewed key changed");
                 changed += n;
             }
             upd.push(tu * 1e9 / reps as f64);
-            read.push(tc * 1e9 / reps as f64);
+            reads.push(tc * 1e9 / reps as f64);
             per.push(tc * 1e9 / changed as f64);
         }
-        let (u, r, p) = (median(upd), median(read), median(per));
+        let (u, r, p) = (median(upd), median(reads), median(per));
         let slope = prev.map_or("-".to_owned(), |(pf, pp)| {
             format!("{:.2}", (p / pp).ln() / (f as f64 / pf).ln())
         });
@@ -92,63 +87,75 @@ fn fan_out() {
     }
 }
 
+/// Counts the changes a query reports, reading each.
+macro_rules! count_changes {
+    () => {
+        |q: &mut _| {
+            q.changes().fold(0u64, |n, change| {
+                black_box(change);
+                n + 1
+            })
+        }
+    };
+}
+
+fn fan_out() {
+    fan_out_table(
+        "changes() after an update that changes F rows (OpenStock, one store with F items)",
+        |f| {
+            let mut q = OpenStock::new();
+            for i in 0..100_000u64 {
+                q.insert_stock(1 + (i % 1000) as u32, i);
+            }
+            for item in 0..f {
+                q.insert_stock(0, item);
+            }
+            q.insert_open(0);
+            q
+        },
+        |q: &mut OpenStock, round, i| {
+            let delta = if (round + i) % 2 == 0 {
+                Int(1)
+            } else {
+                Int(-1)
+            };
+            q.update_open(0, delta);
+        },
+        count_changes!(),
+    );
+}
+
 fn fan_out_top_join() {
     println!();
-    println!(
-        "changes() after an insert that changes F rows (CheapestConnection, one origin with F hubs)"
-    );
-    println!(
-        "{:>8} {:>14} {:>16} {:>14} {:>8}",
-        "F", "update ns", "changes() ns", "ns per change", "slope"
-    );
-    let mut prev: Option<(f64, f64)> = None;
-    for f in [10u32, 100, 1_000, 10_000, 100_000] {
-        let mut q = CheapestConnection::new();
-        for i in 0..100_000u32 {
-            let (origin, hub) = (1 + i % 1000, i);
-            q.update_feeder(origin, 0, MinPlus(5));
-            q.update_route(origin, hub, MinPlus(7));
-            q.update_onward(hub, 0, MinPlus(3));
-        }
-        for hub in 0..f {
-            q.update_route(0, 1_000_000 + hub, MinPlus(7));
-            q.update_onward(1_000_000 + hub, 0, MinPlus(3));
-        }
-        q.update_feeder(0, 0, MinPlus(1_000_000_000));
-        // The first call reports the whole result; tracking starts there.
-        black_box(q.changes().count());
-        let reps = (200_000 / f).clamp(3, 2_000) as usize;
-        let mut price = 1_000_000_000i64;
-        let (mut upd, mut read, mut per) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..ROUNDS {
-            let (mut tu, mut tc, mut changed) = (0.0, 0.0, 0u64);
-            for i in 0..reps {
-                // Each feeder is cheaper than every one before: all F rows
-                // of the origin get cheaper.
-                price -= 1;
-                let start = Instant::now();
-                q.update_feeder(0, 1 + i as u32, MinPlus(price));
-                tu += start.elapsed().as_secs_f64();
-                let start = Instant::now();
-                let n = q.changes().fold(0u64, |n, change| {
-                    black_box(change);
-                    n + 1
-                });
-                tc += start.elapsed().as_secs_f64();
-                assert_eq!(n, u64::from(f), "every row of the origin changed");
-                changed += n;
+    // Each feeder is cheaper than every one before: all F rows of the
+    // origin get cheaper.
+    let mut price = 1_000_000_000i64;
+    let mut feeder = 0u32;
+    fan_out_table(
+        "changes() after an insert that changes F rows (CheapestConnection, one origin with F hubs)",
+        |f| {
+            let f = f as u32;
+            let mut q = CheapestConnection::new();
+            for i in 0..100_000u32 {
+                let (origin, hub) = (1 + i % 1000, i);
+                q.update_feeder(origin, 0, MinPlus(5));
+                q.update_route(origin, hub, MinPlus(7));
+                q.update_onward(hub, 0, MinPlus(3));
             }
-            upd.push(tu * 1e9 / reps as f64);
-            read.push(tc * 1e9 / reps as f64);
-            per.push(tc * 1e9 / changed as f64);
-        }
-        let (u, r, p) = (median(upd), median(read), median(per));
-        let slope = prev.map_or("-".to_owned(), |(pf, pp)| {
-            format!("{:.2}", (p / pp).ln() / (f64::from(f) / pf).ln())
-        });
-        println!("{f:>8} {u:>14.0} {r:>16.0} {p:>14.1} {slope:>8}");
-        prev = Some((f64::from(f), p));
-    }
+            for hub in 0..f {
+                q.update_route(0, 1_000_000 + hub, MinPlus(7));
+                q.update_onward(1_000_000 + hub, 0, MinPlus(3));
+            }
+            q.update_feeder(0, 0, MinPlus(1_000_000_000));
+            q
+        },
+        |q: &mut CheapestConnection, _, _| {
+            price -= 1;
+            feeder += 1;
+            q.update_feeder(0, feeder, MinPlus(price));
+        },
+        count_changes!(),
+    );
 }
 
 fn untouched() {

@@ -259,46 +259,44 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     if p.kept(rel_id) == Kept::InTriangle {
         return in_triangle_methods(p, rel_id, &update_doc, &insert_doc);
     }
-    if p.kept(rel_id) == Kept::IndexOnly {
-        // Over `Bool`: a tuple a message may still revisit goes into that
-        // message's index, and every tuple goes up with old payload zero
-        // (a repeated insert raises nothing: ⊕ absorbs it).
-        let inserts = index_inserts(p, rel_id, &flags);
-        return quote! {
-            #[doc = #update_doc]
-            ///
-            /// The relation's payloads are not kept: a tuple a message can
-            /// still revisit waits in that message's index (its payload is
-            /// one), and the change goes straight to the messages above.
-            pub fn #update(&mut self, #params, #delta: #k) {
-                if ::ivm::Semiring::is_zero(&#delta) {
-                    return;
-                }
-                let __tuple = #tuple;
-                #revisit
-                #inserts
-                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
-            }
-
-            #[doc = #insert_doc]
-            pub fn #insert(&mut self, #params) {
-                self.#update(#(#cols,)* ::ivm::Semiring::one());
-            }
-        };
-    }
     if !p.stores(rel_id) {
         // Nothing reads the tuples back (plan::storage): the views above
-        // change by `delta` at the tuple, whatever its payload was.
+        // change by `delta` at the tuple, whatever its payload was. Over
+        // `Bool` (`Kept::IndexOnly`) a tuple a message may still revisit
+        // also goes into that message's index first (a repeated insert
+        // then raises nothing: ⊕ absorbs it).
+        let (index, kept_doc) = if p.kept(rel_id) == Kept::IndexOnly {
+            let inserts = index_inserts(p, rel_id, &flags);
+            (
+                quote! {
+                    #revisit
+                    #inserts
+                },
+                quote! {
+                    /// The relation's payloads are not kept: a tuple a message can
+                    /// still revisit waits in that message's index (its payload is
+                    /// one), and the change goes straight to the messages above.
+                },
+            )
+        } else {
+            (
+                quote! {},
+                quote! {
+                    /// The relation's tuples are not kept: `delta` goes straight to
+                    /// the views above its atoms.
+                },
+            )
+        };
         return quote! {
             #[doc = #update_doc]
             ///
-            /// The relation's tuples are not kept: `delta` goes straight to
-            /// the views above its atoms.
+            #kept_doc
             pub fn #update(&mut self, #params, #delta: #k) {
                 if ::ivm::Semiring::is_zero(&#delta) {
                     return;
                 }
                 let __tuple = #tuple;
+                #index
                 self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
             }
 

@@ -12,6 +12,12 @@ use super::method;
 use crate::ir::{Kept, MapId, MapKind, Program, RelId, RelationIr, Trigger};
 use crate::query::UpdateModel;
 
+/// `R(a, b)`: a relation's tuple as the docs of its methods write it.
+fn tuple_doc(r: &RelationIr) -> String {
+    let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
+    format!("{}({})", r.name, cols.join(", "))
+}
+
 /// The name of the payload parameter: `delta`, unless a column has it.
 fn delta_name(r: &RelationIr) -> Ident {
     if r.columns.iter().any(|(c, _)| c == "delta") {
@@ -235,14 +241,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     } else {
         quote! { ::core::clone::Clone::clone(&__tuple) }
     };
-    let tuple_doc = format!(
-        "{}({})",
-        r.name,
-        cols.iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let tuple_doc = tuple_doc(r);
     let update_doc = format!(
         " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."
     );
@@ -433,14 +432,7 @@ fn deletion_methods(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStrea
     let delta = delta_name(r);
     let (update, insert) = (method("update", &r.snake), method("insert", &r.snake));
     let (delete, retract) = (method("delete", &r.snake), method("retract", &r.snake));
-    let tuple_doc = format!(
-        "{}({})",
-        r.name,
-        cols.iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let tuple_doc = tuple_doc(r);
     let delete_doc = format!(
         " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
     );

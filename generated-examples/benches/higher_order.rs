@@ -230,7 +230,18 @@ fn path(sizes: &[u32]) {
         }
         assert_eq!(vt.get(&()), fo.get(&()), "the engines agree");
         let mut rng = Rng(7);
-        let per_round = if n >= 1_000_000 { 60 } else { 600 };
+        // At 10^6 an update at a heavy key costs first order ~10^4
+        // derivations, and a few in 10^3 cost it 10^6 (an S tuple between
+        // two heavy keys): rounds of 300 operations hold enough of those
+        // for the median to be stable (`IVM_ROUND` sets another size).
+        let per_round = if n >= 1_000_000 {
+            std::env::var("IVM_ROUND")
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(300)
+        } else {
+            600
+        };
         let ops = operations(&mut rng, &[&d.r, &d.s, &d.t], per_round * (ROUNDS + 1));
         // The work of one update (each operation is two): the view tree
         // loops over S(·, c) for T; first order enumerates derivations.

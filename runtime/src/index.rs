@@ -156,24 +156,44 @@ impl<'a, K> IntoIterator for &'a Group<K> {
 }
 
 /// A secondary index of a relation: its tuples grouped by the values of
-/// some of their columns, for the first-order delta's lookups. O(1) insert
-/// and remove; iteration over a group visits only its tuples.
+/// some of their columns, for the first-order delta's lookups and the loops
+/// of a view tree. O(1) insert and remove; iteration over a group visits
+/// only its tuples.
+///
+/// Each tuple may carry a value `V` beside it (`()` by default, which takes
+/// no room). A view tree's loop over the tuples of a sibling atom needs
+/// each tuple's payload: kept here, in the group it walks, it is read in
+/// the same sweep instead of by a probe of the relation's map per tuple,
+/// which on a large relation is a cache miss each.
+///
+/// ```
+/// use ivm::__private::Index;
+///
+/// // Tuples (b, c) by c, each with its payload.
+/// let mut by_c: Index<(u32,), (u32, u32), i64> = Index::default();
+/// by_c.insert_with((7,), (1, 7), 2);
+/// by_c.insert_with((7,), (2, 7), 1);
+/// by_c.set(&(7,), &(1, 7), 5);
+/// assert_eq!(by_c.entries(&(7,)), [((1, 7), 5), ((2, 7), 1)]);
+/// by_c.remove(&(7,), &(1, 7));
+/// assert_eq!(by_c.get(&(7,)).collect::<Vec<_>>(), [&(2, 7)]);
+/// ```
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
     serde(bound(
-        serialize = "K: serde::Serialize + Eq + std::hash::Hash, T: serde::Serialize + Eq + std::hash::Hash",
-        deserialize = "K: serde::Deserialize<'de> + Eq + std::hash::Hash, T: serde::Deserialize<'de> + Eq + std::hash::Hash"
+        serialize = "K: serde::Serialize + Eq + std::hash::Hash, T: serde::Serialize + Eq + std::hash::Hash, V: serde::Serialize",
+        deserialize = "K: serde::Deserialize<'de> + Eq + std::hash::Hash, T: serde::Deserialize<'de> + Eq + std::hash::Hash, V: serde::Deserialize<'de>"
     ))
 )]
-pub struct Index<K, T> {
-    groups: HashMap<K, Group<T>>,
+pub struct Index<K, T, V = ()> {
+    groups: HashMap<K, Group<(T, V)>>,
     /// Where each tuple sits in its group.
     pos: HashMap<T, usize>,
 }
 
-impl<K, T> Default for Index<K, T> {
+impl<K, T, V> Default for Index<K, T, V> {
     fn default() -> Self {
         Index {
             groups: HashMap::default(),
@@ -185,12 +205,35 @@ impl<K, T> Default for Index<K, T> {
 impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
     /// Adds tuple `t` under key `k`; a tuple already present is left as it
     /// is.
+    #[inline]
     pub fn insert(&mut self, k: K, t: T) {
-        if self.pos.contains_key(&t) {
+        self.insert_with(k, t, ());
+    }
+}
+
+impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash, V> Index<K, T, V> {
+    /// Adds tuple `t` under key `k` with value `v`; a tuple already present
+    /// is left as it is.
+    pub fn insert_with(&mut self, k: K, t: T, v: V) {
+        let hashbrown::hash_map::Entry::Vacant(slot) = self.pos.entry(t) else {
             return;
+        };
+        let at = self
+            .groups
+            .entry(k)
+            .or_default()
+            .push((slot.key().clone(), v));
+        slot.insert(at);
+    }
+
+    /// Replaces the value beside tuple `t` (under key `k`), if present.
+    pub fn set(&mut self, k: &K, t: &T, v: V) {
+        let Some(&at) = self.pos.get(t) else {
+            return;
+        };
+        if let Some(entry) = self.groups.get_mut(k).and_then(|g| g.keys.get_mut(at)) {
+            entry.1 = v;
         }
-        let at = self.groups.entry(k).or_default().push(t.clone());
-        self.pos.insert(t, at);
     }
 
     /// Removes tuple `t` from under key `k`, if present.
@@ -201,8 +244,11 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
         let Some(group) = self.groups.get_mut(k) else {
             return;
         };
-        if let Some(moved) = group.swap_remove(at).cloned() {
-            self.pos.insert(moved, at);
+        if let Some((moved, _)) = group.swap_remove(at) {
+            // The tuple moved into the hole: its position is now `at`.
+            if let Some(slot) = self.pos.get_mut(moved) {
+                *slot = at;
+            }
         }
         if group.is_empty() {
             self.groups.remove(k);
@@ -210,8 +256,14 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash> Index<K, T> {
     }
 
     /// The tuples under key `k`.
-    pub fn get<'a>(&'a self, k: &K) -> impl Iterator<Item = &'a T> + use<'a, K, T> {
-        self.groups.get(k).into_iter().flat_map(|g| g.iter())
+    pub fn get<'a>(&'a self, k: &K) -> impl Iterator<Item = &'a T> + use<'a, K, T, V> {
+        self.entries(k).iter().map(|(t, _)| t)
+    }
+
+    /// The tuples under key `k`, each with its value.
+    #[inline]
+    pub fn entries(&self, k: &K) -> &[(T, V)] {
+        self.groups.get(k).map_or(&[], |g| g.keys.as_slice())
     }
 
     /// How many tuples are under key `k`: what a join that may walk either

@@ -241,11 +241,11 @@ fn forced_strategies_are_checked() {
     assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("triangle count"));
     let v = verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)");
     assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("inserts only"));
-    // `#[allow(intractable)]` turns a rejection into the cheaper of a view
-    // tree over a general variable order and the first-order delta: for the
-    // 3-path count, the view tree (one degree for `T`, where first order
-    // pays two for every atom); for matrix multiplication (one degree
-    // either way), the first-order delta.
+    // `#[allow(intractable)]` turns a rejection into the cheapest of a
+    // view tree over a general variable order, the first-order delta and
+    // recompute: for the 3-path count, the view tree (one degree for `T`,
+    // where first order pays two for every atom, in linear space); for
+    // matrix multiplication (one degree either way), the first-order delta.
     let v = verdict("#[allow(intractable)]", "Q() = R(a, b) * S(b, c) * T(c, d)");
     assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
     assert!(!v.tractable && v.opted_in && v.witness.is_some());
@@ -253,14 +253,27 @@ fn forced_strategies_are_checked() {
     let v = verdict("#[allow(intractable)]", "Q(x, z) = R(x, y) * S(y, z)");
     assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
     assert_eq!(v.update_time, "O(N)");
-    // The 4-cycle over the order `a → c → {b, d}`: one degree per update,
-    // where first order pays two.
+    // The 4-cycle over the order `a → c → {b, d}` pays one degree per
+    // update where first order pays two, but its views over opposite
+    // corners may hold N^2 entries (width 2): saving one degree does not
+    // pay for that, so the opt-in takes first order, and says why.
     let v = verdict(
         "#[allow(intractable)]",
         "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
     );
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
     assert!(!v.tractable && v.opted_in && v.witness.is_some());
+    let weighed = v.weighed.unwrap_or_default();
+    assert!(
+        weighed.contains("O(N^2) space (its views may outgrow the input by more than it saves)"),
+        "{weighed}"
+    );
+    // Forced, it gets the view tree.
+    let v = verdict(
+        "#[strategy(view_tree)]",
+        "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
+    );
+    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
     assert_eq!(
         v.update_time,
         "O(deg_S(b)) for `R`, O(deg_R(b)) for `S`, O(deg_U(d)) for `T`, O(deg_T(d)) for `U`"

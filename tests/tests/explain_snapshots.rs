@@ -49,6 +49,11 @@ fn rejections() {
         "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
     );
     text += &common::item(
+        "FourCycleViewTree",
+        "#[strategy(view_tree)]",
+        "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
+    );
+    text += &common::item(
         "ThetaUnderTwoLayers",
         "#[semiring(ivm::semiring::Bool)] #[updates(insert_only)]",
         "Q(a, b, c) = R(a, b) * S(b, c) * { a < c }",

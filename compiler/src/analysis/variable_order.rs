@@ -7,6 +7,7 @@
 //! strategy turns it into views, one per variable.
 
 use super::hypergraph::{Hypergraph, Mask, bit, members, subset};
+use super::width::{Ratio, fractional_edge_cover};
 
 /// A variable order over some atoms of a query.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -248,6 +249,20 @@ impl VariableOrder {
             per_atom.iter().copied().max().unwrap_or(0),
             per_atom.iter().sum(),
         )
+    }
+
+    /// The order's width as a tree decomposition: each variable with its
+    /// view's key (its dependency set) is a bag, and the width is the
+    /// largest fractional edge cover of a bag. A view then holds at most
+    /// N^width entries (the AGM bound of its bag), so the order's space is
+    /// O(N^width); width 1 means no view outgrows the input.
+    pub fn width(&self, hg: &Hypergraph) -> Ratio {
+        let edges = hg.relation_edges();
+        (0..self.nodes.len())
+            .filter(|&v| self.nodes[v].present)
+            .map(|v| fractional_edge_cover(&edges, self.dep(hg, v) | bit(v)))
+            .max()
+            .unwrap_or(Ratio::int(0))
     }
 
     /// Places the variables of `atoms` (a set of atoms whose variables

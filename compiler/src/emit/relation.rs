@@ -93,11 +93,13 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
     let k = &p.payload;
     let (mut revisit, mut flags) = (Vec::new(), Vec::new());
     let (mut enter, mut enter_while, mut leave) = (Vec::new(), Vec::new(), Vec::new());
+    let mut refresh = Vec::new();
     for m in &p.maps {
         if let MapKind::Index {
             relation,
             columns,
             while_growing,
+            payloads,
         } = &m.kind
             && *relation == rel
         {
@@ -109,7 +111,23 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
             }));
             let insert =
                 quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); };
-            if while_growing.is_empty() {
+            if *payloads {
+                // The payload beside the tuple follows every change, so a
+                // loop that reads it sees what the base map holds (a tuple
+                // that turned zero stays, with payload zero, until the
+                // change has propagated, as in the indexes without).
+                enter.push(quote! {
+                    self.#field.insert_with(
+                        #key,
+                        ::core::clone::Clone::clone(&__tuple),
+                        ::core::clone::Clone::clone(&__new),
+                    );
+                });
+                refresh.push(quote! {
+                    self.#field.set(&#key, &__tuple, ::core::clone::Clone::clone(&__new));
+                });
+                leave.push(quote! { self.#field.remove(&#key, &__tuple); });
+            } else if while_growing.is_empty() {
                 enter.push(insert);
                 leave.push(quote! { self.#field.remove(&#key, &__tuple); });
             } else {
@@ -130,10 +148,11 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
         }
     }
     let enter = (!enter.is_empty()).then(|| {
+        let refresh = (!refresh.is_empty()).then(|| quote! { else { #(#refresh)* } });
         quote! {
             if ::ivm::Semiring::is_zero(&__old) {
                 #(#enter)*
-            }
+            } #refresh
         }
     });
     let leave = (!leave.is_empty()).then(|| {
@@ -585,6 +604,7 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             relation,
             columns,
             while_growing,
+            payloads,
         } => {
             let r = &p.relations[*relation];
             let key = super::tuple(columns.iter().map(|&c| {
@@ -594,7 +614,10 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             let all = super::relation_type(&p.relations[*relation]);
             // CROWN's indexes lose no tuple one at a time (inserts only),
             // only whole groups once their messages stop growing.
-            if while_growing.is_empty() {
+            if *payloads {
+                let k = &p.payload;
+                quote! { ::ivm::__private::Index<#key, #all, #k> }
+            } else if while_growing.is_empty() {
                 quote! { ::ivm::__private::Index<#key, #all> }
             } else {
                 quote! { ::ivm::__private::GrowingIndex<#key, #all> }

@@ -52,7 +52,11 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
     // inside the loops of a step that changes several entries, on to the
     // next one.
     let mut exit = quote! { break #block };
+    // The atoms whose tuples the loops so far walk with their payloads: a
+    // step reads such a sibling from the loop instead of its base map.
+    let mut walked: Vec<AtomId> = Vec::new();
     for (s, step) in steps.iter().enumerate() {
+        walked.extend(step.binds.iter().filter_map(|b| walked_atom(p, b)));
         if !step.binds.is_empty() {
             let label = step_label(s);
             exit = quote! { continue #label };
@@ -67,7 +71,13 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
             .siblings
             .iter()
             .map(|&f| {
-                let value = factor_value(p, f);
+                let value = match f {
+                    Factor::Atom(a) if walked.contains(&a) => {
+                        let payload = loop_payload(p, a);
+                        quote! { ::core::clone::Clone::clone(#payload) }
+                    }
+                    _ => factor_value(p, f),
+                };
                 match f {
                     Factor::Atom(a) if later.contains(&a) => {
                         let key = key_expr(p, &p.atoms[a].vars);
@@ -230,6 +240,13 @@ fn bind_loop(
     let index = &p.maps[b.index].name;
     let key_vars: Vec<usize> = columns.iter().map(|&c| vars[c]).collect();
     let key = key_expr(p, &key_vars);
+    let element = match walked_atom(p, b) {
+        Some(a) => {
+            let payload = loop_payload(p, a);
+            quote! { (__u, #payload) in self.#index.entries(&#key) }
+        }
+        None => quote! { __u in self.#index.get(&#key) },
+    };
     let binds = (0..vars.len())
         .filter(|c| !columns.contains(c) && used.contains(&vars[*c]))
         .map(|c| {
@@ -238,10 +255,36 @@ fn bind_loop(
             quote! { let #v = &#f; }
         });
     quote! {
-        #label for __u in self.#index.get(&#key) {
+        #label for #element {
             #(#binds)*
             #body
         }
+    }
+}
+
+/// The atom whose tuples loop `b` walks with their payloads, if its index
+/// keeps them (`MapKind::Index::payloads`).
+fn walked_atom(p: &Program, b: &Bind) -> Option<AtomId> {
+    match (&p.maps[b.index].kind, b.factor) {
+        (MapKind::Index { payloads: true, .. }, Factor::Atom(a)) => Some(a),
+        _ => None,
+    }
+}
+
+/// The name a loop gives the payload of the tuple of atom `a` it is at:
+/// `__s_payload` for an atom of `S`, `__s_1_payload` for the second atom
+/// of `S` in a self-join.
+fn loop_payload(p: &Program, a: AtomId) -> syn::Ident {
+    let relation = p.atoms[a].relation;
+    let snake = &p.relations[relation].snake;
+    let same: Vec<AtomId> = (0..p.atoms.len())
+        .filter(|&b| p.atoms[b].relation == relation)
+        .collect();
+    if same.len() == 1 {
+        format_ident!("__{snake}_payload")
+    } else {
+        let nth = same.iter().position(|&b| b == a).unwrap_or(0);
+        format_ident!("__{snake}_{nth}_payload")
     }
 }
 

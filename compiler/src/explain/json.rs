@@ -40,6 +40,9 @@ pub fn to_json(r: &Report) -> Value {
     if let Some(space) = &v.space {
         verdict["space"] = json!(space);
     }
+    if let Some(weighed) = &v.weighed {
+        verdict["weighed"] = json!(weighed);
+    }
     if let Some(changes) = super::changes(r) {
         verdict["changes"] = json!(changes);
     }

@@ -108,6 +108,9 @@ pub fn to_text(r: &Report) -> String {
             if let Some(space) = &v.space {
                 let _ = writeln!(out, "  space        {space}");
             }
+            if let Some(weighed) = &v.weighed {
+                let _ = writeln!(out, "  weighed      {weighed}");
+            }
             let _ = writeln!(out, "  why          {}", v.reason);
             if let Some(w) = &v.witness {
                 let _ = writeln!(out, "  witness      {w}");
@@ -198,17 +201,7 @@ fn plan_text(r: &Report) -> String {
             tree::draw(&forest, "  ", &mut out);
             // The order is a tree decomposition: each variable with its
             // view's key is a bag.
-            let edges = hg.relation_edges();
-            let width = (0..order.nodes.len())
-                .filter(|&v| order.nodes[v].present)
-                .map(|v| {
-                    crate::analysis::width::fractional_edge_cover(
-                        &edges,
-                        order.dep(hg, v) | (1 << v),
-                    )
-                })
-                .max()
-                .unwrap_or(crate::analysis::Ratio::int(0));
+            let width = order.width(hg);
             let _ = writeln!(
                 out,
                 "  as a tree decomposition (each variable with its key a bag): width {width} (the largest fractional edge cover of a bag; the query's fhtw is {})",

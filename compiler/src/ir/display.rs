@@ -46,12 +46,18 @@ impl fmt::Display for Program {
                     relation,
                     columns,
                     while_growing,
+                    payloads,
                 } => {
                     let r = &self.relations[*relation];
                     let cols: Vec<String> = columns
                         .iter()
                         .map(|&c| r.columns[c].0.to_string())
                         .collect();
+                    let with = if *payloads {
+                        ", each with its payload"
+                    } else {
+                        ""
+                    };
                     let until = if while_growing.is_empty() {
                         String::new()
                     } else {
@@ -63,7 +69,7 @@ impl fmt::Display for Program {
                     };
                     writeln!(
                         f,
-                        "  {}[{}] := the tuples of {} by ({}){until}",
+                        "  {}[{}] := the tuples of {} by ({}){with}{until}",
                         map.name,
                         cols.join(", "),
                         r.name,

@@ -282,6 +282,11 @@ pub enum MapKind {
         /// inserts; a key's tuples leave together once every message
         /// here is at the top at that key.
         while_growing: Vec<MapId>,
+        /// Each tuple carries its payload beside it (kept by the
+        /// relation's updates), for a view tree's loops over the tuples of
+        /// a sibling atom: they read it from the group they walk instead
+        /// of probing the base map per tuple.
+        payloads: bool,
     },
     /// A secondary index of a view of a general view tree: its keys with a
     /// non-zero payload, grouped by some of their variables, so that a

@@ -167,6 +167,7 @@ pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId 
             relation,
             columns,
             while_growing: Vec::new(),
+            payloads: false,
         },
     });
     p.maps.len() - 1

@@ -45,6 +45,9 @@ pub struct Verdict {
     pub witness_atoms: Mask,
     /// What the user can do, when rejected.
     pub hint: Option<String>,
+    /// For a query taken on with `#[allow(intractable)]`: the candidates
+    /// [`opt_in_choice`] weighed, each with its price.
+    pub weighed: Option<String>,
 }
 
 impl Verdict {
@@ -111,6 +114,7 @@ fn accept(
         witness: None,
         witness_atoms: 0,
         hint: None,
+        weighed: None,
     }
 }
 
@@ -134,6 +138,7 @@ fn reject(
         witness: Some(witness),
         witness_atoms,
         hint: Some(hint),
+        weighed: None,
     }
 }
 
@@ -365,54 +370,166 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
     )
 }
 
-/// What `#[allow(intractable)]` makes of a rejected query: a view tree over
-/// the general variable order where one exists, the semiring can retract
-/// (under deletes) and it is cheaper than the first-order delta, else the
-/// first-order delta.
+/// What `#[allow(intractable)]` makes of a rejected query: the cheapest of
+/// a view tree over the general variable order (where one exists and the
+/// semiring can retract under deletes), the first-order delta and
+/// recompute; or the range join for a two-atom inequality join.
 ///
 /// Cheaper under one assumption about the data: every join key has the
 /// same degree d, and a relation holds N = d² tuples (the skew where the
-/// choice matters: a few keys of degree √N). An update then costs d^k,
-/// where k counts the loops it runs: a loop through an index costs d, a
-/// scan d². The view tree wins when its worst atom's k is smaller, or equal
-/// with a smaller total over the atoms; on a tie the first-order delta
-/// wins (it keeps fewer maps: matrix multiplication measures 3× faster
-/// with it, `benches/higher_order.rs`).
-pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> (Strategy, String) {
+/// choice matters: a few keys of degree √N). Each candidate is priced in
+/// powers of d:
+///
+/// - **time per update**: d^k, where k counts the loops the update runs (a
+///   loop through an index costs d, a scan d²), for the worst atom, then
+///   summed over the atoms to break ties. Recompute stores the tuple in
+///   O(1), but a read evaluates the whole join (the AGM bound N^ρ*, so
+///   k = 2ρ*), and the result is assumed read after every update.
+/// - **space**: a view tree whose order has width w (the largest fractional
+///   edge cover of a bag) keeps views of up to N^w entries, where first
+///   order and recompute keep O(N) beside the result. So a view tree of
+///   width w > 1 must save at least the factor its space may exceed theirs
+///   by, N^(w−1) = d^(2(w−1)), on the worst update.
+///
+/// The cheapest in time that the space rule allows wins; on a tie the
+/// first-order delta wins (it keeps fewer maps: matrix multiplication
+/// measures 3× faster with it, `benches/higher_order.rs`), and recompute
+/// wins only when strictly cheaper than both.
+pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> OptIn {
     if a.inequality_join.is_some() && class.ring {
-        return (Strategy::RangeJoin, "O(log U)".to_owned());
+        return OptIn {
+            strategy: Strategy::RangeJoin,
+            time: "O(log U)".to_owned(),
+            weighed: None,
+        };
     }
-    let first_order = first_order_exponent(&a.hypergraph);
-    if let Some(order) = &a.general_order
-        && (!deletes || class.deletable || class.ordered_deletes)
-    {
+    let hg = &a.hypergraph;
+    let first_order = Price::of(&first_order_loops(hg));
+    let rho = crate::analysis::width::fractional_edge_cover(&hg.relation_edges(), hg.vars());
+    let order = a
+        .general_order
+        .as_ref()
+        .filter(|_| !deletes || class.deletable || class.ordered_deletes);
+    let tree = order.map(|order| {
         let weight = |degrees: &[String]| -> u32 {
             degrees
                 .iter()
                 .map(|d| if d.starts_with('|') { 2 } else { 1 })
                 .sum()
         };
-        let tree: Vec<u32> = general_bounds(a, order)
+        let ks: Vec<u32> = general_bounds(a, order)
             .iter()
             .map(|(_, degrees)| weight(degrees))
             .collect();
-        let delta = first_order_loops(&a.hypergraph);
-        let cost = |ks: &[u32]| {
-            (
-                ks.iter().copied().max().unwrap_or(0),
-                ks.iter().sum::<u32>(),
-            )
+        (Price::of(&ks), order.width(hg))
+    });
+    let in_d = |k: u32| match k {
+        0 => "O(1)".to_owned(),
+        1 => "O(d)".to_owned(),
+        k => format!("O(d^{k})"),
+    };
+    let mut weighed = Vec::new();
+    if let Some((time, width)) = &tree {
+        let space = if width.to_f64() <= 1.0 {
+            "O(N)".to_owned()
+        } else {
+            ratio_power(*width)
         };
-        if cost(&tree) < cost(&delta) {
+        let outgrows = if space_pays(*time, width.to_f64(), first_order) {
+            ""
+        } else {
+            " (its views may outgrow the input by more than it saves)"
+        };
+        weighed.push(format!(
+            "view tree {} per update in {space} space{outgrows}",
+            in_d(time.worst)
+        ));
+    }
+    weighed.push(format!(
+        "first order {} per update",
+        in_d(first_order.worst)
+    ));
+    weighed.push(format!("recompute {} per read", ratio_power(rho)));
+    let tree_price = tree.map(|(time, width)| (time, width.to_f64()));
+    let strategy = pick(tree_price, first_order, 2.0 * rho.to_f64());
+    let time = match (strategy, order) {
+        (Strategy::ViewTree, Some(order)) => {
             let per_entry = if deletes && !class.deletable {
                 "O(log N)"
             } else {
                 "O(1)"
             };
-            return (Strategy::ViewTree, general_update_time(a, order, per_entry));
+            general_update_time(a, order, per_entry)
+        }
+        (Strategy::Recompute, _) => "O(1)".to_owned(),
+        _ => ratio_power(first_order_exponent(hg)),
+    };
+    OptIn {
+        strategy,
+        time,
+        weighed: Some(format!(
+            "{} (every join key of degree d, N = d² tuples per relation)",
+            weighed.join("; ")
+        )),
+    }
+}
+
+/// The time an update costs in powers of the degree d (see
+/// [`opt_in_choice`]): the worst atom's exponent, then the sum over the
+/// atoms, compared in that order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Price {
+    worst: u32,
+    total: u32,
+}
+
+impl Price {
+    /// The price of updates whose atoms cost d^k for each k of `ks`.
+    fn of(ks: &[u32]) -> Price {
+        Price {
+            worst: ks.iter().copied().max().unwrap_or(0),
+            total: ks.iter().sum(),
         }
     }
-    (Strategy::FirstOrder, ratio_power(first_order))
+}
+
+/// Whether a view tree of price `tree` and width `width` saves, on its
+/// worst update, at least the factor d^(2(width − 1)) = N^(width − 1) by
+/// which its views may outgrow the first-order delta's O(N) state.
+fn space_pays(tree: Price, width: f64, first_order: Price) -> bool {
+    let excess = 2.0 * (width - 1.0);
+    excess <= 0.0 || f64::from(first_order.worst) - f64::from(tree.worst) >= excess
+}
+
+/// The rule of [`opt_in_choice`] over the candidates' prices: the view tree
+/// (its price and width, where there is one) when strictly cheaper than
+/// first order and its space pays; recompute (`recompute`: the exponent of
+/// a read, in powers of d) when strictly cheaper than the better of those;
+/// else first order.
+fn pick(tree: Option<(Price, f64)>, first_order: Price, recompute: f64) -> Strategy {
+    let (strategy, best) = match tree {
+        Some((time, width)) if time < first_order && space_pays(time, width, first_order) => {
+            (Strategy::ViewTree, time)
+        }
+        _ => (Strategy::FirstOrder, first_order),
+    };
+    if recompute < f64::from(best.worst) {
+        Strategy::Recompute
+    } else {
+        strategy
+    }
+}
+
+/// What [`opt_in_choice`] picked, and what it weighed.
+#[derive(Debug, Clone)]
+pub struct OptIn {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Its update time.
+    pub time: String,
+    /// The candidates' prices in the degree model, for explain; `None`
+    /// where nothing was weighed (the range join).
+    pub weighed: Option<String>,
 }
 
 /// Per atom, the cost exponent k (in degrees d, see [`opt_in_choice`]) of
@@ -461,14 +578,16 @@ fn range_join() -> Verdict {
 
 /// The hint of a rejection: what `#[allow(intractable)]` would compile.
 fn opt_in_hint(a: &Analysis, class: &SemiringClass, deletes: bool) -> String {
-    match opt_in_choice(a, class, deletes) {
-        (Strategy::ViewTree, time) => format!(
+    let OptIn { strategy, time, .. } = opt_in_choice(a, class, deletes);
+    match strategy {
+        Strategy::ViewTree => format!(
             "`#[allow(intractable)]` compiles it with the `view_tree` strategy over a general variable order in {time} per update"
         ),
-        (Strategy::RangeJoin, time) => format!(
+        Strategy::RangeJoin => format!(
             "`#[allow(intractable)]` compiles it with the `range_join` strategy in {time} per update"
         ),
-        (_, time) => format!(
+        Strategy::Recompute => "`#[allow(intractable)]` compiles it with the `recompute` strategy (O(1) per update, the whole join per read)".to_owned(),
+        _ => format!(
             "`#[allow(intractable)]` compiles it with the first-order strategy in {time} per update"
         ),
     }
@@ -516,11 +635,14 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
     }
     if v.strategy.is_none() && setting.allow_intractable && setting.forced.is_none() {
         let deletes = with_deletes(setting.semiring, setting.updates);
-        let mut f = match opt_in_choice(a, setting.semiring, deletes) {
-            (Strategy::ViewTree, _) => forced(a, setting, Strategy::ViewTree, &v),
-            (Strategy::RangeJoin, _) => range_join(),
+        let choice = opt_in_choice(a, setting.semiring, deletes);
+        let mut f = match choice.strategy {
+            Strategy::ViewTree => forced(a, setting, Strategy::ViewTree, &v),
+            Strategy::RangeJoin => range_join(),
+            Strategy::Recompute => forced(a, setting, Strategy::Recompute, &v),
             _ => first_order(a),
         };
+        f.weighed = choice.weighed;
         f.tractable = false;
         f.opted_in = true;
         f.witness = v.witness.take();
@@ -862,5 +984,57 @@ fn short_label(hg: &crate::analysis::Hypergraph, atom: usize) -> String {
         hg.atom_labels[atom].clone()
     } else {
         name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Price, Strategy, pick};
+
+    fn price(worst: u32, total: u32) -> Price {
+        Price { worst, total }
+    }
+
+    #[test]
+    fn the_view_tree_wins_only_where_cheaper_and_its_space_pays() {
+        // Cheaper in linear space: the 3-path count.
+        let tree = Some((price(1, 1), 1.0));
+        assert_eq!(pick(tree, price(2, 6), 4.0), Strategy::ViewTree);
+        // A tie, worst and total: first order keeps fewer maps.
+        assert_eq!(
+            pick(Some((price(2, 4), 1.0)), price(2, 4), 4.0),
+            Strategy::FirstOrder
+        );
+        // Equal worst, smaller total.
+        assert_eq!(
+            pick(Some((price(2, 3), 1.0)), price(2, 4), 4.0),
+            Strategy::ViewTree
+        );
+        // Width 2 saves one degree where its views may hold N^2 = d^2
+        // times the input (the 4-cycle): first order.
+        assert_eq!(
+            pick(Some((price(1, 4), 2.0)), price(2, 8), 4.0),
+            Strategy::FirstOrder
+        );
+        // ... but saving two degrees pays for it.
+        assert_eq!(
+            pick(Some((price(1, 4), 2.0)), price(3, 12), 6.0),
+            Strategy::ViewTree
+        );
+        // Width 3/2 asks for one degree.
+        assert_eq!(
+            pick(Some((price(1, 4), 1.5)), price(2, 8), 4.0),
+            Strategy::ViewTree
+        );
+    }
+
+    #[test]
+    fn recompute_wins_only_when_strictly_cheaper_than_the_best_delta() {
+        assert_eq!(pick(None, price(3, 9), 2.0), Strategy::Recompute);
+        assert_eq!(pick(None, price(2, 6), 2.0), Strategy::FirstOrder);
+        assert_eq!(
+            pick(Some((price(1, 1), 1.0)), price(4, 12), 2.0),
+            Strategy::ViewTree
+        );
     }
 }

@@ -241,7 +241,18 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
         let index = match factor {
             Factor::Atom(atom) => {
                 let relation = p.atoms[atom].relation;
-                super::skeleton::index_of(p, relation, columns)
+                let index = super::skeleton::index_of(p, relation, columns);
+                // The loop reads each tuple's payload: keep it in the
+                // group the loop walks.
+                if let MapKind::Index { payloads, .. } = &mut p.maps[index].kind
+                    && !*payloads
+                {
+                    *payloads = true;
+                    let doc = &mut p.maps[index].doc;
+                    doc.pop();
+                    doc.push_str(", each with its payload.");
+                }
+                index
             }
             Factor::Map(view) => view_index(p, view, columns),
         };

@@ -213,7 +213,10 @@ fn main() {
                     };
                     let again = run_child(workload, engine, n, &settings, skipped.clone());
                     let cell = cells.iter_mut().find(|(e, _)| *e == engine).expect("run");
-                    cell.1 = pool(std::mem::replace(&mut cell.1, Outcome::Skipped(String::new())), again);
+                    cell.1 = pool(
+                        std::mem::replace(&mut cell.1, Outcome::Skipped(String::new())),
+                        again,
+                    );
                 }
             }
             for (engine, outcome) in cells {

@@ -148,7 +148,23 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
         }
     }
     let enter = (!enter.is_empty()).then(|| {
-        let refresh = (!refresh.is_empty()).then(|| quote! { else { #(#refresh)* } });
+        // While the change propagates, only a path of the relation's
+        // other atoms (a self-join), of a relation its atoms feed, or of a
+        // semijoin it turns can loop over the relation's own indexes: with
+        // one path alone, a tuple about to leave them needs no zero
+        // payload first.
+        let alone = p
+            .triggers
+            .iter()
+            .find(|t| t.relation == rel)
+            .is_some_and(|t| t.paths.len() == 1);
+        let refresh = (!refresh.is_empty()).then(|| {
+            if !alone {
+                quote! { else { #(#refresh)* } }
+            } else {
+                quote! { else if !<#k as ::ivm::Semiring>::is_zero(&__new) { #(#refresh)* } }
+            }
+        });
         quote! {
             if ::ivm::Semiring::is_zero(&__old) {
                 #(#enter)*

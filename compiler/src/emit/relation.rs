@@ -113,9 +113,11 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
                 quote! { self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple)); };
             if *payloads {
                 // The payload beside the tuple follows every change, so a
-                // loop that reads it sees what the base map holds (a tuple
+                // loop that reads it sees what the base map holds: a tuple
                 // that turned zero stays, with payload zero, until the
-                // change has propagated, as in the indexes without).
+                // change has propagated (as in the indexes without), where
+                // another path may loop over the index meanwhile (`alone`
+                // below).
                 enter.push(quote! {
                     self.#field.insert_with(
                         #key,

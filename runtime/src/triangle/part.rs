@@ -2,6 +2,8 @@
 //! and a light part, with each tuple's payload beside it in the lists
 //! the delta rules walk.
 
+use hashbrown::hash_map::Entry;
+
 use crate::__private::HashMap;
 
 use super::Value;
@@ -131,33 +133,38 @@ impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
     pub(super) fn set(&mut self, x: &X, y: &Y, k: K) {
         let Part { tuples, out, into } = self;
         let key = (x.clone(), y.clone());
-        match (tuples.get_mut(&key), k.is_zero()) {
-            (Some(slot), false) => {
+        // One probe of the tuple map for the tuple itself, whichever way
+        // it changes: the map holds every tuple, so each probe is likely a
+        // cache miss.
+        match (tuples.entry(key), k.is_zero()) {
+            (Entry::Occupied(mut entry), false) => {
+                let slot = entry.get_mut();
                 slot.k = k.clone();
                 out.get_mut(x).expect("listed").list[slot.at as usize].1 = k.clone();
                 into.get_mut(y).expect("listed").list[slot.back as usize].1 = k;
             }
-            (Some(slot), true) => {
+            (Entry::Occupied(entry), true) => {
+                let slot = entry.remove();
                 let (at, mut back) = (slot.at as usize, slot.back as usize);
                 let list = into.get_mut(y).expect("listed");
                 if back < list.heavy {
-                    // Out of the heavy prefix first (while the slot is
-                    // there to follow the swap), then out of the list.
+                    // Out of the heavy prefix first, then out of the list:
+                    // the last heavy tuple takes this one's place.
                     list.heavy -= 1;
-                    swap(tuples, list, y, back, list.heavy);
-                    back = list.heavy;
+                    let last_heavy = list.heavy;
+                    if back != last_heavy {
+                        list.list.swap(back, last_heavy);
+                        set_back(tuples, &list.list[back].0, y, back);
+                    }
+                    back = last_heavy;
                 }
                 list.list.swap_remove(back);
                 if let Some((moved, _)) = list.list.get(back) {
-                    tuples
-                        .get_mut(&(moved.clone(), y.clone()))
-                        .expect("listed")
-                        .back = pos(back);
+                    set_back(tuples, moved, y, back);
                 }
                 if list.list.is_empty() {
                     into.remove(y);
                 }
-                tuples.remove(&key);
                 let values = out.get_mut(x).expect("listed");
                 values.list.swap_remove(at);
                 if let Some((moved, _)) = values.list.get(at) {
@@ -170,26 +177,23 @@ impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
                     out.remove(x);
                 }
             }
-            (None, false) => {
+            (Entry::Vacant(entry), false) => {
                 let values = out.entry(x.clone()).or_insert_with(Values::light);
                 values.list.push((y.clone(), k.clone()));
                 let list = into.entry(y.clone()).or_default();
                 list.list.push((x.clone(), k.clone()));
                 let last = list.list.len() - 1;
-                tuples.insert(
-                    key,
-                    Slot {
-                        k,
-                        at: pos(values.list.len() - 1),
-                        back: pos(last),
-                    },
-                );
+                entry.insert(Slot {
+                    k,
+                    at: pos(values.list.len() - 1),
+                    back: pos(last),
+                });
                 if values.heavy {
                     swap(tuples, list, y, last, list.heavy);
                     list.heavy += 1;
                 }
             }
-            (None, true) => {}
+            (Entry::Vacant(_), true) => {}
         }
     }
 
@@ -242,12 +246,16 @@ pub(super) fn swap<X: Value, Y: Value, K>(
     }
     list.list.swap(a, b);
     for i in [a, b] {
-        let u = &list.list[i].0;
-        tuples
-            .get_mut(&(u.clone(), y.clone()))
-            .expect("listed")
-            .back = pos(i);
+        set_back(tuples, &list.list[i].0, y, i);
     }
+}
+
+/// Records that the tuple (u, y) sits at position `i` of y's list.
+fn set_back<X: Value, Y: Value, K>(tuples: &mut HashMap<(X, Y), Slot<K>>, u: &X, y: &Y, i: usize) {
+    tuples
+        .get_mut(&(u.clone(), y.clone()))
+        .expect("listed")
+        .back = pos(i);
 }
 
 /// Every value whose degree is at least θ is heavy, every other light.

@@ -115,6 +115,14 @@ pub(super) fn rotated<X: Value, Y: Value, Z: Value, K: Counting>(
     (old.mul(&paths), new.mul(&paths))
 }
 
+/// Below this many pairs, [`paths`] intersects two light lists by
+/// comparing every pair rather than looking each tuple of the shorter one
+/// up in the tuple map: a constant bound, so the update stays within
+/// O(min(deg)) (at most `SCAN_PAIRS` comparisons), and a comparison of two
+/// values in cache costs a few cycles where a probe that misses costs a
+/// hundred.
+const SCAN_PAIRS: usize = 256;
+
 /// Σ_z P_j(y, z) · P_k(z, x), over the parts that keep it sublinear.
 pub(super) fn paths<X: Value, Y: Value, Z: Value, K: Counting>(
     pj: &Part<Y, Z, K>,
@@ -140,7 +148,17 @@ pub(super) fn paths<X: Value, Y: Value, Z: Value, K: Counting>(
             // y light in P_j: fewer than 3/2·θ partners, unless x has
             // fewer in P_k.
             let into = pk.xs(x);
-            if values.list.len() <= into.len() {
+            if values.list.len() * into.len() <= SCAN_PAIRS {
+                // Both lists short (the usual case on a light graph):
+                // compare them pairwise. The lists are contiguous and
+                // already in cache, where each lookup of the tuple map
+                // is a random probe of a table of N tuples.
+                for (z, kj) in &values.list {
+                    if let Some((_, kz)) = into.iter().find(|(u, _)| u == z) {
+                        paths = paths.add(&kj.mul(kz));
+                    }
+                }
+            } else if values.list.len() <= into.len() {
                 for (z, kj) in &values.list {
                     paths = paths.add(&kj.mul(&pk.get(z, x)));
                 }

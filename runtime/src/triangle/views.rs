@@ -118,9 +118,9 @@ pub(super) fn rotated<X: Value, Y: Value, Z: Value, K: Counting>(
 /// Below this many pairs, [`paths`] intersects two light lists by
 /// comparing every pair rather than looking each tuple of the shorter one
 /// up in the tuple map: a constant bound, so the update stays within
-/// O(min(deg)) (at most `SCAN_PAIRS` comparisons), and a comparison of two
-/// values in cache costs a few cycles where a probe that misses costs a
-/// hundred.
+/// O(min(deg)) (at most `SCAN_PAIRS` comparisons), and comparing values
+/// read in order from two short lists costs a few cycles each, where a
+/// probe that misses the caches costs a hundred.
 const SCAN_PAIRS: usize = 256;
 
 /// Σ_z P_j(y, z) · P_k(z, x), over the parts that keep it sublinear.
@@ -150,9 +150,9 @@ pub(super) fn paths<X: Value, Y: Value, Z: Value, K: Counting>(
             let into = pk.xs(x);
             if values.list.len() * into.len() <= SCAN_PAIRS {
                 // Both lists short (the usual case on a light graph):
-                // compare them pairwise. The lists are contiguous and
-                // already in cache, where each lookup of the tuple map
-                // is a random probe of a table of N tuples.
+                // compare them pairwise. Each list is a few contiguous
+                // cache lines, where each lookup of the tuple map is a
+                // random probe of a table of N tuples.
                 for (z, kj) in &values.list {
                     if let Some((_, kz)) = into.iter().find(|(u, _)| u == z) {
                         paths = paths.add(&kj.mul(kz));

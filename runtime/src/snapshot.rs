@@ -61,7 +61,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// The version of the snapshot format this runtime writes and reads.
-pub const FORMAT: u32 = 1;
+///
+/// 2: IVMε's partitions keep each value's tuples in a map of their own,
+/// and its views range over pairs of heavy values.
+pub const FORMAT: u32 = 2;
 
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"ivm-snap";

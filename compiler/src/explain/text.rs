@@ -286,55 +286,60 @@ fn plan_text(r: &Report) -> String {
                 label[..label.find('(').unwrap_or(label.len())].to_owned()
             };
             if let Some(eps) = *eps {
-                out.push_str("plan: heavy/light partitions (threshold M^ε, ⌊M/4⌋ ≤ N < M)\n");
+                out.push_str("plan: heavy/light partitions (thresholds θ_out = M^ε on first values, θ_in = M^(1−ε) on second values, ⌊M/4⌋ ≤ N < M)\n");
                 for i in 0..3 {
-                    let _ = writeln!(out, "  {} partitioned on {}", atom(i), var(i));
+                    let _ = writeln!(
+                        out,
+                        "  {} kept by {} and by {}, each heavy or light by its degree that way",
+                        atom(i),
+                        var(i),
+                        var((i + 1) % 3)
+                    );
                 }
-                out.push_str("  views (h: heavy part, l: light part)\n");
+                out.push_str("  views over pairs of heavy values\n");
                 for i in 0..3 {
                     let j = (i + 1) % 3;
                     let (x, y, z) = (var(i), var(j), var((i + 2) % 3));
                     let _ = writeln!(
                         out,
-                        "    V_{}{}({x}, {z}) = Σ_{y} {}_h · {}_l",
+                        "    W_{}{}({x}, {z}) = Σ_{y} {} · {}, {x} heavy out in {}, {z} heavy in in {}",
                         rel(i),
                         rel(j),
                         atom(i),
-                        atom(j)
+                        atom(j),
+                        rel(i),
+                        rel(j)
                     );
                 }
-                let (small, large) = (verdict::power(eps), verdict::power(1.0 - eps));
-                out.push_str(
-                    "  delta rules, for an update to the first atom (the others rotate)
-",
-                );
+                let walk = verdict::power(eps.max(1.0 - eps));
+                let (first, second) = (verdict::power(eps), verdict::power(1.0 - eps));
+                out.push_str("  delta rule, for an update to the first atom (the others rotate)\n");
                 let (x, y) = (var(0), var(1));
                 let _ = writeln!(
                     out,
-                    "    {y} light in {}: Σ over the {}({y}, ·) partners, fewer than 3/2·M^ε, or over the {}(·, {x}) ones when fewer — {small}",
+                    "    {y} heavy out in {} and {x} heavy in in {}: W_{}{}({y}, {x}) — O(1)",
                     rel(1),
+                    rel(2),
                     rel(1),
                     rel(2)
                 );
                 let _ = writeln!(
                     out,
-                    "    {y} heavy in {}: V_{}{}({y}, {x}) plus Σ over the heavy {}(·, {x}) partners, at most N/M^ε — {large}",
+                    "    else: Σ over the shorter of {}({y}, ·) and {}(·, {x}), one of them light (fewer than 3/2·θ), as first order does — {walk}",
                     rel(1),
-                    rel(1),
-                    rel(2),
                     rel(2)
                 );
                 let _ = writeln!(
                     out,
-                    "    view upkeep: {x} heavy in {}: V_{}{}({x}, ·) over {y}'s light partners — {small}; {x} light: V_{}{}(·, {y}) over the heavy {}(·, {x}) partners — {large}",
+                    "    view upkeep, only where the tuple meets a heavy value: {x} heavy out in {}: W_{}{}({x}, ·) over {y}'s heavy-in partners, at most N/θ_in — {first}; {y} heavy in in {}: W_{}{}(·, {y}) over {x}'s heavy-out partners, at most N/θ_out — {second}",
                     rel(0),
                     rel(0),
                     rel(1),
-                    rel(2),
                     rel(0),
-                    rel(2)
+                    rel(2),
+                    rel(0)
                 );
-                out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·M^ε or falls below 1/2·M^ε; major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
+                out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·θ or falls below 1/2·θ (its view row or column built or dropped); major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
                 if *cycle {
                     let _ = writeln!(
                         out,

@@ -29,10 +29,10 @@ pub fn lower(
         name: Ident::new("triangle", Span::call_site()),
         doc: match eps {
             Some(eps) if cycle => format!(
-                "IVMε state over ({names}), ε = {eps}, for one relation in all three roles: the relation partitioned into heavy and light parts by degree against M^ε, one view joining the heavy part with the light part, and the count."
+                "IVMε state over ({names}), ε = {eps}, for one relation in all three roles: the relation kept by source and by target, each value heavy or light by its degree that way (against M^ε out, M^(1−ε) in), one view of the paths between pairs of heavy values, and the count."
             ),
             Some(eps) => format!(
-                "IVMε state over ({names}), ε = {eps}: each relation partitioned into heavy and light parts by degree against M^ε, the three views joining a heavy part with the next light part, and the count."
+                "IVMε state over ({names}), ε = {eps}: each relation kept by first and by second value, each value heavy or light by its degree that way (against M^ε for first values, M^(1−ε) for second ones), three views joining each relation with the next over pairs of heavy values, and the count."
             ),
             None => format!(
                 "Factorized state over ({names}): the view V(B, A) = Σ_C S(B, C)·T(C, A), and the count."

@@ -155,7 +155,9 @@ fn ivm_eps(eps: f64, reason: String) -> Verdict {
         reason,
         "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (IVMε)",
     );
-    v.space = Some(power(1.0 + eps.min(1.0 - eps)));
+    // The views hold one entry per pair of heavy values, at most
+    // (N/M^ε)·(N/M^(1−ε)) = O(N), beside the relations.
+    v.space = Some(power(1.0));
     v
 }
 

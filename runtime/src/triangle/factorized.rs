@@ -74,7 +74,7 @@ where
         for (a, w) in t.ys(c) {
             Self::term_changed(v_st, count, r, (a, b), old, new, w);
         }
-        self.s.set(c, b, new.clone());
+        self.s.put(c, b, new.clone());
     }
 
     /// T(c, a) changes from `old` to `new`: the view and the count over
@@ -86,7 +86,7 @@ where
         for (b, w) in s.ys(c) {
             Self::term_changed(v_st, count, r, (a, b), old, new, w);
         }
-        self.t.set(c, a, new.clone());
+        self.t.put(c, a, new.clone());
     }
 
     /// One term S(b, c) · T(c, a) of the view at (b, a) changes from
@@ -112,7 +112,7 @@ where
     /// tests).
     pub fn check(&self) -> Result<(), String> {
         let mut view: View<B, A, K> = HashMap::default();
-        for c in self.s.out.keys() {
+        for (c, _) in self.s.by_first() {
             for (b, sk) in self.s.ys(c) {
                 for (a, tk) in self.t.ys(c) {
                     let row = view.entry(b.clone()).or_default();

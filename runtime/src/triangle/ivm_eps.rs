@@ -2,13 +2,13 @@
 
 use crate::__private::HashMap;
 
-use super::part::{Part, check_part, repartition};
+use super::part::Part;
 use super::views::{View, build_view, rotated, same_view};
 use super::{Threshold, Value};
 use crate::Counting;
 
 /// The IVMε state for one triangle query: three partitioned relations,
-/// three views, the count, and the partition threshold's M.
+/// three views over heavy pairs, the count, and the partition thresholds.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -22,9 +22,9 @@ pub struct Triangle<A, B, C, K> {
     r: Part<A, B, K>,
     s: Part<B, C, K>,
     t: Part<C, A, K>,
-    v_rs: View<A, C, K>,
-    v_st: View<B, A, K>,
-    v_tr: View<C, B, K>,
+    w_rs: View<A, C, K>,
+    w_st: View<B, A, K>,
+    w_tr: View<C, B, K>,
     count: K,
     threshold: Threshold,
 }
@@ -42,9 +42,9 @@ where
             r: Part::new(),
             s: Part::new(),
             t: Part::new(),
-            v_rs: HashMap::default(),
-            v_st: HashMap::default(),
-            v_tr: HashMap::default(),
+            w_rs: HashMap::default(),
+            w_st: HashMap::default(),
+            w_tr: HashMap::default(),
             count: K::zero(),
             threshold: Threshold::new(eps),
         }
@@ -62,19 +62,18 @@ where
 
     /// R(a, b) changes from `old` to `new`.
     pub fn update_r(&mut self, a: &A, b: &B, old: &K, new: &K) {
-        let theta = self.threshold.theta;
         let d = rotated(
             &mut self.r,
             &self.s,
             &self.t,
-            &mut self.v_rs,
-            &self.v_st,
-            &mut self.v_tr,
+            &mut self.w_rs,
+            &self.w_st,
+            &mut self.w_tr,
             a,
             b,
             old,
             new,
-            theta,
+            &self.threshold,
         );
         self.count = self.count.add(&d.1).minus(&d.0);
         self.rebalance();
@@ -82,19 +81,18 @@ where
 
     /// S(b, c) changes from `old` to `new`.
     pub fn update_s(&mut self, b: &B, c: &C, old: &K, new: &K) {
-        let theta = self.threshold.theta;
         let d = rotated(
             &mut self.s,
             &self.t,
             &self.r,
-            &mut self.v_st,
-            &self.v_tr,
-            &mut self.v_rs,
+            &mut self.w_st,
+            &self.w_tr,
+            &mut self.w_rs,
             b,
             c,
             old,
             new,
-            theta,
+            &self.threshold,
         );
         self.count = self.count.add(&d.1).minus(&d.0);
         self.rebalance();
@@ -102,19 +100,18 @@ where
 
     /// T(c, a) changes from `old` to `new`.
     pub fn update_t(&mut self, c: &C, a: &A, old: &K, new: &K) {
-        let theta = self.threshold.theta;
         let d = rotated(
             &mut self.t,
             &self.r,
             &self.s,
-            &mut self.v_tr,
-            &self.v_rs,
-            &mut self.v_st,
+            &mut self.w_tr,
+            &self.w_rs,
+            &mut self.w_st,
             c,
             a,
             old,
             new,
-            theta,
+            &self.threshold,
         );
         self.count = self.count.add(&d.1).minus(&d.0);
         self.rebalance();
@@ -127,39 +124,39 @@ where
         if !self.threshold.fit(self.size()) {
             return;
         }
-        let theta = self.threshold.theta;
-        repartition(&mut self.r, theta);
-        repartition(&mut self.s, theta);
-        repartition(&mut self.t, theta);
-        self.v_rs = build_view(&self.r, &self.s);
-        self.v_st = build_view(&self.s, &self.t);
-        self.v_tr = build_view(&self.t, &self.r);
+        self.r.repartition(&self.threshold);
+        self.s.repartition(&self.threshold);
+        self.t.repartition(&self.threshold);
+        self.w_rs = build_view(&self.r, &self.s);
+        self.w_st = build_view(&self.s, &self.t);
+        self.w_tr = build_view(&self.t, &self.r);
     }
 
-    /// Checks the invariants of papers/000 (for tests): ⌊M/4⌋ ≤ N < M;
-    /// every light value's degree below 3/2·θ and every heavy value's at
-    /// least 1/2·θ; the lists of each part agree with its tuples; the
-    /// views equal their definitions; the count equals the triangle count
-    /// evaluated from scratch.
+    /// Checks the invariants (for tests): ⌊M/4⌋ ≤ N < M; in each
+    /// direction every light value's degree below 3/2·θ and every heavy
+    /// value's at least 1/2·θ; the lists of each part agree with each
+    /// other; the views equal their definitions; the count equals the
+    /// triangle count evaluated from scratch.
     pub fn check(&self) -> Result<(), String> {
         self.threshold.check(self.size())?;
-        let theta = self.threshold.theta;
-        check_part(&self.r, theta, "R")?;
-        check_part(&self.s, theta, "S")?;
-        check_part(&self.t, theta, "T")?;
-        if !same_view(&self.v_rs, &build_view(&self.r, &self.s)) {
-            return Err("V_RS differs from its definition".into());
+        self.r.check(&self.threshold, "R")?;
+        self.s.check(&self.threshold, "S")?;
+        self.t.check(&self.threshold, "T")?;
+        if !same_view(&self.w_rs, &build_view(&self.r, &self.s)) {
+            return Err("W_RS differs from its definition".into());
         }
-        if !same_view(&self.v_st, &build_view(&self.s, &self.t)) {
-            return Err("V_ST differs from its definition".into());
+        if !same_view(&self.w_st, &build_view(&self.s, &self.t)) {
+            return Err("W_ST differs from its definition".into());
         }
-        if !same_view(&self.v_tr, &build_view(&self.t, &self.r)) {
-            return Err("V_TR differs from its definition".into());
+        if !same_view(&self.w_tr, &build_view(&self.t, &self.r)) {
+            return Err("W_TR differs from its definition".into());
         }
         let mut total = K::zero();
-        for ((a, b), slot) in &self.r.tuples {
-            for (c, sk) in self.s.ys(b) {
-                total = total.add(&slot.k.mul(sk).mul(&self.t.get(c, a)));
+        for (a, adj) in self.r.by_first() {
+            for (b, rk) in adj.iter() {
+                for (c, sk) in self.s.ys(b) {
+                    total = total.add(&rk.mul(sk).mul(&self.t.get(c, a)));
+                }
             }
         }
         if total != self.count {

@@ -1,70 +1,114 @@
-//! The partitions: one relation split on its first column into a heavy
-//! and a light part, with each tuple's payload beside it in the lists
-//! the delta rules walk.
-
-use hashbrown::hash_map::Entry;
+//! The partitions: one relation with each value's tuples kept both ways
+//! (by first value and by second value), each value marked heavy or light
+//! by its degree in that direction, and each value's heavy partners listed
+//! apart.
 
 use crate::__private::HashMap;
 
-use super::Value;
+use super::{Threshold, Value};
 use crate::Counting;
 
-/// Where one tuple (x, y) sits: its payload, and its positions in x's
-/// list and in y's list.
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(super) struct Slot<K> {
-    pub(super) k: K,
-    pub(super) at: u32,
-    pub(super) back: u32,
-}
-
-/// The tuples of one first-column value, and its part.
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(super) struct Values<Y, K> {
-    pub(super) heavy: bool,
-    pub(super) list: Vec<(Y, K)>,
-}
-
-impl<Y, K> Values<Y, K> {
-    pub(super) fn light() -> Self {
-        Values {
-            heavy: false,
-            list: Vec::new(),
-        }
-    }
-}
-
-/// The tuples of one second-column value: those whose first value is heavy
-/// come first, `list[..heavy]`.
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(super) struct Incoming<X, K> {
-    pub(super) heavy: usize,
-    pub(super) list: Vec<(X, K)>,
-}
-
-impl<X, K> Default for Incoming<X, K> {
-    fn default() -> Self {
-        Incoming {
-            heavy: 0,
-            list: Vec::new(),
-        }
-    }
-}
-
-/// One relation, partitioned on its first column.
+/// The tuples of one value in one direction: its partners, each with the
+/// tuple's payload, in a map of their own; and the partners that are
+/// heavy in the other direction, listed apart (`front`), for the upkeep
+/// of the views over heavy pairs, which walks only those.
 ///
-/// The delta rules walk tuples far more often than they look one up, so
-/// each tuple's payload is stored beside it in both lists that hold it,
-/// and a walk costs no lookup per tuple: the tuples of its first value
-/// (`out`) and those of its second value (`into`), the latter with the
-/// heavy first values in front. That second list is what keeps the rules
-/// proportional to the tuples that matter: "the heavy u with P(u, x) ≠ 0"
-/// is one slice, where scanning every heavy value costs N/θ lookups
-/// whatever x is, and a sum over x's partners can walk whichever side of
-/// the join is shorter.
+/// A tuple is found in its value's map, not in one map of every tuple:
+/// the maps of the values an update touches are a few cache lines each,
+/// where a map of all N tuples misses the caches on nearly every probe.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "T: serde::Serialize + Eq + std::hash::Hash, K: serde::Serialize",
+        deserialize = "T: serde::Deserialize<'de> + Eq + std::hash::Hash, K: serde::Deserialize<'de>"
+    ))
+)]
+pub(super) struct Adj<T, K> {
+    /// Whether the value is heavy in this direction (its degree is the
+    /// number of tuples).
+    pub(super) heavy: bool,
+    tuples: HashMap<T, K>,
+    /// The partners heavy in the other direction, in no order: at most
+    /// N/θ of them, so finding one to remove it stays within the bound.
+    /// Boxed, and absent while empty (as it is for most values): the maps
+    /// of values are probed on every update, and the smaller their
+    /// entries, the more of them stay in the caches.
+    #[allow(
+        clippy::box_collection,
+        reason = "one word in every value's entry where a `Vec` takes three"
+    )]
+    front: Option<Box<Vec<T>>>,
+}
+
+impl<T, K> Adj<T, K> {
+    /// The degree of the value in this direction.
+    pub(super) fn len(&self) -> usize {
+        self.tuples.len()
+    }
+
+    /// Every partner, with the tuple's payload.
+    pub(super) fn iter(&self) -> hashbrown::hash_map::Iter<'_, T, K> {
+        self.tuples.iter()
+    }
+}
+
+impl<T: Value, K> Adj<T, K> {
+    fn new() -> Self {
+        Adj {
+            heavy: false,
+            tuples: HashMap::default(),
+            front: None,
+        }
+    }
+
+    /// The payload of the tuple with partner `t`.
+    pub(super) fn get(&self, t: &T) -> Option<&K> {
+        self.tuples.get(t)
+    }
+
+    /// The partners heavy in the other direction, with the tuples'
+    /// payloads.
+    pub(super) fn heavy_partners(&self) -> impl Iterator<Item = (&T, &K)> {
+        self.front().iter().map(|t| (t, &self.tuples[t]))
+    }
+
+    /// Whether any partner is heavy in the other direction.
+    pub(super) fn has_heavy_partners(&self) -> bool {
+        self.front.is_some()
+    }
+
+    fn front(&self) -> &[T] {
+        self.front.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// Moves partner `t` into the front (it turned heavy in the other
+    /// direction) or out of it (turned light).
+    fn mark(&mut self, t: &T, heavy: bool) {
+        if heavy {
+            self.front.get_or_insert_default().push(t.clone());
+        } else {
+            let front = self.front.as_mut().expect("a heavy partner is in front");
+            let i = front
+                .iter()
+                .position(|u| u == t)
+                .expect("a heavy partner is in front");
+            front.swap_remove(i);
+            if front.is_empty() {
+                self.front = None;
+            }
+        }
+    }
+}
+
+/// One relation P(x, y), its tuples kept by first value (`out`) and by
+/// second value (`into`), each tuple's payload in both.
+///
+/// A first value is *heavy out* when it has many tuples, a second value
+/// *heavy in* likewise, each against its own threshold (see
+/// [`Threshold`](super::Threshold)). Each value lists its heavy partners
+/// apart: x the heavy-in y, y the heavy-out x.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -75,249 +119,289 @@ impl<X, K> Default for Incoming<X, K> {
     ))
 )]
 pub(super) struct Part<X, Y, K> {
-    pub(super) tuples: HashMap<(X, Y), Slot<K>>,
-    pub(super) out: HashMap<X, Values<Y, K>>,
-    pub(super) into: HashMap<Y, Incoming<X, K>>,
+    out: HashMap<X, Adj<Y, K>>,
+    into: HashMap<Y, Adj<X, K>>,
+    len: usize,
 }
 
-/// A position in a list, stored in a [`Slot`]. Degrees are below 2^32.
-pub(super) fn pos(i: usize) -> u32 {
-    u32::try_from(i).expect("a value with 2^32 tuples")
+/// What [`Part::set`] found and did: whether x was heavy out and y heavy
+/// in before the change (the change itself does not move them), and the
+/// part each must move to now, if its degree crossed a bound.
+pub(super) struct Changed {
+    pub(super) x_heavy: bool,
+    pub(super) y_heavy: bool,
+    pub(super) x_moves: Option<bool>,
+    pub(super) y_moves: Option<bool>,
 }
 
 impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
     pub(super) fn new() -> Self {
         Part {
-            tuples: HashMap::default(),
             out: HashMap::default(),
             into: HashMap::default(),
+            len: 0,
         }
     }
 
+    /// The payload of (x, y), zero if absent.
     pub(super) fn get(&self, x: &X, y: &Y) -> K {
-        self.tuples
-            .get(&(x.clone(), y.clone()))
-            .map_or_else(K::zero, |slot| slot.k.clone())
+        self.out
+            .get(x)
+            .and_then(|adj| adj.get(y))
+            .map_or_else(K::zero, K::clone)
     }
 
-    pub(super) fn values(&self, x: &X) -> Option<&Values<Y, K>> {
+    /// The tuples (x, ·).
+    pub(super) fn outgoing(&self, x: &X) -> Option<&Adj<Y, K>> {
         self.out.get(x)
     }
 
-    pub(super) fn is_heavy(&self, x: &X) -> bool {
-        self.out.get(x).is_some_and(|v| v.heavy)
+    /// The tuples (·, y).
+    pub(super) fn incoming(&self, y: &Y) -> Option<&Adj<X, K>> {
+        self.into.get(y)
     }
 
-    /// The tuples (x, y), with their payloads.
-    pub(super) fn ys(&self, x: &X) -> &[(Y, K)] {
-        self.out.get(x).map_or(&[], |v| v.list.as_slice())
+    /// The tuples (x, ·), with their payloads.
+    pub(super) fn ys(&self, x: &X) -> impl Iterator<Item = (&Y, &K)> {
+        self.out.get(x).into_iter().flat_map(Adj::iter)
     }
 
-    /// The tuples (u, y), with their payloads.
-    pub(super) fn xs(&self, y: &Y) -> &[(X, K)] {
-        self.into.get(y).map_or(&[], |i| i.list.as_slice())
+    /// Every first value with its tuples.
+    pub(super) fn by_first(&self) -> impl Iterator<Item = (&X, &Adj<Y, K>)> {
+        self.out.iter()
     }
 
-    /// The tuples (u, y) with u heavy, with their payloads.
-    pub(super) fn heavy_xs(&self, y: &Y) -> &[(X, K)] {
-        self.into.get(y).map_or(&[], |i| &i.list[..i.heavy])
+    /// Whether x is heavy out, and y heavy in.
+    pub(super) fn heavy(&self, x: &X, y: &Y) -> (bool, bool) {
+        (
+            self.out.get(x).is_some_and(|a| a.heavy),
+            self.into.get(y).is_some_and(|a| a.heavy),
+        )
     }
 
     pub(super) fn len(&self) -> usize {
-        self.tuples.len()
+        self.len
     }
 
-    /// Sets the payload of (x, y), keeping both lists in step. A value
-    /// whose last tuple goes is forgotten, part included: a heavy value
-    /// always has a tuple (its degree is at least θ/2 > 0).
-    pub(super) fn set(&mut self, x: &X, y: &Y, k: K) {
-        let Part { tuples, out, into } = self;
-        let key = (x.clone(), y.clone());
-        // One probe of the tuple map for the tuple itself, whichever way
-        // it changes: the map holds every tuple, so each probe is likely a
-        // cache miss.
-        match (tuples.entry(key), k.is_zero()) {
-            (Entry::Occupied(mut entry), false) => {
-                let slot = entry.get_mut();
-                slot.k = k.clone();
-                out.get_mut(x).expect("listed").list[slot.at as usize].1 = k.clone();
-                into.get_mut(y).expect("listed").list[slot.back as usize].1 = k;
+    /// Sets the payload of (x, y), both ways, and says whether x or y must
+    /// move to the other part; the caller moves them.
+    pub(super) fn set(&mut self, x: &X, y: &Y, k: K, threshold: &Threshold) -> Changed {
+        let (_, _, changed) = self
+            .modify(x, y, |_| Some(k), threshold)
+            .expect("a payload to set");
+        changed
+    }
+
+    /// Changes the payload of (x, y) from `old` to `f(old)`, both ways,
+    /// with one lookup of x and one of y, and returns both payloads and
+    /// what [`set`](Self::set) says. Nothing changes when `f` gives `None`
+    /// (and `None` is returned) or the old payload. A value whose last
+    /// tuple goes is forgotten, its part too: every view term it took part
+    /// in went to zero with that tuple.
+    pub(super) fn modify(
+        &mut self,
+        x: &X,
+        y: &Y,
+        f: impl FnOnce(&K) -> Option<K>,
+        threshold: &Threshold,
+    ) -> Option<(K, K, Changed)> {
+        let Part { out, into, len } = self;
+        let zero = K::zero();
+        let found = out.get_mut(x);
+        let old = found
+            .as_ref()
+            .and_then(|adj| adj.tuples.get(y))
+            .unwrap_or(&zero)
+            .clone();
+        let new = f(&old)?;
+        if new == old {
+            return Some((old, new, Changed::NOTHING));
+        }
+        let adj = match found {
+            Some(adj) => adj,
+            // A tuple without a value is absent, and `new` is not zero.
+            None => out.entry(x.clone()).or_insert_with(Adj::new),
+        };
+        let back = match into.get_mut(y) {
+            Some(back) => back,
+            None => into.entry(y.clone()).or_insert_with(Adj::new),
+        };
+        let (x_heavy, y_heavy) = (adj.heavy, back.heavy);
+        if new.is_zero() {
+            adj.tuples.remove(y);
+            back.tuples.remove(x);
+            if y_heavy {
+                adj.mark(y, false);
             }
-            (Entry::Occupied(entry), true) => {
-                let slot = entry.remove();
-                let (at, mut back) = (slot.at as usize, slot.back as usize);
-                let list = into.get_mut(y).expect("listed");
-                if back < list.heavy {
-                    // Out of the heavy prefix first, then out of the list:
-                    // the last heavy tuple takes this one's place.
-                    list.heavy -= 1;
-                    let last_heavy = list.heavy;
-                    if back != last_heavy {
-                        list.list.swap(back, last_heavy);
-                        set_back(tuples, &list.list[back].0, y, back);
-                    }
-                    back = last_heavy;
-                }
-                list.list.swap_remove(back);
-                if let Some((moved, _)) = list.list.get(back) {
-                    set_back(tuples, moved, y, back);
-                }
-                if list.list.is_empty() {
-                    into.remove(y);
-                }
-                let values = out.get_mut(x).expect("listed");
-                values.list.swap_remove(at);
-                if let Some((moved, _)) = values.list.get(at) {
-                    tuples
-                        .get_mut(&(x.clone(), moved.clone()))
-                        .expect("listed")
-                        .at = pos(at);
-                }
-                if values.list.is_empty() {
-                    out.remove(x);
-                }
+            if x_heavy {
+                back.mark(x, false);
             }
-            (Entry::Vacant(entry), false) => {
-                let values = out.entry(x.clone()).or_insert_with(Values::light);
-                values.list.push((y.clone(), k.clone()));
-                let list = into.entry(y.clone()).or_default();
-                list.list.push((x.clone(), k.clone()));
-                let last = list.list.len() - 1;
-                entry.insert(Slot {
-                    k,
-                    at: pos(values.list.len() - 1),
-                    back: pos(last),
-                });
-                if values.heavy {
-                    swap(tuples, list, y, last, list.heavy);
-                    list.heavy += 1;
-                }
+            *len -= 1;
+        } else if old.is_zero() {
+            adj.tuples.insert(y.clone(), new.clone());
+            back.tuples.insert(x.clone(), new.clone());
+            if y_heavy {
+                adj.mark(y, true);
             }
-            (Entry::Vacant(_), true) => {}
+            if x_heavy {
+                back.mark(x, true);
+            }
+            *len += 1;
+        } else {
+            *adj.tuples.get_mut(y).expect("present") = new.clone();
+            *back.tuples.get_mut(x).expect("kept both ways") = new.clone();
+        }
+        let changed = Changed {
+            x_heavy,
+            y_heavy,
+            x_moves: threshold.out.crossing(x_heavy, adj.len()),
+            y_moves: threshold.into.crossing(y_heavy, back.len()),
+        };
+        if adj.tuples.is_empty() {
+            out.remove(x);
+        }
+        if back.tuples.is_empty() {
+            into.remove(y);
+        }
+        Some((old, new, changed))
+    }
+
+    /// Sets the payload of (x, y) in a relation that is not partitioned
+    /// (every value stays light).
+    pub(super) fn put(&mut self, x: &X, y: &Y, k: K) {
+        self.set(x, y, k, &Threshold::NEVER);
+    }
+
+    /// Moves x to the heavy-out or the light-out part: O(degree of x).
+    pub(super) fn set_heavy_out(&mut self, x: &X, heavy: bool) {
+        if let Some(adj) = self.out.get_mut(x) {
+            mark(x, adj, &mut self.into, heavy);
         }
     }
 
-    /// Moves x to the heavy or the light part: O(degree of x).
-    pub(super) fn set_heavy(&mut self, x: &X, heavy: bool) {
-        let Part { tuples, out, into } = self;
-        if let Some(values) = out.get_mut(x) {
-            mark(tuples, into, x, values, heavy);
+    /// Moves y to the heavy-in or the light-in part: O(degree of y).
+    pub(super) fn set_heavy_in(&mut self, y: &Y, heavy: bool) {
+        if let Some(adj) = self.into.get_mut(y) {
+            mark(y, adj, &mut self.out, heavy);
         }
+    }
+
+    /// Major rebalancing: every value whose degree is at least the
+    /// threshold of its direction is heavy, every other light.
+    pub(super) fn repartition(&mut self, threshold: &Threshold) {
+        let (out, into) = (threshold.out.theta, threshold.into.theta);
+        for (x, adj) in self.out.iter_mut() {
+            mark(x, adj, &mut self.into, adj.len() as f64 >= out);
+        }
+        for (y, adj) in self.into.iter_mut() {
+            mark(y, adj, &mut self.out, adj.len() as f64 >= into);
+        }
+    }
+
+    /// Checks the degrees against the thresholds (light below 3/2·θ, heavy
+    /// at least 1/2·θ) and the two ways against each other (for tests).
+    pub(super) fn check(&self, threshold: &Threshold, name: &str) -> Result<(), String> {
+        let (out, into) = (threshold.out.theta, threshold.into.theta);
+        check_side(
+            &self.out,
+            &self.into,
+            out,
+            &format!("{name}, by first value"),
+        )?;
+        check_side(
+            &self.into,
+            &self.out,
+            into,
+            &format!("{name}, by second value"),
+        )?;
+        let kept: usize = self.out.values().map(Adj::len).sum();
+        if kept != self.len {
+            return Err(format!("{name}: {kept} tuples kept, {} counted", self.len));
+        }
+        Ok(())
     }
 }
 
-/// Moves x's tuples into, or out of, the heavy prefix of their second
-/// values' lists.
-pub(super) fn mark<X: Value, Y: Value, K>(
-    tuples: &mut HashMap<(X, Y), Slot<K>>,
-    into: &mut HashMap<Y, Incoming<X, K>>,
-    x: &X,
-    values: &mut Values<Y, K>,
+impl Changed {
+    /// Whether x or y moves to the other part.
+    #[inline]
+    pub(super) fn moves(&self) -> bool {
+        self.x_moves.is_some() || self.y_moves.is_some()
+    }
+
+    /// The payload stayed as it was: no view term changed, no value moves.
+    const NOTHING: Changed = Changed {
+        x_heavy: false,
+        y_heavy: false,
+        x_moves: None,
+        y_moves: None,
+    };
+}
+
+/// Marks value `a` (whose tuples are `adj`) heavy or light, and moves it
+/// into or out of the front of each of its partners in `other`.
+fn mark<A: Value, B: Value, K>(
+    a: &A,
+    adj: &mut Adj<B, K>,
+    other: &mut HashMap<B, Adj<A, K>>,
     heavy: bool,
 ) {
-    if values.heavy == heavy {
+    if adj.heavy == heavy {
         return;
     }
-    values.heavy = heavy;
-    for (y, _) in &values.list {
-        let back = tuples[&(x.clone(), y.clone())].back as usize;
-        let list = into.get_mut(y).expect("listed");
-        if heavy {
-            swap(tuples, list, y, back, list.heavy);
-            list.heavy += 1;
-        } else {
-            list.heavy -= 1;
-            swap(tuples, list, y, back, list.heavy);
-        }
+    adj.heavy = heavy;
+    for b in adj.tuples.keys() {
+        other.get_mut(b).expect("kept both ways").mark(a, heavy);
     }
 }
 
-/// Swaps entries `a` and `b` of y's list, and the positions their slots
-/// record.
-pub(super) fn swap<X: Value, Y: Value, K>(
-    tuples: &mut HashMap<(X, Y), Slot<K>>,
-    list: &mut Incoming<X, K>,
-    y: &Y,
-    a: usize,
-    b: usize,
-) {
-    if a == b {
-        return;
-    }
-    list.list.swap(a, b);
-    for i in [a, b] {
-        set_back(tuples, &list.list[i].0, y, i);
-    }
-}
-
-/// Records that the tuple (u, y) sits at position `i` of y's list.
-fn set_back<X: Value, Y: Value, K>(tuples: &mut HashMap<(X, Y), Slot<K>>, u: &X, y: &Y, i: usize) {
-    tuples
-        .get_mut(&(u.clone(), y.clone()))
-        .expect("listed")
-        .back = pos(i);
-}
-
-/// Every value whose degree is at least θ is heavy, every other light.
-pub(super) fn repartition<X: Value, Y: Value, K: Counting>(p: &mut Part<X, Y, K>, theta: f64) {
-    let Part { tuples, out, into } = p;
-    for (x, values) in out.iter_mut() {
-        let heavy = values.list.len() as f64 >= theta;
-        mark(tuples, into, x, values, heavy);
-    }
-}
-
-pub(super) fn check_part<X: Value, Y: Value, K: Counting>(
-    p: &Part<X, Y, K>,
+/// The checks of one direction: degrees, no empty map, the same payload
+/// both ways, the front holding exactly the partners heavy the other way.
+fn check_side<A: Value, B: Value, K: Counting>(
+    side: &HashMap<A, Adj<B, K>>,
+    other: &HashMap<B, Adj<A, K>>,
     theta: f64,
     name: &str,
 ) -> Result<(), String> {
-    for values in p.out.values() {
-        let d = values.list.len() as f64;
-        if values.heavy && d < 0.5 * theta {
+    for (a, adj) in side {
+        let d = adj.len() as f64;
+        if adj.tuples.is_empty() {
+            return Err(format!("{name}: an empty map is kept"));
+        }
+        if adj.heavy && d < 0.5 * theta {
             return Err(format!(
-                "a heavy value of {name} has degree {d} < θ/2 = {}",
+                "{name}: a heavy value has degree {d} < θ/2 = {}",
                 0.5 * theta
             ));
         }
-        if !values.heavy && d >= 1.5 * theta {
+        if !adj.heavy && d >= 1.5 * theta {
             return Err(format!(
-                "a light value of {name} has degree {d} ≥ 3θ/2 = {}",
+                "{name}: a light value has degree {d} ≥ 3θ/2 = {}",
                 1.5 * theta
             ));
         }
-    }
-    check_lists(p).map_err(|what| format!("{name}: {what}"))
-}
-
-/// Each tuple sits in both its values' lists at the positions its slot
-/// records, with its payload, and in the heavy prefix of its second
-/// value's list exactly when its first value is heavy; and the lists hold
-/// nothing else.
-pub(super) fn check_lists<X: Value, Y: Value, K: Counting>(
-    p: &Part<X, Y, K>,
-) -> Result<(), String> {
-    for ((x, y), slot) in &p.tuples {
-        let values = p.out.get(x).ok_or("a tuple's first value has no list")?;
-        if values.list.get(slot.at as usize) != Some(&(y.clone(), slot.k.clone())) {
-            return Err("a tuple is not where its slot says in its first value's list".into());
+        let mut heavy = 0;
+        for (b, k) in &adj.tuples {
+            let back = other
+                .get(b)
+                .ok_or(format!("{name}: a partner has no map"))?;
+            if back.get(a) != Some(k) {
+                return Err(format!(
+                    "{name}: a tuple is missing, or has another payload, the other way"
+                ));
+            }
+            if back.heavy {
+                heavy += 1;
+                if !adj.front().contains(b) {
+                    return Err(format!("{name}: a heavy partner is not in front"));
+                }
+            }
         }
-        let into = p.into.get(y).ok_or("a tuple's second value has no list")?;
-        let back = slot.back as usize;
-        if into.list.get(back) != Some(&(x.clone(), slot.k.clone())) {
-            return Err("a tuple is not where its slot says in its second value's list".into());
+        if heavy != adj.front().len() || adj.front.as_ref().is_some_and(|f| f.is_empty()) {
+            return Err(format!(
+                "{name}: the front holds more than the heavy partners"
+            ));
         }
-        if values.heavy != (back < into.heavy) {
-            return Err("a tuple is on the wrong side of its second value's heavy prefix".into());
-        }
-    }
-    let listed: usize = p.out.values().map(|v| v.list.len()).sum();
-    let listed_into: usize = p.into.values().map(|i| i.list.len()).sum();
-    if listed != p.tuples.len() || listed_into != p.tuples.len() {
-        return Err("the lists hold tuples that are not in the part".into());
-    }
-    if p.out.values().any(|v| v.list.is_empty()) || p.into.values().any(|i| i.list.is_empty()) {
-        return Err("an empty list is kept".into());
     }
     Ok(())
 }

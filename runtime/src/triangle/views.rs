@@ -1,21 +1,20 @@
-//! IVMε's views, stored by rows, their delta rules (one generic function
-//! for the three rotated roles) and their upkeep when a value moves
-//! between the parts (minor rebalancing) or all are rebuilt (major).
+//! The views over heavy pairs, stored by rows; the delta rule of one role
+//! and the upkeep of the views (one generic function each, for the three
+//! rotated roles); minor and major rebalancing of the views.
 
 use std::hash::Hash;
 
 use hashbrown::hash_map::Entry;
 
-use super::part::{Part, Values};
-use super::{Value, replaced};
+use super::part::{Adj, Changed, Part};
+use super::{Threshold, Value, replaced};
 use crate::__private::HashMap;
 use crate::Counting;
 
-/// A view V(x, z), stored by rows: V(x, ·) for each x. In IVMε a view's
-/// first variable is always a heavy value, so there are few rows, and the
-/// delta rules and rebalancing update many entries of one row at a time:
-/// once the row is found, those updates stay within one small table
-/// instead of scattering over one table as large as the view.
+/// A view W(x, z), stored by rows: W(x, ·) for each x. A view's first
+/// variable is always heavy in one direction and its second heavy in the
+/// other, so there are few rows and they are short; upkeep changes many
+/// entries of one row at a time, or one entry of many rows.
 pub(super) type View<X, Z, K> = HashMap<X, Row<Z, K>>;
 
 pub(super) type Row<Z, K> = HashMap<Z, K>;
@@ -83,8 +82,9 @@ pub(super) fn row_replace<Z: Value, K: Counting>(
 }
 
 /// An update of P_i(x, y) from `old` to `new`, with P_j and P_k the next
-/// relations in the cycle and V_i, V_j, V_k their views. Returns the old
-/// and new values of the terms of the count this tuple takes part in.
+/// relations in the cycle and W_i, W_j, W_k their views (W_i joins P_i
+/// with P_j, and so on). Returns the old and new values of the terms of
+/// the count this tuple takes part in.
 #[allow(
     clippy::too_many_arguments,
     reason = "the roles rotate: one function, three instantiations"
@@ -93,213 +93,155 @@ pub(super) fn rotated<X: Value, Y: Value, Z: Value, K: Counting>(
     pi: &mut Part<X, Y, K>,
     pj: &Part<Y, Z, K>,
     pk: &Part<Z, X, K>,
-    vi: &mut View<X, Z, K>,
-    vj: &View<Y, X, K>,
-    vk: &mut View<Z, Y, K>,
+    wi: &mut View<X, Z, K>,
+    wj: &View<Y, X, K>,
+    wk: &mut View<Z, Y, K>,
     x: &X,
     y: &Y,
     old: &K,
     new: &K,
-    theta: f64,
+    threshold: &Threshold,
 ) -> (K, K) {
-    let paths = paths(pj, pk, vj, x, y);
-    if pi.is_heavy(x) {
-        upkeep_heavy(pj, vi, x, y, old, new);
-    } else {
-        upkeep_light(pk, vk, x, y, old, new);
+    let paths = paths(pj, pk, wj, x, y);
+    let changed = pi.set(x, y, new.clone(), threshold);
+    // The other factors of the view terms are in P_j and P_k, which this
+    // update leaves as they were.
+    if changed.x_heavy {
+        upkeep_first(pj, wi, x, y, old, new);
     }
-    pi.set(x, y, new.clone());
-    if let Some(heavy) = crossing(pi.values(x), theta) {
-        move_part(pi, pj, pk, vi, vk, x, heavy);
+    if changed.y_heavy {
+        upkeep_second(pk, wk, x, y, old, new);
+    }
+    if changed.moves() {
+        rebalance_minor(pi, pj, pk, wi, wk, x, y, &changed);
     }
     (old.mul(&paths), new.mul(&paths))
 }
 
-/// Below this many pairs, [`paths`] intersects two light lists by
-/// comparing every pair rather than looking each tuple of the shorter one
-/// up in the tuple map: a constant bound, so the update stays within
-/// O(min(deg)) (at most `SCAN_PAIRS` comparisons), and comparing values
-/// read in order from two short lists costs a few cycles each, where a
-/// probe that misses the caches costs a hundred.
-const SCAN_PAIRS: usize = 256;
-
-/// Σ_z P_j(y, z) · P_k(z, x), over the parts that keep it sublinear.
+/// Σ_z P_j(y, z) · P_k(z, x): the view's W_j(y, x) when y is heavy out in
+/// P_j and x heavy in in P_k, else a walk of the shorter of the two, one
+/// of which is light (fewer than 3/2·θ tuples), looking each partner up in
+/// the other. Where both are light this is the first-order delta.
 pub(super) fn paths<X: Value, Y: Value, Z: Value, K: Counting>(
     pj: &Part<Y, Z, K>,
     pk: &Part<Z, X, K>,
-    vj: &View<Y, X, K>,
+    wj: &View<Y, X, K>,
     x: &X,
     y: &Y,
 ) -> K {
-    let mut paths = K::zero();
-    match pj.values(y) {
-        Some(values) if values.heavy => {
-            // z light in P_k: the view; z heavy: x's heavy partners in
-            // P_k, at most N/θ of them.
-            paths = paths.add(&view_get(vj, y, x));
-            for (z, kz) in pk.heavy_xs(x) {
-                let left = pj.get(y, z);
-                if !left.is_zero() {
-                    paths = paths.add(&left.mul(kz));
-                }
-            }
-        }
-        Some(values) => {
-            // y light in P_j: fewer than 3/2·θ partners, unless x has
-            // fewer in P_k.
-            let into = pk.xs(x);
-            if values.list.len() * into.len() <= SCAN_PAIRS {
-                // Both lists short (the usual case on a light graph):
-                // compare them pairwise. Each list is a few contiguous
-                // cache lines, where each lookup of the tuple map is a
-                // random probe of a table of N tuples.
-                for (z, kj) in &values.list {
-                    if let Some((_, kz)) = into.iter().find(|(u, _)| u == z) {
-                        paths = paths.add(&kj.mul(kz));
-                    }
-                }
-            } else if values.list.len() <= into.len() {
-                for (z, kj) in &values.list {
-                    paths = paths.add(&kj.mul(&pk.get(z, x)));
-                }
-            } else {
-                for (z, kz) in into {
-                    paths = paths.add(&pj.get(y, z).mul(kz));
-                }
-            }
-        }
-        None => {}
+    let (Some(from), Some(to)) = (pj.outgoing(y), pk.incoming(x)) else {
+        return K::zero();
+    };
+    if from.heavy && to.heavy {
+        return view_get(wj, y, x);
     }
-    paths
+    intersect(from, to)
 }
 
-/// P_i(x, y) changes from `old` to `new`, x heavy: V_i(x, w) holds
-/// P_i,heavy(x, y) · P_j,light(y, w).
-pub(super) fn upkeep_heavy<X: Value, Y: Value, Z: Value, K: Counting>(
+/// Σ over the partners z in both of the product of their payloads,
+/// walking the smaller.
+pub(super) fn intersect<Z: Value, K: Counting>(a: &Adj<Z, K>, b: &Adj<Z, K>) -> K {
+    let (walk, probe) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let mut sum = K::zero();
+    for (z, k) in walk.iter() {
+        if let Some(other) = probe.get(z) {
+            sum = sum.add(&k.mul(other));
+        }
+    }
+    sum
+}
+
+/// P_i(x, y) changed from `old` to `new`, x heavy out: as the first factor
+/// of W_i(x, z) = Σ_y P_i(x, y) · P_j(y, z), over the heavy-in z with
+/// P_j(y, z), at most N/θ_in of them.
+pub(super) fn upkeep_first<X: Value, Y: Value, Z: Value, K: Counting>(
     pj: &Part<Y, Z, K>,
-    vi: &mut View<X, Z, K>,
+    wi: &mut View<X, Z, K>,
     x: &X,
     y: &Y,
     old: &K,
     new: &K,
 ) {
-    if let Some(values) = pj.values(y).filter(|v| !v.heavy) {
-        with_row(vi, x, |row| {
-            for (w, kw) in &values.list {
-                row_replace(row, w, old, new, kw);
-            }
-        });
-    }
+    let Some(next) = pj.outgoing(y).filter(|a| a.has_heavy_partners()) else {
+        return;
+    };
+    with_row(wi, x, |row| {
+        for (z, kz) in next.heavy_partners() {
+            row_replace(row, z, old, new, kz);
+        }
+    });
 }
 
-/// P_i(x, y) changes from `old` to `new`, x light: V_k(u, y) holds
-/// P_k,heavy(u, x) · P_i,light(x, y).
-pub(super) fn upkeep_light<X: Value, Y: Value, Z: Value, K: Counting>(
+/// P_i(x, y) changed from `old` to `new`, y heavy in: as the second
+/// factor of W_k(z, y) = Σ_x P_k(z, x) · P_i(x, y), over the heavy-out z
+/// with P_k(z, x), at most N/θ_out of them.
+pub(super) fn upkeep_second<X: Value, Y: Value, Z: Value, K: Counting>(
     pk: &Part<Z, X, K>,
-    vk: &mut View<Z, Y, K>,
+    wk: &mut View<Z, Y, K>,
     x: &X,
     y: &Y,
     old: &K,
     new: &K,
 ) {
-    for (u, ku) in pk.heavy_xs(x) {
-        view_replace(vk, u, y, old, new, ku);
+    if let Some(prev) = pk.incoming(x) {
+        for (z, kz) in prev.heavy_partners() {
+            view_replace(wk, z, y, old, new, kz);
+        }
     }
 }
 
-/// Minor rebalancing: the part a value must move to, if any. A light
-/// value whose degree reaches 3/2·θ becomes heavy (`Some(true)`), a heavy
-/// one whose degree falls below 1/2·θ light (`Some(false)`).
-pub(super) fn crossing<Y, K>(values: Option<&Values<Y, K>>, theta: f64) -> Option<bool> {
-    let values = values?;
-    let degree = values.list.len() as f64;
-    if !values.heavy && degree >= 1.5 * theta {
-        Some(true)
-    } else if values.heavy && degree < 0.5 * theta {
-        Some(false)
-    } else {
-        None
-    }
-}
-
-/// Moves x to the heavy part of P_i (`heavy`) or to the light one, and
-/// its tuples between the views: as a light tuple, (x, y) feeds V_k(u, y)
-/// for the heavy u with P_k(u, x); as a heavy one, row V_i(x, ·), which
-/// holds x's tuples and nothing else, so it is built whole when x turns
-/// heavy and dropped whole when x turns light. The light terms move while
-/// x is light: before it turns heavy, after it turns light.
-pub(super) fn move_part<X: Value, Y: Value, Z: Value, K: Counting>(
+/// Minor rebalancing after P_i(x, y) changed: x moves between the heavy-out
+/// and light-out parts when its degree crossed a bound, and W_i's row x is
+/// built or dropped; y likewise between the in parts, and W_k's column y.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the roles rotate: one function, three instantiations"
+)]
+pub(super) fn rebalance_minor<X: Value, Y: Value, Z: Value, K: Counting>(
     pi: &mut Part<X, Y, K>,
     pj: &Part<Y, Z, K>,
     pk: &Part<Z, X, K>,
-    vi: &mut View<X, Z, K>,
-    vk: &mut View<Z, Y, K>,
+    wi: &mut View<X, Z, K>,
+    wk: &mut View<Z, Y, K>,
     x: &X,
-    heavy: bool,
+    y: &Y,
+    changed: &Changed,
 ) {
-    if heavy {
-        move_light_terms(pi.values(x).expect("crossing"), pk.heavy_xs(x), vk, true);
-        pi.set_heavy(x, true);
-        let row = build_row(pi.values(x).expect("crossing"), pj);
-        if !row.is_empty() {
-            vi.insert(x.clone(), row);
-        }
-    } else {
-        pi.set_heavy(x, false);
-        move_light_terms(pi.values(x).expect("crossing"), pk.heavy_xs(x), vk, false);
-        vi.remove(x);
-    }
-}
-
-/// The terms P_k,heavy(u, x) · P_i,light(x, y) of x's tuples leave V_k
-/// (x turns heavy) or join it (x turns light).
-pub(super) fn move_light_terms<Y: Value, Z: Value, K: Counting>(
-    values: &Values<Y, K>,
-    heavy_into_x: &[(Z, K)],
-    vk: &mut View<Z, Y, K>,
-    leave: bool,
-) {
-    let zero = K::zero();
-    for (u, ku) in heavy_into_x {
-        with_row(vk, u, |row| {
-            for (y, k) in &values.list {
-                let (old, new) = if leave { (k, &zero) } else { (&zero, k) };
-                row_replace(row, y, old, new, ku);
-            }
-        });
-    }
-}
-
-/// V(x, z) = Σ_y P_heavy(x, y) · Q_light(y, z), from scratch.
-pub(super) fn build_view<X: Value, Y: Value, Z: Value, K: Counting>(
-    p: &Part<X, Y, K>,
-    q: &Part<Y, Z, K>,
-) -> View<X, Z, K> {
-    let mut v: View<X, Z, K> = HashMap::default();
-    for (x, values) in &p.out {
-        if values.heavy {
-            let row = build_row(values, q);
-            if !row.is_empty() {
-                v.insert(x.clone(), row);
-            }
+    if let Some(heavy) = changed.x_moves {
+        pi.set_heavy_out(x, heavy);
+        if heavy {
+            let ys = pi.outgoing(x).expect("moves");
+            insert_row(wi, x, build_row(ys, pj));
+        } else {
+            wi.remove(x);
         }
     }
-    v
+    if let Some(heavy) = changed.y_moves {
+        pi.set_heavy_in(y, heavy);
+        if heavy {
+            add_column(wk, y, pi.incoming(y).expect("moves"), pk);
+        } else {
+            remove_column(wk, y);
+        }
+    }
 }
 
-/// Row V(x, ·) = Σ_y P(x, y) · Q_light(y, ·) for the tuples (x, y) of a
-/// heavy x, from scratch.
+pub(super) fn insert_row<X: Value, Z, K>(w: &mut View<X, Z, K>, x: &X, row: Row<Z, K>) {
+    if !row.is_empty() {
+        w.insert(x.clone(), row);
+    }
+}
+
+/// Row W(x, ·) = Σ_y P(x, y) · Q(y, ·) over the heavy-in values of Q,
+/// from x's tuples `ys`: O(|ys| · N/θ_in).
 pub(super) fn build_row<Y: Value, Z: Value, K: Counting>(
-    values: &Values<Y, K>,
+    ys: &Adj<Y, K>,
     q: &Part<Y, Z, K>,
 ) -> Row<Z, K> {
-    // Sized once for the terms: growing a large row step by step would
-    // rehash it a dozen times.
-    let terms = values.list.iter().map(|(y, _)| q.ys(y).len()).sum();
-    let mut row = Row::with_capacity_and_hasher(terms, Default::default());
-    for (y, left) in &values.list {
-        if let Some(next) = q.values(y).filter(|n| !n.heavy) {
-            for (z, right) in &next.list {
+    let mut row = Row::default();
+    for (y, left) in ys.iter() {
+        if let Some(next) = q.outgoing(y) {
+            for (z, right) in next.heavy_partners() {
                 let e = row.entry(z.clone()).or_insert_with(K::zero);
                 *e = e.add(&left.mul(right));
             }
@@ -307,6 +249,54 @@ pub(super) fn build_row<Y: Value, Z: Value, K: Counting>(
     }
     row.retain(|_, k| !k.is_zero());
     row
+}
+
+/// Column W(·, y) = Σ_x P(·, x) · Q(x, y) over the heavy-out values of P,
+/// from y's tuples `xs` in Q (y was heavy in in none of W's columns
+/// before): O(|xs| · N/θ_out).
+pub(super) fn add_column<X: Value, Y: Value, Z: Value, K: Counting>(
+    w: &mut View<Z, Y, K>,
+    y: &Y,
+    xs: &Adj<X, K>,
+    p: &Part<Z, X, K>,
+) {
+    let mut column: HashMap<Z, K> = HashMap::default();
+    for (x, right) in xs.iter() {
+        if let Some(prev) = p.incoming(x) {
+            for (z, left) in prev.heavy_partners() {
+                let e = column.entry(z.clone()).or_insert_with(K::zero);
+                *e = e.add(&left.mul(right));
+            }
+        }
+    }
+    for (z, k) in column {
+        if !k.is_zero() {
+            w.entry(z).or_default().insert(y.clone(), k);
+        }
+    }
+}
+
+/// Drops column y from every row: O(rows), at most N/θ_out.
+pub(super) fn remove_column<Z: Value, Y: Value, K>(w: &mut View<Z, Y, K>, y: &Y) {
+    w.retain(|_, row| {
+        row.remove(y);
+        !row.is_empty()
+    });
+}
+
+/// W(x, z) = Σ_y P(x, y) · Q(y, z) over x heavy out in P and z heavy in in
+/// Q, from scratch.
+pub(super) fn build_view<X: Value, Y: Value, Z: Value, K: Counting>(
+    p: &Part<X, Y, K>,
+    q: &Part<Y, Z, K>,
+) -> View<X, Z, K> {
+    let mut w: View<X, Z, K> = HashMap::default();
+    for (x, adj) in p.by_first() {
+        if adj.heavy {
+            insert_row(&mut w, x, build_row(adj, q));
+        }
+    }
+    w
 }
 
 pub(super) fn same_view<X: Eq + Hash, Z: Eq + Hash, K: Counting>(

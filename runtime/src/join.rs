@@ -24,6 +24,12 @@
 use crate::index::{HashMap, new_map};
 use core::hash::Hash;
 
+/// The ids of one group of tuples (the live tuples with one key, or the
+/// parent's tuples waiting for one): inline up to four, the size of a
+/// `Vec`'s header. Most groups are small, and a `Vec` would allocate
+/// for each, then grow it, on every key's first arrivals.
+pub type Ids = smallvec::SmallVec<[u32; 4]>;
+
 /// One relation of the insert-only join: its tuples (each inserted once),
 /// which of them are live, and the parent's tuples waiting for a key of
 /// this node to turn live.
@@ -67,12 +73,14 @@ pub struct JoinNode<T, P> {
     /// Per tuple: how many children have no live tuple with its key yet.
     missing: Vec<u32>,
     /// The live tuples, grouped by the key shared with the parent.
-    live: HashMap<P, Vec<u32>>,
+    live: HashMap<P, Ids>,
     /// The parent's tuples waiting for a key of this node to turn live.
-    waiting: HashMap<P, Vec<u32>>,
+    waiting: HashMap<P, Ids>,
     live_count: usize,
     /// Used by the max-max strategy only: the keys some participating
-    /// parent tuple has, and which tuples take part in a full join result.
+    /// parent tuple has, and which tuples take part in a full join result
+    /// (grown only as far as the highest id that does: a node that never
+    /// asks pays nothing per tuple).
     active: HashMap<P, ()>,
     participating: Vec<bool>,
 }
@@ -112,7 +120,6 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
                 self.tuples.push(v.key().clone());
                 v.insert(next);
                 self.missing.push(0);
-                self.participating.push(false);
                 Some(next)
             }
         }
@@ -139,7 +146,6 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
         }
         self.tuples.push(tuple);
         self.missing.push(0);
-        self.participating.push(false);
         id
     }
 
@@ -196,14 +202,14 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
     /// The parent's tuples that waited for `key`, which has just turned
     /// live; they wait no more.
     #[inline]
-    pub fn take_waiting(&mut self, key: &P) -> Vec<u32> {
+    pub fn take_waiting(&mut self, key: &P) -> Ids {
         self.waiting.remove(key).unwrap_or_default()
     }
 
     /// The live tuples with this parent key, in the order they turned live.
     #[inline]
     pub fn live(&self, key: &P) -> &[u32] {
-        self.live.get(key).map_or(&[], Vec::as_slice)
+        self.live.get(key).map_or(&[], Ids::as_slice)
     }
 
     /// The id of a tuple, if it has been inserted.
@@ -223,7 +229,7 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
     /// time, returns the live tuples with the key, which take part too;
     /// `None` when the key was active already.
     #[inline]
-    pub fn activate(&mut self, key: P) -> Option<Vec<u32>> {
+    pub fn activate(&mut self, key: P) -> Option<Ids> {
         match self.active.entry(key) {
             hashbrown::hash_map::Entry::Occupied(_) => None,
             hashbrown::hash_map::Entry::Vacant(v) => {
@@ -250,13 +256,20 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
             self.missing[id as usize] == 0,
             "only a live tuple takes part"
         );
-        self.participating[id as usize] = true;
+        let id = id as usize;
+        if self.participating.len() <= id {
+            self.participating.resize(id + 1, false);
+        }
+        self.participating[id] = true;
     }
 
     /// Whether the tuple takes part in a full result.
     #[inline]
     pub fn participates(&self, id: u32) -> bool {
-        self.participating[id as usize]
+        self.participating
+            .get(id as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// The number of tuples inserted.
@@ -277,7 +290,7 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
     /// Checks the node's bookkeeping (for tests): every live tuple waits
     /// for nothing, and the live count matches the groups.
     pub fn check(&self) -> Result<(), String> {
-        let grouped: usize = self.live.values().map(Vec::len).sum();
+        let grouped: usize = self.live.values().map(Ids::len).sum();
         if grouped != self.live_count {
             return Err(format!(
                 "{grouped} tuples in live groups, but {} counted live",
@@ -407,7 +420,7 @@ impl<K: Hash + Eq + Clone, V: Hash + Eq + Clone> Extensions<K, V> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Participants<K> {
-    groups: HashMap<K, Vec<u32>>,
+    groups: HashMap<K, Ids>,
 }
 
 impl<K> Default for Participants<K> {
@@ -426,7 +439,7 @@ impl<K: Hash + Eq> Participants<K> {
     /// The tuples under `key`, in the order they came.
     #[inline]
     pub fn get(&self, key: &K) -> &[u32] {
-        self.groups.get(key).map_or(&[], Vec::as_slice)
+        self.groups.get(key).map_or(&[], Ids::as_slice)
     }
 }
 

@@ -164,10 +164,8 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     /// kept and `key` was not written yet this epoch.
     #[inline(always)]
     pub fn note(&mut self, key: &Key, old: &K) {
-        if let Some(journal) = &mut self.journal
-            && let EntryRef::Vacant(entry) = journal.now.entry_ref(key)
-        {
-            entry.insert(old.clone());
+        if let Some(journal) = &mut self.journal {
+            note_first(&mut journal.now, key.clone(), old.clone());
         }
     }
 
@@ -202,6 +200,17 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     pub fn written_then(&self) -> impl Iterator<Item = (&Key, &K)> + '_ {
         self.journal.iter().flat_map(|j| j.then.iter())
     }
+}
+
+/// Records `old` at `key` unless the epoch has noted `key` already. Out
+/// of line, and given the key by value: a reference to the caller's key
+/// passed to a call would keep that key in memory, stored in parts and
+/// read back whole to hash it, a read that waits until every store before
+/// it is done (see `PayloadMap`'s journal).
+#[cold]
+#[inline(never)]
+fn note_first<Key: Eq + Hash, K>(now: &mut HashMap<Key, K>, key: Key, old: K) {
+    now.entry(key).or_insert(old);
 }
 
 #[cfg(test)]
@@ -242,3 +251,4 @@ mod tests {
         assert!(c.diff([(2, Int(3)), (3, Int(1))].into_iter()).is_empty());
     }
 }
+

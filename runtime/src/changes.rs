@@ -251,4 +251,3 @@ mod tests {
         assert!(c.diff([(2, Int(3)), (3, Int(1))].into_iter()).is_empty());
     }
 }
-

@@ -263,17 +263,7 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// zero, meaning absent; `old` is live or zero).
     #[inline(always)]
     pub fn replace(&mut self, key: Key, old: &K, new: &K) {
-        let PayloadMap {
-            states, journal, ..
-        } = self;
-        update_state(
-            states,
-            key,
-            P::is_empty,
-            |state| P::replace(state, old, new),
-            P::value,
-            noter(journal),
-        );
+        self.write(key, |state| P::replace(state, old, new));
     }
 
     /// [`replace`](Self::replace), returning the payload at `key` before
@@ -356,24 +346,26 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
             .map(|(key, _)| key)
     }
 
+    /// `f` changes the state at `key`, through one probe; the journal, if
+    /// one is kept, hears of it after (see [`update_state`]).
     #[inline(always)]
-    fn change(&mut self, key: Key, f: impl FnOnce(&mut P::State)) -> Option<(K, K)> {
+    fn write<R>(&mut self, key: Key, f: impl FnOnce(&mut P::State) -> R) -> R {
         let PayloadMap {
             states, journal, ..
         } = self;
-        update_state(
-            states,
-            key,
-            P::is_empty,
-            |state| {
-                let before = P::value(state);
-                f(state);
-                let after = P::value(state);
-                (before != after).then_some((before, after))
-            },
-            P::value,
-            noter(journal),
-        )
+        update_state(states, key, P::is_empty, f, P::value, noter(journal))
+    }
+
+    /// [`write`](Self::write), returning the payload before and after, or
+    /// `None` when it did not change.
+    #[inline(always)]
+    fn change(&mut self, key: Key, f: impl FnOnce(&mut P::State)) -> Option<(K, K)> {
+        self.write(key, |state| {
+            let before = P::value(state);
+            f(state);
+            let after = P::value(state);
+            (before != after).then_some((before, after))
+        })
     }
 }
 

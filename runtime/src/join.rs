@@ -71,6 +71,8 @@ pub struct JoinNode<T, P> {
     ids: HashMap<T, u32>,
     tuples: Vec<T>,
     /// Per tuple: how many children have no live tuple with its key yet.
+    /// Grown only as far as the highest id that waits for one: a node
+    /// without children, such as the top join's only node, keeps none.
     missing: Vec<u32>,
     /// The live tuples, grouped by the key shared with the parent.
     live: HashMap<P, Ids>,
@@ -119,7 +121,6 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
             hashbrown::hash_map::Entry::Vacant(v) => {
                 self.tuples.push(v.key().clone());
                 v.insert(next);
-                self.missing.push(0);
                 Some(next)
             }
         }
@@ -145,7 +146,6 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
             assert!(fresh, "ivm: a top join value was reached twice");
         }
         self.tuples.push(tuple);
-        self.missing.push(0);
         id
     }
 
@@ -164,13 +164,28 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
     /// Records how many children the tuple still waits for.
     #[inline]
     pub fn set_missing(&mut self, id: u32, missing: u32) {
-        self.missing[id as usize] = missing;
+        let id = id as usize;
+        if self.missing.len() <= id {
+            if missing == 0 {
+                return;
+            }
+            self.missing.resize(id + 1, 0);
+        }
+        self.missing[id] = missing;
+    }
+
+    /// How many children the tuple still waits for.
+    #[inline]
+    fn missing(&self, id: u32) -> u32 {
+        self.missing.get(id as usize).copied().unwrap_or(0)
     }
 
     /// One child the tuple waited for has turned live at its key; `true`
     /// when that was the last one, and the tuple is now live.
     #[inline]
     pub fn satisfy(&mut self, id: u32) -> bool {
+        // A tuple that waits was given its count by `set_missing`, which
+        // grew the vector as far as its id.
         let m = &mut self.missing[id as usize];
         debug_assert!(*m > 0, "a tuple satisfied more often than it waited");
         *m -= 1;
@@ -252,10 +267,7 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
     /// Records that the tuple takes part in a full result.
     #[inline]
     pub fn set_participating(&mut self, id: u32) {
-        debug_assert!(
-            self.missing[id as usize] == 0,
-            "only a live tuple takes part"
-        );
+        debug_assert!(self.missing(id) == 0, "only a live tuple takes part");
         let id = id as usize;
         if self.participating.len() <= id {
             self.participating.resize(id + 1, false);
@@ -299,7 +311,7 @@ impl<T: Hash + Eq + Clone, P: Hash + Eq> JoinNode<T, P> {
         }
         for ids in self.live.values() {
             for &id in ids {
-                if self.missing[id as usize] != 0 {
+                if self.missing(id) != 0 {
                     return Err(format!("live tuple {id} still waits for a child"));
                 }
             }

@@ -8,7 +8,9 @@ use quote::{format_ident, quote};
 
 use super::top_join::reach;
 use super::{factor_value, key_expr, key_type};
-use crate::ir::{Factor, Kept, MapId, MapKind, MessageParent, Program, VarId};
+use crate::ir::{
+    AtomId, AtomPath, Factor, Kept, MapId, MapKind, MessageParent, PathBody, Program, RelId, VarId,
+};
 
 /// The name of the method that grows a message entry.
 pub fn raise(p: &Program, message: MapId) -> syn::Ident {
@@ -16,24 +18,36 @@ pub fn raise(p: &Program, message: MapId) -> syn::Ident {
 }
 
 /// The payload of a message's atom at tuple `__u` (in scope, with the
-/// atom's variables bound) times the messages of its children.
-fn contribution(p: &Program, children: &[MapId], payload: TokenStream) -> TokenStream {
+/// atom's variables bound) times the messages of its children. `known`
+/// pairs a child with a local that already holds its entry at the tuple's
+/// key, read in place of a second probe.
+fn contribution(
+    p: &Program,
+    children: &[MapId],
+    payload: TokenStream,
+    known: &[(MapId, TokenStream)],
+) -> TokenStream {
     children.iter().fold(payload, |acc, &c| {
-        let v = factor_value(p, Factor::Map(c));
+        let v = match known.iter().find(|(m, _)| *m == c) {
+            Some((_, local)) => quote! { ::core::clone::Clone::clone(&#local) },
+            None => factor_value(p, Factor::Map(c)),
+        };
         quote! { ::ivm::Semiring::mul(&#acc, &#v) }
     })
 }
 
 /// The variables an atom's contribution reads: its key towards the parent
-/// and its children's keys.
-fn contribution_vars(p: &Program, message: MapId) -> Vec<VarId> {
+/// and the keys of its children not `known`.
+fn contribution_vars(p: &Program, message: MapId, known: &[(MapId, TokenStream)]) -> Vec<VarId> {
     let map = &p.maps[message];
     let MapKind::Message { children, .. } = &map.kind else {
         unreachable!("a message")
     };
     let mut vars = map.key.clone();
     for &c in children {
-        vars.extend(&p.maps[c].key);
+        if !known.iter().any(|(m, _)| *m == c) {
+            vars.extend(&p.maps[c].key);
+        }
     }
     vars
 }
@@ -54,27 +68,134 @@ fn bind_atom(p: &Program, atom: usize, used: &[VarId], tuple: &TokenStream) -> T
     quote! { let (#(#names,)*) = #fields; }
 }
 
+/// Binds the variables of the atom's columns `columns`, the fields of
+/// `tuple` in that order, `_` for the ones not read.
+fn bind_columns(
+    p: &Program,
+    atom: usize,
+    columns: &[usize],
+    used: &[VarId],
+    tuple: &TokenStream,
+) -> TokenStream {
+    let a = &p.atoms[atom];
+    let names = columns.iter().map(|&c| {
+        let v = a.vars[c];
+        if used.contains(&v) {
+            let n = &p.vars[v].name;
+            quote! { #n }
+        } else {
+            quote! { _ }
+        }
+    });
+    let fields = super::field_refs(tuple, columns.len());
+    quote! { let (#(#names,)*) = #fields; }
+}
+
 /// The trigger of a CROWN atom: its tuple's new contribution grows its
 /// message.
 pub fn path(p: &Program, atom: usize, message: MapId) -> TokenStream {
+    let used = contribution_vars(p, message, &[]);
+    let bind = bind_atom(p, atom, &used, &quote! { __tuple });
+    let raise = raise_contribution(
+        p,
+        message,
+        quote! { ::core::clone::Clone::clone(__new) },
+        &[],
+    );
+    quote! {
+        {
+            #bind
+            #raise
+        }
+    }
+}
+
+/// The contribution of a tuple of `message`'s atom (its variables bound,
+/// its payload `payload`) raised into the message, unless zero.
+fn raise_contribution(
+    p: &Program,
+    message: MapId,
+    payload: TokenStream,
+    known: &[(MapId, TokenStream)],
+) -> TokenStream {
     let MapKind::Message { children, .. } = &p.maps[message].kind else {
         unreachable!("a message")
     };
     let k = &p.payload;
-    let used = contribution_vars(p, message);
-    let bind = bind_atom(p, atom, &used, &quote! { __tuple });
-    let value = contribution(p, children, quote! { ::core::clone::Clone::clone(__new) });
+    let value = contribution(p, children, payload, known);
     let key = key_expr(p, &p.maps[message].key);
     let raise_name = raise(p, message);
     quote! {
-        {
-            #bind
-            let __contribution: #k = #value;
-            if !::ivm::Semiring::is_zero(&__contribution) {
-                self.#raise_name(#key, __contribution);
-            }
+        let __contribution: #k = #value;
+        if !::ivm::Semiring::is_zero(&__contribution) {
+            self.#raise_name(#key, __contribution);
         }
     }
+}
+
+/// The atom and message of a relation whose update raises the message in
+/// place: one atom, payloads not kept (`Kept::IndexOnly`), not fed by a
+/// local step. Its update reads each child message once, for both the
+/// index checks and the contribution, and has no `on_<relation>_changed`.
+pub fn raise_in_update(p: &Program, rel: RelId) -> Option<(AtomId, MapId)> {
+    if p.kept(rel) != Kept::IndexOnly || p.relations[rel].is_fed() {
+        return None;
+    }
+    let trigger = p.triggers.iter().find(|t| t.relation == rel)?;
+    match &trigger.paths[..] {
+        [
+            AtomPath {
+                atom,
+                body: PathBody::Raise(message),
+            },
+        ] => Some((*atom, *message)),
+        _ => None,
+    }
+}
+
+/// The children of `message` read once at the tuple in scope: the
+/// statements that bind the atom's variables and read each child into a
+/// local, and each child with its local.
+pub fn read_children(
+    p: &Program,
+    atom: AtomId,
+    message: MapId,
+) -> (TokenStream, Vec<(MapId, TokenStream)>) {
+    let MapKind::Message { children, .. } = &p.maps[message].kind else {
+        unreachable!("a message")
+    };
+    let k = &p.payload;
+    let used = contribution_vars(p, message, &[]);
+    let bind = bind_atom(p, atom, &used, &quote! { __tuple });
+    let known: Vec<(MapId, TokenStream)> = children
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let local = format_ident!("__child_{i}");
+            (c, quote! { #local })
+        })
+        .collect();
+    let reads = known.iter().map(|(c, local)| {
+        let v = factor_value(p, Factor::Map(*c));
+        quote! { let #local: #k = #v; }
+    });
+    (quote! { #bind #(#reads)* }, known)
+}
+
+/// The raise of an update made in place (see [`raise_in_update`]): the
+/// tuple's payload `delta` times the children read by [`read_children`].
+pub fn raise_from_update(
+    p: &Program,
+    message: MapId,
+    delta: &syn::Ident,
+    known: &[(MapId, TokenStream)],
+) -> TokenStream {
+    raise_contribution(
+        p,
+        message,
+        quote! { ::core::clone::Clone::clone(&#delta) },
+        known,
+    )
 }
 
 pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
@@ -95,16 +216,19 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
     let field = &map.name;
     let key_ty = key_type(p, &map.key);
     let name = raise(p, message);
-    let was_zero = matches!(parent, MessageParent::Join(_))
-        .then(|| quote! { let __was_zero = ::ivm::Semiring::is_zero(__entry); });
-    let tell = match parent {
+    // After the entry grew: whether it was zero before, to reach the top
+    // join; its new value, to revisit the tuples waiting on it.
+    let (after, tell) = match parent {
         MessageParent::Join(node) => {
             let reach_name = reach(p, node);
-            quote! {
-                if __was_zero {
-                    self.#reach_name(__key);
-                }
-            }
+            (
+                After::WasZero,
+                quote! {
+                    if __was_zero {
+                        self.#reach_name(__key);
+                    }
+                },
+            )
         }
         MessageParent::Message { map: up, index } => {
             let MapKind::Message {
@@ -134,20 +258,53 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let fields = super::field_refs(&quote! { __key }, map.key.len());
             let bind_key = quote! { let (#(#names,)*) = #fields; };
             let index_key = key_expr(p, &index_vars);
-            let used = contribution_vars(p, up);
-            let bind = bind_atom(p, *up_atom, &used, &quote! { __u });
-            let base = &p.maps[p.relations[p.atoms[*up_atom].relation].base].name;
+
+            let up_relation = p.atoms[*up_atom].relation;
+            let base = &p.maps[p.relations[up_relation].base].name;
+            // The group keeps each tuple's columns outside the key
+            // (`__u`); the key's are the group's (`__index_key`).
+            let kept = super::relation::kept_columns(p, up_relation, columns);
+            let arity = p.relations[up_relation].columns.len();
+            let whole = super::tuple((0..arity).map(|c| {
+                let f = match kept.iter().position(|&k| k == c) {
+                    Some(i) => super::item(&quote! { __u }, i, kept.len()),
+                    None => {
+                        let i = columns.iter().position(|&k| k == c).expect("a key column");
+                        super::item(&quote! { __index_key }, i, columns.len())
+                    }
+                };
+                quote! { ::core::clone::Clone::clone(&#f) }
+            }));
             // Over `Bool` a revisited tuple's payload is one, and no map of
             // payloads is kept (`Kept::IndexOnly`).
-            let payload = if p.kept(p.atoms[*up_atom].relation) == Kept::IndexOnly {
+            let payload = if p.kept(up_relation) == Kept::IndexOnly {
                 quote! { <#k as ::ivm::Semiring>::one() }
             } else {
-                quote! { self.#base.value(__u) }
+                quote! { self.#base.value(&#whole) }
             };
-            let value = contribution(p, up_children, payload);
+            // Every tuple of the group has the key this entry just grew
+            // at, and nothing in the loop grows the entry again (raises
+            // only go up the tree): the loop reads the grown value, not
+            // the map.
+            let mut same_key = index_vars;
+            let mut message_key = map.key.clone();
+            same_key.sort_unstable();
+            message_key.sort_unstable();
+            let known = if same_key == message_key {
+                vec![(message, quote! { __now })]
+            } else {
+                Vec::new()
+            };
+            let used = contribution_vars(p, up, &known);
+            let bind = bind_columns(p, *up_atom, &kept, &used, &quote! { __u });
+            let value = contribution(p, up_children, payload, &known);
             let up_key = key_expr(p, &p.maps[up].key);
             let up_raise = raise(p, up);
-            let growing = can_grow(p, while_growing, &quote! { __index_key });
+            let growing = if !known.is_empty() && while_growing[..] == [message] {
+                vec![quote! { !<#k as ::ivm::BoundedMonotone>::is_top(&__now) }]
+            } else {
+                can_grow(p, while_growing, &quote! { __index_key })
+            };
             let revisit = quote! {
                 #bind
                 let __contribution: #k = #value;
@@ -158,7 +315,6 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             // A relation kept only while its tuples may be revisited, through
             // this index alone, forgets the tuples of a group that leaves
             // (when the index serves one message; see below).
-            let up_relation = p.atoms[*up_atom].relation;
             let only_index = p
                 .maps
                 .iter()
@@ -169,7 +325,7 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
                 quote! {
                     else {
                         for __u in &__tuples {
-                            self.#base.remove(__u);
+                            self.#base.remove(&#whole);
                         }
                     }
                 }
@@ -206,11 +362,19 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
                     }
                 }
             };
-            quote! {
-                #bind_key
-                let __index_key = #index_key;
-                #walk
-            }
+            let after = if known.is_empty() {
+                After::Nothing
+            } else {
+                After::Now
+            };
+            (
+                after,
+                quote! {
+                    #bind_key
+                    let __index_key = #index_key;
+                    #walk
+                },
+            )
         }
     };
     let doc = format!(
@@ -223,27 +387,77 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
         quote! { ::core::clone::Clone::clone(&__key) }
     };
     // `changes()` of the top join reads what a factor held when an epoch
-    // began.
-    let note = super::changes::tracked(p)
-        .and_then(|t| t.noted(message).cloned())
-        .map(|noted| quote! { self.#noted.note(&__key, __entry); });
+    // began: the entry's value before the write, zero for a new one.
+    let noted = super::changes::tracked(p).and_then(|t| t.noted(message).cloned());
+    let note_old = noted
+        .as_ref()
+        .map(|noted| quote! { self.#noted.note(&__key, __entry.get()); });
+    let note_zero = noted.as_ref().map(|noted| {
+        quote! { self.#noted.note(&__key, &<#k as ::ivm::Semiring>::zero()); }
+    });
+    // One probe: a present entry grows in place, an absent one is inserted
+    // with the contribution (zero ⊕ value is the value).
+    let (bind, grown_old, grown_new, (occupied, vacant)) = match after {
+        After::WasZero => (
+            quote! { let __was_zero = },
+            quote! { let __was_zero = ::ivm::Semiring::is_zero(__entry.get()); },
+            quote! { __grown },
+            (quote! { __was_zero }, quote! { true }),
+        ),
+        After::Now => (
+            quote! { let __now: #k = },
+            quote! {},
+            quote! { ::core::clone::Clone::clone(&__grown) },
+            (quote! { __grown }, quote! { __value }),
+        ),
+        After::Nothing => (
+            quote! {},
+            quote! {},
+            quote! { __grown },
+            (quote! {}, quote! {}),
+        ),
+    };
+    let inserted = match after {
+        After::Now => quote! { ::core::clone::Clone::clone(&__value) },
+        After::WasZero | After::Nothing => quote! { __value },
+    };
     quote! {
         #[doc = #doc]
         fn #name(&mut self, __key: #key_ty, __value: #k) {
-            let __entry = self
-                .#field
-                .entry(#key_copy)
-                .or_insert_with(<#k as ::ivm::Semiring>::zero);
-            let __grown = #grow(__entry, &__value);
-            if __grown == *__entry {
-                return;
-            }
-            #was_zero
-            #note
-            *__entry = __grown;
+            #bind match self.#field.entry(#key_copy) {
+                ::ivm::__private::Entry::Occupied(mut __entry) => {
+                    let __grown = #grow(__entry.get(), &__value);
+                    if __grown == *__entry.get() {
+                        return;
+                    }
+                    #grown_old
+                    #note_old
+                    *__entry.get_mut() = #grown_new;
+                    #occupied
+                }
+                ::ivm::__private::Entry::Vacant(__entry) => {
+                    if ::ivm::Semiring::is_zero(&__value) {
+                        return;
+                    }
+                    #note_zero
+                    __entry.insert(#inserted);
+                    #vacant
+                }
+            };
             #tell
         }
     }
+}
+
+/// What a raise needs of the entry it grew, besides the fact.
+#[derive(Clone, Copy)]
+enum After {
+    /// Whether it was zero (absent) before: the top join hears of a new key.
+    WasZero,
+    /// Its new value (`__now`): the revisits read it.
+    Now,
+    /// Nothing.
+    Nothing,
 }
 
 /// For each CROWN message among `messages`, whether it can still grow at

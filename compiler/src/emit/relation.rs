@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::method;
-use crate::ir::{Kept, MapId, MapKind, Program, RelId, RelationIr, Trigger};
+use crate::ir::{AtomId, Kept, MapId, MapKind, Program, RelId, RelationIr, Trigger};
 use crate::query::UpdateModel;
 
 /// `R(a, b)`: a relation's tuple as the docs of its methods write it.
@@ -64,6 +64,24 @@ struct IndexUpkeep {
 /// For a relation whose payloads are not kept (`Kept::IndexOnly`): the
 /// tuple goes into each CROWN index whose message can still grow at its
 /// key (`flags`, from [`index_upkeep`]'s `revisit`).
+/// The columns a CROWN index (`GrowingIndex`) keeps of each tuple: those
+/// outside its key `columns`, which all tuples of a group share.
+pub fn kept_columns(p: &Program, rel: RelId, columns: &[usize]) -> Vec<usize> {
+    (0..p.relations[rel].columns.len())
+        .filter(|c| !columns.contains(c))
+        .collect()
+}
+
+/// What a CROWN index keeps of `__tuple` (in scope): its columns outside
+/// the key.
+fn kept_part(p: &Program, rel: RelId, columns: &[usize]) -> TokenStream {
+    let n = p.relations[rel].columns.len();
+    super::tuple(kept_columns(p, rel, columns).into_iter().map(|c| {
+        let f = super::item(&quote! { __tuple }, c, n);
+        quote! { ::core::clone::Clone::clone(&#f) }
+    }))
+}
+
 fn index_inserts(p: &Program, rel: RelId, flags: &[Ident]) -> TokenStream {
     let n = p.relations[rel].columns.len();
     let inserts = p
@@ -80,13 +98,68 @@ fn index_inserts(p: &Program, rel: RelId, flags: &[Ident]) -> TokenStream {
                 let f = super::item(&quote! { __tuple }, c, n);
                 quote! { ::core::clone::Clone::clone(&#f) }
             }));
+            let kept = kept_part(p, rel, columns);
             quote! {
                 if #flag {
-                    self.#field.insert(#key, ::core::clone::Clone::clone(&__tuple));
+                    self.#field.insert(#key, #kept);
                 }
             }
         });
     quote! { #(#inserts)* }
+}
+
+/// The revisit flags of a relation whose update raises in place
+/// (`emit::message::raise_in_update`), in the order of
+/// [`index_inserts`]: a message the update has read already (`known`, at
+/// the index's key) is asked whether it is at the top, any other is
+/// looked up.
+fn revisit_known(
+    p: &Program,
+    rel: RelId,
+    atom: AtomId,
+    known: &[(MapId, TokenStream)],
+) -> (TokenStream, Vec<Ident>) {
+    let k = &p.payload;
+    let n = p.relations[rel].columns.len();
+    let mut flags = Vec::new();
+    let lets: Vec<TokenStream> = p
+        .maps
+        .iter()
+        .filter_map(|m| match &m.kind {
+            MapKind::Index {
+                relation,
+                columns,
+                while_growing,
+                ..
+            } if *relation == rel && !while_growing.is_empty() => Some((columns, while_growing)),
+            _ => None,
+        })
+        .map(|(columns, while_growing)| {
+            let vars: Vec<_> = columns.iter().map(|&c| p.atoms[atom].vars[c]).collect();
+            let key = super::tuple(columns.iter().map(|&c| {
+                let f = super::item(&quote! { __tuple }, c, n);
+                quote! { ::core::clone::Clone::clone(&#f) }
+            }));
+            let growing =
+                while_growing
+                    .iter()
+                    .map(|&g| match known.iter().find(|(m, _)| *m == g) {
+                        Some((_, local)) if p.maps[g].key == vars => {
+                            quote! { !<#k as ::ivm::BoundedMonotone>::is_top(&#local) }
+                        }
+                        _ => {
+                            let [probe] = &super::message::can_grow(p, &[g], &key)[..] else {
+                                unreachable!("one message")
+                            };
+                            probe.clone()
+                        }
+                    });
+            let flag = format_ident!("__revisit_{}", flags.len());
+            flags.push(flag.clone());
+            quote! { let #flag = #(#growing)||*; }
+        })
+        .collect();
+    (quote! { #(#lets)* }, flags)
 }
 
 fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
@@ -139,10 +212,11 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
                 // leave whole (emit::top).
                 let flag = format_ident!("__revisit_{}", flags.len());
                 let growing = super::message::can_grow(p, while_growing, &key);
+                let kept = kept_part(p, rel, columns);
                 revisit.push(quote! { let #flag = #(#growing)||*; });
                 enter_while.push(quote! {
                     if ::ivm::Semiring::is_zero(&__old) && #flag {
-                        #insert
+                        self.#field.insert(#key, #kept);
                     }
                 });
                 flags.push(flag);
@@ -301,6 +375,34 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
         // `Bool` (`Kept::IndexOnly`) a tuple a message may still revisit
         // also goes into that message's index first (a repeated insert
         // then raises nothing: ⊕ absorbs it).
+        if let Some((atom, message)) = super::message::raise_in_update(p, rel_id) {
+            let (reads, known) = super::message::read_children(p, atom, message);
+            let (revisit, flags) = revisit_known(p, rel_id, atom, &known);
+            let inserts = index_inserts(p, rel_id, &flags);
+            let raise = super::message::raise_from_update(p, message, &delta, &known);
+            return quote! {
+                #[doc = #update_doc]
+                ///
+                /// The relation's payloads are not kept: a tuple a message can
+                /// still revisit waits in that message's index (its payload is
+                /// one), and the change goes straight to the message above.
+                pub fn #update(&mut self, #params, #delta: #k) {
+                    if ::ivm::Semiring::is_zero(&#delta) {
+                        return;
+                    }
+                    let __tuple = #tuple;
+                    #reads
+                    #revisit
+                    #inserts
+                    #raise
+                }
+
+                #[doc = #insert_doc]
+                pub fn #insert(&mut self, #params) {
+                    self.#update(#(#cols,)* ::ivm::Semiring::one());
+                }
+            };
+        }
         let (index, kept_doc) = if p.kept(rel_id) == Kept::IndexOnly {
             let inserts = index_inserts(p, rel_id, &flags);
             (
@@ -587,7 +689,10 @@ pub fn propagations(p: &Program) -> TokenStream {
     let methods = p
         .triggers
         .iter()
-        .filter(|t| p.kept(t.relation) != Kept::InTriangle)
+        .filter(|t| {
+            p.kept(t.relation) != Kept::InTriangle
+                && super::message::raise_in_update(p, t.relation).is_none()
+        })
         .map(|t| propagation(p, t));
     quote! { #(#methods)* }
 }
@@ -638,7 +743,11 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             } else if while_growing.is_empty() {
                 quote! { ::ivm::__private::Index<#key, #all> }
             } else {
-                quote! { ::ivm::__private::GrowingIndex<#key, #all> }
+                let kept = super::tuple(kept_columns(p, *relation, columns).into_iter().map(|c| {
+                    let ty = &r.columns[c].1;
+                    quote! { #ty }
+                }));
+                quote! { ::ivm::__private::GrowingIndex<#key, #kept> }
             }
         }
         _ => unreachable!("a relation's map"),

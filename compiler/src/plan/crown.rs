@@ -132,7 +132,33 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
                 .map(|&v| vars.iter().position(|&w| w == v).expect("shared"))
                 .collect();
             let relation = p.atoms[patom].relation;
+            let r = &p.relations[relation];
+            let (key, rest): (Vec<String>, Vec<String>) = {
+                let name = |c: usize| r.columns[c].0.to_string();
+                (
+                    columns.iter().map(|&c| name(c)).collect(),
+                    (0..r.columns.len())
+                        .filter(|c| !columns.contains(c))
+                        .map(name)
+                        .collect(),
+                )
+            };
+            let doc = if rest.is_empty() {
+                format!(
+                    "The tuples of `{}` a message may still revisit, by ({}): one `()` each, the key being the whole tuple.",
+                    r.name,
+                    key.join(", ")
+                )
+            } else {
+                format!(
+                    "The tuples of `{}` a message may still revisit, by ({}): the ({}) of each.",
+                    r.name,
+                    key.join(", "),
+                    rest.join(", ")
+                )
+            };
             let index = super::skeleton::index_of(&mut p, relation, columns);
+            p.maps[index].doc = doc;
             if let MapKind::Index { while_growing, .. } = &mut p.maps[index].kind {
                 while_growing.push(m);
             }

@@ -5,7 +5,8 @@
 //! and `tpch` benchmarks do); or, for the insert-only
 //! `CheapestConnection` (`connection`, two layers; `connection_hand`, the
 //! peer benchmark's hand-written maps, which keep no way to enumerate the
-//! result) and `ExposedAccounts` (`exposed`, CROWN; `exposed_hand`), N
+//! result; `connection_stream`, the stream alone) and `ExposedAccounts` (`exposed`, CROWN; `exposed_hand`;
+//! `exposed_stream`, the stream alone, generated up front), N
 //! tuples and then `OPS` more inserts of random tuples. Run it with two values of `OPS` under
 //! `valgrind --tool=callgrind` and divide the difference of the totals by
 //! the difference of `OPS`:
@@ -128,13 +129,24 @@ fn connection_hand(n: usize, ops: usize) {
     black_box((&feeder, &route, &onward));
 }
 
+/// Who consumes the `exposed` stream.
+#[derive(Clone, Copy, PartialEq)]
+enum Exposed {
+    /// The generated `ExposedAccounts` (CROWN).
+    Generated,
+    /// The peer benchmark's hand-written delta (flagged devices, the
+    /// accounts waiting on each unflagged device, the exposed accounts).
+    Hand,
+    /// Nobody: the stream is only generated, the part of the other two
+    /// counts that is neither's work.
+    Stream,
+}
+
 /// The peer benchmark's `exposed_accounts` stream, shortened: 90 % logins
 /// of N/4 accounts on N/2 devices (a quarter of them on 16 shared
-/// devices), 10 % devices flagged; N inserts, then `OPS` more. `hand`: the
-/// peer benchmark's hand-written delta (flagged devices, the accounts
-/// waiting on each unflagged device, the exposed accounts), else the
-/// generated `ExposedAccounts` (CROWN).
-fn exposed(n: usize, ops: usize, hand: bool) {
+/// devices), 10 % devices flagged; N inserts, then `OPS` more, generated
+/// up front and fed to `who`.
+fn exposed(n: usize, ops: usize, who: Exposed) {
     use ivm::__private::HashMap;
     let mut state = 0x0e89_05ed_u64 ^ n as u64;
     let mut next = move |below: u64| {
@@ -161,7 +173,9 @@ fn exposed(n: usize, ops: usize, hand: bool) {
             }
         })
         .collect();
-    if hand {
+    if who == Exposed::Stream {
+        black_box(&stream);
+    } else if who == Exposed::Hand {
         let mut flagged: HashMap<u64, ()> = HashMap::default();
         let mut waiting: HashMap<u64, Vec<u64>> = HashMap::default();
         let mut exposed: HashMap<u64, ()> = HashMap::default();
@@ -224,12 +238,19 @@ fn main() {
         "cheapest" => cheapest(n, ops),
         "connection" => connection(n, ops),
         "connection_hand" => connection_hand(n, ops),
-        "exposed" => exposed(n, ops, false),
-        "exposed_hand" => exposed(n, ops, true),
+        "connection_stream" => {
+            let folded = connection_stream(n + ops).fold(0, |acc, (r, x, y, price)| {
+                acc ^ r as u64 ^ u64::from(x) ^ u64::from(y) ^ price as u64
+            });
+            black_box(folded);
+        }
+        "exposed" => exposed(n, ops, Exposed::Generated),
+        "exposed_hand" => exposed(n, ops, Exposed::Hand),
+        "exposed_stream" => exposed(n, ops, Exposed::Stream),
         "q1" => tpch(PricingSummary::new(), n, ops),
         "q6" => tpch(ForecastRevenue::new(), n, ops),
         other => panic!(
-            "unknown query {other}: revenue, cheapest, connection, connection_hand, exposed, exposed_hand, q1 or q6"
+            "unknown query {other}: revenue, cheapest, connection, connection_hand, connection_stream, exposed, exposed_hand, exposed_stream, q1 or q6"
         ),
     }
 }

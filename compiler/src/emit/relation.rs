@@ -28,6 +28,13 @@ fn delta_name(r: &RelationIr) -> Ident {
 }
 
 /// The update, insert, delete and retract methods of every relation.
+///
+/// Each is `#[inline]`: a caller's loop of single-tuple updates is the hot
+/// path, and a call saves and restores half a dozen registers around an
+/// update of a hundred-odd instructions (17 of 156 per insert of
+/// `ExposedAccounts`, measured under callgrind). The hint also lets a crate
+/// that uses the generated struct from another crate inline it at all;
+/// LLVM still declines an update too large to pay.
 pub fn methods(p: &Program) -> TokenStream {
     let per_relation = (0..p.relations.len()).map(|r| {
         if p.relations[r].is_fed() {
@@ -386,6 +393,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
                 /// The relation's payloads are not kept: a tuple a message can
                 /// still revisit waits in that message's index (its payload is
                 /// one), and the change goes straight to the message above.
+                #[inline]
                 pub fn #update(&mut self, #params, #delta: #k) {
                     if ::ivm::Semiring::is_zero(&#delta) {
                         return;
@@ -398,6 +406,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
                 }
 
                 #[doc = #insert_doc]
+                #[inline]
                 pub fn #insert(&mut self, #params) {
                     self.#update(#(#cols,)* ::ivm::Semiring::one());
                 }
@@ -429,6 +438,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             #[doc = #update_doc]
             ///
             #kept_doc
+            #[inline]
             pub fn #update(&mut self, #params, #delta: #k) {
                 if ::ivm::Semiring::is_zero(&#delta) {
                     return;
@@ -439,6 +449,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
             }
 
             #[doc = #insert_doc]
+            #[inline]
             pub fn #insert(&mut self, #params) {
                 self.#update(#(#cols,)* ::ivm::Semiring::one());
             }
@@ -472,6 +483,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     let mut out = quote! {
         #[doc = #update_doc]
         #kept_doc
+        #[inline]
         pub fn #update(&mut self, #params, #delta: #k) {
             #zero
             let __tuple = #tuple;
@@ -483,6 +495,7 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
         }
 
         #[doc = #insert_doc]
+        #[inline]
         pub fn #insert(&mut self, #params) {
             self.#update(#(#cols,)* ::ivm::Semiring::one());
         }
@@ -540,11 +553,13 @@ fn in_triangle_methods(
         ///
         /// The relation's tuples are held by the triangle state, which this
         /// updates directly.
+        #[inline]
         pub fn #update(&mut self, #params, #delta: #k) {
             self.#field.add(&#x, &#y, &#delta);
         }
 
         #[doc = #insert_doc]
+        #[inline]
         pub fn #insert(&mut self, #params) {
             self.#update(#(#cols,)* ::ivm::Semiring::one());
         }
@@ -579,6 +594,7 @@ fn deletion_methods(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStrea
         format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
     quote! {
         #[doc = #delete_doc]
+        #[inline]
         pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
             self.#retract(#(#cols,)* ::ivm::Semiring::one())
         }
@@ -589,6 +605,7 @@ fn deletion_methods(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStrea
         ///
         /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
         /// such contribution is alive; nothing changes then.
+        #[inline]
         pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
             #body
         }

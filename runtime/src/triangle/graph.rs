@@ -116,6 +116,7 @@ impl<V: Value, K: Counting> GraphTriangle<V, K> {
 
     /// E(x, y) changes from its payload `old` to `f(old)`; nothing changes
     /// when that is `None`, and `false` is returned.
+    #[inline(always)]
     fn change(&mut self, x: &V, y: &V, f: impl FnOnce(&K) -> Option<K>) -> bool {
         if x == y {
             let old = self.e.get(x, x);

@@ -198,6 +198,7 @@ impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
     /// (and `None` is returned) or the old payload. A value whose last
     /// tuple goes is forgotten, its part too: every view term it took part
     /// in went to zero with that tuple.
+    #[inline(always)]
     pub(super) fn modify(
         &mut self,
         x: &X,
@@ -207,49 +208,77 @@ impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
     ) -> Option<(K, K, Changed)> {
         let Part { out, into, len } = self;
         let zero = K::zero();
-        let found = out.get_mut(x);
-        let old = found
-            .as_ref()
-            .and_then(|adj| adj.tuples.get(y))
-            .unwrap_or(&zero)
-            .clone();
-        let new = f(&old)?;
-        if new == old {
-            return Some((old, new, Changed::NOTHING));
-        }
-        let adj = match found {
-            Some(adj) => adj,
-            // A tuple without a value is absent, and `new` is not zero.
-            None => out.entry(x.clone()).or_insert_with(Adj::new),
+        // The tuple's entry in x's map is found once, read and written
+        // there: a lookup to read the payload and another to write it
+        // would walk the same map twice on every update.
+        let (old, new, adj) = match out.get_mut(x) {
+            Some(adj) => match adj.tuples.entry(y.clone()) {
+                hashbrown::hash_map::Entry::Occupied(mut tuple) => {
+                    let old = tuple.get().clone();
+                    let new = f(&old)?;
+                    if new == old {
+                        return Some((old, new, Changed::NOTHING));
+                    }
+                    if new.is_zero() {
+                        tuple.remove();
+                    } else {
+                        *tuple.get_mut() = new.clone();
+                    }
+                    (old, new, adj)
+                }
+                hashbrown::hash_map::Entry::Vacant(slot) => {
+                    let new = f(&zero)?;
+                    if new == zero {
+                        return Some((zero, new, Changed::NOTHING));
+                    }
+                    slot.insert(new.clone());
+                    (zero, new, adj)
+                }
+            },
+            // A value without tuples: the tuple is absent. The value gets
+            // a map only once there is a tuple to put in it.
+            None => {
+                let new = f(&zero)?;
+                if new == zero {
+                    return Some((zero, new, Changed::NOTHING));
+                }
+                let adj = out.entry(x.clone()).or_insert_with(Adj::new);
+                adj.tuples.insert(y.clone(), new.clone());
+                (zero, new, adj)
+            }
         };
         let back = match into.get_mut(y) {
             Some(back) => back,
             None => into.entry(y.clone()).or_insert_with(Adj::new),
         };
+        // The same tuple in y's map, written through one entry as well.
+        match back.tuples.entry(x.clone()) {
+            hashbrown::hash_map::Entry::Occupied(mut tuple) => {
+                if new.is_zero() {
+                    tuple.remove();
+                } else {
+                    *tuple.get_mut() = new.clone();
+                }
+            }
+            hashbrown::hash_map::Entry::Vacant(slot) => {
+                debug_assert!(old.is_zero(), "a tuple is kept both ways");
+                slot.insert(new.clone());
+            }
+        }
         let (x_heavy, y_heavy) = (adj.heavy, back.heavy);
-        if new.is_zero() {
-            adj.tuples.remove(y);
-            back.tuples.remove(x);
+        if new.is_zero() || old.is_zero() {
+            let inserted = old.is_zero();
             if y_heavy {
-                adj.mark(y, false);
+                adj.mark(y, inserted);
             }
             if x_heavy {
-                back.mark(x, false);
+                back.mark(x, inserted);
             }
-            *len -= 1;
-        } else if old.is_zero() {
-            adj.tuples.insert(y.clone(), new.clone());
-            back.tuples.insert(x.clone(), new.clone());
-            if y_heavy {
-                adj.mark(y, true);
+            if inserted {
+                *len += 1;
+            } else {
+                *len -= 1;
             }
-            if x_heavy {
-                back.mark(x, true);
-            }
-            *len += 1;
-        } else {
-            *adj.tuples.get_mut(y).expect("present") = new.clone();
-            *back.tuples.get_mut(x).expect("kept both ways") = new.clone();
         }
         let changed = Changed {
             x_heavy,

@@ -19,7 +19,7 @@
 
 use std::hint::black_box;
 
-use ivm::__private::HashMap;
+use ivm::__private::{Entry, HashMap};
 
 use ivm::__private::GraphTriangle;
 use ivm::semiring::Int;
@@ -35,13 +35,25 @@ struct Hand {
     count: i64,
 }
 
+/// Adds `d` to `map[key]` through one entry, removing it at zero.
+fn add(map: &mut HashMap<u32, i64>, key: u32, d: i64) {
+    match map.entry(key) {
+        Entry::Occupied(mut e) => {
+            *e.get_mut() += d;
+            if *e.get() == 0 {
+                e.remove();
+            }
+        }
+        Entry::Vacant(e) => {
+            assert!(d > 0, "a delete of an absent tuple");
+            e.insert(d);
+        }
+    }
+}
+
 fn adjust(adj: &mut HashMap<u32, HashMap<u32, i64>>, from: u32, to: u32, d: i64) {
     let inner = adj.entry(from).or_default();
-    let m = inner.entry(to).or_insert(0);
-    *m += d;
-    if *m == 0 {
-        inner.remove(&to);
-    }
+    add(inner, to, d);
     if inner.is_empty() {
         adj.remove(&from);
     }

@@ -513,7 +513,7 @@ fn child(args: &[String]) {
             "dbsp" => DbspGrouped,
             "recompute" => Ivm<GroupedCountRecompute>,
         ]),
-        Workload::Triangle { skewed } => run!(workloads::triangle(n, skewed, quick), [
+        Workload::Triangle { graph } => run!(workloads::triangle(n, graph, quick), [
             "ivm" => Ivm<Triangles>,
             "hand" => HandTriangle,
             "dd" => DdTriangle,

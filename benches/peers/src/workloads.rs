@@ -60,9 +60,9 @@ pub enum Workload {
     /// q-hierarchical, inserts then mixed deletes and inserts.
     Grouped { keys: u32 },
     /// (b) `Q() = E(a, b) * E(b, c) * E(c, a)` over `Int`, on a uniform
-    /// random graph or a power-law one: inserts, then mixed deletes and
-    /// inserts.
-    Triangle { skewed: bool },
+    /// random graph or a power-law one (see [`Graph`]): inserts, then
+    /// mixed deletes and inserts.
+    Triangle { graph: Graph },
     /// (c) `Q(origin, hub) = Feeder(origin, feeder) * Route(origin, hub) *
     /// Onward(hub, onward)` over `MinPlus`, insert-only (two layers).
     Connection,
@@ -72,11 +72,16 @@ pub enum Workload {
 }
 
 impl Workload {
-    pub const ALL: [Workload; 6] = [
+    pub const ALL: [Workload; 7] = [
         Workload::Grouped { keys: 1_000 },
         Workload::Grouped { keys: 100_000 },
-        Workload::Triangle { skewed: false },
-        Workload::Triangle { skewed: true },
+        Workload::Triangle {
+            graph: Graph::Uniform,
+        },
+        Workload::Triangle {
+            graph: Graph::PowerLaw,
+        },
+        Workload::Triangle { graph: Graph::Core },
         Workload::Connection,
         Workload::Exposed,
     ];
@@ -86,8 +91,13 @@ impl Workload {
         match self {
             Workload::Grouped { keys: 1_000 } => "grouped_k1e3",
             Workload::Grouped { .. } => "grouped_k1e5",
-            Workload::Triangle { skewed: false } => "triangle_uniform",
-            Workload::Triangle { skewed: true } => "triangle_skewed",
+            Workload::Triangle {
+                graph: Graph::Uniform,
+            } => "triangle_uniform",
+            Workload::Triangle {
+                graph: Graph::PowerLaw,
+            } => "triangle_skewed",
+            Workload::Triangle { graph: Graph::Core } => "triangle_core",
             Workload::Connection => "cheapest_connection",
             Workload::Exposed => "exposed_accounts",
         }
@@ -104,12 +114,10 @@ impl Workload {
                 "(a) grouped count, {} keys: `Q(k) = R(k, x) * S(k, y)` over `Int` (view tree)",
                 pow10(keys as usize)
             ),
-            Workload::Triangle { skewed: false } => {
-                "(b) triangle count, uniform graph: `Q() = E(a, b) * E(b, c) * E(c, a)` over `Int` (IVMε, ε = 1/2)".to_string()
-            }
-            Workload::Triangle { skewed: true } => {
-                "(b) triangle count, power-law graph: `Q() = E(a, b) * E(b, c) * E(c, a)` over `Int` (IVMε, ε = 1/2)".to_string()
-            }
+            Workload::Triangle { graph } => format!(
+                "(b) triangle count, {}: `Q() = E(a, b) * E(b, c) * E(c, a)` over `Int` (IVMε, ε = 1/2)",
+                graph.name()
+            ),
             Workload::Connection => {
                 "(c) cheapest connection, insert-only: `Q(origin, hub) = Feeder(origin, feeder) * Route(origin, hub) * Onward(hub, onward)` over `MinPlus` (two layers)".to_string()
             }
@@ -255,22 +263,67 @@ pub struct Edge {
     pub b: u32,
 }
 
-/// Draws vertices: uniformly, or with probability proportional to
-/// `(i + 1)^-0.75` (Chung–Lu: a power-law degree distribution with exponent
-/// about 2.3, as in web and social graphs; the largest degree grows as
-/// N^0.8).
+/// The graphs of the triangle count: N edges over N/8 vertices, whose
+/// endpoints are drawn uniformly or with probability proportional to a
+/// vertex weight `(i + 1)^-a` (Chung–Lu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Graph {
+    /// Both endpoints uniform: every vertex light, the walks of first
+    /// order short.
+    Uniform,
+    /// a = 0.75: degree exponent about 2.3, as in web and social graphs;
+    /// the largest degree grows as N^0.8, and edges between two
+    /// high-degree vertices are rare.
+    PowerLaw,
+    /// a = 1: degree exponent about 2, the largest degrees a constant
+    /// share of N; the high-degree vertices are joined to each other
+    /// often (a dense core), so an update between two of them makes first
+    /// order walk two long lists.
+    Core,
+}
+
+impl Graph {
+    fn weight_exponent(self) -> Option<f64> {
+        match self {
+            Graph::Uniform => None,
+            Graph::PowerLaw => Some(-0.75),
+            Graph::Core => Some(-1.0),
+        }
+    }
+
+    /// Keeps the first two graphs' streams as they were when the flag
+    /// was a `bool`.
+    fn seed(self) -> u64 {
+        match self {
+            Graph::Uniform => 0,
+            Graph::PowerLaw => 1,
+            Graph::Core => 2,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Graph::Uniform => "uniform graph",
+            Graph::PowerLaw => "power-law graph",
+            Graph::Core => "power-law graph with a dense core",
+        }
+    }
+}
+
+/// Draws vertices: uniformly, or with probability proportional to the
+/// graph's vertex weight (see [`Graph`]).
 struct Vertices {
     cumulative: Option<Vec<f64>>,
     count: u64,
 }
 
 impl Vertices {
-    fn new(count: u64, skewed: bool) -> Self {
-        let cumulative = skewed.then(|| {
+    fn new(count: u64, graph: Graph) -> Self {
+        let cumulative = graph.weight_exponent().map(|exponent| {
             let mut total = 0.0;
             (0..count)
                 .map(|i| {
-                    total += ((i + 1) as f64).powf(-0.75);
+                    total += ((i + 1) as f64).powf(exponent);
                     total
                 })
                 .collect()
@@ -302,9 +355,9 @@ impl Vertices {
 /// a random live edge and an insert of a fresh one, so N stays constant.
 /// Edges may repeat (the count weighs them by multiplicity, in every
 /// engine); there are no self-loops.
-pub fn triangle(n: usize, skewed: bool, quick: bool) -> Stream<Edge> {
-    let mut rng = Rng(0x7419_a3c5 ^ (n as u64) ^ u64::from(skewed));
-    let vertices = Vertices::new((n as u64 / 8).max(16), skewed);
+pub fn triangle(n: usize, graph: Graph, quick: bool) -> Stream<Edge> {
+    let mut rng = Rng(0x7419_a3c5 ^ (n as u64) ^ graph.seed());
+    let vertices = Vertices::new((n as u64 / 8).max(16), graph);
     let mut live = Vec::with_capacity(n);
     let mut load = Vec::with_capacity(n);
     for _ in 0..n {
@@ -312,7 +365,7 @@ pub fn triangle(n: usize, skewed: bool, quick: bool) -> Stream<Edge> {
         live.push((a, b));
         load.push(Edge { insert: true, a, b });
     }
-    let (total, phases) = phases(phase_lengths(Workload::Triangle { skewed }, n, quick));
+    let (total, phases) = phases(phase_lengths(Workload::Triangle { graph }, n, quick));
     let warm = warm_up_length(n);
     let mut measured = Vec::with_capacity(warm + total);
     for i in 0..warm + total {

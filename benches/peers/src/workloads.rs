@@ -275,8 +275,9 @@ pub enum Graph {
     /// the largest degree grows as N^0.8, and edges between two
     /// high-degree vertices are rare.
     PowerLaw,
-    /// a = 1: degree exponent about 2, the largest degrees a constant
-    /// share of N; the high-degree vertices are joined to each other
+    /// a = 1: degree exponent about 2, the largest degrees nearly linear
+    /// in N (a share of the edges that falls only as 1/ln N); the
+    /// high-degree vertices are joined to each other
     /// often (a dense core), so an update between two of them makes first
     /// order walk two long lists.
     Core,

@@ -116,6 +116,8 @@ impl<V: Value, K: Counting> GraphTriangle<V, K> {
 
     /// E(x, y) changes from its payload `old` to `f(old)`; nothing changes
     /// when that is `None`, and `false` is returned.
+    // Always inlined into `add`, `retract` and `update`, for the reason
+    // `Part::modify` is.
     #[inline(always)]
     fn change(&mut self, x: &V, y: &V, f: impl FnOnce(&K) -> Option<K>) -> bool {
         if x == y {

@@ -198,6 +198,9 @@ impl<X: Value, Y: Value, K: Counting> Part<X, Y, K> {
     /// (and `None` is returned) or the old payload. A value whose last
     /// tuple goes is forgotten, its part too: every view term it took part
     /// in went to zero with that tuple.
+    // Always inlined: each caller passes its own closure, and on a light
+    // graph a call's register saves and returned tuple cost a noticeable
+    // share of the update (see docs/benchmarks.md, the triangle section).
     #[inline(always)]
     pub(super) fn modify(
         &mut self,

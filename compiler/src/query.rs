@@ -98,6 +98,12 @@ pub struct SemiringSpec {
     pub name: String,
     /// Whether it is from `ivm::semiring` (and so its class is known).
     pub catalogue: bool,
+    /// The catalogue types the compiler took the payload for (the type
+    /// itself, or each component of a tuple), each with its catalogue
+    /// name: generated code proves each one is that type
+    /// (`ivm::__private::catalogue`). Empty for a semiring of the user's
+    /// own.
+    pub catalogue_types: Vec<(Type, &'static str)>,
     /// Its algebraic class.
     pub class: SemiringClass,
     /// The class keywords a semiring of the user's own states, as written:

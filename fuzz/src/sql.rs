@@ -2,8 +2,10 @@
 //! (`tests/queries/sql.sql`): joins of one to three FROM items (self-joins
 //! included), local conditions, GROUP BY columns and expressions (written
 //! out, by alias or by position), every aggregate, CASE, a last division,
-//! bags, views without GROUP BY, and subqueries (`[NOT] EXISTS`, `[NOT]
-//! IN`) correlated on a join column. `tests/build.rs` compiles
+//! bags, views without GROUP BY, constants of every type in the select
+//! list, integer keys of every width in arithmetic with aggregates, text
+//! joins and text keys, and subqueries (`[NOT] EXISTS`, `[NOT] IN`)
+//! correlated on a join column. `tests/build.rs` compiles
 //! them and `tests/tests/sql.rs` checks each against SQLite on random
 //! streams, so the front end is tested on shapes nobody listed.
 //!
@@ -16,14 +18,18 @@ use crate::rng::Rng;
 pub const TABLES: &str = "CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
 CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
 CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
+CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
 ";
 
-/// What the generator knows of a table: its name, its INT columns (to
-/// join on), numeric terms, conditions, group-by columns, group-by
+/// What the generator knows of a table: its name, its INT columns and
+/// its text columns (to join on), numeric terms, conditions, group-by
+/// columns (and which of them are integers, of any width), group-by
 /// expressions and columns MIN and MAX take.
 struct Table {
     name: &'static str,
     joins: &'static [&'static str],
+    texts: &'static [&'static str],
+    integers: &'static [&'static str],
     terms: &'static [&'static str],
     conditions: &'static [&'static str],
     keys: &'static [&'static str],
@@ -31,10 +37,12 @@ struct Table {
     ordered: &'static [&'static str],
 }
 
-const SCHEMA: [Table; 3] = [
+const SCHEMA: [Table; 4] = [
     Table {
         name: "r",
         joins: &["a", "b"],
+        texts: &[],
+        integers: &["a", "b", "c"],
         terms: &["a", "b", "c", "(c + 1)", "(2 * b - c)"],
         conditions: &[
             "{}.a < 2",
@@ -57,6 +65,8 @@ const SCHEMA: [Table; 3] = [
     Table {
         name: "s",
         joins: &["b"],
+        texts: &["e"],
+        integers: &["b"],
         terms: &["d", "(d * 2)", "b", "(d - 1.5)"],
         conditions: &[
             "{}.e LIKE 'x%'",
@@ -67,17 +77,46 @@ const SCHEMA: [Table; 3] = [
             "EXTRACT(DAY FROM {}.f) > 10",
         ],
         keys: &["b", "e", "f"],
-        computed: &["EXTRACT(MONTH FROM {}.f)", "{}.d * 2", "{}.b * {}.b"],
+        computed: &[
+            "EXTRACT(MONTH FROM {}.f)",
+            "{}.d * 2",
+            "{}.b * {}.b",
+            "CASE WHEN {}.b > 1 THEN {}.f ELSE DATE '2020-01-15' END",
+        ],
         ordered: &["d", "f", "b"],
     },
     Table {
         name: "t",
         joins: &["a"],
+        texts: &[],
+        integers: &["a"],
         terms: &["g", "a", "(g * a)"],
         conditions: &["{}.h", "{}.g > 0.5", "NOT {}.h", "{}.a = 1"],
         keys: &["a", "h"],
         computed: &["NOT {}.h", "{}.a - 1", "CASE WHEN {}.h THEN 1 ELSE 0 END"],
         ordered: &["a", "g"],
+    },
+    Table {
+        name: "u",
+        joins: &["x"],
+        texts: &["k"],
+        integers: &["w", "x"],
+        terms: &["x", "y", "w", "(w * x)", "(y - w)"],
+        conditions: &[
+            "{}.w < 1",
+            "{}.k LIKE 'x%'",
+            "{}.x <> {}.w",
+            "{}.y BETWEEN -2 AND 2",
+            "{}.k = 'xy'",
+        ],
+        keys: &["k", "w", "x"],
+        computed: &[
+            "{}.w * 2",
+            "CASE WHEN {}.x > 1 THEN 'yes' ELSE 'no' END",
+            "CASE WHEN {}.w < 0 THEN 1.5 ELSE 2 END",
+            "{}.y % 3",
+        ],
+        ordered: &["w", "y"],
     },
 ];
 
@@ -98,19 +137,16 @@ fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
 
 fn view(rng: &mut Rng, i: usize) -> String {
     // FROM: one to three items, each joined to an earlier one.
-    let items: Vec<usize> = (0..1 + rng.index(3)).map(|_| rng.index(3)).collect();
+    let items: Vec<usize> = (0..1 + rng.index(3))
+        .map(|_| rng.index(SCHEMA.len()))
+        .collect();
     let alias = |k: usize| format!("x{k}");
     let mut from = format!("{} {}", SCHEMA[items[0]].name, alias(0));
     let mut conditions: Vec<String> = Vec::new();
     for (k, &table) in items.iter().enumerate().skip(1) {
         let other = rng.index(k);
-        let on = format!(
-            "{}.{} = {}.{}",
-            alias(k),
-            pick(rng, SCHEMA[table].joins),
-            alias(other),
-            pick(rng, SCHEMA[items[other]].joins)
-        );
+        let (mine, theirs) = join_columns(rng, &SCHEMA[table], &SCHEMA[items[other]]);
+        let on = format!("{}.{mine} = {}.{theirs}", alias(k), alias(other));
         if rng.index(2) == 0 {
             from.push_str(&format!(", {} {}", SCHEMA[table].name, alias(k)));
             conditions.push(on);
@@ -133,9 +169,10 @@ fn view(rng: &mut Rng, i: usize) -> String {
     // [NOT] IN (SELECT y.col FROM .. ..)`.
     if rng.index(4) == 0 {
         let k = rng.index(items.len());
-        let outer = format!("{}.{}", alias(k), pick(rng, SCHEMA[items[k]].joins));
-        let inner = &SCHEMA[rng.index(3)];
-        let col = format!("y.{}", pick(rng, inner.joins));
+        let inner = &SCHEMA[rng.index(SCHEMA.len())];
+        let (theirs, mine) = join_columns(rng, inner, &SCHEMA[items[k]]);
+        let outer = format!("{}.{mine}", alias(k));
+        let col = format!("y.{theirs}");
         let own = (rng.index(2) == 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
         let not = if rng.index(3) == 0 { "NOT " } else { "" };
         conditions.push(if rng.index(2) == 0 {
@@ -167,16 +204,24 @@ fn view(rng: &mut Rng, i: usize) -> String {
     // position) or not.
     let mut keys: Vec<String> = Vec::new();
     let mut selected: Vec<String> = Vec::new();
+    // Integer columns grouped by as written, which select items may
+    // compute with (an `INT` or `SMALLINT` key times a `BIGINT` sum).
+    let mut integer_keys: Vec<String> = Vec::new();
     for _ in 0..rng.index(3) {
         let k = rng.index(items.len());
         let table = &SCHEMA[items[k]];
-        let key = if rng.index(3) == 0 {
+        let column = pick(rng, table.keys);
+        let computed = rng.index(3) == 0;
+        let key = if computed {
             pick(rng, table.computed).replace("{}", &alias(k))
         } else {
-            format!("{}.{}", alias(k), pick(rng, table.keys))
+            format!("{}.{column}", alias(k))
         };
         if keys.contains(&key) {
             continue;
+        }
+        if !computed && table.integers.contains(&column) {
+            integer_keys.push(key.clone());
         }
         match rng.index(5) {
             0 => {
@@ -203,6 +248,10 @@ fn view(rng: &mut Rng, i: usize) -> String {
     // The select list: the keys, then aggregates (none for a bag).
     let bag = rng.index(6) == 0;
     let mut select: Vec<String> = selected;
+    // Constants of every type, now and then.
+    if rng.index(4) == 0 {
+        select.push(pick(rng, CONSTANTS).to_owned());
+    }
     if bag {
         if select.is_empty() {
             let k = rng.index(items.len());
@@ -215,8 +264,22 @@ fn view(rng: &mut Rng, i: usize) -> String {
         }
         keys.clear();
     } else {
+        if !integer_keys.is_empty() && rng.index(3) == 0 {
+            let key = pick_owned(rng, &integer_keys);
+            let t = term(rng);
+            select.push(match rng.index(4) {
+                0 => format!("{key} * SUM({t})"),
+                1 => format!("COUNT(*) - {key}"),
+                2 => format!("-{key}"),
+                _ => format!("SUM({t}) + 2 * {key}"),
+            });
+        }
         for _ in 0..1 + rng.index(4) {
-            let aggregate = match rng.index(9) {
+            let aggregate = match rng.index(11) {
+                // Constants are summed once per row, alone or as a term
+                // of a sum over several items.
+                9 => pick(rng, &["SUM(1)", "SUM(2.5)", "AVG(1)", "SUM(-2)"]).to_owned(),
+                10 => format!("SUM({} + {} - 1)", term(rng), term(rng)),
                 0 => "COUNT(*)".to_owned(),
                 1 => format!("SUM({})", term(rng)),
                 2 => {
@@ -258,6 +321,32 @@ fn view(rng: &mut Rng, i: usize) -> String {
     }
     sql.push(';');
     sql
+}
+
+/// Select items of every constant type (SQLite writes `TRUE` as 1 and a
+/// date as its text, which is how the tests compare them).
+const CONSTANTS: &[&str] = &[
+    "'ab'",
+    "'' AS empty",
+    "7",
+    "-3 AS minus",
+    "1.5",
+    "TRUE",
+    "DATE '2020-01-01' AS first_day",
+];
+
+fn pick_owned(rng: &mut Rng, from: &[String]) -> String {
+    from[rng.index(from.len())].clone()
+}
+
+/// Two columns to equate, one of each table: INT columns, or now and then
+/// text columns where both tables have one.
+fn join_columns(rng: &mut Rng, a: &Table, b: &Table) -> (&'static str, &'static str) {
+    if !a.texts.is_empty() && !b.texts.is_empty() && rng.index(2) == 0 {
+        (pick(rng, a.texts), pick(rng, b.texts))
+    } else {
+        (pick(rng, a.joins), pick(rng, b.joins))
+    }
 }
 
 /// A term with its columns named through `alias`: `(c + 1)` becomes

@@ -100,6 +100,7 @@
 // generated code is written against.
 extern crate self as ivm;
 
+mod catalogue;
 mod changes;
 mod claims;
 #[cfg(feature = "serde")]
@@ -147,6 +148,7 @@ pub mod __private {
     pub mod claims {
         pub use crate::claims::*;
     }
+    pub use crate::catalogue::{Catalogue, catalogue};
     pub use crate::changes::{Changes, Noted};
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, times};

@@ -46,9 +46,11 @@
 //! | length | the body: the struct's fields in declaration order, in postcard's form |
 //! | 4 | a CRC-32 of every byte before it (little endian) |
 //!
-//! The plan hash is computed by the compiler from the code it generated, so
-//! a snapshot restores only into a struct compiled from the same query with
-//! the same compiler: any other is refused with
+//! The plan hash is computed by the compiler from a canonical text of the
+//! query's plan (its maintenance IR and column types, and a version of the
+//! state layout the compiler gives that IR), so a snapshot restores only
+//! into a struct that keeps the same state, whichever build of the
+//! compiler made it: any other is refused with
 //! [`SnapshotError::OtherPlan`] before a byte of the body is read. The
 //! format version changes whenever a runtime type changes its serialized
 //! form. The checksum makes a flipped byte an error, never a silently wrong

@@ -7,6 +7,7 @@
 CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
 CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
 CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
+CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
 
 CREATE VIEW count_by_a AS SELECT a, COUNT(*) AS n FROM r GROUP BY a;
 
@@ -145,3 +146,41 @@ CREATE VIEW semijoin_two WITH (intractable = 'allow') AS
     WHERE EXISTS (SELECT * FROM r WHERE r.a = t.a AND r.b > 1)
       AND NOT EXISTS (SELECT * FROM r x WHERE x.a = t.a AND x.c = 2)
     GROUP BY t.a;
+
+-- Integers of every width in arithmetic with aggregates: computed in i64.
+CREATE VIEW key_times_sum AS SELECT a, a * SUM(b) FROM r GROUP BY a;
+
+CREATE VIEW widths AS
+    SELECT w, w * SUM(x) + SUM(y), -w, COUNT(*) - w, SUM(w * x) / (w + 3) FROM u GROUP BY w;
+
+-- Constants in the select list: a row owns its text.
+CREATE VIEW text_in_bag AS SELECT 'ab', a FROM r;
+
+CREATE VIEW text_by_group AS SELECT 'ab', COUNT(*) FROM r GROUP BY a;
+
+CREATE VIEW constant_bag AS SELECT '' AS empty, 2 FROM t WHERE a = 1;
+
+CREATE VIEW text_keyless AS SELECT 'ab' AS label, COUNT(*), 7, 1.5, TRUE FROM r;
+
+CREATE VIEW text_cases WITH (intractable = 'allow') AS
+    SELECT CASE WHEN a0.x > 1 THEN 'yes' ELSE 'no' END, 'ba' FROM u a0, u a1;
+
+-- A text group key, a self-join, and a subquery over two tables whose
+-- correlated value is text.
+CREATE VIEW text_key_subquery WITH (intractable = 'allow') AS
+    SELECT MIN(a0.y / 2), SUM(a0.y + a1.b), COUNT(a0.k) + 2, a0.k
+    FROM u a0, s a1
+    WHERE a0.w > a1.b
+      AND a1.e IN (SELECT s00.k FROM u s00, u s01 WHERE s00.y = s01.w AND s01.x > s01.w)
+    GROUP BY a0.k;
+
+-- Sums of constants: a constant is summed once per row.
+CREATE VIEW constant_sums AS
+    SELECT SUM(1), SUM(2.5), AVG(1), SUM(c + 1 - 3), SUM(1) - COUNT(*), SUM(-2) FROM r;
+
+CREATE VIEW constant_sum_by_a AS SELECT a, SUM(1), SUM(1.0E0) FROM r GROUP BY a;
+
+CREATE VIEW constant_ratio AS SELECT (100000 * SUM(1)) / b FROM r GROUP BY b;
+
+CREATE VIEW constant_term_join WITH (intractable = 'allow') AS
+    SELECT r.b, SUM(r.c + s.d + 1), SUM(r.c - 2 + s.b), AVG(r.c + s.b - 1) FROM r, s WHERE r.b = s.b GROUP BY r.b;

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use ivm::durable::Durable;
 use ivm_fuzz::rng::Rng;
-use ivm_tests::crash::{Ledger, call, make_naive, naive, rows};
+use ivm_tests::crash::{Ledger, SqlLedger, Subject};
 
 /// What the cycles of one run saw.
 #[derive(Debug, Default)]
@@ -48,16 +48,25 @@ fn cycles() -> u64 {
         .unwrap_or(1000)
 }
 
-/// Runs the kill-and-reopen cycles with the child's sync policy `policy`.
-fn run(policy: &str, seed: u64, machine_crashes: bool) -> Seen {
-    let dir = std::env::temp_dir().join(format!("ivm-crash-{policy}-{}", std::process::id()));
+/// Runs the kill-and-reopen cycles over query `Q` with the child's sync
+/// policy `policy`.
+fn run<Q: Subject>(policy: &str, seed: u64, machine_crashes: bool) -> Seen
+where
+    Q::Change: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let dir = std::env::temp_dir().join(format!(
+        "ivm-crash-{}-{policy}-{}",
+        Q::NAME,
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let mut rng = Rng::new(seed);
-    let mut evaluator = naive();
+    let mut evaluator = Q::model();
     let mut held = 0u64;
     let mut seen = Seen::default();
     for cycle in 0..cycles() {
         let mut child = Command::new(env!("CARGO_BIN_EXE_durable_child"))
+            .arg(Q::NAME)
             .arg(&dir)
             .arg(seed.to_string())
             .arg(policy)
@@ -101,7 +110,7 @@ fn run(policy: &str, seed: u64, machine_crashes: bool) -> Seen {
             file.set_len(keep).expect("the log is cut");
             seen.cut += 1;
         }
-        let d = Durable::<Ledger>::open(&dir)
+        let d = Durable::<Q>::open(&dir)
             .unwrap_or_else(|e| panic!("cycle {cycle}: the directory does not reopen: {e}"));
         let n = d.sequence();
         assert!(
@@ -116,16 +125,17 @@ fn run(policy: &str, seed: u64, machine_crashes: bool) -> Seen {
         seen.in_flight_kept += n.saturating_sub(acknowledged);
         if n < held {
             // The cut took calls back: evaluate the prefix from scratch.
-            evaluator = naive();
+            evaluator = Q::model();
             held = 0;
         }
         seen.torn_tails += u64::from(d.recovery().torn_tail.is_some());
         seen.from_snapshot += u64::from(d.recovery().snapshot);
         for i in held..n {
-            make_naive(&mut evaluator, &call(seed, i));
+            Q::make_model(&mut evaluator, &Q::call(seed, i));
         }
-        let want: Vec<_> = evaluator.result().into_iter().collect();
-        assert_eq!(rows(&d), want, "cycle {cycle}: the state after {n} calls");
+        let want = Q::expected(&evaluator);
+        let got = Q::rows(&d);
+        assert_eq!(got, want, "cycle {cycle}: the state after {n} calls");
         held = n;
         seen.cycles += 1;
     }
@@ -136,7 +146,7 @@ fn run(policy: &str, seed: u64, machine_crashes: bool) -> Seen {
 
 #[test]
 fn kills_lose_no_acknowledged_call_with_a_sync_per_call() {
-    let seen = run("every", 20_261_202, false);
+    let seen = run::<Ledger>("every", 20_261_202, false);
     println!("sync per call: {seen:?}");
     assert!(
         seen.acknowledged > seen.cycles,
@@ -152,11 +162,30 @@ fn kills_lose_no_acknowledged_call_with_a_sync_per_call() {
 fn kills_lose_no_acknowledged_call_without_syncs_and_cut_logs_open_at_a_prefix() {
     // A killed process loses nothing the kernel holds, synced or not; the
     // machine crashes played cut into the log's unsynced end.
-    let seen = run("never", 20_261_203, true);
+    let seen = run::<Ledger>("never", 20_261_203, true);
     println!("no syncs: {seen:?}");
     assert!(
         seen.acknowledged > seen.cycles,
         "the children made calls: {seen:?}"
     );
+    assert!(seen.torn_tails > 0, "some cuts tore a record: {seen:?}");
+}
+
+/// The same kill cycles over a SQL view: `View::apply` inserts rows,
+/// `Retract::retract` deletes one (refused, and logged, when absent).
+#[test]
+fn a_sql_view_loses_no_acknowledged_call() {
+    let seen = run::<SqlLedger>("every", 20_261_204, false);
+    println!("SQL view, sync per call: {seen:?}");
+    assert!(
+        seen.acknowledged > seen.cycles,
+        "the children made calls: {seen:?}"
+    );
+    assert!(
+        seen.from_snapshot > 0,
+        "some reopens restored a checkpoint: {seen:?}"
+    );
+    let seen = run::<SqlLedger>("never", 20_261_205, true);
+    println!("SQL view, no syncs: {seen:?}");
     assert!(seen.torn_tails > 0, "some cuts tore a record: {seen:?}");
 }

@@ -146,6 +146,17 @@ pub fn emit(p: &Program) -> TokenStream {
             };
         }
     });
+    // A catalogue semiring is known by its path; the path must name that
+    // type, or the strategies chosen for it may be wrong (a type of the
+    // user's own under a catalogue name). Proved at the type as written.
+    let catalogue = p.catalogue_types.iter().map(|(ty, name)| {
+        let span = syn::spanned::Spanned::span(ty);
+        let ty = respan(quote::ToTokens::to_token_stream(ty), span);
+        quote::quote_spanned! {span=>
+            const _: () = ::ivm::__private::catalogue::<#ty>(#name);
+        }
+    });
+    let catalogue = quote! { #(#catalogue)* };
     // The insert-only strategies rely on a positive semiring; say so where
     // the compiler checks it.
     let positive = p.output.reading.is_top_join().then(|| {
@@ -175,6 +186,7 @@ pub fn emit(p: &Program) -> TokenStream {
 
         #warning
         #claims
+        #catalogue
         #positive
 
         #(#[doc = #docs])*
@@ -218,25 +230,16 @@ pub fn emit(p: &Program) -> TokenStream {
         ::ivm::__private::impl_state!(#name { #(#field_names),* } fresh { #(#fresh),* });
         #change_state
     };
-    let plan = plan_hash(&code);
+    // A snapshot restores only into a struct with the same plan
+    // (`Program::plan_hash`).
+    let plan = syn::LitInt::new(
+        &format!("{:#018x}_u64", p.plan_hash()),
+        proc_macro2::Span::call_site(),
+    );
     quote! {
         #code
         ::ivm::__private::impl_snapshot!(#name, #plan);
     }
-}
-
-/// The plan hash of a query's snapshots: FNV-1a over the text of the code
-/// generated for it, so that a snapshot restores only into the code that
-/// took it (another query, another plan or another compiler that changes
-/// the code all change the hash). A literal, `0x…u64`.
-fn plan_hash(code: &TokenStream) -> syn::LitInt {
-    let hash = code
-        .to_string()
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-    syn::LitInt::new(&format!("{hash:#018x}_u64"), proc_macro2::Span::call_site())
 }
 
 /// A map's field, by construct: its Rust type and its initial (empty)

@@ -152,7 +152,7 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
             let #at = #value;
             let #held = self.#holds(&#at);
         });
-        // A value an earlier atom's key already settled is settled once.
+        // A value equal to an earlier atom's is settled once, as that one.
         let earlier: Vec<TokenStream> = (0..j)
             .map(|e| {
                 let other = format_ident!("__at{e}");
@@ -169,6 +169,10 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
             }
         });
     }
+    // `settle` takes its value: the values are compared with each other
+    // and with the unkeyed values below before any is settled, so the last
+    // is settled first (settling distinct values commutes).
+    after.reverse();
     // A body atom over `r` that misses a correlated variable changes the
     // count at values the tuple does not fix: the body's own `changes()`
     // lists them. Its epoch starts here (what other relations' keyed
@@ -244,8 +248,8 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
             #start
             #(#before)*
             #(#updates)*
-            #(#after)*
             #turned
+            #(#after)*
         }
     }
 }

@@ -285,6 +285,7 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         }
     });
     let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
+    let view_impls = view_impls(view, deletes);
 
     let code = quote! {
         #[doc = #doc]
@@ -395,13 +396,136 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         }
 
         #text_retract
+
+        #view_impls
     };
-    // The view's snapshot is its rule's state: the plan is the rule's plan
-    // and this wrapper's code.
-    let plan = super::plan_hash(&code);
+    // The view's snapshot is its rule's state (and a flag that starts
+    // fresh): the plan is the rule's plan.
     quote! {
         #code
-        ::ivm::__private::impl_snapshot!(#name, <#rule as ::ivm::snapshot::Snapshot>::PLAN ^ #plan);
+        ::ivm::__private::impl_snapshot!(#name, <#rule as ::ivm::snapshot::Snapshot>::PLAN);
+    }
+}
+
+/// The view's change enum (a row of one of its tables, by value) and its
+/// `ivm::View` and, with deletes, `ivm::Retract`: `apply` inserts one copy
+/// of each row, `retract` deletes one. The trait's key and payload are the
+/// rule's (the GROUP BY values, and the row count with each aggregate's
+/// components), which generic code (the durable log, loaders) needs; the
+/// typed rows stay the inherent `iter()`'s.
+fn view_impls(view: &SqlView, deletes: bool) -> TokenStream {
+    let name = &view.name;
+    let rule = &view.rule;
+    let payload = &view.payload;
+    let change = format_ident!("{}Change", name);
+    let key_types = &view.key_types;
+    let key = quote! { ( #(#key_types,)* ) };
+    let variant = |t: &ViewTable| format_ident!("{}", crate::sql::lower::camel(&t.name));
+    let variants = view.tables.iter().map(|t| {
+        let v = variant(t);
+        let fields = t.columns.iter().map(|(c, _, ty)| {
+            let ty = ty.rust();
+            quote! { #c: #ty }
+        });
+        let doc = format!(
+            " A row of `{}`, its columns in the order of `CREATE TABLE`.",
+            t.name
+        );
+        quote! { #[doc = #doc] #v { #(#fields,)* }, }
+    });
+    let states = view.tables.iter().enumerate().map(|(i, t)| {
+        let v = variant(t);
+        let index = proc_macro2::Literal::u32_unsuffixed(i as u32);
+        let cols = t.columns.iter().map(|(c, _, _)| c);
+        quote! { #v = #index { #(#cols,)* } }
+    });
+    let arms = |verb: &str| -> Vec<TokenStream> {
+        view.tables
+            .iter()
+            .map(|t| {
+                let v = variant(t);
+                let method = format_ident!("{verb}_{}", t.method);
+                let cols: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
+                quote! { #change::#v { #(#cols,)* } => self.#method(#(#cols),*), }
+            })
+            .collect()
+    };
+    let inserts = arms("insert");
+    let enum_doc = format!(
+        " A row of a table [`{name}`] reads: [`View::apply`](::ivm::View::apply) inserts one copy of it{}.",
+        if deletes {
+            ", [`Retract::retract`](::ivm::Retract::retract) deletes one"
+        } else {
+            ""
+        }
+    );
+    let retract = deletes.then(|| {
+        let deletes = arms("delete");
+        quote! {
+            impl ::ivm::Retract for #name {
+                fn retract(&mut self, change: #change) -> ::ivm::Result<()> {
+                    match change {
+                        #(#deletes)*
+                    }
+                }
+            }
+        }
+    });
+    let retract_hook = deletes.then(|| {
+        quote! {
+            fn __retract(&mut self, change: #change) -> ::core::option::Option<::ivm::Result<()>> {
+                ::core::option::Option::Some(<Self as ::ivm::Retract>::retract(self, change))
+            }
+        }
+    });
+    quote! {
+        #[doc = #enum_doc]
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(dead_code, reason = "generated API: not every table's rows are used")]
+        #[allow(missing_docs, reason = "each variant's doc names its fields")]
+        pub enum #change {
+            #(#variants)*
+        }
+
+        ::ivm::__private::impl_change_state!(#change { #(#states),* });
+
+        impl ::ivm::View for #name {
+            type Change = #change;
+            type Key = #key;
+            type Payload = #payload;
+
+            fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
+                for change in changes {
+                    match change {
+                        #(#inserts)*
+                    }
+                }
+            }
+
+            fn iter(&self) -> impl ::core::iter::Iterator<Item = (#key, #payload)> + '_ {
+                self.rule.iter()
+            }
+
+            fn get(&self, key: &#key) -> #payload {
+                self.rule.get(key)
+            }
+
+            fn len(&self) -> usize {
+                self.rule.len()
+            }
+
+            fn is_empty(&self) -> bool {
+                self.rule.is_empty()
+            }
+
+            fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#key, #payload, #payload)> + '_ {
+                <#rule as ::ivm::View>::changes(&mut self.rule)
+            }
+
+            #retract_hook
+        }
+
+        #retract
     }
 }
 

@@ -8,6 +8,9 @@
 //! it with [`Program`]'s `Display`.
 
 mod display;
+mod fingerprint;
+
+pub use fingerprint::PLAN_FORMAT;
 
 use proc_macro2::Ident;
 use syn::{Type, Visibility};
@@ -51,6 +54,10 @@ pub struct Program {
     /// ...), with their spans: the generated code checks each one against
     /// the trait that states it.
     pub claims: Vec<Ident>,
+    /// The catalogue types the payload was taken for, with their names
+    /// (`query::SemiringSpec::catalogue_types`): the generated code proves
+    /// each one.
+    pub catalogue_types: Vec<(Type, &'static str)>,
     /// One line on the strategy and its bounds, for the generated docs.
     pub summary: String,
     /// A warning to raise where the query is compiled: set when a query

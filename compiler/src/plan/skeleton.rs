@@ -96,6 +96,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         zero_divisors: !(query.semiring.class.positive || query.semiring.class.counting),
         updates: query.updates,
         claims: query.semiring.claims.clone(),
+        catalogue_types: query.semiring.catalogue_types.clone(),
         absorbing: query.updates == crate::query::UpdateModel::InsertOnly
             && query.semiring.class.idempotent
             && !query.semiring.class.ring,

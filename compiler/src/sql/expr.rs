@@ -279,9 +279,16 @@ pub fn cast(e: &Scalar, ty: SqlType, name: &dyn Fn(Column) -> syn::Ident) -> Tok
 }
 
 /// A value `v` of type `from` as a value of type `to`: integers widen to
-/// decimals and doubles, decimals to doubles; anything else is left as it
-/// is.
+/// `i64` (a `SMALLINT` or `INT` column's `i16` or `i32` first), to
+/// decimals and to doubles, decimals to doubles; anything else is left as
+/// it is.
 pub fn widen(v: TokenStream, from: SqlType, to: SqlType) -> TokenStream {
+    let (v, from) = match from {
+        SqlType::SmallInt | SqlType::Int if to != from => {
+            (quote! { i64::from(#v) }, SqlType::BigInt)
+        }
+        _ => (v, from),
+    };
     match (from, to) {
         (SqlType::BigInt, SqlType::Decimal(_)) => quote! { ::ivm::sql::Decimal::from(#v) },
         (SqlType::BigInt, SqlType::Double) => quote! { ::ivm::sql::Double(#v as f64) },

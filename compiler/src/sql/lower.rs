@@ -79,20 +79,30 @@ impl Component {
     }
 }
 
+/// One term of a sum, as read off the payload.
+#[derive(Debug, Clone)]
+enum Term {
+    /// A component of the payload.
+    Component(usize),
+    /// A constant, summed once per row: the row count times it (a
+    /// constant reads no column, so no FROM item's lift could carry it).
+    PerRow(Value),
+}
+
 /// An aggregate of the select list, as read off the payload.
 #[derive(Debug, Clone)]
 enum Aggregate {
     /// `COUNT(*)`, `COUNT(col)`.
     Count,
-    /// `SUM(e)`: the signed sum of components, in type `ty`.
+    /// `SUM(e)`: the signed sum of terms, in type `ty`.
     Sum {
         ty: SqlType,
-        terms: Vec<(bool, usize)>,
+        terms: Vec<(bool, Term)>,
     },
     /// `AVG(e)`.
     Avg {
         ty: SqlType,
-        terms: Vec<(bool, usize)>,
+        terms: Vec<(bool, Term)>,
     },
     /// `MIN(e)`, `MAX(e)`.
     Best(usize),
@@ -975,15 +985,25 @@ impl<'a> Lowering<'a> {
         &mut self,
         e: &Scalar,
         negated: bool,
-        terms: &mut Vec<(bool, usize)>,
+        terms: &mut Vec<(bool, Term)>,
         ty: SqlType,
         loc: Loc,
     ) -> Result<(), Failure> {
+        if let Scalar::Const(v) = e {
+            let v = v.cast(ty).ok_or_else(|| {
+                (
+                    loc,
+                    format!("cannot add a {} to a sum of {}", v.ty().name(), ty.name()),
+                )
+            })?;
+            terms.push((negated, Term::PerRow(v)));
+            return Ok(());
+        }
         // Every component of one sum is in the sum's type, so that they
         // add up in one ring.
         if let Some(parts) = self.product(e) {
             let c = self.component(Component::Sum(ty, parts));
-            terms.push((negated, c));
+            terms.push((negated, Term::Component(c)));
             return Ok(());
         }
         match e {
@@ -1366,7 +1386,8 @@ impl<'a> Lowering<'a> {
             let p = payload_at(0);
             quote! { #p.0 }
         };
-        let keyless = self.keys.is_empty();
+        // A bag of constants only has no key either, and a row per copy.
+        let keyless = self.keys.is_empty() && !bag;
         let mut fields = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for (i, (e, alias, out)) in outs.iter().enumerate() {
@@ -1470,6 +1491,10 @@ impl<'a> Lowering<'a> {
                 };
                 (value, ty)
             }
+            // A row owns its text: a string constant is a `String` there.
+            Out::Const(Value::Text(s)) => {
+                (quote! { ::std::string::String::from(#s) }, SqlType::Text)
+            }
             Out::Const(v) => (v.rust(v.ty()), v.ty()),
             Out::Aggregate(a) => self.read_aggregate(&self.aggregates[*a], payload_at),
             Out::Neg(e) => {
@@ -1477,10 +1502,11 @@ impl<'a> Lowering<'a> {
                 if !ty.is_number() {
                     return Err((loc, format!("cannot negate a {}", ty.name())));
                 }
-                if ty == SqlType::BigInt {
+                if ty.is_integer() {
+                    let v = super::expr::widen(v, ty, SqlType::BigInt);
                     (
                         quote! { ::core::option::Option::expect(i64::checked_neg(#v), "ivm: BIGINT overflow") },
-                        ty,
+                        SqlType::BigInt,
                     )
                 } else {
                     (quote! { (-#v) }, ty)
@@ -1575,14 +1601,19 @@ impl<'a> Lowering<'a> {
             let p = payload_at(0);
             quote! { #p.0 }
         };
-        let sum = |ty: SqlType, terms: &[(bool, usize)]| -> TokenStream {
+        let sum = |ty: SqlType, terms: &[(bool, Term)]| -> TokenStream {
             let mut acc: Option<TokenStream> = None;
-            for (negated, c) in terms {
-                let p = payload_at(*c);
-                let value = match ty {
-                    SqlType::BigInt => quote! { #p.0 },
-                    SqlType::Double => quote! { ::ivm::sql::Double(#p.0) },
-                    _ => quote! { #p },
+            for (negated, term) in terms {
+                let value = match term {
+                    Term::Component(c) => {
+                        let p = payload_at(*c);
+                        match ty {
+                            SqlType::BigInt => quote! { #p.0 },
+                            SqlType::Double => quote! { ::ivm::sql::Double(#p.0) },
+                            _ => quote! { #p },
+                        }
+                    }
+                    Term::PerRow(v) => per_row(v, ty, &count),
                 };
                 acc = Some(match (acc, ty) {
                     (None, SqlType::BigInt) if *negated => {
@@ -1637,6 +1668,21 @@ impl<'a> Lowering<'a> {
                 };
                 (value, *ty)
             }
+        }
+    }
+}
+
+/// `count` copies of the constant `v`, a term of a sum of type `ty`.
+fn per_row(v: &Value, ty: SqlType, count: &TokenStream) -> TokenStream {
+    match (v, ty) {
+        (Value::Int(1), SqlType::BigInt) => count.clone(),
+        (Value::Int(i), SqlType::BigInt) => quote! {
+            ::core::option::Option::expect(i64::checked_mul(#count, #i), "ivm: BIGINT overflow")
+        },
+        (Value::Double(d), _) => quote! { ::ivm::sql::Double(#count as f64 * #d) },
+        _ => {
+            let v = v.rust(ty);
+            quote! { (::ivm::sql::Decimal::from(#count) * #v) }
         }
     }
 }

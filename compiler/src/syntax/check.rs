@@ -737,6 +737,7 @@ fn default_semiring() -> SemiringSpec {
         ty: syn::parse_quote!(::ivm::semiring::Int),
         name: "Int".to_owned(),
         catalogue: true,
+        catalogue_types: vec![(syn::parse_quote!(::ivm::semiring::Int), "Int")],
         class,
         claims: Vec::new(),
         span: None,
@@ -789,6 +790,10 @@ fn check_tuple_semiring(
         ty: Type::Tuple(tuple.clone()),
         name: format!("({})", names.join(", ")),
         catalogue: true,
+        catalogue_types: components
+            .iter()
+            .flat_map(|c| c.catalogue_types.iter().cloned())
+            .collect(),
         class,
         claims: Vec::new(),
         span: Some(span),
@@ -842,6 +847,7 @@ fn check_semiring(
                     known.name.to_owned()
                 },
                 catalogue: true,
+                catalogue_types: vec![(ty.clone(), known.name)],
                 class: known.class,
                 claims: Vec::new(),
                 span: Some(span),
@@ -884,6 +890,7 @@ fn check_semiring(
         ty: ty.clone(),
         name: type_string(ty),
         catalogue: false,
+        catalogue_types: Vec::new(),
         class,
         claims: classes.to_vec(),
         span: Some(span),

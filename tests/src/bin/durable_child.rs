@@ -1,20 +1,21 @@
 //! The child of the crash tests (`tests/durable.rs`): opens a durable
-//! [`Ledger`](ivm_tests::crash::Ledger) in a directory, then makes the
+//! [`Subject`](ivm_tests::crash::Subject) (the rule-language ledger or the
+//! SQL view) in a directory, then makes the
 //! calls of a seed's stream from where the directory left off, printing
 //! the number of each call once it returned (its acknowledgement) and
 //! checkpointing now and then, until it is killed.
 //!
-//! `durable_child DIR SEED every|never CHECKPOINT_EVERY`
+//! `durable_child ledger|sql DIR SEED every|never CHECKPOINT_EVERY`
 
 use std::io::Write;
 
 use ivm::durable::{Durable, SyncPolicy};
-use ivm_tests::crash::{Ledger, call, make};
+use ivm_tests::crash::{Ledger, SqlLedger, Subject};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, dir, seed, policy, every] = &args[..] else {
-        eprintln!("usage: durable_child DIR SEED every|never CHECKPOINT_EVERY");
+    let [_, subject, dir, seed, policy, every] = &args[..] else {
+        eprintln!("usage: durable_child ledger|sql DIR SEED every|never CHECKPOINT_EVERY");
         std::process::exit(2);
     };
     let seed: u64 = seed.parse().expect("a seed");
@@ -23,12 +24,24 @@ fn main() {
         "every" => SyncPolicy::EveryBatch,
         _ => SyncPolicy::Never,
     };
-    let mut d = Durable::<Ledger>::open_with(dir, policy).expect("the directory opens");
+    if subject == SqlLedger::NAME {
+        calls::<SqlLedger>(dir, seed, policy, every);
+    } else {
+        calls::<Ledger>(dir, seed, policy, every);
+    }
+}
+
+/// Makes the calls of `seed`'s stream from where `dir` left off.
+fn calls<Q: Subject>(dir: &str, seed: u64, policy: SyncPolicy, every: u64)
+where
+    Q::Change: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let mut d = Durable::<Q>::open_with(dir, policy).expect("the directory opens");
     let mut out = std::io::stdout().lock();
     // A bound in case the parent never kills it.
     for _ in 0..1_000_000 {
         let i = d.sequence();
-        make(&mut d, call(seed, i)).expect("the call is logged");
+        Q::make(&mut d, Q::call(seed, i)).expect("the call is logged");
         // Acknowledged: the parent may count on call `i` from now on.
         if writeln!(out, "{i}").and_then(|()| out.flush()).is_err() {
             return;

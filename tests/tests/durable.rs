@@ -144,10 +144,13 @@ where
     seen
 }
 
-#[test]
-fn kills_lose_no_acknowledged_call_with_a_sync_per_call() {
-    let seen = run::<Ledger>("every", 20_261_202, false);
-    println!("sync per call: {seen:?}");
+/// The cycles with a sync per call, and what they must have met.
+fn with_syncs<Q: Subject>(seed: u64)
+where
+    Q::Change: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let seen = run::<Q>("every", seed, false);
+    println!("{}, sync per call: {seen:?}", Q::NAME);
     assert!(
         seen.acknowledged > seen.cycles,
         "the children made calls: {seen:?}"
@@ -158,34 +161,36 @@ fn kills_lose_no_acknowledged_call_with_a_sync_per_call() {
     );
 }
 
-#[test]
-fn kills_lose_no_acknowledged_call_without_syncs_and_cut_logs_open_at_a_prefix() {
-    // A killed process loses nothing the kernel holds, synced or not; the
-    // machine crashes played cut into the log's unsynced end.
-    let seen = run::<Ledger>("never", 20_261_203, true);
-    println!("no syncs: {seen:?}");
+/// The cycles without syncs, with machine crashes played: a killed
+/// process loses nothing the kernel holds, synced or not; the machine
+/// crashes cut into the log's unsynced end.
+fn without_syncs<Q: Subject>(seed: u64)
+where
+    Q::Change: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let seen = run::<Q>("never", seed, true);
+    println!("{}, no syncs: {seen:?}", Q::NAME);
     assert!(
         seen.acknowledged > seen.cycles,
         "the children made calls: {seen:?}"
     );
     assert!(seen.torn_tails > 0, "some cuts tore a record: {seen:?}");
+}
+
+#[test]
+fn kills_lose_no_acknowledged_call_with_a_sync_per_call() {
+    with_syncs::<Ledger>(20_261_202);
+}
+
+#[test]
+fn kills_lose_no_acknowledged_call_without_syncs_and_cut_logs_open_at_a_prefix() {
+    without_syncs::<Ledger>(20_261_203);
 }
 
 /// The same kill cycles over a SQL view: `View::apply` inserts rows,
 /// `Retract::retract` deletes one (refused, and logged, when absent).
 #[test]
 fn a_sql_view_loses_no_acknowledged_call() {
-    let seen = run::<SqlLedger>("every", 20_261_204, false);
-    println!("SQL view, sync per call: {seen:?}");
-    assert!(
-        seen.acknowledged > seen.cycles,
-        "the children made calls: {seen:?}"
-    );
-    assert!(
-        seen.from_snapshot > 0,
-        "some reopens restored a checkpoint: {seen:?}"
-    );
-    let seen = run::<SqlLedger>("never", 20_261_205, true);
-    println!("SQL view, no syncs: {seen:?}");
-    assert!(seen.torn_tails > 0, "some cuts tore a record: {seen:?}");
+    with_syncs::<SqlLedger>(20_261_204);
+    without_syncs::<SqlLedger>(20_261_205);
 }

@@ -851,7 +851,7 @@ pub fn quiet_panics() {
 }
 
 /// Runs `f`, turning a panic into its message.
-fn catch<R>(f: impl FnOnce() -> R + panic::UnwindSafe) -> Result<R, String> {
+pub fn catch<R>(f: impl FnOnce() -> R + panic::UnwindSafe) -> Result<R, String> {
     let outer = CAUGHT.with(|c| c.borrow_mut().replace(None));
     let result = panic::catch_unwind(f);
     let caught = CAUGHT.with(|c| std::mem::replace(&mut *c.borrow_mut(), outer));
@@ -902,26 +902,62 @@ pub fn run_all(
 /// `case` line per query (and the report of each mismatch) for the soak
 /// command to read.
 pub fn main(entries: &[Entry]) {
-    let mut cfg = Config {
-        steps: 10_000,
-        seed: 0,
-        max_episode: 200,
-    };
-    let mut threads = 1;
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    for pair in args.chunks(2) {
-        let value = pair.get(1).and_then(|v| v.parse::<u64>().ok());
-        match (pair[0].as_str(), value) {
-            ("--steps", Some(v)) => cfg.steps = v,
-            ("--seed", Some(v)) => cfg.seed = v,
-            ("--threads", Some(v)) => threads = v as usize,
-            ("--max-episode", Some(v)) => cfg.max_episode = v as usize,
-            _ => {
-                eprintln!("usage: --steps N --seed S --threads T --max-episode L");
-                std::process::exit(2);
+    let failed = drive(entries);
+    std::process::exit(i32::from(failed));
+}
+
+/// The command line of a soak batch's binary.
+#[derive(Clone, Copy, Debug)]
+pub struct Args {
+    /// `--steps`: updates per case.
+    pub steps: u64,
+    /// `--seed`: the run's seed.
+    pub seed: u64,
+    /// `--threads`: threads driving the cases.
+    pub threads: usize,
+    /// `--max-episode`: the most calls in one episode.
+    pub max_episode: usize,
+}
+
+impl Args {
+    /// Reads `--steps N --seed S --threads T --max-episode L` (any of
+    /// them, in any order); exits with 2 on anything else.
+    pub fn parse() -> Args {
+        let mut out = Args {
+            steps: 10_000,
+            seed: 0,
+            threads: 1,
+            max_episode: 200,
+        };
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        for pair in args.chunks(2) {
+            let value = pair.get(1).and_then(|v| v.parse::<u64>().ok());
+            match (pair[0].as_str(), value) {
+                ("--steps", Some(v)) => out.steps = v,
+                ("--seed", Some(v)) => out.seed = v,
+                ("--threads", Some(v)) => out.threads = v as usize,
+                ("--max-episode", Some(v)) => out.max_episode = v as usize,
+                _ => {
+                    eprintln!("usage: --steps N --seed S --threads T --max-episode L");
+                    std::process::exit(2);
+                }
             }
         }
+        out
     }
+}
+
+/// Drives every entry as the command line ([`Args`]) says, printing a
+/// `case` line per entry and a report after a mismatch; returns whether
+/// any failed.
+pub fn drive(entries: &[Entry]) -> bool {
+    let args = Args::parse();
+    let cfg = Config {
+        steps: args.steps,
+        seed: args.seed,
+        max_episode: args.max_episode,
+    };
+    let threads = args.threads;
     quiet_panics();
     let print = |o: &Outcome| {
         // One line per case, then the report, in one write so that the
@@ -947,6 +983,5 @@ pub fn main(entries: &[Entry]) {
         print!("{text}");
     };
     let outcomes = run_all(entries, &cfg, threads, &print);
-    let failed = outcomes.iter().any(|o| o.failure.is_some());
-    std::process::exit(i32::from(failed));
+    outcomes.iter().any(|o| o.failure.is_some())
 }

@@ -55,6 +55,8 @@ pub mod generate;
 pub mod soak;
 #[cfg(feature = "host")]
 pub mod sql;
+#[cfg(feature = "sqlite")]
+pub mod sqlite;
 
 pub use column::Column;
 pub use harness::{Case, Entry, Relation, SemijoinCase, Target};

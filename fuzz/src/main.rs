@@ -28,6 +28,10 @@ struct Args {
     /// The seed; a new one from the clock when not given (it is printed).
     #[arg(long)]
     seed: Option<u64>,
+    /// The share of the queries that are SQL views, checked against
+    /// SQLite (the rest are rules, checked against the naive evaluator).
+    #[arg(long, default_value_t = 0.3)]
+    sql_share: f64,
     /// Queries per build of the scratch crate.
     #[arg(long, default_value_t = 100)]
     batch: usize,
@@ -60,6 +64,7 @@ fn main() {
         steps: args.steps,
         seed,
         batch: args.batch,
+        sql_share: args.sql_share,
         threads: args.threads,
         max_episode: args.max_episode,
         dir: args.dir.unwrap_or_else(|| target.join("ivm-fuzz")),

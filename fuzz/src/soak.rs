@@ -29,6 +29,10 @@ pub struct Options {
     pub seed: u64,
     /// Queries per build.
     pub batch: usize,
+    /// The share of each batch that is SQL views (`sql::views`), checked
+    /// against SQLite (`sqlite::drive`, in the scratch crate); the rest are rules
+    /// checked against the naive evaluator.
+    pub sql_share: f64,
     /// Threads running the queries of a batch.
     pub threads: usize,
     /// The most calls in one episode.
@@ -78,11 +82,12 @@ pub fn soak(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<Summary, String
     let batches = opts.queries.div_ceil(opts.batch.max(1));
     for b in 0..batches {
         let n = opts.batch.min(opts.queries - b * opts.batch);
-        let queries = generate::queries(rng::derive(opts.seed, b as u64), n, &format!("B{b}Q"));
-        write_if_changed(
-            &krate.join("src/cases.rs"),
-            &codegen::module(&queries.iter().map(codegen::compiled).collect::<Vec<_>>()),
-        )?;
+        let views = ((n as f64) * opts.sql_share.clamp(0.0, 1.0)).round() as usize;
+        let seed = rng::derive(opts.seed, b as u64);
+        let queries = generate::queries(seed, n - views, &format!("B{b}Q"));
+        let mut cases = codegen::module(&queries.iter().map(codegen::compiled).collect::<Vec<_>>());
+        cases.push_str(&sql_module(rng::derive(seed, u64::MAX), views)?);
+        write_if_changed(&krate.join("src/cases.rs"), &cases)?;
         let started = Instant::now();
         build(&krate, &opts.dir.join("target"))?;
         let built = started.elapsed();
@@ -103,6 +108,30 @@ pub fn soak(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<Summary, String
     Ok(summary)
 }
 
+/// `n` random SQL views (`sql::views`) compiled into a module `sql` with
+/// the schema they read and `all()`, every view fresh.
+fn sql_module(seed: u64, n: usize) -> Result<String, String> {
+    let text = crate::sql::views(seed, n);
+    let code = ivm_compiler::driver::compile_str(&text).map_err(|e| {
+        format!(
+            "a generated SQL view does not compile (a compiler bug):\n{}",
+            ivm_compiler::diagnostic::render(&e, "views.sql", &text)
+        )
+    })?;
+    let views: String = (0..n)
+        .map(|i| format!("Box::new(Random{i}::new()),\n"))
+        .collect();
+    Ok(format!(
+        "\n/// The batch's SQL views, checked against SQLite.\n\
+         #[allow(deprecated, reason = \"views opted in to intractable strategies warn\")]\n\
+         pub mod sql {{\n{code}\n\
+         /// The tables the views read.\npub const TABLES: &str = {:?};\n\
+         /// Every view, fresh.\n\
+         pub fn all() -> Vec<Box<dyn ::ivm::sql::TextRetract>> {{\n    vec![{views}]\n}}\n}}\n",
+        crate::sql::TABLES
+    ))
+}
+
 /// The scratch crate's manifest and `main`.
 fn write_manifest(krate: &Path, workspace: &Path) -> Result<(), String> {
     std::fs::create_dir_all(krate.join("src")).map_err(|e| format!("{}: {e}", krate.display()))?;
@@ -117,8 +146,8 @@ edition = "2024"
 publish = false
 
 [dependencies]
-ivm = {{ path = {runtime:?}, default-features = false }}
-ivm-fuzz = {{ path = {fuzz:?}, default-features = false }}
+ivm = {{ path = {runtime:?}, default-features = false, features = ["sql"] }}
+ivm-fuzz = {{ path = {fuzz:?}, default-features = false, features = ["sqlite"] }}
 
 # Fast to build, and the runtime's debug checks and overflow checks on.
 [profile.release]
@@ -133,9 +162,12 @@ overflow-checks = true
     write_if_changed(&krate.join("Cargo.toml"), &manifest)?;
     write_if_changed(
         &krate.join("src/main.rs"),
-        "//! A batch of generated queries, driven by the ivm-fuzz harness.\n\n\
+        "//! A batch of generated queries and SQL views, driven by the ivm-fuzz\n\
+         //! harness and the SQLite oracle.\n\n\
          #[allow(missing_docs, clippy::all)]\nmod cases;\n\n\
-         fn main() {\n    ivm_fuzz::harness::main(cases::ENTRIES);\n}\n",
+         fn main() {\n    let rules = ivm_fuzz::harness::drive(cases::ENTRIES);\n    \
+         let views = ivm_fuzz::sqlite::drive(cases::sql::TABLES, cases::sql::all);\n    \
+         std::process::exit(i32::from(rules || views));\n}\n",
     )?;
     // The workspace's lock file: the same dependency versions, and no
     // registry lookup.

@@ -31,7 +31,9 @@
 //! - the soak command, `cargo run --release -p ivm-fuzz -- --queries 2000
 //!   --steps 100000 --seed S`, writes batches of queries into a scratch
 //!   crate under `target/ivm-fuzz/`, builds it with cargo and runs it,
-//!   for as long as asked ([`soak`]).
+//!   for as long as asked ([`soak`]); a share of each batch is random SQL
+//!   views ([`sql`]), checked against SQLite (`sqlite`, the feature of
+//!   that name).
 //!
 //! The modules the generated crates use ([`naive`], [`rng`], [`column`],
 //! [`payload`], [`stream`], [`harness`]) depend on the runtime only; the

@@ -174,14 +174,6 @@ fn sql_words(message: &str, view: &sql::View) -> String {
             "the `NOT EXISTS` (or `NOT IN`) subquery correlates on",
         )
         .replace(
-            "`exists(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * exists(S(b, _))`",
-            "the subquery is not correlated (no column of it is equal to one of the view's): it would be a condition on the whole result, which is not supported yet; correlate it, as in `EXISTS (SELECT * FROM s WHERE s.b = r.b)`",
-        )
-        .replace(
-            "`not exists(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * not exists(S(b, _))`",
-            "the subquery is not correlated (no column of it is equal to one of the view's): it would be a condition on the whole result, which is not supported yet; correlate it, as in `NOT EXISTS (SELECT * FROM s WHERE s.b = r.b)`",
-        )
-        .replace(
             "`#[updates(insert_only)]`",
             "`WITH (updates = 'insert_only')`",
         )

@@ -288,6 +288,19 @@ pub struct Let {
     pub var: VarId,
     /// Its value: the expression and the variables it reads.
     pub value: ExprFactor,
+    /// Whether it is written or stands in for a nullary atom.
+    pub kind: LetKind,
+}
+
+/// Where a computed column comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LetKind {
+    /// Written in the rule, `{ let y: T = expr }`.
+    Written,
+    /// The column, always `true`, that an atom binding no variable reads
+    /// its tuples through, so that they sum into one entry: the nullary
+    /// factor (`syntax/nullary.rs`).
+    Nullary,
 }
 
 /// One argument of an atom as written.
@@ -481,7 +494,13 @@ impl Query {
             .collect();
         for atom in &self.atoms {
             if let Some(local) = &atom.local {
-                body.extend(local.lets.iter().map(|l| self.let_text(l)));
+                body.extend(
+                    local
+                        .lets
+                        .iter()
+                        .filter(|l| l.kind == LetKind::Written)
+                        .map(|l| self.let_text(l)),
+                );
                 body.extend(local.factors.iter().map(ExprFactor::text));
             }
         }

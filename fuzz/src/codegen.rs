@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ivm_compiler::query::{Arg, ExprFactor, Query, UpdateModel, type_string};
+use ivm_compiler::query::{Arg, ExprFactor, LetKind, Query, UpdateModel, type_string};
 use ivm_compiler::{diagnostic, driver, emit, explain, syntax};
 use quote::ToTokens;
 
@@ -409,12 +409,14 @@ fn query_module(c: &Compiled) -> String {
         })
         .collect();
     // The computed columns, from the other variables' values, in the order
-    // written.
+    // written (a nullary atom's column, always `true`, is the compiler's
+    // own: the evaluator multiplies by the atom's tuples without it).
     let lets: Vec<&ivm_compiler::query::Let> = q
         .atoms
         .iter()
         .filter_map(|a| a.local.as_ref())
         .flat_map(|l| &l.lets)
+        .filter(|l| l.kind == LetKind::Written)
         .collect();
     let computed: Vec<usize> = lets.iter().map(|l| l.var).collect();
     let (compute_fn, compute_def) = if lets.is_empty() {

@@ -458,11 +458,14 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
     if rng.chance(0.4) {
         add_local_steps(rng, &mut spec);
     }
-    if !matches!(
+    let free_form = !matches!(
         bucket,
         Bucket::IvmEps | Bucket::Factorized | Bucket::RangeJoin
-    ) && rng.chance(0.2)
-    {
+    );
+    if free_form && rng.chance(0.1) {
+        add_nullary_atom(rng, &mut spec);
+    }
+    if free_form && rng.chance(0.2) {
         add_semijoin(rng, &mut spec);
     }
     if bucket == Bucket::RangeJoin {
@@ -624,7 +627,34 @@ pub fn add_local_steps(rng: &mut Rng, spec: &mut Spec) {
     }
 }
 
-/// Adds a semijoin correlated on one or two variables that one atom binds:
+/// Adds an atom that binds no variable (only constants and `_`) over a
+/// relation of the rule: a nullary factor of every derivation.
+fn add_nullary_atom(rng: &mut Rng, spec: &mut Spec) {
+    let next = spec
+        .atoms
+        .iter()
+        .flat_map(|(_, vs)| vs.iter().copied())
+        .chain(spec.lets.iter().map(|l| l.0))
+        .max()
+        .map_or(0, |v| v + 1);
+    let r = rng.index(spec.relations.len());
+    let n = spec.relations[r].len();
+    if next + n > VARIABLES.len() {
+        return;
+    }
+    let a = spec.atoms.len();
+    spec.atoms.push((r, (next..next + n).collect()));
+    for c in 0..n {
+        if rng.chance(0.5) {
+            spec.wildcards.push((a, c));
+        } else {
+            spec.constants.push((a, c, rng.range(1, 3) as u64));
+        }
+    }
+}
+
+/// Adds a semijoin correlated on one or two variables that one atom binds
+/// (or, now and then, on none: a condition on the whole result):
 /// one or two atoms over the rule's relations (or a new one), the first
 /// with the correlated variables and maybe a variable of its own, the
 /// second the same or missing one of them. Negated now and then, where
@@ -642,7 +672,12 @@ fn add_semijoin(rng: &mut Rng, spec: &mut Spec) {
     for i in (1..correlated.len()).rev() {
         correlated.swap(i, rng.index(i + 1));
     }
-    correlated.truncate(rng.range(1, 2) as usize);
+    let uncorrelated = rng.chance(0.25);
+    correlated.truncate(if uncorrelated {
+        0
+    } else {
+        rng.range(1, 2) as usize
+    });
     let mut next = spec
         .atoms
         .iter()
@@ -664,12 +699,17 @@ fn add_semijoin(rng: &mut Rng, spec: &mut Spec) {
         // A second atom may miss a correlated variable (an update of it
         // then turns the semijoin at many values), joining the first
         // through a variable of its own instead.
-        let misses =
-            !atoms.is_empty() && (!own.is_empty() || next < VARIABLES.len()) && rng.chance(0.4);
+        let misses = !atoms.is_empty()
+            && !vs.is_empty()
+            && (!own.is_empty() || next < VARIABLES.len())
+            && rng.chance(0.4);
         if misses {
             vs.remove(rng.index(vs.len()));
         }
-        if misses || (rng.chance(0.6) && next < VARIABLES.len()) {
+        if vs.is_empty() && own.is_empty() && next >= VARIABLES.len() {
+            return;
+        }
+        if misses || vs.is_empty() || (rng.chance(0.6) && next < VARIABLES.len()) {
             let v = if !own.is_empty() && (misses || rng.chance(0.5)) {
                 own[0]
             } else {

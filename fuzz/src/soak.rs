@@ -112,7 +112,13 @@ pub fn soak(opts: &Options, log: &mut dyn FnMut(&str)) -> Result<Summary, String
 /// the schema they read and `all()`, every view fresh.
 fn sql_module(seed: u64, n: usize) -> Result<String, String> {
     let text = crate::sql::views(seed, n);
-    let code = ivm_compiler::driver::compile_str(&text).map_err(|e| {
+    // No view (`--sql-share 0`): the schema alone, which compiles to nothing.
+    let code = if n == 0 {
+        Ok(String::new())
+    } else {
+        ivm_compiler::driver::compile_str(&text)
+    };
+    let code = code.map_err(|e| {
         format!(
             "a generated SQL view does not compile (a compiler bug):\n{}",
             ivm_compiler::diagnostic::render(&e, "views.sql", &text)

@@ -5,7 +5,7 @@
 //! bags, views without GROUP BY, constants of every type in the select
 //! list, integer keys of every width in arithmetic with aggregates, text
 //! joins and text keys, and subqueries (`[NOT] EXISTS`, `[NOT] IN`)
-//! correlated on a join column. `tests/build.rs` compiles
+//! correlated on a join column or on nothing. `tests/build.rs` compiles
 //! them and `tests/tests/sql.rs` checks each against SQLite on random
 //! streams, so the front end is tested on shapes nobody listed.
 //!
@@ -167,7 +167,9 @@ fn view(rng: &mut Rng, i: usize) -> String {
     // Now and then a subquery correlated on a join column of one item:
     // `[NOT] EXISTS (SELECT * FROM .. WHERE y.col = x.col ..)` or `x.col
     // [NOT] IN (SELECT y.col FROM .. ..)`.
-    if rng.index(4) == 0 {
+    if rng.index(4) == 0 && rng.index(3) == 0 {
+        conditions.push(uncorrelated(rng));
+    } else if rng.index(4) == 0 {
         let k = rng.index(items.len());
         let inner = &SCHEMA[rng.index(SCHEMA.len())];
         let (theirs, mine) = join_columns(rng, inner, &SCHEMA[items[k]]);
@@ -341,6 +343,32 @@ fn pick_owned(rng: &mut Rng, from: &[String]) -> String {
 
 /// Two columns to equate, one of each table: INT columns, or now and then
 /// text columns where both tables have one.
+/// A subquery that reads no column of the view's: `[NOT] EXISTS (SELECT *
+/// FROM ..)` or `constant [NOT] IN (SELECT col FROM ..)`, a condition on
+/// the whole result.
+fn uncorrelated(rng: &mut Rng) -> String {
+    let inner = &SCHEMA[rng.index(SCHEMA.len())];
+    let own = (rng.index(3) != 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
+    let not = if rng.index(3) == 0 { "NOT " } else { "" };
+    if rng.index(2) == 0 {
+        let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
+        return format!("{not}EXISTS (SELECT * FROM {} y{filter})", inner.name);
+    }
+    let (col, constant) = if !inner.texts.is_empty() && rng.index(2) == 0 {
+        (
+            pick(rng, inner.texts),
+            format!("'{}'", pick(rng, &["xy", "x", ""])),
+        )
+    } else {
+        (pick(rng, inner.joins), rng.index(4).to_string())
+    };
+    let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
+    format!(
+        "{constant} {not}IN (SELECT y.{col} FROM {} y{filter})",
+        inner.name
+    )
+}
+
 fn join_columns(rng: &mut Rng, a: &Table, b: &Table) -> (&'static str, &'static str) {
     if !a.texts.is_empty() && !b.texts.is_empty() && rng.index(2) == 0 {
         (pick(rng, a.texts), pick(rng, b.texts))

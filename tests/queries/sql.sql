@@ -186,3 +186,26 @@ CREATE VIEW constant_ratio AS SELECT (100000 * SUM(1)) / b FROM r GROUP BY b;
 
 CREATE VIEW constant_term_join WITH (intractable = 'allow') AS
     SELECT r.b, SUM(r.c + s.d + 1), SUM(r.c - 2 + s.b), AVG(r.c + s.b - 1) FROM r, s WHERE r.b = s.b GROUP BY r.b;
+
+-- A FROM item whose columns are all constants or unread: a nullary factor.
+CREATE VIEW nullary_count AS SELECT COUNT(*) FROM r, s WHERE r.a = 1;
+
+CREATE VIEW nullary_by_b AS SELECT s.b, SUM(s.d) FROM s, t WHERE t.a = 2 AND t.h GROUP BY s.b;
+
+-- Uncorrelated subqueries: the whole result is gated on whether the
+-- subquery has a row.
+CREATE VIEW gated_exists AS
+    SELECT a, COUNT(*) FROM r WHERE EXISTS (SELECT * FROM s WHERE s.b > 2) GROUP BY a;
+
+CREATE VIEW gated_not_exists AS
+    SELECT b, SUM(c) FROM r WHERE NOT EXISTS (SELECT * FROM t WHERE t.h) GROUP BY b;
+
+CREATE VIEW gated_in AS SELECT a, b FROM r WHERE 3 IN (SELECT b FROM s WHERE s.e <> 'x');
+
+CREATE VIEW gated_not_in AS SELECT COUNT(*) FROM t WHERE 1 NOT IN (SELECT a FROM r);
+
+CREATE VIEW gated_and_correlated AS
+    SELECT t.a, COUNT(*) FROM t
+    WHERE EXISTS (SELECT * FROM r WHERE r.a = t.a)
+      AND NOT EXISTS (SELECT * FROM s WHERE s.b = 1)
+    GROUP BY t.a;

@@ -108,11 +108,6 @@ error_case!(
     "this factor reads no variable of the query"
 );
 error_case!(
-    atom_without_variables,
-    "query Q {\n    relation R(a: u32);\n    relation S(c: u32, d: u32);\n    Q(a) = R(a) * S(1, _);\n}\n",
-    "this atom of `S` binds no variable (only constants and `_`): not supported yet"
-);
-error_case!(
     unknown_attribute,
     "#[semirng(ivm::semiring::Int)]\nquery Q {\n    relation R(a: u32);\n    Q(a) = R(a);\n}\n",
     "unknown attribute `semirng`"
@@ -242,11 +237,6 @@ fn spans_point_at_the_offending_token() {
 
 // Semijoins.
 const SEMIJOIN_RELATIONS: &str = "    relation R(a: u32, b: u32);\n    relation S(b: u32, c: u32);\n    relation T(c: u32);\n    relation U(b: u64);\n";
-error_case!(
-    semijoin_shares_nothing,
-    &format!("query Q {{\n{SEMIJOIN_RELATIONS}    Q(a) = R(a, b) * exists(S(c, d));\n}}\n"),
-    "`exists(..)` shares no variable with the atoms of the rule"
-);
 error_case!(
     semijoin_compares_across,
     &format!(

@@ -70,3 +70,22 @@ fn rejections() {
     );
     snapshot_all(&text);
 }
+
+/// Atoms that bind no variable and uncorrelated semijoins: nullary factors,
+/// with the local step that keeps each as one entry and its bound.
+#[test]
+fn nullary_factors() {
+    snapshot_all(
+        "query NullaryFactor {
+    relation R(a: u32, b: u32);
+    relation S(k: u32, x: u32);
+    Q(k) = S(k, x) * R(1, _);
+}
+query Gated {
+    relation R(a: u32, b: u32);
+    relation S(c: u32, d: u32);
+    Q(a) = R(a, b) * exists(S(c, d) * { c < d }) * not exists(S(_, 3));
+}
+",
+    );
+}

@@ -81,6 +81,13 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ConstantSumByA::new()),
         Box::new(ConstantRatio::new()),
         Box::new(ConstantTermJoin::new()),
+        Box::new(NullaryCount::new()),
+        Box::new(NullaryByB::new()),
+        Box::new(GatedExists::new()),
+        Box::new(GatedNotExists::new()),
+        Box::new(GatedIn::new()),
+        Box::new(GatedNotIn::new()),
+        Box::new(GatedAndCorrelated::new()),
     ]
 }
 

@@ -64,11 +64,6 @@ sql_error!(
     "the subquery of IN selects one column"
 );
 sql_error!(
-    exists_uncorrelated,
-    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.nation = 3);",
-    "the subquery is not correlated"
-);
-sql_error!(
     exists_join_missing_the_key,
     "CREATE VIEW v AS SELECT o.cust, COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c, orders o2 WHERE c.cust = o.cust AND o2.id = c.nation)\n  GROUP BY o.cust;",
     "`exists(Customers(o_cust, _, o2_id) * Orders(o2_id, _, _, _, _))` in view `v` cannot be maintained efficiently"

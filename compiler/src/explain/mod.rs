@@ -166,10 +166,26 @@ pub fn local_steps(q: &Query) -> Vec<LocalStepView> {
             .iter()
             .map(|&v| q.variables[v].name.to_string())
             .collect();
+        let (nullary, written): (Vec<_>, Vec<_>) = local
+            .lets
+            .iter()
+            .partition(|l| l.kind == crate::query::LetKind::Nullary);
+        let semijoin = q.semijoins.iter().any(|s| s.atom == i);
+        matches.extend(nullary.iter().map(|l| {
+            let value = if semijoin {
+                "correlates on no variable: a nullary factor, the semijoin's indicator"
+            } else {
+                "binds no variable: a nullary factor, the sum of the payloads of the tuples that enter"
+            };
+            format!(
+                "{value}, kept as one entry at `{} = true` and multiplied into every derivation",
+                q.variables[l.var].name
+            )
+        }));
         out.push(LocalStepView {
             atom: q.atom_label(i),
             matches,
-            computes: local.lets.iter().map(|l| q.let_text(l)).collect(),
+            computes: written.iter().map(|l| q.let_text(l)).collect(),
             factors: local.factors.iter().map(|f| f.text()).collect(),
             reads: format!("{}({})", q.relations[atom.relation].name, vars.join(", ")),
         });

@@ -470,10 +470,18 @@ fn semijoins(out: &mut String, r: &Report) {
     for (s, reports) in r.query.semijoins.iter().zip(&r.semijoins) {
         let relation = r.query.label_of_relation(s.atom);
         let _ = writeln!(out, "  {}", s.text());
-        let holds = if s.negated {
-            "1 where the domain has the value and the body no derivation"
-        } else {
-            "1 where the body has a derivation"
+        // Correlated on nothing, it is one value: a condition on the whole
+        // result (`syntax/nullary.rs`).
+        let uncorrelated = s.body.head.is_empty();
+        let holds = match (uncorrelated, s.negated) {
+            (true, true) => {
+                "1 (one entry) while the body has no derivation and the domain some, that is, a condition on the whole result"
+            }
+            (true, false) => {
+                "1 (one entry) while the body has a derivation, a condition on the whole result"
+            }
+            (false, true) => "1 where the domain has the value and the body no derivation",
+            (false, false) => "1 where the body has a derivation",
         };
         let _ = writeln!(out, "    reads {relation}: {holds}");
         let mut part = |what: &str, p: &Report| {
@@ -493,7 +501,12 @@ fn semijoins(out: &mut String, r: &Report) {
         }
         let vars = r.query.var_names(&r.query.atoms[s.atom].vars);
         let fanning = s.fanning_out();
-        if fanning.is_empty() {
+        if uncorrelated {
+            let _ = writeln!(
+                out,
+                "    an update of a relation it reads changes the body's one count, and where the semijoin turns, every result"
+            );
+        } else if fanning.is_empty() {
             let _ = writeln!(
                 out,
                 "    an update of a relation it reads changes each count at one value of ({vars}) per atom of that relation"

@@ -20,7 +20,10 @@ pub type Parts = (Program, Option<Program>);
 /// Adds each semijoin of `query` to `p`, with its lowered `parts`.
 pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
     for (i, (s, (body, domain))) in query.semijoins.iter().zip(parts).enumerate() {
-        let relation = query.atoms[s.atom].relation;
+        // The semijoin's own relation: the atom reads it through a local
+        // step when it correlates on nothing (`syntax/nullary.rs`).
+        let atom = &query.atoms[s.atom];
+        let relation = atom.local.as_ref().map_or(atom.relation, |l| l.source);
         let snake = p.relations[relation].snake.clone();
         let sub = |program: Program, q: &Query, what: &str| Subprogram {
             field: Ident::new(&format!("{snake}_{what}"), s.span),

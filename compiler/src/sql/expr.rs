@@ -787,7 +787,8 @@ fn fold(op: Arith, x: &Value, y: &Value, ty: SqlType) -> Option<Value> {
     }
 }
 
-fn compare(op: Cmp, a: Scalar, b: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+/// `a op b`, where the operands' types have a common one.
+pub fn compare(op: Cmp, a: Scalar, b: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
     if a.ty().common(b.ty()).is_none() {
         return Err((
             loc,

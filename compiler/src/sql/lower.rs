@@ -515,12 +515,12 @@ impl<'a> Lowering<'a> {
                     }
                     self.unify(x, y);
                 }
-                _ => {
-                    return Err((
-                        loc,
-                        "`col IN (SELECT col2 ..)` is supported with a column on each side"
-                            .to_string(),
-                    ));
+                // Else `lhs = x` is one of the subquery's conditions: with
+                // a constant on the left (`3 IN (SELECT c ..)`), it reads
+                // no outer column, and the subquery is uncorrelated.
+                (outer, inner) => {
+                    let equal = super::expr::compare(Cmp::Eq, outer, inner, loc)?;
+                    self.inner_conjuncts(j, equal, loc)?;
                 }
             }
         } else if select.projection.iter().any(|item| match item {

@@ -13,8 +13,8 @@ use syn::{Ident, Lit, Type};
 
 use super::ast::{self, ArgSyntax, Attribute, ExprSyntax};
 use crate::query::{
-    Arg, Atom, Column, ExprFactor, Let, LocalStep, Origin, Query, Relation, SemiringSpec, Strategy,
-    StrategyRequest, UpdateModel, VarId, Variable, type_string,
+    Arg, Atom, Column, ExprFactor, Let, LetKind, LocalStep, Origin, Query, Relation, SemiringSpec,
+    Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
 };
 use crate::semiring::{self, SemiringClass};
 
@@ -330,15 +330,6 @@ pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Q
                 vars.push(v);
             }
         }
-        if ok && vars.is_empty() {
-            errors.push(
-                atom.span,
-                format!(
-                    "this atom of `{key}` binds no variable (only constants and `_`): not supported yet; bind a variable that another atom or the head also reads"
-                ),
-            );
-            ok = false;
-        }
         if ok {
             // A local step unless every column binds a variable of its own;
             // `local::derive` completes it once the factors are placed.
@@ -447,7 +438,7 @@ pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Q
         theta: Vec::new(),
         semijoins,
     })
-    .map(|q| super::local::derive(q, factors))
+    .map(|q| super::local::derive(super::nullary::bind(q), factors))
 }
 
 /// The error for an atom of `item` over `key`, which it does not declare.
@@ -612,6 +603,7 @@ fn check_lets(
                 vars,
                 span: e.span,
             },
+            kind: LetKind::Written,
         });
         atom.vars.push(v);
     }

@@ -68,7 +68,17 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
             continue;
         };
         let source = &query.relations[local.source];
-        let mut name = format!("{}{}", source.name, i + 1);
+        // `R` read by atom 2 is `R2`; `Exists1` (a semijoin's) is `Exists1_2`.
+        let glue = if source
+            .name
+            .to_string()
+            .ends_with(|c: char| c.is_ascii_digit())
+        {
+            "_"
+        } else {
+            ""
+        };
+        let mut name = format!("{}{glue}{}", source.name, i + 1);
         while query.relations.iter().any(|r| r.name == name) {
             name.push('_');
         }

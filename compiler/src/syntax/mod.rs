@@ -8,6 +8,7 @@
 pub mod ast;
 mod check;
 mod local;
+mod nullary;
 mod parse;
 mod semijoin;
 

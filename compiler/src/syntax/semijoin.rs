@@ -130,14 +130,6 @@ fn check_one(
             );
         }
     }
-    if correlated.is_empty() {
-        errors.push(
-            e.span,
-            format!(
-                "`{word}(..)` shares no variable with the atoms of the rule: it would be a condition on the whole result, which is not supported yet; share a variable, as in `R(a, b) * {word}(S(b, _))`"
-            ),
-        );
-    }
     if errors.count() > before {
         return None;
     }

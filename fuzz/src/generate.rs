@@ -462,7 +462,7 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
         bucket,
         Bucket::IvmEps | Bucket::Factorized | Bucket::RangeJoin
     );
-    if free_form && rng.chance(0.1) {
+    if rng.chance(0.1) {
         add_nullary_atom(rng, &mut spec);
     }
     if free_form && rng.chance(0.2) {

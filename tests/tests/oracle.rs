@@ -500,11 +500,23 @@ fn oracle(q: &Spec) -> Expected {
     let mut with_head = edges.clone();
     with_head.push(free);
     let free_connex = acyclic && has_join_tree(&with_head);
+    // The triangle count, maybe times nullary factors: atoms of one
+    // summed-out variable that no other atom holds.
+    let nullary_factor =
+        |e: &u32| e.count_ones() == 1 && at[e.trailing_zeros() as usize].count_ones() == 1;
+    let core: Vec<u32> = edges
+        .iter()
+        .copied()
+        .filter(|e| !nullary_factor(e))
+        .collect();
+    let core_vars = core.iter().fold(0, |m, e| m | e);
     let triangle = free == 0
-        && n == 3
-        && edges.len() == 3
-        && edges.iter().all(|e| e.count_ones() == 2)
-        && at.iter().all(|a| a.count_ones() == 2);
+        && core_vars.count_ones() == 3
+        && core.len() == 3
+        && core.iter().all(|e| e.count_ones() == 2)
+        && (0..n)
+            .filter(|&v| core_vars >> v & 1 == 1)
+            .all(|v| at[v].count_ones() == 2);
     Expected {
         acyclic,
         free_connex,

@@ -259,9 +259,13 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
 }
 
 /// The reading methods over a materialized result.
-pub fn reading(p: &Program, result: MapId) -> TokenStream {
+pub fn reading(p: &Program, result: MapId, scalars: &[MapId]) -> TokenStream {
     let k = &p.payload;
     let field = &p.maps[result].name;
+    if !scalars.is_empty() {
+        // Beside a range join: a nullary result times nullary factors.
+        return super::nullary::reading(p, quote! { self.#field.value(&()) }, scalars);
+    }
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
     quote! {

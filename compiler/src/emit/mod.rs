@@ -18,6 +18,7 @@
 //! | `view_tree.rs` | `Sum`, `Free` | `Steps` | `Levels` (and `bulk_load` in one pass) |
 //! | `delta.rs` | `Result` | `Delta` | `Materialized` |
 //! | `triangle.rs` | `Triangle` | `Triangle` | `Counted` |
+//! | `nullary.rs` | | | a nullary `Counted` or `Materialized` times nullary factors |
 //! | `top_join.rs` | `Join`, `Support`, `Extension`, `Joined` | | `TopJoin`, `Joined` |
 //! | `message.rs` | `Message`, `Best` | `Raise` | |
 //! | `cluster.rs` | `Cluster` | `Cluster` | |
@@ -30,6 +31,7 @@ mod delta;
 mod fallback;
 mod local;
 mod message;
+mod nullary;
 mod range_join;
 mod recompute;
 mod relation;
@@ -314,8 +316,8 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
 fn reading(p: &Program) -> TokenStream {
     match &p.output.reading {
         Reading::Levels { scalars, roots } => view_tree::reading(p, scalars, roots),
-        &Reading::Materialized(result) => delta::reading(p, result),
-        &Reading::Counted(triangle) => triangle::reading(p, triangle),
+        Reading::Materialized { map, scalars } => delta::reading(p, *map, scalars),
+        Reading::Counted { map, scalars } => triangle::reading(p, *map, scalars),
         Reading::TopJoin(top) => top_join::reading(p, top),
         &Reading::Joined(joined) => top_join::joined_reading(p, joined),
         Reading::Recompute(plan) => recompute::reading(p, plan),

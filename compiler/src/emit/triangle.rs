@@ -20,34 +20,15 @@ pub fn path(p: &Program, map: MapId, role: usize, [x, y]: [usize; 2]) -> TokenSt
     }
 }
 
-/// The reading methods of a triangle count, plus the invariant check that
-/// tests call after every update.
-pub fn reading(p: &Program, triangle: MapId) -> TokenStream {
-    let k = &p.payload;
+/// The reading methods of a triangle count (times the nullary factors'
+/// views `scalars`), plus the invariant check that tests call after every
+/// update.
+pub fn reading(p: &Program, triangle: MapId, scalars: &[MapId]) -> TokenStream {
     let field = &p.maps[triangle].name;
+    let count = quote! { ::core::clone::Clone::clone(self.#field.count()) };
+    let methods = super::nullary::reading(p, count, scalars);
     quote! {
-        /// The result: the count, as the single output tuple `()`, when it
-        /// is non-zero.
-        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), #k)> + '_ {
-            let __count: #k = ::core::clone::Clone::clone(self.#field.count());
-            (!::ivm::Semiring::is_zero(&__count)).then_some(((), __count)).into_iter()
-        }
-
-        /// The count (zero when there is no triangle).
-        pub fn get(&self, key: &()) -> #k {
-            let () = key;
-            ::core::clone::Clone::clone(self.#field.count())
-        }
-
-        /// 1 when the count is non-zero, else 0.
-        pub fn len(&self) -> usize {
-            usize::from(!::ivm::Semiring::is_zero(self.#field.count()))
-        }
-
-        /// Whether the count is zero.
-        pub fn is_empty(&self) -> bool {
-            ::ivm::Semiring::is_zero(self.#field.count())
-        }
+        #methods
 
         /// Checks the strategy's invariants (papers/000): for IVMε the size
         /// bounds of the threshold and the degrees of heavy and light values;

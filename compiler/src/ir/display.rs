@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Kept, MapKind, PathBody, Product, Program, Reading};
+use super::{Kept, MapId, MapKind, PathBody, Product, Program, Reading};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -337,20 +337,18 @@ impl fmt::Display for Program {
         writeln!(f, "enumerate ({head})")?;
         match &self.output.reading {
             Reading::Levels { scalars, roots } => {
-                if !scalars.is_empty() {
-                    let s: Vec<String> = scalars
-                        .iter()
-                        .map(|&m| format!("{}[]", self.maps[m].name))
-                        .collect();
-                    writeln!(f, "  times {}", s.join(" ⊗ "))?;
-                }
+                self.write_scalars(f, scalars)?;
                 for &r in roots {
                     writeln!(f, "  over the values of {}", self.maps[r].name)?;
                 }
             }
-            &Reading::Counted(t) => writeln!(f, "  the count of {}", self.maps[t].name)?,
-            &Reading::Materialized(r) => {
-                writeln!(f, "  over the entries of {}", self.maps[r].name)?
+            Reading::Counted { map, scalars } => {
+                writeln!(f, "  the count of {}", self.maps[*map].name)?;
+                self.write_scalars(f, scalars)?;
+            }
+            Reading::Materialized { map, scalars } => {
+                writeln!(f, "  over the entries of {}", self.maps[*map].name)?;
+                self.write_scalars(f, scalars)?;
             }
             Reading::Recompute(plan) => {
                 writeln!(f, "  evaluate from the base maps by generic join:")?;
@@ -381,6 +379,19 @@ impl fmt::Display for Program {
 }
 
 impl Program {
+    /// `  times a[] ⊗ b[]`: the nullary views that multiply every output
+    /// tuple, if any.
+    fn write_scalars(&self, f: &mut fmt::Formatter<'_>, scalars: &[MapId]) -> fmt::Result {
+        if scalars.is_empty() {
+            return Ok(());
+        }
+        let s: Vec<String> = scalars
+            .iter()
+            .map(|&m| format!("{}[]", self.maps[m].name))
+            .collect();
+        writeln!(f, "  times {}", s.join(" ⊗ "))
+    }
+
     /// What one atom's path does, for `Display`.
     fn fmt_path(&self, f: &mut fmt::Formatter<'_>, body: &PathBody) -> fmt::Result {
         match body {

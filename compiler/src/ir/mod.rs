@@ -710,10 +710,23 @@ pub enum Reading {
         /// The free levels of the root free variables.
         roots: Vec<MapId>,
     },
-    /// The materialized result (first-order delta).
-    Materialized(MapId),
-    /// The count of an IVMε or factorized triangle map (a nullary result).
-    Counted(MapId),
+    /// The materialized result (first-order delta, the range join), times
+    /// the one-entry views of nullary factors beside a range join
+    /// (`plan/nullary.rs`; then the result is nullary).
+    Materialized {
+        /// The result map.
+        map: MapId,
+        /// Nullary factors' views whose product multiplies the result.
+        scalars: Vec<MapId>,
+    },
+    /// The count of an IVMε or factorized triangle map (a nullary result),
+    /// times the one-entry views of nullary factors beside it.
+    Counted {
+        /// The triangle map.
+        map: MapId,
+        /// Nullary factors' views whose product multiplies the count.
+        scalars: Vec<MapId>,
+    },
     /// The insert-only top join (two layers, CROWN, max-max): the join of
     /// these nodes, root first, each after its parent.
     TopJoin(Vec<MapId>),
@@ -902,7 +915,8 @@ impl Program {
     /// How `changes()` knows what changed.
     pub fn change_tracking(&self) -> ChangeTracking {
         match &self.output.reading {
-            Reading::Materialized(_) => ChangeTracking::Journal,
+            // A result times nullary factors is nullary: compared whole.
+            Reading::Materialized { scalars, .. } if scalars.is_empty() => ChangeTracking::Journal,
             Reading::Levels { scalars, roots } => match self.journaled_levels(scalars, roots) {
                 Some(levels) => ChangeTracking::Levels {
                     levels,

@@ -40,7 +40,10 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
         key: query.head.clone(),
         kind: MapKind::Result,
     });
-    p.output.reading = Reading::Materialized(result);
+    p.output.reading = Reading::Materialized {
+        map: result,
+        scalars: Vec::new(),
+    };
 
     let n = p.atoms.len();
     let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();

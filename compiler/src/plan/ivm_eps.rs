@@ -45,7 +45,11 @@ pub fn lower(
             cycle,
         },
     });
-    p.output.reading = Reading::Counted(map);
+    let factors = super::nullary::views(&mut p, triangle.factors);
+    p.output.reading = Reading::Counted {
+        map,
+        scalars: factors.iter().map(|&(_, view)| view).collect(),
+    };
     let mut triggers = Vec::new();
     for rel in 0..p.relations.len() {
         // Atom order, so a self-join applies its roles in the order of
@@ -68,6 +72,15 @@ pub fn lower(
                     body: PathBody::Triangle { map, role, columns },
                 })
                 .collect(),
+        });
+    }
+    // A nullary factor's relation is none of the triangle's (it has one
+    // column): its path keeps its view.
+    for (atom, view) in factors {
+        let relation = p.atoms[atom].relation;
+        triggers[relation].paths.push(AtomPath {
+            atom,
+            body: super::nullary::path(view, atom),
         });
     }
     p.triggers = triggers;

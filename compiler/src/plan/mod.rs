@@ -13,6 +13,7 @@ pub mod first_order;
 pub mod generic_join;
 pub mod ivm_eps;
 pub mod names;
+mod nullary;
 pub mod range_join;
 pub mod recompute;
 pub mod semijoin;

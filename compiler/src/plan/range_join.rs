@@ -51,9 +51,16 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
             kind: MapKind::RangeSums { atom, var },
         });
     }
-    p.output.reading = Reading::Materialized(result);
+    let factors = super::nullary::views(&mut p, join.factors);
+    p.output.reading = Reading::Materialized {
+        map: result,
+        scalars: factors.iter().map(|&(_, view)| view).collect(),
+    };
     let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();
     p.triggers = Trigger::per_relation(p.relations.len(), &relation_of, |atom, _, _| {
+        if let Some(&(_, view)) = factors.iter().find(|&&(a, _)| a == atom) {
+            return super::nullary::path(view, atom);
+        }
         let i = usize::from(join.atoms[1] == atom);
         PathBody::Range(RangeStep {
             own: sides[i],

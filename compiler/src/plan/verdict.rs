@@ -148,11 +148,12 @@ fn with_deletes(class: &SemiringClass, updates: UpdateModel) -> bool {
     updates == UpdateModel::InsertDelete || class.ring
 }
 
-fn ivm_eps(eps: f64, reason: String) -> Verdict {
+fn ivm_eps(a: &Analysis, eps: f64, reason: String) -> Verdict {
+    let factors = a.triangle.map_or(0, |t| t.factors);
     let mut v = accept(
         Strategy::IvmEps { eps },
         power(eps.max(1.0 - eps)),
-        reason,
+        reason + &factors_note(factors),
         "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (IVMε)",
     );
     // The views hold one entry per pair of heavy values, at most
@@ -217,6 +218,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         }
         if a.triangle.is_some() && (class.ring || class.counting) {
             return ivm_eps(
+                a,
                 0.5,
                 format!(
                     "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"
@@ -253,6 +255,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
     // Inserts only, and the semiring is not a ring.
     if a.triangle.is_some() && class.counting {
         return ivm_eps(
+            a,
             0.5,
             "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2"
                 .to_owned(),
@@ -569,13 +572,25 @@ fn first_order_loops(hg: &crate::analysis::Hypergraph) -> Vec<u32> {
 }
 
 /// The verdict of the range join.
-fn range_join() -> Verdict {
+fn range_join(a: &Analysis) -> Verdict {
+    let factors = a.inequality_join.map_or(0, |j| j.factors);
     accept(
         Strategy::RangeJoin,
         "O(log U)".to_owned(),
-        "range join: each side's payloads summed by its compared variable in a range-sum trie, so an update reads the other side's sum below or above its key (U: the key type's range, 2^32 for `u32`)".to_owned(),
+        "range join: each side's payloads summed by its compared variable in a range-sum trie, so an update reads the other side's sum below or above its key (U: the key type's range, 2^32 for `u32`)".to_owned() + &factors_note(factors),
         "range-aggregate indexes (prefix sums over an ordered key)",
     )
+}
+
+/// What a strategy of fixed shape says of the nullary factors beside it
+/// (`analysis::shape::nullary_factors`): each is a one-entry sum, O(1) per
+/// update of its relation, that multiplies the result when it is read.
+fn factors_note(factors: crate::analysis::hypergraph::Mask) -> String {
+    match factors.count_ones() {
+        0 => String::new(),
+        1 => "; times a nullary factor, a one-entry sum kept in O(1) per update".to_owned(),
+        n => format!("; times {n} nullary factors, one-entry sums kept in O(1) per update"),
+    }
 }
 
 /// The hint of a rejection: what `#[allow(intractable)]` would compile.
@@ -640,7 +655,7 @@ pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
         let choice = opt_in_choice(a, setting.semiring, deletes);
         let mut f = match choice.strategy {
             Strategy::ViewTree => forced(a, setting, Strategy::ViewTree, &v),
-            Strategy::RangeJoin => range_join(),
+            Strategy::RangeJoin => range_join(a),
             Strategy::Recompute => forced(a, setting, Strategy::Recompute, &v),
             _ => first_order(a),
         };
@@ -828,7 +843,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
         Strategy::IvmEps { eps } => {
             if a.triangle.is_none() {
                 return not_applicable(
-                    "IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)` only"
+                    "IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)`, maybe times nullary factors, only"
                         .to_owned(),
                 );
             }
@@ -839,6 +854,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                 ));
             }
             ivm_eps(
+                a,
                 eps,
                 format!("the triangle count with heavy/light partitions at ε = {eps}"),
             )
@@ -856,7 +872,8 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
             let mut v = accept(
                 s,
                 "O(N)".to_owned(),
-                "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned(),
+                "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned()
+                    + &factors_note(a.triangle.map_or(0, |t| t.factors)),
                 "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (factorized IVM)",
             );
             v.space = Some("O(N^2)".to_owned());
@@ -882,7 +899,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
         }
         Strategy::RangeJoin => {
             if a.inequality_join.is_none() {
-                return not_applicable("it maintains a two-atom inequality join, `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` (or `<=`, `>`, `>=`), whose atoms share no variable".to_owned());
+                return not_applicable("it maintains a two-atom inequality join, `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` (or `<=`, `>`, `>=`), whose atoms share no variable, maybe times nullary factors".to_owned());
             }
             if !class.ring {
                 return not_applicable(format!(
@@ -890,7 +907,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
                     setting.semiring_name
                 ));
             }
-            range_join()
+            range_join(a)
         }
     };
     v.tractable = auto_verdict.tractable;

@@ -1,0 +1,54 @@
+//! Nullary factors beside a strategy of fixed shape (IVMε's triangle
+//! count, the range join): each factor atom (`analysis::shape::
+//! nullary_factors`, one summed-out variable that nothing else reads) gets
+//! a one-entry view, the ⊕ of its payloads, kept by a view-tree step; the
+//! reading multiplies the core's result by them.
+//!
+//! Every other strategy needs none of this: it sees a nullary factor as
+//! one more atom of a cross product.
+
+use proc_macro2::Span;
+use syn::Ident;
+
+use crate::analysis::hypergraph::{Mask, members};
+use crate::ir::{AtomId, Factor, Map, MapId, MapKind, PathBody, Program, Step};
+
+/// Adds the one-entry view of each atom of `factors`; returns them with
+/// their atoms, in atom order.
+pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, MapId)> {
+    members(factors)
+        .map(|atom| {
+            let [var] = p.atoms[atom].vars[..] else {
+                unreachable!("a nullary factor binds one variable")
+            };
+            let name = &p.vars[var].name;
+            let view = p.maps.len();
+            p.maps.push(Map {
+                name: Ident::new(&format!("sum_over_{name}"), Span::call_site()),
+                doc: format!(
+                    "⊕ over `{name}` of `{}`: a nullary factor of every derivation.",
+                    p.atoms[atom].label
+                ),
+                key: Vec::new(),
+                kind: MapKind::Sum {
+                    var,
+                    factors: vec![Factor::Atom(atom)],
+                },
+            });
+            (atom, view)
+        })
+        .collect()
+}
+
+/// The path of a factor atom: its change goes into its view.
+pub fn path(view: MapId, atom: AtomId) -> PathBody {
+    PathBody::Steps {
+        steps: vec![Step {
+            target: view,
+            changed: Factor::Atom(atom),
+            siblings: Vec::new(),
+            binds: Vec::new(),
+        }],
+        later_same_relation: Vec::new(),
+    }
+}

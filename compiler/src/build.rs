@@ -1,6 +1,6 @@
 //! Code generation from `build.rs`, in the manner of `prost-build`: name the
 //! `.ivm` files (the rule language) and `.sql` files (`CREATE TABLE` and
-//! `CREATE VIEW`, DESIGN section 3b), get one formatted `.rs` file per
+//! `CREATE VIEW`, `docs/design.md#sql`), get one formatted `.rs` file per
 //! file in `OUT_DIR`,
 //! and a re-run of the build script only when one of them changes.
 //!

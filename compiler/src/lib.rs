@@ -23,10 +23,14 @@
 //! under inserts only the two layers ([`plan::two_layer`]), CROWN
 //! ([`plan::crown`]) and the max-max clusters ([`plan::cluster_crown`]) over
 //! one insert-only top join ([`plan::top_join`]). The classes and verdicts
-//! follow DESIGN sections 5 and 6 and the papers behind them:
+//! follow `docs/design.md` (sections *Classes of queries* and *Verdicts and
+//! strategies*) and the papers behind them, listed under its *References*:
 //! F-IVM and q-hierarchical queries, p-hierarchical queries under inserts
-//! (papers/001), strong-connex queries and strictly monotone semirings
-//! (papers/002), IVMε for the triangle count (papers/000).
+//! (*The Role of Semirings in Incremental View Maintenance*), strong-connex
+//! queries and strictly monotone semirings (*Answering Conjunctive Queries
+//! with Aggregations under Updates*), IVMε for the triangle count
+//! (*Counting Triangles under Updates in Worst-Case Optimal Time*, by Kara,
+//! Ngo, Nikolic, Olteanu and Zhang).
 //!
 //! ```
 //! let reports = ivm_compiler::explain::explain_str(

@@ -132,7 +132,7 @@ impl UpdateModel {
     }
 }
 
-/// A maintenance strategy (DESIGN section 6).
+/// A maintenance strategy (`docs/design.md#strategies`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Strategy {
     /// F-IVM view tree over a canonical free-top variable order.
@@ -258,11 +258,11 @@ pub struct Atom {
     pub span: Span,
 }
 
-/// An atom's local step (DESIGN section 3a): its written relation's tuples
-/// are matched against constants and repeated variables, multiplied by the
-/// factors local to the atom, and projected on the atom's variables; what
-/// passes is the derived relation the atom reads, and the rest of the
-/// pipeline sees a plain atom over it.
+/// An atom's local step (`docs/design.md#local-steps-and-theta-factors`): its
+/// written relation's tuples are matched against constants and repeated
+/// variables, multiplied by the factors local to the atom, and projected on
+/// the atom's variables; what passes is the derived relation the atom reads,
+/// and the rest of the pipeline sees a plain atom over it.
 #[derive(Debug, Clone)]
 pub struct LocalStep {
     /// The relation as written in the atom.

@@ -2,32 +2,37 @@
 //! with the algebraic class of each, and the class keywords a user semiring
 //! states in `#[semiring(path, class, ...)]`.
 //!
-//! Verdicts (DESIGN section 6) depend on these classes only, so they are
-//! decided at compile time without looking at the semiring's code.
+//! Verdicts (`docs/design.md#verdicts-and-strategies`) depend on these
+//! classes only, so they are decided at compile time without looking at the
+//! semiring's code (`docs/design.md#semiring-classes`).
 
 use std::fmt;
 
 /// The algebraic properties of a semiring that decide which strategies apply.
 ///
 /// The flags are independent statements; the catalogue sets them from the
-/// papers (001 Table 1 and Def. 8, 002 Def. 7 and section 5), and a user
-/// semiring states them with keywords (see [`SemiringClass::KEYWORDS`]).
+/// papers (*The Role of Semirings in Incremental View Maintenance*, Table 1
+/// and Definition 8; *Answering Conjunctive Queries with Aggregations under
+/// Updates*, Definition 7 and section 5), and a user semiring states them
+/// with keywords (see [`SemiringClass::KEYWORDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SemiringClass {
     /// Additive inverses exist (a ring): deletes subtract.
     pub ring: bool,
     /// Zero-sum free and zero-divisor free: a non-zero payload stays
     /// non-zero under inserts, and a product of non-zero payloads is non-zero
-    /// (papers/001 section 5.3). Needed by the two-layer structure.
+    /// (*The Role of Semirings in Incremental View Maintenance*, section
+    /// 5.3). Needed by the two-layer structure.
     pub positive: bool,
-    /// Strictly monotone (papers/002 Def. 7): the insert-only lower bounds
+    /// Strictly monotone (*Answering Conjunctive Queries with Aggregations
+    /// under Updates*, Definition 7): the insert-only lower bounds
     /// for ∃-hierarchy-cores and q-cores apply.
     pub strictly_monotone: bool,
-    /// ⊕-strictly monotone (papers/002 section 4.2): the q-core lower bound
-    /// applies. Implied by `strictly_monotone`.
+    /// ⊕-strictly monotone (the same paper, section 4.2): the q-core lower
+    /// bound applies. Implied by `strictly_monotone`.
     pub oplus_strictly_monotone: bool,
     /// Naturally ordered with monotone sequences of bounded length
-    /// (papers/002 section 5.1): payloads improve O(1) times, so CROWN
+    /// (the same paper, section 5.1): payloads improve O(1) times, so CROWN
     /// maintains every free-connex query in O(1) under inserts.
     pub bounded_monotone: bool,
     /// ⊕ is idempotent (a ⊕ a = a): under inserts only, a payload can be
@@ -35,13 +40,15 @@ pub struct SemiringClass {
     /// from, in O(1) where deletes would need an ordered multiset.
     pub idempotent: bool,
     /// Idempotent and strictly ordered, or with an injective homomorphism
-    /// from ℕ: a member of the class 𝒦 of papers/001 (Def. 8), for which
+    /// from ℕ: a member of the class 𝒦 of *The Role of Semirings in
+    /// Incremental View Maintenance* (Definition 8), for which
     /// non-p-hierarchical queries are hard under inserts.
     pub in_k: bool,
     /// The max-max semiring's shape (⊕ = ⊗ = max): free-connex queries
-    /// without a q-core are tractable under inserts (papers/002 section 5.2).
+    /// without a q-core are tractable under inserts (*Answering Conjunctive
+    /// Queries with Aggregations under Updates*, section 5.2).
     pub max_max: bool,
-    /// O(1)-deletable aggregates (papers/002 section 5.3): a retraction
+    /// O(1)-deletable aggregates (the same paper, section 5.3): a retraction
     /// costs O(1) (rings, counts, derivation counts).
     pub deletable: bool,
     /// Retraction through an ordered multiset of contributions, O(log N)
@@ -222,7 +229,8 @@ pub fn catalogue(name: &str) -> Option<KnownSemiring> {
     })
 }
 
-/// The names of the catalogue, in DESIGN order.
+/// The names of the catalogue, in a fixed order: the order in which
+/// explain, error messages and the verdict's hints list them.
 pub const CATALOGUE: &[&str] = &[
     "Bool",
     "Count",

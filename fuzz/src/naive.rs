@@ -1,16 +1,16 @@
 //! The naive evaluator: the oracle every maintenance strategy is checked
-//! against (DESIGN §8).
+//! against (`docs/design.md#how-correctness-is-checked`).
 //!
-//! [`Naive`] keeps a K-database (DESIGN §4) in plain ordered maps and
-//! evaluates a join-aggregate query over it from scratch on every call to
-//! [`Naive::result`]: for every assignment of the variables that joins
-//! tuples present in all atoms, it multiplies the atoms' payloads and adds
-//! the product to the entry of the head variables' values. Nothing is
+//! [`Naive`] keeps a K-database (`docs/design.md#semantics`) in plain ordered
+//! maps and evaluates a join-aggregate query over it from scratch on every
+//! call to [`Naive::result`]: for every assignment of the variables that
+//! joins tuples present in all atoms, it multiplies the atoms' payloads and
+//! adds the product to the entry of the head variables' values. Nothing is
 //! maintained incrementally, so there is nothing to get wrong incrementally.
 //!
-//! It also models the update semantics of the generated API (DESIGN §7), so
-//! a test can compare both the results and the `Ok`/`Err` outcome of every
-//! update:
+//! It also models the update semantics of the generated API
+//! (`docs/design.md#the-generated-api`), so a test can compare both the
+//! results and the `Ok`/`Err` outcome of every update:
 //!
 //! - [`update`](Naive::update) adds a payload to a tuple and never fails;
 //! - [`retract`](Naive::retract) and [`delete`](Naive::delete) take back an
@@ -712,7 +712,8 @@ mod tests {
     #[test]
     fn q_core_over_min_plus() {
         // Q(x) = R(x, y), S(y): the cheapest y per x; the q-core shape of
-        // papers/002 (free x, bound y, an atom with both, one with y only).
+        // "Answering Conjunctive Queries with Aggregations under Updates"
+        // (free x, bound y, an atom with both, one with y only).
         let mut q = Naive::<MinPlus>::new(
             vec![2, 1],
             vec![(0, vec![0, 1]), (1, vec![1])],

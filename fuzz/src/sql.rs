@@ -1,4 +1,4 @@
-//! Random SQL views (DESIGN section 3b) over the schema of the SQL suite
+//! Random SQL views (`docs/design.md#sql`) over the schema of the SQL suite
 //! (`tests/queries/sql.sql`): joins of one to three FROM items (self-joins
 //! included), local conditions, GROUP BY columns and expressions (written
 //! out, by alias or by position), every aggregate, CASE, a last division,

@@ -15,8 +15,10 @@
 //! the high-water mark is reset before the engine is built; it includes
 //! the pre-generated stream), and the final count, which every engine of a
 //! cell must agree on (the benchmark panics otherwise); IVMε and
-//! factorized also check their invariants at the end of the cell
-//! (papers/000: sizes, degrees, views, the count from scratch) unless the
+//! factorized also check their invariants at the end of the cell (those
+//! of *Counting Triangles under Updates in Worst-Case Optimal Time*, by
+//! Kara, Ngo, Nikolic, Olteanu and Zhang: sizes, degrees, views, the count
+//! from scratch) unless the
 //! check is projected to take more than 60 s (quadratically from the
 //! previous size: it recounts the triangles through the hubs).
 //!

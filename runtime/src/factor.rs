@@ -1,6 +1,7 @@
-//! The value of a `{ expr }` factor of a rule (DESIGN section 3a): a
-//! condition (`bool`: true is one, false is zero, the Iverson bracket) or a
-//! lift (a payload, as is).
+//! The value of a `{ expr }` factor of a rule
+//! (`docs/design.md#constants-wildcards-and-factors`): a condition (`bool`:
+//! true is one, false is zero, the Iverson bracket) or a lift (a payload, as
+//! is).
 
 use crate::Semiring;
 

@@ -1,5 +1,7 @@
 //! The insert-only join at the top of the two-layer and CROWN strategies
-//! (papers/001 section 5, papers/002 section 5.1).
+//! (*The Role of Semirings in Incremental View Maintenance*, section 5;
+//! *Answering Conjunctive Queries with Aggregations under Updates*, section
+//! 5.1).
 //!
 //! Below it, each strategy keeps views over the semiring; what reaches this
 //! layer is only their support: a key crosses once, when its payload first

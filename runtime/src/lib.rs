@@ -25,7 +25,8 @@
 //!   Factorization Benefits*, SIGMOD 2018; A. Kara, M. Nikolic, D. Olteanu,
 //!   H. Zhang, *F-IVM: Analytics over Relational Databases under Updates*,
 //!   The VLDB Journal, 2023.
-//! - **The project's three papers** (`papers/` beside the design document):
+//! - **The project's three papers** (listed in
+//!   `docs/design.md#references` in the repository):
 //!   - *Counting Triangles under Updates in Worst-Case Optimal Time*
 //!     (IVMε): heavy/light partitions for the triangle count;
 //!   - *The Role of Semirings in Incremental View Maintenance*: which

@@ -8,11 +8,11 @@ use std::fmt::Debug;
 use crate::semiring::{Covariance, Int, MaxMax, MaxMin, MaxPlus, MinMax, MinPlus, Real, overflow};
 use crate::{Ring, Selective, Semiring};
 
-/// A multiset of contributions and its ⊕, under inserts and retractions:
-/// how a view keeps the payload of one key while the updates below it come
-/// and go. Every catalogue semiring implements it, so generated code has
-/// one way to maintain payloads whatever the semiring; how a retraction
-/// works is the semiring's business (DESIGN §4):
+/// A multiset of contributions and its ⊕, under inserts and retractions: how
+/// a view keeps the payload of one key while the updates below it come and
+/// go. Every catalogue semiring implements it, so generated code has one way
+/// to maintain payloads whatever the semiring; how a retraction works is the
+/// semiring's business (`docs/design.md#k-relations-and-updates`):
 ///
 /// - a [`Ring`] (`Int`, `Real`, `Covariance<M>`, `sql::Decimal`) keeps the ⊕ itself, as a
 ///   plain sum would, and retracts by subtracting;
@@ -21,7 +21,8 @@ use crate::{Ring, Selective, Semiring};
 ///   contributions, and derivation counts;
 /// - the selective semirings without an O(1) summary (`MinPlus`, `MaxPlus`,
 ///   `MaxMin`, `MinMax`, `MaxMax`) keep an [`OrderedState`], O(log N) per
-///   operation, which is optimal under deletes (papers/002, §5.3).
+///   operation, which is optimal under deletes (*Answering Conjunctive
+///   Queries with Aggregations under Updates*, section 5.3).
 ///
 /// Generated code calls it through the maps that hold payloads
 /// (`PayloadMap::add`, `retract`, `replace`). It is the one trait for
@@ -238,7 +239,8 @@ maintained_by_sum!([] Real, [const M: usize] Covariance<M>);
 /// (each distinct value with how many times it is live), so that when the
 /// best contribution is retracted the next best is at hand. O(log N) per
 /// operation for N distinct values, which is optimal: no O(1) summary can
-/// yield the new best after the best goes (papers/002, Lemma 24 and §5.3).
+/// yield the new best after the best goes (*Answering Conjunctive Queries
+/// with Aggregations under Updates*, Lemma 24 and section 5.3).
 ///
 /// Most keys of a view have a single distinct contribution; a state with
 /// one keeps it inline and allocates nothing. There is one representation

@@ -1,5 +1,5 @@
 -- The SQL suite: views over every part of the supported fragment
--- (DESIGN section 3b), which tests/sql.rs drives with random inserts and
+-- (docs/design.md#sql), which tests/sql.rs drives with random inserts and
 -- deletes and checks, after each batch, against SQLite's answer to the
 -- same SELECT. A `-- sqlite:` line before a view gives SQLite's spelling
 -- where the dialects differ (dates are text there).

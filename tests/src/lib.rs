@@ -2,7 +2,8 @@
 //!
 //! The library holds what the tests share: [`naive`], the from-scratch
 //! evaluator of a join-aggregate query over a K-database that every
-//! maintenance strategy is checked against (DESIGN §8), re-exported from
+//! maintenance strategy is checked against
+//! (`docs/design.md#how-correctness-is-checked`), re-exported from
 //! `ivm-fuzz`, whose end-to-end fuzzer drives it too; and [`check_suite`],
 //! the one harness of the strategy tests.
 //!

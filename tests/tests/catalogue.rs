@@ -34,29 +34,31 @@ const REAL: &str = "#[semiring(ivm::semiring::Real)]";
 
 #[rustfmt::skip]
 const CASES: &[Case] = &[
-    // papers/001 section 4 (Ex. 11) and section 5 (Ex. 13).
-    Case { what: "001 Q1: ∃-hierarchy-core", attrs: COUNT_IO, rule: "Q() = R(x) * S(x, y) * T(y)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "001 Q2: q-core", attrs: COUNT_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "001 full Q1", attrs: COUNT_IO, rule: "Q(x, y) = R(x) * S(x, y) * T(y)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
-    Case { what: "001 full Q1 under deletes", attrs: INT, rule: "Q(x, y) = R(x) * S(x, y) * T(y)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "001 Ex. 13", attrs: MINPLUS_IO, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
-    Case { what: "001 Ex. 13 over Count", attrs: COUNT_IO, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
-    Case { what: "001 Ex. 13 under deletes", attrs: INT, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
-    // papers/002 sections 2 to 5.
-    Case { what: "002 Q_hier over Count", attrs: COUNT_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 Q_hier over Bool", attrs: BOOL_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
-    Case { what: "002 Q_hier over MaxMax (no q-core)", attrs: MAXMAX_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "cluster_crown", update_time: "O(1)" },
-    Case { what: "002 Q_hier over AccessControl", attrs: ACCESS_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
-    Case { what: "002 Q_qcore over MaxMax", attrs: MAXMAX_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 Q_qcore over Bool", attrs: BOOL_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
-    Case { what: "002 MaxMax example with ∃-core, no q-core", attrs: MAXMAX_IO, rule: "Q(x3) = R1(x1, x2, x3) * R2(x1, x3) * R3(x2, x3)", classes: "110000", fhtw: "1", strategy: "cluster_crown", update_time: "O(1)" },
-    Case { what: "002 path Q_4", attrs: COUNT_IO, rule: "Q() = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 path Q_5", attrs: COUNT_IO, rule: "Q() = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3, x4) * R5(x4)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 path Q_h, h = 3", attrs: COUNT_IO, rule: "Q(x1) = R1(x1, x2) * R2(x2, x3) * R3(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 path Q_h over Bool", attrs: BOOL_IO, rule: "Q(x1) = R1(x1, x2) * R2(x2, x3) * R3(x3)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
-    Case { what: "002 star Q_2", attrs: COUNT_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 star Q_3", attrs: COUNT_IO, rule: "Q() = R1(x1, x2, x3) * R2(x1) * R3(x2) * R4(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
-    Case { what: "002 Q_hier as q-hierarchical full query", attrs: INT, rule: "Q(x1, x2) = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
+    // "The Role of Semirings in Incremental View Maintenance" (the cases
+    // named `Semirings ..`), section 4 (Ex. 11) and section 5 (Ex. 13).
+    Case { what: "Semirings Q1: ∃-hierarchy-core", attrs: COUNT_IO, rule: "Q() = R(x) * S(x, y) * T(y)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Semirings Q2: q-core", attrs: COUNT_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Semirings full Q1", attrs: COUNT_IO, rule: "Q(x, y) = R(x) * S(x, y) * T(y)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "Semirings full Q1 under deletes", attrs: INT, rule: "Q(x, y) = R(x) * S(x, y) * T(y)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Semirings Ex. 13", attrs: MINPLUS_IO, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "Semirings Ex. 13 over Count", attrs: COUNT_IO, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
+    Case { what: "Semirings Ex. 13 under deletes", attrs: INT, rule: "Q(a, c) = R(a, b) * S(a, c) * T(c, d)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
+    // "Answering Conjunctive Queries with Aggregations under Updates" (the
+    // cases named `Aggregations ..`), sections 2 to 5.
+    Case { what: "Aggregations Q_hier over Count", attrs: COUNT_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations Q_hier over Bool", attrs: BOOL_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "Aggregations Q_hier over MaxMax (no q-core)", attrs: MAXMAX_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "cluster_crown", update_time: "O(1)" },
+    Case { what: "Aggregations Q_hier over AccessControl", attrs: ACCESS_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "Aggregations Q_qcore over MaxMax", attrs: MAXMAX_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations Q_qcore over Bool", attrs: BOOL_IO, rule: "Q(x) = S(x, y) * T(y)", classes: "111000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "Aggregations MaxMax example with ∃-core, no q-core", attrs: MAXMAX_IO, rule: "Q(x3) = R1(x1, x2, x3) * R2(x1, x3) * R3(x2, x3)", classes: "110000", fhtw: "1", strategy: "cluster_crown", update_time: "O(1)" },
+    Case { what: "Aggregations path Q_4", attrs: COUNT_IO, rule: "Q() = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations path Q_5", attrs: COUNT_IO, rule: "Q() = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3, x4) * R5(x4)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations path Q_h, h = 3", attrs: COUNT_IO, rule: "Q(x1) = R1(x1, x2) * R2(x2, x3) * R3(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations path Q_h over Bool", attrs: BOOL_IO, rule: "Q(x1) = R1(x1, x2) * R2(x2, x3) * R3(x3)", classes: "110000", fhtw: "1", strategy: "crown", update_time: "O(1)" },
+    Case { what: "Aggregations star Q_2", attrs: COUNT_IO, rule: "Q() = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations star Q_3", attrs: COUNT_IO, rule: "Q() = R1(x1, x2, x3) * R2(x1) * R3(x2) * R4(x3)", classes: "110000", fhtw: "1", strategy: "reject", update_time: "" },
+    Case { what: "Aggregations Q_hier as q-hierarchical full query", attrs: INT, rule: "Q(x1, x2) = R1(x1, x2) * R2(x1) * R3(x2)", classes: "110011", fhtw: "1", strategy: "reject", update_time: "" },
     Case { what: "strong-connex path, all free", attrs: MINPLUS_IO, rule: "Q(x1, x2, x3, x4) = R1(x1) * R2(x1, x2) * R3(x2, x3) * R4(x3, x4) * R5(x4)", classes: "110011", fhtw: "1", strategy: "two_layer", update_time: "O(1)" },
     // q-hierarchical shapes.
     Case { what: "grouped two-relation count", attrs: INT, rule: "Q(k) = R(k, x) * S(k, y)", classes: "111111", fhtw: "1", strategy: "view_tree", update_time: "O(1)" },

@@ -1,5 +1,6 @@
-//! An independent oracle for the query classes and widths of DESIGN §5 and
-//! the default verdict of DESIGN §6, checked against `ivmc explain --json`.
+//! An independent oracle for the query classes and widths of
+//! `docs/design.md#classes-of-queries` and the default verdict of
+//! `docs/design.md#the-verdict-table`, checked against `ivmc explain --json`.
 //!
 //! The oracle re-implements every class definition straight from its
 //! statement, with algorithms chosen to be different from the compiler's:

@@ -1,6 +1,6 @@
-//! SQL outside the supported fragment (DESIGN section 3b) and SQL that
-//! does not resolve: each gets one error that quotes the SQL at the line
-//! and column of the construct and says what is not supported, never a
+//! SQL outside the supported fragment (`docs/design.md#not-supported`) and
+//! SQL that does not resolve: each gets one error that quotes the SQL at the
+//! line and column of the construct and says what is not supported, never a
 //! panic. Each case shows its rendered diagnostic in a snapshot.
 
 use ivm_compiler::{diagnostic, driver};

@@ -1,5 +1,6 @@
 //! The decomposition of a p-hierarchical query into free-dominated
-//! q-hierarchical subqueries (papers/001 Prop. 12 and Algorithm 1).
+//! q-hierarchical subqueries (*The Role of Semirings in Incremental View
+//! Maintenance*, Proposition 12 and Algorithm 1).
 //!
 //! Atoms that share a bound variable belong to one subquery; an atom with
 //! no bound variable is a subquery of its own. In a p-hierarchical query
@@ -24,8 +25,9 @@ pub struct Subquery {
     pub order: VariableOrder,
 }
 
-/// The groups of atoms connected through bound variables (papers/002 calls
-/// them clusters), each as a mask of atoms, in order of their first atom.
+/// The groups of atoms connected through bound variables (*Answering
+/// Conjunctive Queries with Aggregations under Updates* calls them
+/// clusters), each as a mask of atoms, in order of their first atom.
 pub fn clusters(hg: &Hypergraph) -> Vec<Mask> {
     let n = hg.atoms.len();
     let bound = hg.bound();

@@ -24,7 +24,8 @@ pub struct Overlap {
 
 /// A free variable below a bound one: both occur in `both`, and the bound
 /// variable also occurs in `only_bound`, which lacks the free one. The
-/// q-core of papers/002 (e.g. `Q(x) = S(x, y) * T(y)`).
+/// q-core of *Answering Conjunctive Queries with Aggregations under
+/// Updates* (e.g. `Q(x) = S(x, y) * T(y)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QCore {
     /// The free variable.
@@ -47,10 +48,11 @@ pub enum NotQHierarchical {
     QCore(QCore),
 }
 
-/// Why a query is not p-hierarchical: one of the two cores of papers/002.
+/// Why a query is not p-hierarchical: one of the two cores of *Answering
+/// Conjunctive Queries with Aggregations under Updates*.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Core {
-    /// Two bound variables overlap without nesting (papers/002's
+    /// Two bound variables overlap without nesting (that paper's
     /// ∃-hierarchy-core; e.g. `Q() = R(x) * S(x, y) * T(y)`).
     ExistsHierarchy(Overlap),
     /// A bound variable shares an atom with a free variable but also occurs
@@ -119,9 +121,10 @@ pub fn q_hierarchical(hg: &Hypergraph) -> Result<(), NotQHierarchical> {
     Ok(())
 }
 
-/// p-hierarchical (papers/001 Def. 10): bound variables are pairwise nested
-/// or disjoint, and a bound variable's atoms are contained in, or disjoint
-/// from, each free variable's atoms.
+/// p-hierarchical (*The Role of Semirings in Incremental View Maintenance*,
+/// Definition 10): bound variables are pairwise nested or disjoint, and a
+/// bound variable's atoms are contained in, or disjoint from, each free
+/// variable's atoms.
 pub fn p_hierarchical(hg: &Hypergraph) -> Result<(), Core> {
     let bound: Vec<usize> = members(hg.bound()).collect();
     for (i, j) in pairs(bound.len()) {

@@ -1,7 +1,7 @@
-//! Facts about a query's hypergraph: the classes of DESIGN section 5 with a
-//! witness for each failed test, the fractional hypertree width, and the
-//! structures strategies are planned over (variable orders, the p-hierarchical
-//! decomposition, join trees).
+//! Facts about a query's hypergraph: the classes of
+//! `docs/design.md#classes-of-queries` with a witness for each failed test,
+//! the fractional hypertree width, and the structures strategies are planned
+//! over (variable orders, the p-hierarchical decomposition, join trees).
 //!
 //! Everything here is a plain function over [`Hypergraph`]; nothing knows
 //! about spans, semirings or strategies.
@@ -86,7 +86,8 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// Strong-connex: free-connex and p-hierarchical (papers/002 Lemma 3).
+    /// Strong-connex: free-connex and p-hierarchical (*Answering Conjunctive
+    /// Queries with Aggregations under Updates*, Lemma 3).
     pub fn strong_connex(&self) -> bool {
         self.free_connex.is_ok() && self.p_hierarchical.is_ok()
     }

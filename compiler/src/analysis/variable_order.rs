@@ -1,7 +1,8 @@
-//! Canonical free-top variable orders (papers/001 section 5.1): a forest
-//! with one node per variable, each variable dominating the ones below it,
-//! free variables on top, every atom's variables on one root-to-leaf path
-//! and each atom hung below its lowest variable.
+//! Canonical free-top variable orders (*The Role of Semirings in Incremental
+//! View Maintenance*, section 5.1): a forest with one node per variable, each
+//! variable dominating the ones below it, free variables on top, every atom's
+//! variables on one root-to-leaf path and each atom hung below its lowest
+//! variable.
 //!
 //! Such an order exists exactly for q-hierarchical queries; the view-tree
 //! strategy turns it into views, one per variable.
@@ -96,12 +97,13 @@ impl VariableOrder {
     }
 
     /// A free-top variable order for a query that is not q-hierarchical
-    /// (F-IVM's general case, for views over any query; papers/001 section
-    /// 5 builds the q-hierarchical one): built by elimination, each
-    /// connected part of the atoms left gets its own subtree under the
-    /// variable picked last, and the variable picked in a part is a free
-    /// one while the part has any (free variables on top), else the one in
-    /// most of its atoms (ties: the lowest index).
+    /// (F-IVM's general case, for views over any query; *The Role of
+    /// Semirings in Incremental View Maintenance*, section 5, builds the
+    /// q-hierarchical one): built by elimination, each connected part of the
+    /// atoms left gets its own subtree under the variable picked last, and
+    /// the variable picked in a part is a free one while the part has any
+    /// (free variables on top), else the one in most of its atoms (ties: the
+    /// lowest index).
     ///
     /// `None` for a query with theta factors (a view tree keeps views of
     /// single atoms, where their variables never meet), for an order where

@@ -1,6 +1,6 @@
 //! `bulk_load`: a non-empty initial database, built in one pass per map
-//! where the strategy allows it (papers/001 section 5.4), else one update
-//! at a time.
+//! where the strategy allows it ("The Role of Semirings in Incremental View
+//! Maintenance", section 5.4), else one update at a time.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -1,5 +1,5 @@
 //! Relations: their base maps (`MapKind::Base`) and indexes
-//! (`MapKind::Index`), the public methods of DESIGN section 7 that change
+//! (`MapKind::Index`), the public methods of `docs/design.md#the-generated-api` that change
 //! them (updates, deletes, retractions, batches, the change enum), and the
 //! `on_<relation>_changed` method that carries a tuple's change to each of
 //! its atoms' paths.

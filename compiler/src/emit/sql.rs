@@ -1,4 +1,4 @@
-//! The struct of a view written in SQL (DESIGN section 3b): it holds the
+//! The struct of a view written in SQL (`docs/design.md#sql`): it holds the
 //! struct of the rule the view lowered to and gives it the view's API:
 //! typed `insert_<table>`/`delete_<table>`, rows with named fields, and
 //! the text interface (`insert_text`, `delete_text`, `text_rows`).

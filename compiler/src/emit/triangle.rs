@@ -30,7 +30,8 @@ pub fn reading(p: &Program, triangle: MapId, scalars: &[MapId]) -> TokenStream {
     quote! {
         #methods
 
-        /// Checks the strategy's invariants (papers/000): for IVMε the size
+        /// Checks the strategy's invariants ("Counting Triangles under Updates
+        /// in Worst-Case Optimal Time"): for IVMε the size
         /// bounds of the threshold and the degrees of heavy and light values;
         /// for both, the views and the count against their definitions. For
         /// tests: it costs time linear in the database or more.

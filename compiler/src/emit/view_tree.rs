@@ -1,7 +1,7 @@
 //! View trees (`MapKind::Sum` views and `MapKind::Free` levels): the steps
 //! that carry a change up the tree (`PathBody::Steps`), the reading along
 //! the free levels (`Reading::Levels`), and `bulk_load` in one pass per view
-//! (papers/001 section 5.4).
+//! ("The Role of Semirings in Incremental View Maintenance", section 5.4).
 //!
 //! The result is the product, along the free variables of the variable
 //! order, of each value's local payload, times the nullary views of the

@@ -1,5 +1,6 @@
 //! The max-max planner: free-connex queries without a q-core under inserts
-//! over `MaxMax` (papers/002 section 5.2, Theorem 22).
+//! over `MaxMax` (*Answering Conjunctive Queries with Aggregations under
+//! Updates*, section 5.2, Theorem 22).
 //!
 //! Without a q-core, the atoms connected through bound variables (the
 //! *clusters*) all hold the same free variables, and the query is the join

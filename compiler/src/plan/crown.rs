@@ -1,6 +1,6 @@
 //! The CROWN planner for free-connex queries under inserts over a bounded
-//! monotone semiring (`Bool`, `AccessControl`; papers/002 section 5.1,
-//! Lemma 18).
+//! monotone semiring (`Bool`, `AccessControl`; *Answering Conjunctive
+//! Queries with Aggregations under Updates*, section 5.1, Lemma 18).
 //!
 //! Take the free-connex join tree rooted at the head node. Every atom sends
 //! its parent a *message*: for each value of the variables it shares with

@@ -1,7 +1,9 @@
-//! The planner of the triangle count's own strategies (papers/000): one
-//! triangle map, which the runtime maintains with IVMε's heavy/light
-//! partitions (`Triangle`) or with the factorized baseline's single view
-//! (`Factorized`), and each atom of the query given its role (R, S or T).
+//! The planner of the triangle count's own strategies (*Counting Triangles
+//! under Updates in Worst-Case Optimal Time*, by Kara, Ngo, Nikolic, Olteanu
+//! and Zhang): one triangle map, which the runtime maintains with IVMε's
+//! heavy/light partitions (`Triangle`) or with the factorized baseline's
+//! single view (`Factorized`), and each atom of the query given its role
+//! (R, S or T).
 
 use proc_macro2::Span;
 use syn::Ident;

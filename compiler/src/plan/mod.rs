@@ -1,6 +1,6 @@
-//! Planning: the verdict of DESIGN section 6 ([`verdict`]), the typed
-//! [`Plan`] it chooses (or the [`Rejection`] it ends in), and the lowering
-//! of each plan to the IR, one planner per strategy.
+//! Planning: the verdict (`docs/design.md#verdicts-and-strategies`,
+//! [`verdict`]), the typed [`Plan`] it chooses (or the [`Rejection`] it ends
+//! in), and the lowering of each plan to the IR, one planner per strategy.
 //!
 //! [`plan`] turns a verdict into the structure its strategy is built from
 //! (the variable order, the subqueries, the join tree, the clusters, the

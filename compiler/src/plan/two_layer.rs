@@ -1,5 +1,7 @@
 //! The two-layer planner for p-hierarchical queries under inserts
-//! (papers/001 section 5; papers/002 section 5.1, Lemma 20).
+//! (*The Role of Semirings in Incremental View Maintenance*, section 5;
+//! *Answering Conjunctive Queries with Aggregations under Updates*, section
+//! 5.1, Lemma 20).
 //!
 //! A p-hierarchical query splits into free-dominated q-hierarchical
 //! subqueries: the atoms connected through bound variables, whose free

@@ -1,6 +1,6 @@
-//! The verdict of DESIGN section 6: from the query's classes, the update
-//! model and the semiring's class to a strategy with its bounds, or a
-//! rejection with the witness the lower bound rests on.
+//! The verdict (`docs/design.md#verdicts-and-strategies`): from the query's
+//! classes, the update model and the semiring's class to a strategy with its
+//! bounds, or a rejection with the witness the lower bound rests on.
 //!
 //! The table's rows are tried in order and the first that matches applies.
 //! A strategy forced with `#[strategy(...)]` is checked for soundness
@@ -143,7 +143,8 @@ fn reject(
 }
 
 /// Whether deletes must be supported: under `insert_delete`, or in a ring,
-/// where an insert with a negative payload is a delete (papers/002 §1.1).
+/// where an insert with a negative payload is a delete (*Answering
+/// Conjunctive Queries with Aggregations under Updates*, section 1.1).
 fn with_deletes(class: &SemiringClass, updates: UpdateModel) -> bool {
     updates == UpdateModel::InsertDelete || class.ring
 }
@@ -162,7 +163,8 @@ fn ivm_eps(a: &Analysis, eps: f64, reason: String) -> Verdict {
     v
 }
 
-/// The automatic verdict: the first matching row of DESIGN section 6.
+/// The automatic verdict: the first matching row of the verdict table
+/// (`docs/design.md#the-verdict-table`).
 pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdict {
     auto_with(a, class, updates, true)
 }
@@ -701,7 +703,7 @@ fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Verdict> {
             "the `{}` strategy cannot apply the theta factor `{label}`",
             s.keyword()
         ),
-        "DESIGN section 3a (theta factors)",
+        "docs/design.md#local-steps-and-theta-factors",
         format!(
             "`{label}` reads {}, which no atom holds together: a hyperedge of its own",
             reads.join(" and ")
@@ -735,7 +737,7 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
         let mut v = reject(
             NOT_APPLICABLE,
             format!("`#[strategy({})]` does not apply to this query", s.keyword()),
-            "DESIGN section 6 (where each strategy applies)",
+            "docs/design.md#forcing-a-strategy",
             why,
             0,
             match auto_verdict.strategy {

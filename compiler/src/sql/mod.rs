@@ -1,9 +1,9 @@
-//! The SQL front end (DESIGN section 3b): `CREATE TABLE` and `CREATE VIEW
+//! The SQL front end (`docs/design.md#sql`): `CREATE TABLE` and `CREATE VIEW
 //! .. AS SELECT` in, one rule-language query item per view out, plus what
 //! the emitter needs to wrap that query's struct in the view's typed API.
 //!
 //! SQL is only a front end: [`parse`] lowers each view onto the rule
-//! language of sections 3 and 3a ([`lower`]), and from
+//! language (`docs/design.md#the-rule-language`; [`lower`]), and from
 //! [`syntax::check`](crate::syntax::check) on nothing knows where a query
 //! came from. The lowering in one line per clause:
 //!
@@ -49,7 +49,8 @@ pub struct Table {
     pub columns: Vec<(String, SqlType)>,
 }
 
-/// The `WITH (..)` options of a view: the attributes of section 3.
+/// The `WITH (..)` options of a view: the attributes of the rule language
+/// (`docs/design.md#attributes`).
 #[derive(Debug, Clone, Default)]
 pub struct ViewOptions {
     /// `updates = 'insert_only'` or `'insert_delete'`.
@@ -88,8 +89,9 @@ pub struct ViewTable {
     pub columns: Vec<(Ident, String, SqlType)>,
 }
 
-/// What the emitter needs to wrap a view's rule struct in the API of
-/// section 3b: typed updates, rows, and the text interface.
+/// What the emitter needs to wrap a view's rule struct in the API of a SQL
+/// view (`docs/reference.md#sql-views-from-rust`): typed updates, rows, and
+/// the text interface.
 #[derive(Debug, Clone)]
 pub struct SqlView {
     /// The view's struct (`revenue_by_store` gives `RevenueByStore`).

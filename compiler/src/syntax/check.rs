@@ -737,7 +737,8 @@ fn default_semiring() -> SemiringSpec {
 }
 
 /// A tuple of catalogue semirings, `(Int, Int, Count)`: componentwise
-/// ⊕ and ⊗, with the class its components share (DESIGN section 3a).
+/// ⊕ and ⊗, with the class its components share
+/// (`docs/design.md#tuples-of-semirings`).
 fn check_tuple_semiring(
     span: Span,
     tuple: &syn::TypeTuple,

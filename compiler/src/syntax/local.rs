@@ -1,5 +1,5 @@
-//! Atoms with a local step (DESIGN section 3a) lowered to plain atoms over
-//! derived relations.
+//! Atoms with a local step (`docs/design.md#local-steps-and-theta-factors`)
+//! lowered to plain atoms over derived relations.
 //!
 //! An atom with constants, `_`, a repeated variable or factors of its own
 //! reads its relation through a local step: a tuple enters the atom if it

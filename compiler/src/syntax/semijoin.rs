@@ -1,5 +1,5 @@
 //! Semijoins, `exists(..)` and `not exists(..)`, checked into an atom of the
-//! rule and the queries behind it (DESIGN section 3c).
+//! rule and the queries behind it (`docs/design.md#semijoins`).
 //!
 //! The body of a semijoin is checked as a query of its own, over `Int`,
 //! whose head is its correlated variables (those its atoms share with the

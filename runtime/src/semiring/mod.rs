@@ -281,8 +281,9 @@ pub trait Selective: Idempotent {
     }
 }
 
-/// ⊕-strictly monotone (papers/002, Def. 7 and section 4.2): for some total
-/// order ≤ with 0 as its least element,
+/// ⊕-strictly monotone (*Answering Conjunctive Queries with Aggregations
+/// under Updates*, Definition 7 and section 4.2): for some total order ≤ with
+/// 0 as its least element,
 ///
 /// - (infinity) there is an infinite increasing chain 0 < a₁ < a₂ < …;
 /// - (⊕-strictness) a summand above every other summand strictly raises
@@ -299,16 +300,16 @@ pub trait Selective: Idempotent {
 /// That ≤ is the natural order, or anything of ⊗.
 pub trait OplusStrictlyMonotone: Semiring {}
 
-/// Strictly monotone (papers/002, Def. 7): ⊕-strictly monotone, and
-/// (⊗-strictness) for 0 < a < b and k ≥ 0, a ⊗ bᵏ < bᵏ⁺¹: a product with
-/// one factor below the largest one stays strictly below the product of
-/// largest factors.
+/// Strictly monotone (*Answering Conjunctive Queries with Aggregations under
+/// Updates*, Definition 7): ⊕-strictly monotone, and (⊗-strictness) for
+/// 0 < a < b and k ≥ 0, a ⊗ bᵏ < bᵏ⁺¹: a product with one factor below the
+/// largest one stays strictly below the product of largest factors.
 ///
 /// Over such a semiring, inserts alone already make every free-connex query
-/// that is not strong-connex hard (papers/002, Cor. 14): the compiler
-/// rejects those queries unless the user opts in to a slower strategy.
-/// `Count`, `MinPlus`, `MaxPlus`, `MaxMin` and `MinMax` are strictly
-/// monotone.
+/// that is not strong-connex hard (the same paper, Corollary 14): the
+/// compiler rejects those queries unless the user opts in to a slower
+/// strategy. `Count`, `MinPlus`, `MaxPlus`, `MaxMin` and `MinMax` are
+/// strictly monotone.
 ///
 /// # Not required
 ///
@@ -316,10 +317,10 @@ pub trait OplusStrictlyMonotone: Semiring {}
 /// monotone although min is not cancellative.
 pub trait StrictlyMonotone: OplusStrictlyMonotone {}
 
-/// Naturally ordered with monotone sequences of bounded length
-/// (papers/002, section 5.1): a ≤ b when b = a ⊕ c for some c is a partial
-/// order, and every chain 0 < a₁ < a₂ < … in it has at most a constant
-/// number of elements.
+/// Naturally ordered with monotone sequences of bounded length (*Answering
+/// Conjunctive Queries with Aggregations under Updates*, section 5.1):
+/// a ≤ b when b = a ⊕ c for some c is a partial order, and every chain
+/// 0 < a₁ < a₂ < … in it has at most a constant number of elements.
 ///
 /// A payload can then improve only a bounded number of times under inserts,
 /// so CROWN, which propagates a change only when it happens, maintains every
@@ -339,9 +340,10 @@ pub trait BoundedMonotone: Semiring {
     }
 }
 
-/// O(1)-deletable aggregates (papers/002, Def. 23): the payload of a key
-/// is kept as a state of O(1) words that reads the ⊕ of a multiset of
-/// contributions, adds one and takes one back, each in O(1) time: the
+/// O(1)-deletable aggregates (*Answering Conjunctive Queries with
+/// Aggregations under Updates*, Definition 23): the payload of a key is kept
+/// as a state of O(1) words that reads the ⊕ of a multiset of contributions,
+/// adds one and takes one back, each in O(1) time: the
 /// [`Maintained`](crate::Maintained) implementation runs in O(1).
 ///
 /// Rings keep the sum and subtract; `Count` keeps the sum with the number
@@ -352,7 +354,7 @@ pub trait BoundedMonotone: Semiring {
 /// That a retraction detects every absent contribution: an O(1) summary
 /// cannot always tell (after inserting 2 and 3 into a sum, taking back 1
 /// and 4 is indistinguishable from taking back 5). Selective semirings such
-/// as [`MinPlus`] do not qualify (papers/002, Lemma 24): the best
+/// as [`MinPlus`] do not qualify (the same paper, Lemma 24): the best
 /// contribution after a retraction needs an ordered multiset and
 /// O(log N).
 pub trait Deletable: crate::Maintained {}

@@ -66,9 +66,10 @@ pub struct MaxMin(pub i64);
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MinMax(pub i64);
 
-/// The max-max semiring (papers/002, section 5.2): both operations take the
-/// maximum, so the payload of a result is the largest annotation among all
-/// the facts of all its derivations.
+/// The max-max semiring (*Answering Conjunctive Queries with Aggregations
+/// under Updates*, section 5.2): both operations take the maximum, so the
+/// payload of a result is the largest annotation among all the facts of all
+/// its derivations.
 ///
 /// # Representation, and why the laws hold
 ///
@@ -91,7 +92,8 @@ pub struct MinMax(pub i64);
 ///
 /// Positive, selective and ⊕-strictly monotone, but not strictly monotone:
 /// for 0 < a < b, a ⊗ bᵏ = b = bᵏ⁺¹. That gap is why free-connex queries
-/// without a q-core stay O(1) under inserts here (papers/002, Thm. 22).
+/// without a q-core stay O(1) under inserts here (the same paper,
+/// Theorem 22).
 ///
 /// ```
 /// use ivm::Semiring;

@@ -20,8 +20,9 @@ use super::{
 /// `None` instead.
 ///
 /// Positive, selective and strictly monotone. Deletes need an ordered
-/// multiset of contributions (papers/002, Lemma 24: no O(1) summary can
-/// yield the new minimum after the minimum is retracted).
+/// multiset of contributions (*Answering Conjunctive Queries with
+/// Aggregations under Updates*, Lemma 24: no O(1) summary can yield the new
+/// minimum after the minimum is retracted).
 ///
 /// ```
 /// use ivm::Semiring;

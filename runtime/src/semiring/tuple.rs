@@ -1,6 +1,6 @@
-//! Tuples of semirings: several aggregates in one payload (DESIGN section
-//! 3a), `#[semiring((Int, Int, Count))]` with a lift such as
-//! `{ (Int(q), Int(p), Count(1)) }`.
+//! Tuples of semirings: several aggregates in one payload
+//! (`docs/design.md#tuples-of-semirings`), `#[semiring((Int, Int, Count))]`
+//! with a lift such as `{ (Int(q), Int(p), Count(1)) }`.
 //!
 //! ⊕ and ⊗ are componentwise, zero and one are the components' zeros and
 //! ones. A tuple is zero when every component is: a tuple with one

@@ -1,5 +1,5 @@
-//! The column types and helpers of code generated from SQL (DESIGN section
-//! 3b), under the default `sql` feature.
+//! The column types and helpers of code generated from SQL
+//! (`docs/design.md#sql`), under the default `sql` feature.
 //!
 //! A `CREATE TABLE` column becomes one Rust type: `BOOLEAN` is `bool`,
 //! `SMALLINT`, `INT` and `BIGINT` are `i16`, `i32` and `i64`, `TEXT` and

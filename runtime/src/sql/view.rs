@@ -5,7 +5,7 @@
 use crate::Result;
 
 /// A view written in SQL, read and fed as text: what every struct that
-/// `CREATE VIEW` generates implements (DESIGN section 3b).
+/// `CREATE VIEW` generates implements (`docs/design.md#sql`).
 ///
 /// The trait is object-safe: a loader can hold `Box<dyn TextView>`s of
 /// different views and give each the rows of the tables it reads.

@@ -7,11 +7,12 @@ use super::views::{View, same_view, view_get, view_replace};
 use super::{Value, replaced};
 use crate::Counting;
 
-/// Factorized IVM for the triangle count (the baseline of papers/000): one
-/// materialized view V_ST(B, A) = Σ_C S(B, C) · T(C, A). An update to R
-/// costs one lookup in it; an update to S or T walks the tuples of the
-/// other relation sharing its C value, O(N), and the view takes O(N²)
-/// space at worst.
+/// Factorized IVM for the triangle count (the baseline of *Counting
+/// Triangles under Updates in Worst-Case Optimal Time*, by Kara, Ngo,
+/// Nikolic, Olteanu and Zhang): one materialized view
+/// V_ST(B, A) = Σ_C S(B, C) · T(C, A). An update to R costs one lookup in
+/// it; an update to S or T walks the tuples of the other relation sharing
+/// its C value, O(N), and the view takes O(N²) space at worst.
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(

@@ -222,8 +222,10 @@ impl<V: Value, K: Counting> GraphTriangle<V, K> {
         self.view = build_view(&self.e, &self.e);
     }
 
-    /// Checks the invariants of papers/000 (for tests), as
-    /// [`Triangle::check`](super::Triangle::check) does, with N = |E|.
+    /// Checks the invariants of IVMε (*Counting Triangles under Updates in
+    /// Worst-Case Optimal Time*, by Kara, Ngo, Nikolic, Olteanu and Zhang)
+    /// for tests, as [`Triangle::check`](super::Triangle::check) does,
+    /// with N = |E|.
     pub fn check(&self) -> Result<(), String> {
         self.threshold.check(self.e.len())?;
         self.e.check(&self.threshold, "E")?;

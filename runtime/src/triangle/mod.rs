@@ -1,8 +1,9 @@
 //! IVMε for the triangle count `Q() = Σ R(a, b) · S(b, c) · T(c, a)`
-//! (papers/000): heavy/light partitions by degree, a view per relation
-//! pair over the pairs of heavy values, and every delta evaluated over the
-//! combination of parts that keeps it sublinear: O(N^max(ε, 1−ε))
-//! amortized per update, O(N) space.
+//! (*Counting Triangles under Updates in Worst-Case Optimal Time*, by Kara,
+//! Ngo, Nikolic, Olteanu and Zhang): heavy/light partitions by degree, a
+//! view per relation pair over the pairs of heavy values, and every delta
+//! evaluated over the combination of parts that keeps it sublinear:
+//! O(N^max(ε, 1−ε)) amortized per update, O(N) space.
 //!
 //! The three relations play rotated roles: P0 = R(A, B), P1 = S(B, C),
 //! P2 = T(C, A). Each is listed both ways, by first value and by second
@@ -24,7 +25,7 @@
 //! costs the first-order delta and nothing else. A view has at most
 //! (N/θ_out)·(N/θ_in) = N entries.
 //!
-//! This keeps papers/000's partitions and rebalancing but not its views:
+//! This keeps the paper's partitions and rebalancing but not its views:
 //! its V_RS(A, C) = Σ_B R_heavy(A, B) · S_light(B, C) ranges over every C,
 //! O(N^(1+min(ε, 1−ε))) space, and must be kept up under every update of a
 //! light value with a heavy partner. Restricting both ends to heavy values

@@ -11,7 +11,7 @@ use codespan_reporting::term::{self, Config};
 ///
 /// ```
 /// let text = "query Q { relation R(a: u32); Q(b) = R(a); }";
-/// let err = ivm_compiler::explain::explain_str(text).unwrap_err();
+/// let err = ivm_compiler::pipeline::report_str(text).unwrap_err();
 /// let shown = ivm_compiler::diagnostic::render(&err, "q.ivm", text);
 /// assert!(shown.contains("q.ivm:1:33"));
 /// assert!(shown.contains("head variable `b` is not bound"));

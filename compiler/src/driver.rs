@@ -9,66 +9,11 @@
 use proc_macro2::{Span, TokenStream};
 
 use crate::emit;
-use crate::explain::{self, Report};
 use crate::ir::Program;
-use crate::plan::{self, Rejection};
+use crate::pipeline::{self, lower};
 use crate::query::UpdateModel;
 use crate::sql;
 use crate::syntax;
-
-/// Lowers one checked and planned query to the IR, or gives the error of
-/// its rejection (at the atoms of the witness, or at the attribute that
-/// forced a strategy that does not apply).
-pub fn lower(report: &Report) -> Result<Program, syn::Error> {
-    let plan = report.plan.as_ref().map_err(Rejection::to_error);
-    // A semijoin's body or domain that cannot be maintained is the error,
-    // said of the semijoin.
-    let mut parts = Vec::new();
-    let mut errors: Option<syn::Error> = plan.as_ref().err().cloned();
-    for (s, r) in report.query.semijoins.iter().zip(&report.semijoins) {
-        let of_semijoin = |e: syn::Error| {
-            let inner = r.body.query.name.to_string();
-            let outer = format!("`{}` in query `{}`", s.text(), report.query.name);
-            e.into_iter()
-                .map(|e| {
-                    let message = e.to_string().replace(&format!("query `{inner}`"), &outer);
-                    let message = match &r.domain {
-                        Some(d) => message.replace(&format!("query `{}`", d.query.name), &outer),
-                        None => message,
-                    };
-                    syn::Error::new(e.span(), message)
-                })
-                .reduce(|mut all, e| {
-                    all.combine(e);
-                    all
-                })
-                .expect("an error has a message")
-        };
-        let body = lower(&r.body).map_err(of_semijoin);
-        let domain = r
-            .domain
-            .as_ref()
-            .map(lower)
-            .transpose()
-            .map_err(of_semijoin);
-        match (body, domain) {
-            (Ok(body), Ok(domain)) => parts.push((body, domain)),
-            (Err(e), _) | (_, Err(e)) => match &mut errors {
-                Some(all) => all.combine(e),
-                None => errors = Some(e),
-            },
-        }
-    }
-    if let Some(e) = errors {
-        return Err(e);
-    }
-    plan::lower(
-        &report.query,
-        plan.expect("no error"),
-        &report.verdict,
-        parts,
-    )
-}
 
 /// Compiles the tokens of an `ivm_query!` invocation: the generated items,
 /// or `compile_error!`s at the right spans (with the items' shape kept for
@@ -100,7 +45,7 @@ pub fn compile_tokens(tokens: TokenStream) -> TokenStream {
     };
     let mut out = TokenStream::new();
     for q in queries {
-        let report = explain::report(q);
+        let report = pipeline::report(q);
         match lower(&report) {
             Ok(program) => out.extend(emit::emit(&program)),
             Err(e) => {
@@ -129,7 +74,7 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
         .pop()
         .expect("one view, one query");
     let deletes = query.updates == UpdateModel::InsertDelete;
-    let report = explain::report(query);
+    let report = pipeline::report(query);
     let mut out = TokenStream::new();
     let result = match lower(&report) {
         Ok(mut program) => {
@@ -193,7 +138,7 @@ pub fn compile_sql_str(text: &str) -> Result<String, syn::Error> {
 /// Compiles one checked query to its generated items, or the error of
 /// its rejection.
 pub fn compile_query(query: crate::query::Query) -> Result<TokenStream, syn::Error> {
-    lower(&explain::report(query)).map(|program| emit::emit(&program))
+    lower(&pipeline::report(query)).map(|program| emit::emit(&program))
 }
 
 /// Compiles query text (an `.ivm` file, or a `.sql` file: text that
@@ -239,5 +184,5 @@ fn to_file(tokens: TokenStream) -> Result<String, syn::Error> {
 
 /// The IR of every query in `text`, as `ivmc explain --ir` prints it.
 pub fn ir_str(text: &str) -> Result<Vec<Result<Program, syn::Error>>, syn::Error> {
-    Ok(explain::explain_str(text)?.iter().map(lower).collect())
+    Ok(pipeline::report_str(text)?.iter().map(lower).collect())
 }

@@ -13,11 +13,14 @@
 //! | emit | [`emit`] | the one emitter: IR in, Rust tokens out |
 //! | explain | [`explain`] | `ivmc explain` output, human and JSON |
 //!
-//! `docs/architecture.md` in the repository ties the stages together and
-//! says how to add a strategy, an IR construct or a semiring.
+//! [`pipeline`] runs the stages up to the plan ([`pipeline::Report`]) and
+//! lowers a report to the IR ([`pipeline::lower`]); [`driver`] runs it for
+//! the `ivm_query!` macro, `build.rs` ([`build`]) and `ivmc compile`, and
+//! [`explain`] renders its reports. `docs/architecture.md` in the
+//! repository ties the stages together and says how to add a strategy, an
+//! IR construct or a semiring.
 //!
-//! [`driver`] runs the stages for the `ivm_query!` macro, `build.rs`
-//! ([`build`]) and `ivmc compile`. The planners: view trees
+//! The planners: view trees
 //! ([`plan::view_tree`]), the first-order delta ([`plan::first_order`]),
 //! IVMε and factorized IVM for the triangle count ([`plan::ivm_eps`]), and
 //! under inserts only the two layers ([`plan::two_layer`]), CROWN
@@ -33,7 +36,7 @@
 //! Ngo, Nikolic, Olteanu and Zhang).
 //!
 //! ```
-//! let reports = ivm_compiler::explain::explain_str(
+//! let reports = ivm_compiler::pipeline::report_str(
 //!     "query Q { relation S(x: u32, y: u32); relation T(y: u32); Q(x) = S(x, y) * T(y); }",
 //! )
 //! .unwrap();
@@ -52,6 +55,7 @@ pub mod driver;
 pub mod emit;
 pub mod explain;
 pub mod ir;
+pub mod pipeline;
 pub mod plan;
 pub mod query;
 pub mod semiring;

@@ -17,7 +17,7 @@ fn main() {
     let seed: u64 = args.next().map_or(99, |a| a.parse().expect("a seed"));
     for g in ivm_fuzz::generate::queries(seed, n, "D") {
         println!("{}", g.text);
-        for report in ivm_compiler::explain::explain_str(&g.text).expect("a generated query parses")
+        for report in ivm_compiler::pipeline::report_str(&g.text).expect("a generated query parses")
         {
             println!("{}", ivm_compiler::explain::to_text(&report));
         }

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use ivm_compiler::query::{Arg, ExprFactor, LetKind, Query, UpdateModel, type_string};
-use ivm_compiler::{diagnostic, driver, emit, explain, syntax};
+use ivm_compiler::{diagnostic, emit, pipeline, syntax};
 use quote::ToTokens;
 
 use crate::generate::{self, Generated};
@@ -36,9 +36,9 @@ impl Compiled {
     /// Compiles a checked query; the compiler's message if it rejects it.
     pub fn new(query: Query) -> Result<Compiled, String> {
         let name = query.name.to_string();
-        let report = explain::report(query);
+        let report = pipeline::report(query);
         let program =
-            driver::lower(&report).map_err(|e| format!("query {name} is rejected: {e}"))?;
+            pipeline::lower(&report).map_err(|e| format!("query {name} is rejected: {e}"))?;
         let strategy = report
             .verdict
             .strategy

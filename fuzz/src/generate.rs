@@ -17,7 +17,7 @@
 //! queries would be.
 
 use ivm_compiler::driver;
-use ivm_compiler::explain;
+use ivm_compiler::pipeline;
 
 use crate::column;
 use crate::payload::PATHS;
@@ -328,7 +328,7 @@ pub fn query(rng: &mut Rng, bucket: Bucket, name: &str) -> Generated {
 /// when given).
 pub fn accept(spec: Spec, aim: Option<Bucket>) -> Option<Generated> {
     let text = spec.text();
-    let reports = explain::explain_str(&text).ok()?;
+    let reports = pipeline::report_str(&text).ok()?;
     let report = reports.first()?;
     let strategy = report.verdict.strategy?.keyword();
     let intractable = !report.verdict.tractable;
@@ -337,7 +337,7 @@ pub fn accept(spec: Spec, aim: Option<Bucket>) -> Option<Generated> {
     {
         return None;
     }
-    driver::lower(report).ok()?;
+    pipeline::lower(report).ok()?;
     let code = driver::compile_str(&text).ok()?;
     Some(Generated {
         spec,

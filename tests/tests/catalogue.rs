@@ -6,7 +6,7 @@
 
 mod common;
 
-use ivm_compiler::explain::{self, Report};
+use ivm_compiler::pipeline::{self, Report};
 
 struct Case {
     /// What the query is and where it comes from.
@@ -100,7 +100,7 @@ const CASES: &[Case] = &[
 fn run(case: &Case) -> Report {
     let text = common::item("Q", case.attrs, case.rule);
     let mut reports =
-        explain::explain_str(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", case.what));
+        pipeline::report_str(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", case.what));
     reports.remove(0)
 }
 
@@ -336,7 +336,7 @@ fn user_semirings_are_judged_by_their_stated_class() {
 /// accepted combination falls through to an internal error.)
 #[test]
 fn every_accepted_combination_lowers_and_emits() {
-    use ivm_compiler::{driver, emit};
+    use ivm_compiler::emit;
     let mut lowered = 0;
     let mut failures = Vec::new();
     for case in CASES {
@@ -348,13 +348,13 @@ fn every_accepted_combination_lowers_and_emits() {
                     format!("#[semiring(ivm::semiring::{semiring})] #[updates({updates})]")
                 };
                 let text = common::item("Q", &attrs, case.rule);
-                let report = explain::explain_str(&text)
+                let report = pipeline::report_str(&text)
                     .unwrap_or_else(|e| panic!("{}: {e}", case.what))
                     .remove(0);
                 if !report.verdict.accepted() {
                     continue;
                 }
-                match driver::lower(&report) {
+                match pipeline::lower(&report) {
                     Ok(program) => {
                         if let Err(e) = emit::to_file_string(emit::emit(&program)) {
                             failures.push(format!(

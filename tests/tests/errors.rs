@@ -2,11 +2,11 @@
 //! span, never a panic. Each case shows its rendered diagnostic (message,
 //! file:line:col and the underlined source) in a snapshot.
 
-use ivm_compiler::{diagnostic, explain};
+use ivm_compiler::{diagnostic, pipeline};
 
 /// Explains `text`, which must fail, and renders the errors.
 fn fail(text: &str) -> String {
-    match explain::explain_str(text) {
+    match pipeline::report_str(text) {
         Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => diagnostic::render(&e, "q.ivm", text),
     }
@@ -229,7 +229,7 @@ fn all_errors_of_a_file_are_reported_together() {
 fn spans_point_at_the_offending_token() {
     // `Rr` starts at line 3, column 22 (1-based), and the error is on it only.
     let text = "query Q {\n    relation R(a: u32, b: u32);\n    Q(a) = R(a, b) * Rr(b);\n}\n";
-    let err = explain::explain_str(text).unwrap_err();
+    let err = pipeline::report_str(text).unwrap_err();
     let span = err.span();
     assert_eq!((span.start().line, span.start().column), (3, 21));
     assert_eq!((span.end().line, span.end().column), (3, 23));
@@ -298,7 +298,7 @@ fn a_semijoin_body_that_is_rejected_is_the_error_at_its_atoms() {
 #[test]
 fn a_relation_named_exists_is_an_atom() {
     let text = "query Q {\n    relation exists(a: u32, b: u32);\n    Q(a) = exists(a, b);\n}\n";
-    let reports = explain::explain_str(text).unwrap();
+    let reports = pipeline::report_str(text).unwrap();
     assert!(reports[0].query.semijoins.is_empty());
     assert_eq!(reports[0].query.rule_text(), "Q(a) = exists(a, b)");
 }

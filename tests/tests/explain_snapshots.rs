@@ -4,10 +4,10 @@
 
 mod common;
 
-use ivm_compiler::explain;
+use ivm_compiler::{explain, pipeline};
 
 fn snapshot_all(text: &str) {
-    for r in explain::explain_str(text).expect("valid queries") {
+    for r in pipeline::report_str(text).expect("valid queries") {
         let name = r.query.name.to_string();
         insta::assert_snapshot!(name.clone(), explain::to_text(&r));
         insta::assert_snapshot!(format!("{name}_json"), explain::to_json(&r).to_string());

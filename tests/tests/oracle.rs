@@ -38,7 +38,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-use ivm_compiler::explain::{explain_str, to_json};
+use ivm_compiler::explain::to_json;
+use ivm_compiler::pipeline::report_str;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -609,7 +610,7 @@ fn check_batch(specs: &[Spec], prefix: &str) -> Vec<String> {
         .enumerate()
         .map(|(i, q)| q.item(&format!("{prefix}{i}")))
         .collect();
-    let reports = explain_str(&text)
+    let reports = report_str(&text)
         .unwrap_or_else(|e| panic!("the compiler rejects the batch: {e}\n{text}"));
     assert_eq!(reports.len(), specs.len(), "one report per query");
     specs
@@ -998,7 +999,7 @@ fn binary_json_matches_library() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
-    let reports = explain_str(&text).unwrap();
+    let reports = report_str(&text).unwrap();
     assert_eq!(lines.len(), specs.len(), "one line per query");
     let mut failures = Vec::new();
     for (i, ((q, line), r)) in specs.iter().zip(&lines).zip(&reports).enumerate() {

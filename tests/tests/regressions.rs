@@ -80,7 +80,7 @@ fn factorized_needs_a_counting_semiring() {
             relation R(a: u32, b: u32);
             Q() = R(a, b) * R(b, c) * R(c, a);
         }";
-    let reports = ivm_compiler::explain::explain_str(text).unwrap();
+    let reports = ivm_compiler::pipeline::report_str(text).unwrap();
     let verdict = &reports[0].verdict;
     assert_eq!(verdict.strategy, None);
     let why = verdict.witness.as_deref().unwrap_or_default();

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ivm_compiler::{diagnostic, driver, explain};
+use ivm_compiler::{diagnostic, driver, explain, pipeline};
 
 #[derive(Parser)]
 #[command(
@@ -123,7 +123,7 @@ fn main() -> ExitCode {
                     }
                     continue;
                 }
-                match explain::explain_str(text) {
+                match pipeline::report_str(text) {
                     Ok(reports) => {
                         for r in &reports {
                             if json {

@@ -21,7 +21,7 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
         args,
         lets,
         factors,
-    } = p.relations[d].derived.as_ref().expect("a derived relation");
+    } = p.relations[d].derived().expect("a derived relation");
     let columns = &p.relations[*source].columns;
     // Bind each column: a variable's first column by its name, the others
     // as `__c<i>` to compare, wildcards to nothing.
@@ -160,7 +160,7 @@ pub fn path(p: &Program, d: RelId) -> TokenStream {
 /// `bulk_load`'s filling of derived relation `d` from its source's base
 /// map, before any view is built.
 pub fn bulk_fill(p: &Program, d: RelId) -> TokenStream {
-    let Derived { source, .. } = p.relations[d].derived.as_ref().expect("a derived relation");
+    let Derived { source, .. } = p.relations[d].derived().expect("a derived relation");
     let from = &p.maps[p.relations[*source].base].name;
     let to = &p.maps[p.relations[d].base].name;
     let step = step(p, d, |key, has_factors| match has_factors {

@@ -28,7 +28,7 @@ pub fn fields(p: &Program) -> Vec<(TokenStream, TokenStream)> {
         for part in s.parts() {
             let name = &part.field;
             let ty = &part.program.name;
-            let what = if s.domain.as_ref().is_some_and(|d| d.field == part.field) {
+            let what = if s.domain().is_some_and(|d| d.field == part.field) {
                 "the values of"
             } else {
                 "the derivations of"
@@ -69,7 +69,7 @@ pub fn methods(p: &Program) -> TokenStream {
         let settle = method(&r.snake, "settle");
         let feed = method("feed", &r.snake);
         let count = &s.body.field;
-        let indicator = match &s.domain {
+        let indicator = match s.domain() {
             None => quote! {
                 !::ivm::Semiring::is_zero(&self.#count.get(__key))
             },
@@ -185,7 +185,7 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
         .iter()
         .any(|read| read.relation == r && read.unkeyed);
     debug_assert!(
-        s.domain
+        s.domain()
             .iter()
             .flat_map(|d| &d.reads)
             .all(|read| !read.unkeyed),
@@ -194,7 +194,7 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
     let (start, turned) = if unkeyed {
         let body = &s.body.field;
         let key_ty = super::relation_type(&p.relations[s.relation]);
-        let held = match &s.domain {
+        let held = match s.domain() {
             None => quote! { !::ivm::Semiring::is_zero(&__then) },
             Some(d) => {
                 let domain = &d.field;

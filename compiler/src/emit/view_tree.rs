@@ -734,7 +734,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     });
     // The atoms' derived relations, from their sources.
     let derived = (0..p.relations.len())
-        .filter(|&d| p.relations[d].derived.is_some())
+        .filter(|&d| p.relations[d].derived().is_some())
         .map(|d| super::local::bulk_fill(p, d));
     let views = p.maps.iter().filter_map(|map| {
         let field = &map.name;

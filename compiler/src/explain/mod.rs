@@ -9,108 +9,18 @@ mod tree;
 pub use json::to_json;
 pub use text::to_text;
 
-use crate::analysis::{self, Analysis, Hypergraph};
-use crate::plan::verdict::{self, Setting, Verdict};
-use crate::plan::{self, Plan, Rejection};
+use crate::pipeline::{self, Report};
 use crate::query::Query;
-use crate::sql;
-use crate::syntax;
-
-/// A checked query with its analysis, verdict and plan.
-#[derive(Debug, Clone)]
-pub struct Report {
-    /// The checked query.
-    pub query: Query,
-    /// What the analysis found.
-    pub analysis: Analysis,
-    /// The strategy chosen, or the rejection, with the bounds and the
-    /// reasons.
-    pub verdict: Verdict,
-    /// What will be built, or why nothing is.
-    pub plan: Result<Plan, Rejection>,
-    /// The SQL view the query was lowered from, if it was written in SQL.
-    pub sql: Option<String>,
-    /// The reports of the queries behind the semijoins, in the order of
-    /// `query.semijoins`.
-    pub semijoins: Vec<SemijoinReports>,
-}
-
-/// The reports of a semijoin's body and (for `not exists`) domain, each a
-/// query of its own over `Int`.
-#[derive(Debug, Clone)]
-pub struct SemijoinReports {
-    /// The body's count.
-    pub body: Report,
-    /// The domain's count, for `not exists`.
-    pub domain: Option<Report>,
-}
 
 /// What `changes()` costs for the query's generated code (`None` when it
 /// is rejected): from the IR it lowers to.
 pub fn changes(r: &Report) -> Option<&'static str> {
-    let program = crate::driver::lower(r).ok()?;
+    let program = pipeline::lower(r).ok()?;
     Some(
         program
             .change_tracking()
             .describe(program.output.head.is_empty()),
     )
-}
-
-/// Analyses and plans one checked query.
-pub fn report(query: Query) -> Report {
-    let analysis = analysis::analyse(&Hypergraph::of(&query));
-    let verdict = verdict::decide(
-        &analysis,
-        Setting {
-            semiring: &query.semiring.class,
-            semiring_name: &query.semiring.name,
-            updates: query.updates,
-            forced: query.strategy.map(|s| s.strategy),
-            allow_intractable: query.allow_intractable,
-        },
-    );
-    let plan = plan::plan(&query, &analysis, &verdict);
-    let semijoins = query
-        .semijoins
-        .iter()
-        .map(|s| SemijoinReports {
-            body: report((*s.body).clone()),
-            domain: s.domain.as_deref().cloned().map(report),
-        })
-        .collect();
-    Report {
-        query,
-        analysis,
-        verdict,
-        plan,
-        sql: None,
-        semijoins,
-    }
-}
-
-/// Parses, checks, analyses and plans every query in `text`: the rule
-/// language, or SQL when the text starts with `CREATE`
-/// ([`sql::looks_like_sql`]), one report per view with its SQL.
-pub fn explain_str(text: &str) -> syn::Result<Vec<Report>> {
-    if sql::looks_like_sql(text) {
-        let views = sql::parse(text, &sql::SpanMap::for_text(text))?;
-        let mut reports = Vec::new();
-        for view in views {
-            let file = syntax::ast::File {
-                items: vec![view.item],
-            };
-            for query in syntax::check(&file)? {
-                reports.push(Report {
-                    sql: Some(view.wrapper.sql.clone()),
-                    ..report(query)
-                });
-            }
-        }
-        return Ok(reports);
-    }
-    let file = syntax::parse_str(text)?;
-    let queries = syntax::check(&file)?;
-    Ok(queries.into_iter().map(report).collect())
 }
 
 /// What explain says of one atom's local step.

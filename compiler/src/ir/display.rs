@@ -284,7 +284,7 @@ impl fmt::Display for Program {
         for s in &self.semijoins {
             let r = &self.relations[s.relation];
             let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
-            let when = match &s.domain {
+            let when = match s.domain() {
                 None => format!("{} is non-zero", s.body.field),
                 Some(d) => format!("{} is non-zero and {} is zero", d.field, s.body.field),
             };
@@ -413,10 +413,7 @@ impl Program {
                 self.var_list(&self.maps[m].key)
             ),
             &PathBody::Feed(d) => {
-                let derived = self.relations[d]
-                    .derived
-                    .as_ref()
-                    .expect("a derived relation");
+                let derived = self.relations[d].derived().expect("a derived relation");
                 let factors: Vec<String> = derived.factors.iter().map(|x| x.text()).collect();
                 let times = if factors.is_empty() {
                     String::new()

@@ -92,15 +92,12 @@ pub struct Program {
 pub struct Semijoin {
     /// The relation holding the indicator, fed like a derived relation.
     pub relation: RelId,
-    /// `not exists`: the indicator is 1 where the domain's count is
-    /// non-zero and the body's is zero.
-    pub negated: bool,
     /// The factor as written.
     pub text: String,
     /// The body's count.
     pub body: Subprogram,
-    /// The domain's count, for `not exists`.
-    pub domain: Option<Subprogram>,
+    /// `exists` or `not exists`, with the latter's domain.
+    pub polarity: Polarity,
     /// The outer payloads are positive (a sum of non-zero payloads is
     /// never zero): under inserts only, a tuple once present stays so, and
     /// each insert may count as one more derivation, so its relation need
@@ -108,10 +105,32 @@ pub struct Semijoin {
     pub positive: bool,
 }
 
+/// Which way a semijoin's indicator reads its counts.
+#[derive(Debug, Clone)]
+pub enum Polarity {
+    /// `exists`: 1 where the body's count is non-zero.
+    Exists,
+    /// `not exists`: 1 where the domain's count (the values of the
+    /// correlated variables in the rule's atom that binds them all) is
+    /// non-zero and the body's is zero.
+    NotExists {
+        /// The domain's count.
+        domain: Subprogram,
+    },
+}
+
 impl Semijoin {
+    /// The domain's count, for `not exists`.
+    pub fn domain(&self) -> Option<&Subprogram> {
+        match &self.polarity {
+            Polarity::Exists => None,
+            Polarity::NotExists { domain } => Some(domain),
+        }
+    }
+
     /// The body, then the domain if there is one.
     pub fn parts(&self) -> impl Iterator<Item = &Subprogram> + '_ {
-        std::iter::once(&self.body).chain(&self.domain)
+        std::iter::once(&self.body).chain(self.domain())
     }
 }
 
@@ -196,21 +215,40 @@ pub struct RelationIr {
     pub columns: Vec<(Ident, Type)>,
     /// The base map holding its tuples.
     pub base: MapId,
-    /// For an atom's derived relation (`syntax/local.rs`): how the tuples
-    /// of the relation written in the atom enter it. It has no update API;
+    /// Where its tuples come from: the update API, an atom's local step,
+    /// or a semijoin's indicator.
+    pub kind: RelationKind,
+}
+
+/// Where a relation's tuples come from.
+#[derive(Debug, Clone)]
+pub enum RelationKind {
+    /// A relation the query declares: updated through its API.
+    Declared,
+    /// An atom's derived relation (`syntax/local.rs`): how the tuples of
+    /// the relation written in the atom enter it. It has no update API;
     /// its source's updates feed it (`PathBody::Feed`).
-    pub derived: Option<Derived>,
-    /// For the indicator of a semijoin: its index in
-    /// [`Program::semijoins`]. It has no update API either; the updates
-    /// of the relations the semijoin reads feed it (`PathBody::Semijoin`).
-    pub semijoin: Option<usize>,
+    Derived(Derived),
+    /// The indicator of a semijoin, by its index in
+    /// [`Program::semijoins`]. It has no update API either; the updates of
+    /// the relations the semijoin reads feed it (`PathBody::Semijoin`).
+    Indicator(usize),
 }
 
 impl RelationIr {
     /// Whether it is fed by other relations' updates (a derived relation
     /// or a semijoin's indicator) rather than updated through an API.
     pub fn is_fed(&self) -> bool {
-        self.derived.is_some() || self.semijoin.is_some()
+        !matches!(self.kind, RelationKind::Declared)
+    }
+
+    /// How the tuples of an atom's derived relation enter it; `None` for
+    /// any other relation.
+    pub fn derived(&self) -> Option<&Derived> {
+        match &self.kind {
+            RelationKind::Derived(d) => Some(d),
+            RelationKind::Declared | RelationKind::Indicator(_) => None,
+        }
     }
 }
 

@@ -221,7 +221,7 @@ pub fn lower(
 /// the exact delta of a self-join wants of a later atom).
 fn feed_derived_relations(p: &mut Program) {
     for d in 0..p.relations.len() {
-        let Some(derived) = &p.relations[d].derived else {
+        let Some(derived) = p.relations[d].derived() else {
             continue;
         };
         let (source, atom) = (derived.source, derived.atom);

@@ -10,7 +10,9 @@
 
 use proc_macro2::Ident;
 
-use crate::ir::{AtomPath, PathBody, Program, Semijoin, Subprogram, SubprogramRead, Trigger};
+use crate::ir::{
+    AtomPath, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead, Trigger,
+};
 use crate::query::{Arg, Query};
 
 /// The lowered programs of one semijoin: its body's, and its domain's
@@ -63,10 +65,12 @@ pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
         }
         p.semijoins.push(Semijoin {
             relation,
-            negated: s.negated,
             text: s.text(),
             body,
-            domain,
+            polarity: match domain {
+                Some(domain) => Polarity::NotExists { domain },
+                None => Polarity::Exists,
+            },
             positive: query.semiring.class.positive,
         });
     }

@@ -8,7 +8,8 @@ use syn::Ident;
 use super::Verdict;
 use super::names::snake_case;
 use crate::ir::{
-    AtomIr, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, Var,
+    AtomIr, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, RelationKind,
+    Var,
 };
 use crate::query::{Origin, Query};
 
@@ -68,23 +69,23 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                 .map(|c| (c.name.clone(), c.ty.clone()))
                 .collect(),
             base: i,
-            semijoin: match r.origin {
-                Origin::Semijoin(s) => Some(s),
-                Origin::Declared | Origin::Local(_) => None,
-            },
-            derived: r.local_atom().map(|atom| {
-                let local = query.atoms[atom]
-                    .local
-                    .as_ref()
-                    .expect("a derived relation's atom has a local step");
-                Derived {
-                    source: local.source,
-                    atom,
-                    args: local.args.clone(),
-                    lets: local.lets.clone(),
-                    factors: local.factors.clone(),
+            kind: match r.origin {
+                Origin::Declared => RelationKind::Declared,
+                Origin::Semijoin(s) => RelationKind::Indicator(s),
+                Origin::Local(atom) => {
+                    let local = query.atoms[atom]
+                        .local
+                        .as_ref()
+                        .expect("a derived relation's atom has a local step");
+                    RelationKind::Derived(Derived {
+                        source: local.source,
+                        atom,
+                        args: local.args.clone(),
+                        lets: local.lets.clone(),
+                        factors: local.factors.clone(),
+                    })
                 }
-            }),
+            },
         });
     }
     Program {

@@ -1,0 +1,153 @@
+//! The pipeline from text to the IR, stage by stage: parse and check
+//! (`syntax`, or `sql` for SQL views), analyse (`analysis`), decide and
+//! plan (`plan`), lower (`plan::lower`). A [`Report`] holds what the
+//! stages up to the plan concluded; `explain` renders it, and `driver`
+//! lowers it and hands the program to `emit`.
+
+use crate::analysis::{self, Analysis, Hypergraph};
+use crate::ir::Program;
+use crate::plan::verdict::{self, Setting, Verdict};
+use crate::plan::{self, Plan, Rejection};
+use crate::query::Query;
+use crate::sql;
+use crate::syntax;
+
+/// A checked query with its analysis, verdict and plan.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The checked query.
+    pub query: Query,
+    /// What the analysis found.
+    pub analysis: Analysis,
+    /// The strategy chosen, or the rejection, with the bounds and the
+    /// reasons.
+    pub verdict: Verdict,
+    /// What will be built, or why nothing is.
+    pub plan: Result<Plan, Rejection>,
+    /// The SQL view the query was lowered from, if it was written in SQL.
+    pub sql: Option<String>,
+    /// The reports of the queries behind the semijoins, in the order of
+    /// `query.semijoins`.
+    pub semijoins: Vec<SemijoinReports>,
+}
+
+/// The reports of a semijoin's body and (for `not exists`) domain, each a
+/// query of its own over `Int`.
+#[derive(Debug, Clone)]
+pub struct SemijoinReports {
+    /// The body's count.
+    pub body: Report,
+    /// The domain's count, for `not exists`.
+    pub domain: Option<Report>,
+}
+
+/// Analyses and plans one checked query.
+pub fn report(query: Query) -> Report {
+    let analysis = analysis::analyse(&Hypergraph::of(&query));
+    let verdict = verdict::decide(
+        &analysis,
+        Setting {
+            semiring: &query.semiring.class,
+            semiring_name: &query.semiring.name,
+            updates: query.updates,
+            forced: query.strategy.map(|s| s.strategy),
+            allow_intractable: query.allow_intractable,
+        },
+    );
+    let plan = plan::plan(&query, &analysis, &verdict);
+    let semijoins = query
+        .semijoins
+        .iter()
+        .map(|s| SemijoinReports {
+            body: report((*s.body).clone()),
+            domain: s.domain.as_deref().cloned().map(report),
+        })
+        .collect();
+    Report {
+        query,
+        analysis,
+        verdict,
+        plan,
+        sql: None,
+        semijoins,
+    }
+}
+
+/// Parses, checks, analyses and plans every query in `text`: the rule
+/// language, or SQL when the text starts with `CREATE`
+/// ([`sql::looks_like_sql`]), one report per view with its SQL.
+pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
+    if sql::looks_like_sql(text) {
+        let views = sql::parse(text, &sql::SpanMap::for_text(text))?;
+        let mut reports = Vec::new();
+        for view in views {
+            let file = syntax::ast::File {
+                items: vec![view.item],
+            };
+            for query in syntax::check(&file)? {
+                reports.push(Report {
+                    sql: Some(view.wrapper.sql.clone()),
+                    ..report(query)
+                });
+            }
+        }
+        return Ok(reports);
+    }
+    let file = syntax::parse_str(text)?;
+    let queries = syntax::check(&file)?;
+    Ok(queries.into_iter().map(report).collect())
+}
+
+/// Lowers one checked and planned query to the IR, or gives the error of
+/// its rejection (at the atoms of the witness, or at the attribute that
+/// forced a strategy that does not apply).
+pub fn lower(report: &Report) -> Result<Program, syn::Error> {
+    let plan = report.plan.as_ref().map_err(Rejection::to_error);
+    // A semijoin's body or domain that cannot be maintained is the error,
+    // said of the semijoin.
+    let mut parts = Vec::new();
+    let mut errors: Option<syn::Error> = plan.as_ref().err().cloned();
+    for (s, r) in report.query.semijoins.iter().zip(&report.semijoins) {
+        let of_semijoin = |e: syn::Error| {
+            let inner = r.body.query.name.to_string();
+            let outer = format!("`{}` in query `{}`", s.text(), report.query.name);
+            e.into_iter()
+                .map(|e| {
+                    let message = e.to_string().replace(&format!("query `{inner}`"), &outer);
+                    let message = match &r.domain {
+                        Some(d) => message.replace(&format!("query `{}`", d.query.name), &outer),
+                        None => message,
+                    };
+                    syn::Error::new(e.span(), message)
+                })
+                .reduce(|mut all, e| {
+                    all.combine(e);
+                    all
+                })
+                .expect("an error has a message")
+        };
+        let body = lower(&r.body).map_err(of_semijoin);
+        let domain = r
+            .domain
+            .as_ref()
+            .map(lower)
+            .transpose()
+            .map_err(of_semijoin);
+        match (body, domain) {
+            (Ok(body), Ok(domain)) => parts.push((body, domain)),
+            (Err(e), _) | (_, Err(e)) => match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            },
+        }
+    }
+    if let Some(e) = errors {
+        return Err(e);
+    }
+    plan::lower(
+        &report.query,
+        plan.expect("no error"),
+        &report.verdict,
+        parts,
+    )
+}

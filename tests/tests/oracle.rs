@@ -610,8 +610,8 @@ fn check_batch(specs: &[Spec], prefix: &str) -> Vec<String> {
         .enumerate()
         .map(|(i, q)| q.item(&format!("{prefix}{i}")))
         .collect();
-    let reports = report_str(&text)
-        .unwrap_or_else(|e| panic!("the compiler rejects the batch: {e}\n{text}"));
+    let reports =
+        report_str(&text).unwrap_or_else(|e| panic!("the compiler rejects the batch: {e}\n{text}"));
     assert_eq!(reports.len(), specs.len(), "one report per query");
     specs
         .iter()

@@ -5,8 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::message::raise;
-use super::top_join::{links, participate, project, reach};
+use super::names::{participate, raise, reach};
+use super::top_join::{links, project};
 use crate::ir::{MapId, MapKind, Program};
 
 /// A cluster tuple takes part in a full result: it raises the cluster's

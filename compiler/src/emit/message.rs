@@ -6,16 +6,11 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::top_join::reach;
+use super::names::{raise, reach};
 use super::{factor_value, key_expr, key_type};
 use crate::ir::{
     AtomId, AtomPath, Factor, Kept, MapId, MapKind, MessageParent, PathBody, Program, RelId, VarId,
 };
-
-/// The name of the method that grows a message entry.
-pub fn raise(p: &Program, message: MapId) -> syn::Ident {
-    format_ident!("raise_{}", p.maps[message].name)
-}
 
 /// The payload of a message's atom at tuple `__u` (in scope, with the
 /// atom's variables bound) times the messages of its children. `known`
@@ -263,7 +258,7 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let base = &p.maps[p.relations[up_relation].base].name;
             // The group keeps each tuple's columns outside the key
             // (`__u`); the key's are the group's (`__index_key`).
-            let kept = super::relation::kept_columns(p, up_relation, columns);
+            let kept = p.columns_outside(up_relation, columns);
             let arity = p.relations[up_relation].columns.len();
             let whole = super::tuple((0..arity).map(|c| {
                 let f = match kept.iter().position(|&k| k == c) {

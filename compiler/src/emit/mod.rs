@@ -31,6 +31,7 @@ mod delta;
 mod fallback;
 mod local;
 mod message;
+mod names;
 mod nullary;
 mod range_join;
 mod recompute;
@@ -279,7 +280,12 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
 /// The methods a map adds to the struct, by construct.
 fn map_methods(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Join { .. } | MapKind::Cluster { .. } => top_join::join_methods(p, m),
+        MapKind::Join { .. } => top_join::join_methods(p, m),
+        MapKind::Cluster { .. } => {
+            let mut methods = top_join::join_methods(p, m);
+            methods.extend(cluster::participate_method(p, m));
+            methods
+        }
         MapKind::Message { .. } | MapKind::Best { .. } => message::raise_method(p, m),
         MapKind::Support { .. } => top_join::support_method(p, m),
         MapKind::Base { .. }

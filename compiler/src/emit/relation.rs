@@ -71,19 +71,11 @@ struct IndexUpkeep {
 /// For a relation whose payloads are not kept (`Kept::IndexOnly`): the
 /// tuple goes into each CROWN index whose message can still grow at its
 /// key (`flags`, from [`index_upkeep`]'s `revisit`).
-/// The columns a CROWN index (`GrowingIndex`) keeps of each tuple: those
-/// outside its key `columns`, which all tuples of a group share.
-pub fn kept_columns(p: &Program, rel: RelId, columns: &[usize]) -> Vec<usize> {
-    (0..p.relations[rel].columns.len())
-        .filter(|c| !columns.contains(c))
-        .collect()
-}
-
 /// What a CROWN index keeps of `__tuple` (in scope): its columns outside
 /// the key.
 fn kept_part(p: &Program, rel: RelId, columns: &[usize]) -> TokenStream {
     let n = p.relations[rel].columns.len();
-    super::tuple(kept_columns(p, rel, columns).into_iter().map(|c| {
+    super::tuple(p.columns_outside(rel, columns).into_iter().map(|c| {
         let f = super::item(&quote! { __tuple }, c, n);
         quote! { ::core::clone::Clone::clone(&#f) }
     }))
@@ -760,10 +752,11 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             } else if while_growing.is_empty() {
                 quote! { ::ivm::__private::Index<#key, #all> }
             } else {
-                let kept = super::tuple(kept_columns(p, *relation, columns).into_iter().map(|c| {
-                    let ty = &r.columns[c].1;
-                    quote! { #ty }
-                }));
+                let kept =
+                    super::tuple(p.columns_outside(*relation, columns).into_iter().map(|c| {
+                        let ty = &r.columns[c].1;
+                        quote! { #ty }
+                    }));
                 quote! { ::ivm::__private::GrowingIndex<#key, #kept> }
             }
         }

@@ -9,13 +9,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::names::{participate, reach};
 use super::{key_expr, key_type, product_value};
 use crate::ir::{Factor, MapId, MapKind, Program, VarId};
-
-/// The name of the method that offers a value to a top join node.
-pub fn reach(p: &Program, node: MapId) -> syn::Ident {
-    format_ident!("reach_{}", p.maps[node].name)
-}
 
 fn live(p: &Program, node: MapId) -> syn::Ident {
     format_ident!("live_{}", p.maps[node].name)
@@ -49,10 +45,6 @@ pub fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
         } => (*parent, children, shared),
         _ => unreachable!("a node of a join tree"),
     }
-}
-
-pub fn participate(p: &Program, node: MapId) -> syn::Ident {
-    format_ident!("participate_{}", p.maps[node].name)
 }
 
 pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
@@ -178,7 +170,6 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
             " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
         )
     };
-    let participate_method = cluster.then(|| super::cluster::participate_method(p, node));
     // A cluster tuple is looked up by its tuple (a repeated insert raises
     // its payload) and may arrive again; a top join value arrives once,
     // when its payload turns non-zero, and needs no lookup.
@@ -202,8 +193,6 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
         fn #live_name(&mut self, __id: u32) {
             #live_body
         }
-
-        #participate_method
     }
 }
 

@@ -182,7 +182,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                 // factors is non-zero: only a factor that was zero can
                 // bring a new value into the support.
                 let key = key_expr(p, &target.key);
-                let reach = super::top_join::reach(p, step.target);
+                let reach = super::names::reach(p, step.target);
                 blocks.push(quote! {
                     #sib_product
                     if ::ivm::Semiring::is_zero(#old) && !::ivm::Semiring::is_zero(#new_term) {

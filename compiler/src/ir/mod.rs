@@ -235,6 +235,17 @@ pub enum RelationKind {
     Indicator(usize),
 }
 
+impl Program {
+    /// The columns of relation `rel` outside `columns`: what a CROWN index
+    /// (`GrowingIndex`) keeps of each tuple beside its key, which all
+    /// tuples of a group share.
+    pub fn columns_outside(&self, rel: RelId, columns: &[usize]) -> Vec<usize> {
+        (0..self.relations[rel].columns.len())
+            .filter(|c| !columns.contains(c))
+            .collect()
+    }
+}
+
 impl RelationIr {
     /// Whether it is fed by other relations' updates (a derived relation
     /// or a semijoin's indicator) rather than updated through an API.

@@ -1,6 +1,6 @@
 //! The syntax tree of a query file, exactly as written (with spans).
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenTree};
 use syn::{Ident, Lit, Type, Visibility};
 
 /// A parsed `.ivm` file or macro input: one or more query items.
@@ -176,4 +176,33 @@ pub struct ExprSyntax {
     pub expr: syn::Expr,
     /// Span of the braces and what they hold.
     pub span: Span,
+}
+
+/// Calls `f` on every identifier of `stream`, with whether it stands as a
+/// value of its own: not called (`f(..)`, `m!`), not a path segment, not a
+/// field or method (`x.len`).
+pub(super) fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
+    let tokens: Vec<TokenTree> = stream.into_iter().collect();
+    let punct = |j: Option<usize>, c: char| {
+        j.and_then(|j| tokens.get(j))
+            .is_some_and(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == c))
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => idents(g.stream(), f),
+            TokenTree::Ident(ident) => {
+                let called = matches!(
+                    tokens.get(i + 1),
+                    Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
+                );
+                let standalone = !called
+                    && !punct(i.checked_sub(1), '.')
+                    && !punct(i.checked_sub(1), ':')
+                    && !punct(Some(i + 1), ':')
+                    && !punct(Some(i + 1), '!');
+                f(ident, standalone);
+            }
+            _ => {}
+        }
+    }
 }

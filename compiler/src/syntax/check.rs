@@ -6,12 +6,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use proc_macro2::{Span, TokenTree};
+use proc_macro2::Span;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Ident, Lit, Type};
 
-use super::ast::{self, ArgSyntax, Attribute, ExprSyntax};
+use super::ast::{self, ArgSyntax, Attribute, ExprSyntax, idents};
+use super::errors::{Errors, unknown_relation};
 use crate::query::{
     Arg, Atom, Column, ExprFactor, Let, LetKind, LocalStep, Origin, Query, Relation, SemiringSpec,
     Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
@@ -47,30 +48,6 @@ pub fn check(file: &ast::File) -> syn::Result<Vec<Query>> {
     Ok(queries)
 }
 
-#[derive(Default)]
-pub(super) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    pub(super) fn push(&mut self, span: Span, message: impl std::fmt::Display) {
-        let e = syn::Error::new(span, message);
-        match &mut self.0 {
-            Some(all) => all.combine(e),
-            None => self.0 = Some(e),
-        }
-    }
-
-    pub(super) fn count(&self) -> usize {
-        self.0.as_ref().map_or(0, |e| e.into_iter().count())
-    }
-
-    fn finish(self) -> syn::Result<()> {
-        match self.0 {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
 /// The semiring a `#[semiring(...)]` type names, as the checker reads it
 /// (a catalogue semiring or a tuple of them; no class keywords).
 ///
@@ -84,7 +61,7 @@ pub fn semiring_of(ty: &Type) -> syn::Result<SemiringSpec> {
     Ok(spec.expect("a semiring when there is no error"))
 }
 
-pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
+fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     let before = errors.count();
     let span = item
         .query_token
@@ -382,6 +359,7 @@ pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Q
             .map(|(v, var)| (var.name.to_string(), (v, var.ty.clone())))
             .collect(),
         atoms: &atoms,
+        check_item,
     };
     let mut semijoins = Vec::new();
     let updates = updates.unwrap_or(UpdateModel::InsertDelete);
@@ -439,24 +417,6 @@ pub(super) fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Q
         semijoins,
     })
     .map(|q| super::local::derive(super::nullary::bind(q), factors))
-}
-
-/// The error for an atom of `item` over `key`, which it does not declare.
-pub(super) fn unknown_relation(item: &ast::QueryItem, key: &str) -> String {
-    let declared: Vec<String> = item
-        .relations
-        .iter()
-        .map(|r| format!("`{}`", r.name))
-        .collect();
-    let hint = if declared.is_empty() {
-        format!("declare it with `relation {key}(...);`")
-    } else {
-        format!(
-            "declared relations are {}; declare it with `relation {key}(...);`",
-            declared.join(", ")
-        )
-    };
-    format!("unknown relation `{key}` in query `{}`: {hint}", item.name)
 }
 
 /// The names of the variables among an atom's arguments.
@@ -675,35 +635,6 @@ fn check_factors(
         ));
     }
     out
-}
-
-/// Calls `f` on every identifier of `stream`, with whether it stands as a
-/// value of its own: not called (`f(..)`, `m!`), not a path segment, not a
-/// field or method (`x.len`).
-pub(super) fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
-    let tokens: Vec<TokenTree> = stream.into_iter().collect();
-    let punct = |j: Option<usize>, c: char| {
-        j.and_then(|j| tokens.get(j))
-            .is_some_and(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == c))
-    };
-    for (i, t) in tokens.iter().enumerate() {
-        match t {
-            TokenTree::Group(g) => idents(g.stream(), f),
-            TokenTree::Ident(ident) => {
-                let called = matches!(
-                    tokens.get(i + 1),
-                    Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis
-                );
-                let standalone = !called
-                    && !punct(i.checked_sub(1), '.')
-                    && !punct(i.checked_sub(1), ':')
-                    && !punct(Some(i + 1), ':')
-                    && !punct(Some(i + 1), '!');
-                f(ident, standalone);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Whether a name is written like a variable: lowercase and no keyword.

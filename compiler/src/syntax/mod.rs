@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod check;
+mod errors;
 mod local;
 mod nullary;
 mod parse;

@@ -22,9 +22,10 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 use syn::{Ident, Type};
 
+use super::ast::idents;
 use super::ast::{self, ArgSyntax, Attribute, ExistsSyntax, QueryItem, Rule};
-use super::check::{Errors, check_item, idents, unknown_relation};
-use crate::query::{Arg, Atom, Column, Origin, Relation, Semijoin, VarId, type_string};
+use super::errors::{Errors, unknown_relation};
+use crate::query::{Arg, Atom, Column, Origin, Query, Relation, Semijoin, VarId, type_string};
 
 /// What the rule's check knows when it reaches its semijoins.
 pub(super) struct Outer<'a> {
@@ -37,6 +38,9 @@ pub(super) struct Outer<'a> {
     pub bound: HashMap<String, (VarId, Type)>,
     /// The atoms of the rule so far (none of them a semijoin).
     pub atoms: &'a [Atom],
+    /// The checker of a query item, for the body and domain (each a query
+    /// of its own).
+    pub check_item: fn(&QueryItem, &mut Errors) -> Option<Query>,
 }
 
 /// A semijoin checked: the atom the rule reads it through, the relation
@@ -192,7 +196,7 @@ fn check_one(
             exists: Vec::new(),
         },
     };
-    let mut body = check_item(&body_item, errors)?;
+    let mut body = (outer.check_item)(&body_item, errors)?;
     body.name = Ident::new(&format!("{}{name}Count", item.name), e.span);
 
     // Each correlated variable has one type on both sides.
@@ -287,7 +291,7 @@ fn check_one(
                 exists: Vec::new(),
             },
         };
-        let mut domain = check_item(&domain_item, errors)?;
+        let mut domain = (outer.check_item)(&domain_item, errors)?;
         domain.name = Ident::new(&format!("{}{name}Domain", item.name), e.span);
         Some(Box::new(domain))
     } else {

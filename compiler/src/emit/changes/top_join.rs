@@ -28,7 +28,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::super::top_join::{links, participate, project};
+use super::super::names::participate;
+use super::super::top_join::{links, project};
 use super::super::{factor_value, item, key_expr, key_type, product_value};
 use crate::ir::{ChangeTracking, Factor, MapId, MapKind, Program};
 use crate::plan::names::fresh_name;

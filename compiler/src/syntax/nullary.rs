@@ -27,7 +27,7 @@ pub fn bind(mut query: Query) -> Query {
         }
         let atom = &query.atoms[i];
         let written = atom.local.as_ref().map_or(atom.relation, |l| l.source);
-        let relation = crate::plan::names::snake_case(&query.relations[written].name.to_string());
+        let relation = query.relations[written].name.to_string().to_lowercase();
         let mut name = format!("nullary_{relation}");
         while query.variables.iter().any(|v| v.name == name) {
             name.push('_');

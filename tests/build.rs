@@ -11,26 +11,17 @@ use std::path::PathBuf;
 const SEED: u64 = 20261201;
 /// How many queries: five per bucket of `ivm_fuzz::generate::Bucket`.
 const QUERIES: usize = 55;
-/// The strategies (and constructs) with a suite of queries in `queries/`.
-const SUITES: [&str; 10] = [
-    "view_tree",
-    "two_layer",
-    "crown",
-    "cluster_crown",
-    "ivm_eps",
-    "factorized",
-    "first_order",
-    "recompute",
-    "range_join",
-    "semijoin",
-];
+/// The constructs with a suite of queries in `queries/` beside the
+/// strategies' (one per strategy keyword, `queries/<keyword>.ivm`).
+const CONSTRUCT_SUITES: [&str; 1] = ["semijoin"];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     ivm_fuzz::codegen::write_cases(&out.join("fuzz_cases.rs"), SEED, QUERIES, "Fuzz")
         .expect("writing the fuzz cases");
-    for suite in SUITES {
+    let strategies = ivm_compiler::query::Strategy::ALL.map(|s| s.keyword());
+    for suite in strategies.into_iter().chain(CONSTRUCT_SUITES) {
         let path = format!("queries/{suite}.ivm");
         println!("cargo::rerun-if-changed={path}");
         let text = std::fs::read_to_string(&path).expect("a suite file");

@@ -176,19 +176,37 @@ impl Strategy {
         }
     }
 
-    /// Every strategy keyword, for error messages.
-    pub const KEYWORDS: &'static [&'static str] = &[
-        "auto",
-        "view_tree",
-        "two_layer",
-        "crown",
-        "cluster_crown",
-        "ivm_eps",
-        "first_order",
-        "factorized",
-        "recompute",
-        "range_join",
+    /// Every strategy, once (IVMε at its default ε = 1/2): the one list
+    /// from which the keywords, the error messages, the test suites and
+    /// the fuzzer's buckets are derived.
+    pub const ALL: [Strategy; 9] = [
+        Strategy::ViewTree,
+        Strategy::TwoLayer,
+        Strategy::Crown,
+        Strategy::ClusterCrown,
+        Strategy::IvmEps { eps: 0.5 },
+        Strategy::FirstOrder,
+        Strategy::Factorized,
+        Strategy::Recompute,
+        Strategy::RangeJoin,
     ];
+
+    /// The strategy a keyword names (IVMε at ε = 1/2).
+    ///
+    /// ```
+    /// use ivm_compiler::query::Strategy;
+    /// assert_eq!(Strategy::from_keyword("crown"), Some(Strategy::Crown));
+    /// assert_eq!(Strategy::from_keyword("auto"), None);
+    /// ```
+    pub fn from_keyword(keyword: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.keyword() == keyword)
+    }
+
+    /// Every keyword `#[strategy(...)]` takes: `auto`, then each
+    /// strategy's.
+    pub fn keywords() -> impl Iterator<Item = &'static str> {
+        std::iter::once("auto").chain(Strategy::ALL.iter().map(Strategy::keyword))
+    }
 }
 
 /// A strategy forced with `#[strategy(...)]`.

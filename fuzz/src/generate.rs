@@ -18,6 +18,7 @@
 
 use ivm_compiler::driver;
 use ivm_compiler::pipeline;
+use ivm_compiler::query::Strategy;
 
 use crate::column;
 use crate::payload::PATHS;
@@ -245,19 +246,24 @@ impl Bucket {
         Bucket::RangeJoin,
     ];
 
-    /// The strategy keyword the bucket wants from the verdict.
-    pub fn keyword(self) -> &'static str {
+    /// The strategy the bucket wants from the verdict.
+    pub fn strategy(self) -> Strategy {
         match self {
-            Bucket::ViewTree | Bucket::GeneralViewTree => "view_tree",
-            Bucket::TwoLayer => "two_layer",
-            Bucket::Crown => "crown",
-            Bucket::ClusterCrown => "cluster_crown",
-            Bucket::IvmEps => "ivm_eps",
-            Bucket::Factorized => "factorized",
-            Bucket::FirstOrder | Bucket::Intractable => "first_order",
-            Bucket::Recompute => "recompute",
-            Bucket::RangeJoin => "range_join",
+            Bucket::ViewTree | Bucket::GeneralViewTree => Strategy::ViewTree,
+            Bucket::TwoLayer => Strategy::TwoLayer,
+            Bucket::Crown => Strategy::Crown,
+            Bucket::ClusterCrown => Strategy::ClusterCrown,
+            Bucket::IvmEps => Strategy::IvmEps { eps: 0.5 },
+            Bucket::Factorized => Strategy::Factorized,
+            Bucket::FirstOrder | Bucket::Intractable => Strategy::FirstOrder,
+            Bucket::Recompute => Strategy::Recompute,
+            Bucket::RangeJoin => Strategy::RangeJoin,
         }
+    }
+
+    /// The keyword of [`Bucket::strategy`].
+    pub fn keyword(self) -> &'static str {
+        self.strategy().keyword()
     }
 
     /// Whether the bucket is for queries rejected by default.
@@ -1094,6 +1100,19 @@ mod tests {
                 bucket.wants(g.strategy, g.intractable),
                 "{bucket:?}: {}",
                 g.text
+            );
+        }
+    }
+
+    #[test]
+    fn every_strategy_has_a_bucket() {
+        for strategy in Strategy::ALL {
+            assert!(
+                Bucket::ALL
+                    .iter()
+                    .any(|b| b.keyword() == strategy.keyword()),
+                "no bucket draws queries for `{}`",
+                strategy.keyword()
             );
         }
     }

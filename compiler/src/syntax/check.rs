@@ -830,14 +830,6 @@ fn check_strategy(
     let keyword = name.to_string();
     let strategy = match keyword.as_str() {
         "auto" => None,
-        "view_tree" => Some(Strategy::ViewTree),
-        "two_layer" => Some(Strategy::TwoLayer),
-        "crown" => Some(Strategy::Crown),
-        "cluster_crown" => Some(Strategy::ClusterCrown),
-        "first_order" => Some(Strategy::FirstOrder),
-        "factorized" => Some(Strategy::Factorized),
-        "recompute" => Some(Strategy::Recompute),
-        "range_join" => Some(Strategy::RangeJoin),
         "ivm_eps" => {
             let mut eps = 0.5;
             for (key, value) in params {
@@ -869,20 +861,20 @@ fn check_strategy(
                 span,
             });
         }
-        other => {
-            let known: Vec<String> = Strategy::KEYWORDS
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect();
-            errors.push(
-                name.span(),
-                format!(
-                    "unknown strategy `{other}`: the strategies are {}",
-                    known.join(", ")
-                ),
-            );
-            return None;
-        }
+        other => match Strategy::from_keyword(other) {
+            Some(strategy) => Some(strategy),
+            None => {
+                let known: Vec<String> = Strategy::keywords().map(|k| format!("`{k}`")).collect();
+                errors.push(
+                    name.span(),
+                    format!(
+                        "unknown strategy `{other}`: the strategies are {}",
+                        known.join(", ")
+                    ),
+                );
+                return None;
+            }
+        },
     };
     if let Some((key, _)) = params.first() {
         errors.push(

@@ -157,7 +157,7 @@ pub mod __private {
     pub use crate::join::{
         Extensions, JoinNode, Participants, absorb, grow, require_positive, shortest,
     };
-    pub use crate::output::{FreeLevel, count_product};
+    pub use crate::output::{Below, FreeLevel, Local, count_product};
     pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
     pub use crate::range::{RangeKey, RangeSums};
     #[cfg(feature = "serde")]

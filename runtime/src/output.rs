@@ -118,20 +118,36 @@ struct LevelJournal<G, X> {
     then: HashMap<G, Vec<X>>,
 }
 
+/// What lies below a free level's variable X in the variable order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Below {
+    /// No free variable: each live value of X is one output tuple.
+    Nothing,
+    /// Free levels, whose counts multiply X's.
+    Levels,
+}
+
+/// A free level's local payload of a value of X.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Local {
+    /// Always one: X has no summed-out child or atom of its own.
+    One,
+    /// The product of X's summed-out children and atoms, which may be zero.
+    Factors,
+}
+
 impl<G, X> FreeLevel<G, X>
 where
     G: Clone + Eq + Hash,
     X: Clone + Eq + Hash,
 {
-    /// An empty level. `leaf`: X has no free variable below it.
-    /// `has_factors`: X has summed-out children or atoms, whose product is
-    /// its local payload (otherwise the local payload is always one).
-    pub fn new(leaf: bool, has_factors: bool) -> Self {
+    /// An empty level: what lies below X, and what its local payload is.
+    pub fn new(below: Below, local: Local) -> Self {
         FreeLevel {
             entries: HashMap::default(),
             groups: HashMap::default(),
-            unseen_live: !has_factors,
-            unseen_below: u64::from(leaf),
+            unseen_live: local == Local::One,
+            unseen_below: u64::from(below == Below::Nothing),
             journal: None,
         }
     }

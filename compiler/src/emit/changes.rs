@@ -199,12 +199,16 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             quote! { #upper.contains_key(&#key) }
         });
         let keep = (!ancestors.is_empty()).then(|| quote! { .filter(|__r| !(#(#above)||*)) });
-        quote! {
-            let #list: ::std::vec::Vec<#ty> = if __everything {
-                ::std::vec::Vec::new()
-            } else {
-                #set.keys() #keep .cloned().collect()
-            };
+        if c.scalars.is_empty() {
+            quote! { let #list: ::std::vec::Vec<#ty> = #set.keys() #keep .cloned().collect(); }
+        } else {
+            quote! {
+                let #list: ::std::vec::Vec<#ty> = if __everything {
+                    ::std::vec::Vec::new()
+                } else {
+                    #set.keys() #keep .cloned().collect()
+                };
+            }
         }
     });
     // Levels whose changed prefixes a later level's tuples must be checked
@@ -316,8 +320,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             let map = &p.maps[m].name;
             quote! { self.#map.changed_then().next().is_some() }
         })
-        .reduce(|a, b| quote! { #a || #b })
-        .unwrap_or_else(|| quote! { false });
+        .reduce(|a, b| quote! { #a || #b });
     // Every factor of an output tuple's payload: the scalars, then each
     // level's factors, each read then and now with one probe.
     let lookups: Vec<TokenStream> = c
@@ -338,17 +341,26 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             })
         }))
         .collect();
-    let body = quote! {
-        // A changed scalar changes every output tuple.
-        let __everything = #scalar_changed;
-        #(#collect)*
-        #(#topmost)*
-        #(#shared)*
-        let __tuples = __everything
-            .then(|| #everything)
-            .into_iter()
-            .flatten()
-            #(#from_levels)*;
+    let body = if c.scalars.is_empty() {
+        quote! {
+            #(#collect)*
+            #(#topmost)*
+            #(#shared)*
+            let __tuples = ::core::iter::empty() #(#from_levels)*;
+        }
+    } else {
+        quote! {
+            // A changed scalar changes every output tuple.
+            let __everything = #scalar_changed;
+            #(#collect)*
+            #(#topmost)*
+            #(#shared)*
+            let __tuples = __everything
+                .then(|| #everything)
+                .into_iter()
+                .flatten()
+                #(#from_levels)*;
+        }
     };
     let since = quote! {
         __tuples.filter_map(move |__p| {

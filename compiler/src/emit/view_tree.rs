@@ -884,9 +884,17 @@ pub fn field_init(p: &Program, m: MapId) -> TokenStream {
         MapKind::Free {
             children, factors, ..
         } => {
-            let leaf = children.is_empty();
-            let has_factors = !factors.is_empty();
-            quote! { ::ivm::__private::FreeLevel::new(#leaf, #has_factors) }
+            let below = if children.is_empty() {
+                quote! { ::ivm::__private::Below::Nothing }
+            } else {
+                quote! { ::ivm::__private::Below::Levels }
+            };
+            let local = if factors.is_empty() {
+                quote! { ::ivm::__private::Local::One }
+            } else {
+                quote! { ::ivm::__private::Local::Factors }
+            };
+            quote! { ::ivm::__private::FreeLevel::new(#below, #local) }
         }
         _ => super::payload_map_init(),
     }

@@ -24,7 +24,7 @@ pub fn reading(p: &Program, core: TokenStream, scalars: &[MapId]) -> TokenStream
             .map(|&m| format!("`{}`", p.maps[m].name))
             .collect();
         format!(
-            " The result's one payload (zero when there is none): the core's times the nullary factors {}.",
+            " The result's one payload (zero when there is none): the core result's times the nullary factors {}.",
             names.join(", ")
         )
     };

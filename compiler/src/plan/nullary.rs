@@ -22,9 +22,10 @@ pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, MapId)> {
                 unreachable!("a nullary factor binds one variable")
             };
             let name = &p.vars[var].name;
+            let field = super::names::fresh_name(p, &[], &format!("sum_over_{name}"));
             let view = p.maps.len();
             p.maps.push(Map {
-                name: Ident::new(&format!("sum_over_{name}"), Span::call_site()),
+                name: Ident::new(&field, Span::call_site()),
                 doc: format!(
                     "⊕ over `{name}` of `{}`: a nullary factor of every derivation.",
                     p.atoms[atom].label

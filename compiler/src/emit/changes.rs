@@ -115,20 +115,44 @@ pub fn note(p: &Program, result: &Ident, key: &TokenStream) -> TokenStream {
 /// values, the enumeration walks the values with output then or now.
 fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     let n = c.levels.len();
-    let vars: Vec<VarId> = c
+    let level_vars: Vec<&[VarId]> = c
         .levels
         .iter()
-        .map(|&m| match p.maps[m].kind {
-            MapKind::Free { var, .. } => var,
+        .map(|&m| match &p.maps[m].kind {
+            MapKind::Free { vars, .. } => vars.as_slice(),
             _ => unreachable!("free levels"),
         })
         .collect();
-    let at = |v: VarId| vars.iter().position(|&w| w == v).expect("a free variable");
+    // Where a variable lies in a preorder tuple: the level, and the
+    // component of its values when they are tuples.
+    let slot = |v: VarId| -> (usize, Option<usize>) {
+        level_vars
+            .iter()
+            .enumerate()
+            .find_map(|(i, vars)| {
+                let j = vars.iter().position(|&w| w == v)?;
+                Some((i, (vars.len() > 1).then_some(j)))
+            })
+            .expect("a free variable")
+    };
+    // A variable's value, cloned out of the preorder tuple `src`.
+    let clone_var = |src: TokenStream, v: VarId| {
+        let (i, j) = slot(v);
+        let i = syn::Index::from(i);
+        match j.map(syn::Index::from) {
+            Some(j) => quote! { ::core::clone::Clone::clone(&#src.#i.#j) },
+            None => quote! { ::core::clone::Clone::clone(&#src.#i) },
+        }
+    };
     // Each level's path, as preorder indexes, root first.
     let paths: Vec<Vec<usize>> = c
         .levels
         .iter()
-        .map(|&m| p.level_path(m).into_iter().map(at).collect())
+        .map(|&m| {
+            let mut path: Vec<usize> = p.level_path(m).into_iter().map(|v| slot(v).0).collect();
+            path.dedup();
+            path
+        })
         .collect();
     let field = |i: usize| syn::Index::from(i);
     let clone_from = |src: TokenStream, positions: &[usize]| {
@@ -159,7 +183,9 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     // The changed prefixes of each level (its path's values, root first),
     // from its factors' journals.
     let path_ty = |j: usize| {
-        let tys = paths[j].iter().map(|&i| &p.vars[vars[i]].ty);
+        let tys = paths[j]
+            .iter()
+            .map(|&i| super::level_type(p, level_vars[i]));
         quote! { (#(#tys,)*) }
     };
     let collect = c.levels.iter().enumerate().map(|(j, &m)| {
@@ -171,10 +197,17 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         let per_factor = factors.iter().map(|&f| {
             let map = &p.maps[p.factor_map(f)].name;
             let key = p.journal_key(f).expect("checked by `change_tracking`");
-            let items = paths[j].iter().map(|&i| {
-                let col = key.iter().position(|&w| w == vars[i]).expect("checked");
+            let column = |v: VarId| {
+                let col = key.iter().position(|&w| w == v).expect("checked");
                 let item = super::item(&quote! { __key }, col, key.len());
                 quote! { ::core::clone::Clone::clone(&#item) }
+            };
+            let items = paths[j].iter().map(|&i| match level_vars[i] {
+                [one] => column(*one),
+                several => {
+                    let columns = several.iter().map(|&v| column(v));
+                    quote! { (#(#columns,)*) }
+                }
             });
             quote! {
                 for __key in self.#map.changed_then() {
@@ -235,8 +268,8 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
                 None => {
                     let level = &p.maps[c.levels[i]];
                     let out = &level.name;
-                    let group: Vec<usize> = level.key.iter().map(|&v| at(v)).collect();
-                    let group = clone_from(quote! { __p }, &group);
+                    let group = level.key.iter().map(|&v| clone_var(quote! { __p }, v));
+                    let group = quote! { (#(#group,)*) };
                     quote! { self.#out.values_then_and_now(&#group).cloned() }
                 }
             };
@@ -309,8 +342,8 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             }
         }
     });
-    let head_positions: Vec<usize> = p.output.head.iter().map(|&v| at(v)).collect();
-    let head = clone_from(quote! { __p }, &head_positions);
+    let head = p.output.head.iter().map(|&v| clone_var(quote! { __p }, v));
+    let head = quote! { (#(#head,)*) };
 
     // Whether a scalar changed.
     let scalar_changed = c

@@ -396,6 +396,39 @@ fn key_expr(p: &Program, vars: &[VarId]) -> TokenStream {
     tuple(vars.iter().map(|&v| owned(p, v)))
 }
 
+/// The type of a free level's values: its variable's type, or the tuple
+/// of its variables' types.
+fn level_type(p: &Program, vars: &[VarId]) -> TokenStream {
+    match vars {
+        [one] => {
+            let ty = &p.vars[*one].ty;
+            quote! { #ty }
+        }
+        _ => key_type(p, vars),
+    }
+}
+
+/// A free level's value from its variables in scope (bound as references).
+fn level_value(p: &Program, vars: &[VarId]) -> TokenStream {
+    match vars {
+        [one] => owned(p, *one),
+        _ => key_expr(p, vars),
+    }
+}
+
+/// The pattern that binds a free level's variables, by reference, to one
+/// of its values (given as a reference).
+fn level_pattern(p: &Program, vars: &[VarId]) -> TokenStream {
+    let names = vars.iter().map(|&v| &p.vars[v].name);
+    match vars {
+        [one] => {
+            let name = &p.vars[*one].name;
+            quote! { #name }
+        }
+        _ => quote! { (#(#names,)*) },
+    }
+}
+
 /// The tuple type of a relation's tuples.
 fn relation_type(r: &crate::ir::RelationIr) -> TokenStream {
     tuple(r.columns.iter().map(|(_, ty)| quote! { #ty }))

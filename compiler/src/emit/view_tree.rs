@@ -141,12 +141,12 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                     (old, new) = (quote! { &__changed_old }, quote! { &__changed_new });
                 }
             }
-            Product::Free { var, .. } => {
+            Product::Free { vars, .. } => {
                 // The level only records whether the local payload is
                 // non-zero; the payload itself is looked up when read. So a
                 // change between non-zero payloads stops here.
                 let group = key_expr(p, &target.key);
-                let x = super::owned(p, var);
+                let x = super::level_value(p, vars);
                 let recount = recount(p, step.target);
                 // Without zero divisors the product's liveness follows the
                 // changed factor's: the siblings are looked up only when it
@@ -353,8 +353,8 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
                 used.extend(columns.iter().map(|&c| vars[c]));
             }
         }
-        if let MapKind::Free { var, .. } = target.kind {
-            used.push(var);
+        if let MapKind::Free { vars, .. } = &target.kind {
+            used.extend(vars);
             // The recount walks up the free levels, whose keys are a prefix
             // of this one: nothing new.
         }
@@ -372,14 +372,14 @@ fn recount(p: &Program, level: usize) -> TokenStream {
         return quote! {};
     };
     let pm = &p.maps[parent];
-    let MapKind::Free { var, children, .. } = &pm.kind else {
+    let MapKind::Free { vars, children, .. } = &pm.kind else {
         return quote! {};
     };
     let field = &pm.name;
-    let owned_x = super::owned(p, *var);
+    let owned_x = super::level_value(p, vars);
     let group = key_expr(p, &pm.key);
     let mut child_key = pm.key.clone();
-    child_key.push(*var);
+    child_key.extend(vars);
     let child_group = key_expr(p, &child_key);
     let totals = children.iter().map(|&c| {
         let child = &p.maps[c].name;
@@ -581,11 +581,11 @@ fn chain_product(p: &Program, levels: &[MapId], acc: Option<TokenStream>) -> Tok
     let k = &p.payload;
     let (&m, below) = levels.split_first().expect("a chain has a level");
     let map = &p.maps[m];
-    let MapKind::Free { var, factors, .. } = &map.kind else {
+    let MapKind::Free { vars, factors, .. } = &map.kind else {
         unreachable!("free levels only")
     };
     let field = &map.name;
-    let x = &p.vars[*var].name;
+    let x = super::level_pattern(p, vars);
     let group = key_expr(p, &map.key);
     // The local payload is looked up here, at enumeration; the level only
     // lists the values whose local payload is non-zero and has output below.
@@ -677,7 +677,7 @@ fn level(
 ) -> (TokenStream, TokenStream) {
     let map = &p.maps[m];
     let MapKind::Free {
-        var,
+        vars,
         children,
         factors,
         ..
@@ -687,10 +687,10 @@ fn level(
     };
     let k = &p.payload;
     let field = &map.name;
-    let x = &p.vars[*var].name;
-    let owned_x = super::owned(p, *var);
+    let x = super::level_pattern(p, vars);
+    let owned_x = super::level_value(p, vars);
     let mut key = map.key.clone();
-    key.push(*var);
+    key.extend(vars);
     let below_group = key_expr(p, &key);
     let (below, below_pat) = levels_product(p, children, below_group, quote! { __acc });
     // The local payload is looked up here, at enumeration; the level only
@@ -759,14 +759,14 @@ pub fn bulk_load(p: &Program) -> TokenStream {
                 })
             }
             Product::Free {
-                var,
+                vars,
                 factors,
                 children,
             } => {
                 let mut full = map.key.clone();
-                full.push(var);
+                full.extend(vars);
                 let group = key_expr(p, &map.key);
-                let owned_x = super::owned(p, var);
+                let owned_x = super::level_value(p, vars);
                 let live = (!factors.is_empty()).then(|| {
                     let (source, bind) = scan(p, factors, &full);
                     let local = scanned_product(p, factors);
@@ -870,8 +870,8 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     let map = &p.maps[m];
     let key = key_type(p, &map.key);
     match &map.kind {
-        MapKind::Free { var, .. } => {
-            let x = &p.vars[*var].ty;
+        MapKind::Free { vars, .. } => {
+            let x = super::level_type(p, vars);
             quote! { ::ivm::__private::FreeLevel<#key, #x> }
         }
         _ => super::payload_map(p, key),

@@ -133,14 +133,14 @@ impl fmt::Display for Program {
                     )?;
                 }
                 MapKind::Free {
-                    var,
+                    vars,
                     factors,
                     children,
                     ..
                 } => {
                     let product = self.product_label(factors);
                     let mut full = map.key.clone();
-                    full.push(*var);
+                    full.extend(vars);
                     let local = if product.is_empty() {
                         "1".to_owned()
                     } else {
@@ -152,7 +152,7 @@ impl fmt::Display for Program {
                         "  {}[{}] := free {}: local {local}",
                         map.name,
                         self.var_list(&full),
-                        self.vars[*var].name
+                        self.var_list(vars)
                     )?;
                     if !below.is_empty() {
                         write!(f, "; counts tuples of {}", below.join(", "))?;
@@ -540,9 +540,9 @@ impl Program {
                             target.name,
                             self.var_list(&target.key)
                         )?,
-                        Product::Free { var, .. } => {
+                        Product::Free { vars, .. } => {
                             let mut full = target.key.clone();
-                            full.push(var);
+                            full.extend(vars);
                             writeln!(
                                 f,
                                 "    {}[{}]: local := new{times}; recount tuples up to the root",

@@ -453,12 +453,16 @@ pub enum MapKind {
         /// Whom a growing entry tells.
         parent: MessageParent,
     },
-    /// For each key and each value of the free variable `var`: the ⊗ of
+    /// For each key and each value of the free variables `vars`: the ⊗ of
     /// `factors` (its local payload), the number of output tuples below it,
     /// and its place among the values sharing the key, for enumeration.
+    /// Free variables that follow one another in the variable order with
+    /// nothing between them (no factor at the upper one, no branch) share
+    /// one level, whose values are tuples: a head that one atom binds is
+    /// one level, not one per column.
     Free {
-        /// The free variable.
-        var: VarId,
+        /// The free variables, outermost first (at least one).
+        vars: Vec<VarId>,
         /// The factors multiplied into the local payload.
         factors: Vec<Factor>,
         /// The free variables directly below, whose levels count into this
@@ -807,11 +811,11 @@ pub enum Product<'a> {
         /// The factors.
         factors: &'a [Factor],
     },
-    /// A [`MapKind::Free`] level: whether the product at a value of `var`
+    /// A [`MapKind::Free`] level: whether the product at a value of `vars`
     /// is non-zero, and the output tuples below it.
     Free {
-        /// The free variable.
-        var: VarId,
+        /// The free variables.
+        vars: &'a [VarId],
         /// The factors of the local payload.
         factors: &'a [Factor],
         /// The free levels directly below.
@@ -845,12 +849,12 @@ impl MapKind {
         match self {
             MapKind::Sum { var, factors } => Some(Product::Sum { var: *var, factors }),
             MapKind::Free {
-                var,
+                vars,
                 factors,
                 children,
                 ..
             } => Some(Product::Free {
-                var: *var,
+                vars,
                 factors,
                 children,
             }),
@@ -1114,10 +1118,10 @@ impl Program {
     pub fn level_path(&self, mut m: MapId) -> Vec<VarId> {
         let mut path = Vec::new();
         loop {
-            let MapKind::Free { var, parent, .. } = &self.maps[m].kind else {
+            let MapKind::Free { vars, parent, .. } = &self.maps[m].kind else {
                 unreachable!("free levels")
             };
-            path.push(*var);
+            path.extend(vars.iter().rev());
             match parent {
                 Some(up) => m = *up,
                 None => break,

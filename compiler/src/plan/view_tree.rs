@@ -64,8 +64,15 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
             p.retain(|a| read.contains(a));
             p
         };
-        let name = vars[v].name.to_string();
-        let free = query.is_free(v);
+        if let Some(level) = shared_level(query, order, v, &map_of) {
+            // Nothing at `v` but the free variable below it: one level.
+            if let MapKind::Free { vars, .. } = &mut maps[level].kind {
+                vars.insert(0, v);
+            }
+            maps[level].key = ancestors;
+            map_of[v] = Some(level);
+            continue;
+        }
         let mut factors: Vec<Factor> = Vec::new();
         let mut children: Vec<MapId> = Vec::new();
         for &c in &node.children {
@@ -77,61 +84,38 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
             }
         }
         factors.extend(node.atoms.iter().map(|&a| Factor::Atom(a)));
-        let product: Vec<String> = factors
-            .iter()
-            .map(|f| label(f, &atoms, &maps, &vars))
-            .collect();
-        let product = if product.is_empty() {
-            "1".to_owned()
+        let kind = if query.is_free(v) {
+            MapKind::Free {
+                vars: vec![v],
+                factors,
+                children,
+                parent: None,
+            }
         } else {
-            product.join(" ⊗ ")
-        };
-        let above = names(&ancestors, &vars);
-        let (field, doc, kind) = if free {
-            (
-                format!("out_{name}"),
-                format!(
-                    "The values of the free variable `{name}`{} whose local payload {product} is non-zero, with the number of output tuples below each: what enumeration walks.",
-                    if above.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" for each ({above})")
-                    }
-                ),
-                MapKind::Free {
-                    var: v,
-                    factors,
-                    children,
-                    parent: None,
-                },
-            )
-        } else {
-            (
-                format!("sum_over_{name}"),
-                format!(
-                    "{}⊕ over `{name}` of {product}.",
-                    if above.is_empty() {
-                        String::new()
-                    } else {
-                        format!("For each ({above}): ")
-                    }
-                ),
-                MapKind::Sum { var: v, factors },
-            )
+            MapKind::Sum { var: v, factors }
         };
         map_of[v] = Some(maps.len());
         maps.push(Map {
-            name: Ident::new(&field, Span::call_site()),
-            doc,
+            name: Ident::new("unnamed", Span::call_site()),
+            doc: String::new(),
             key: ancestors,
             kind,
         });
     }
+    for m in 0..maps.len() {
+        if matches!(maps[m].kind, MapKind::Sum { .. } | MapKind::Free { .. }) {
+            let (field, doc) = describe(&maps[m], &atoms, &maps, &vars);
+            maps[m].name = Ident::new(&field, Span::call_site());
+            maps[m].doc = doc;
+        }
+    }
     // Parent links of free levels.
     for &v in &post {
         if let (true, Some(p)) = (query.is_free(v), order.nodes[v].parent) {
-            let parent = map_of[p];
-            if let MapKind::Free { parent: slot, .. } = &mut maps[map_of[v].expect("mapped")].kind {
+            let (parent, level) = (map_of[p], map_of[v].expect("mapped"));
+            if let (MapKind::Free { parent: slot, .. }, false) =
+                (&mut maps[level].kind, parent == Some(level))
+            {
                 *slot = parent;
             }
         }
@@ -293,6 +277,90 @@ fn view_index(p: &mut Program, view: MapId, columns: Vec<usize>) -> MapId {
         kind: MapKind::ViewIndex { view, columns },
     });
     p.maps.len() - 1
+}
+
+/// The level of the free variable below `v`, when `v` is free and has
+/// nothing else: no atom, no other child. Then `v` joins that level (its
+/// values are never read apart from the ones below, so a separate level
+/// would only add a map and a recount per update).
+fn shared_level(
+    query: &Query,
+    order: &VariableOrder,
+    v: usize,
+    map_of: &[Option<MapId>],
+) -> Option<MapId> {
+    let node = &order.nodes[v];
+    match node.children.as_slice() {
+        [c] if query.is_free(v) && query.is_free(*c) && node.atoms.is_empty() => map_of[*c],
+        _ => None,
+    }
+}
+
+/// The field name and doc comment of a view or a free level.
+fn describe(map: &Map, atoms: &[AtomIr], maps: &[Map], vars: &[Var]) -> (String, String) {
+    let product = |factors: &[Factor]| {
+        if factors.is_empty() {
+            "1".to_owned()
+        } else {
+            let labels: Vec<String> = factors
+                .iter()
+                .map(|f| label(f, atoms, maps, vars))
+                .collect();
+            labels.join(" ⊗ ")
+        }
+    };
+    let above = names(&map.key, vars);
+    match &map.kind {
+        MapKind::Free {
+            vars: level,
+            factors,
+            ..
+        } => {
+            let (field, what) = match level.as_slice() {
+                [one] => (
+                    format!("out_{}", vars[*one].name),
+                    format!("the free variable `{}`", vars[*one].name),
+                ),
+                [first, .., last] => {
+                    let field = if level.len() <= 3 {
+                        let parts: Vec<String> =
+                            level.iter().map(|&v| vars[v].name.to_string()).collect();
+                        format!("out_{}", parts.join("_"))
+                    } else {
+                        format!("out_{}_to_{}", vars[*first].name, vars[*last].name)
+                    };
+                    (
+                        field,
+                        format!("the free variables ({})", names(level, vars)),
+                    )
+                }
+                [] => unreachable!("a level has a variable"),
+            };
+            let group = if above.is_empty() {
+                String::new()
+            } else {
+                format!(" for each ({above})")
+            };
+            let doc = format!(
+                "The values of {what}{group} whose local payload {} is non-zero, with the number of output tuples below each: what enumeration walks.",
+                product(factors)
+            );
+            (field, doc)
+        }
+        MapKind::Sum { var, factors } => {
+            let name = &vars[*var].name;
+            let group = if above.is_empty() {
+                String::new()
+            } else {
+                format!("For each ({above}): ")
+            };
+            (
+                format!("sum_over_{name}"),
+                format!("{group}⊕ over `{name}` of {}.", product(factors)),
+            )
+        }
+        _ => unreachable!("views and levels only"),
+    }
 }
 
 fn post_order(order: &VariableOrder, v: usize, out: &mut Vec<usize>) {

@@ -24,7 +24,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use crate::ir::{ChangeTracking, MapId, MapKind, Program, VarId};
+use crate::ir::{ChangeTracking, FreeLevel, MapId, MapKind, Program, VarId};
 use crate::plan::names::fresh_name;
 
 mod joined;
@@ -119,7 +119,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         .levels
         .iter()
         .map(|&m| match &p.maps[m].kind {
-            MapKind::Free { vars, .. } => vars.as_slice(),
+            MapKind::Free(FreeLevel { vars, .. }) => vars.as_slice(),
             _ => unreachable!("free levels"),
         })
         .collect();
@@ -165,7 +165,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     // Every map with a journal: the factors of the levels and the scalars.
     let mut journaled: Vec<MapId> = c.scalars.clone();
     for &m in &c.levels {
-        if let MapKind::Free { factors, .. } = &p.maps[m].kind {
+        if let MapKind::Free(FreeLevel { factors, .. }) = &p.maps[m].kind {
             for &f in factors {
                 let map = p.factor_map(f);
                 if !journaled.contains(&map) {
@@ -191,7 +191,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     let collect = c.levels.iter().enumerate().map(|(j, &m)| {
         let set = format_ident!("__changed_{j}");
         let ty = path_ty(j);
-        let MapKind::Free { factors, .. } = &p.maps[m].kind else {
+        let MapKind::Free(FreeLevel { factors, .. }) = &p.maps[m].kind else {
             unreachable!("free levels")
         };
         let per_factor = factors.iter().map(|&f| {
@@ -364,7 +364,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             quote! { self.#map.value_then_and_now(&()) }
         })
         .chain(c.levels.iter().flat_map(|&m| {
-            let MapKind::Free { factors, .. } = &p.maps[m].kind else {
+            let MapKind::Free(FreeLevel { factors, .. }) = &p.maps[m].kind else {
                 unreachable!("free levels")
             };
             factors.iter().map(|&f| {

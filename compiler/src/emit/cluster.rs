@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::names::{participate, raise, reach};
 use super::top_join::{links, project};
-use crate::ir::{MapId, MapKind, Program};
+use crate::ir::{ClusterNode, MapId, MapKind, Program};
 
 /// A cluster tuple takes part in a full result: it raises the cluster's
 /// best payload, and the live tuples below that agree with it take part
@@ -15,12 +15,12 @@ use crate::ir::{MapId, MapKind, Program};
 pub fn participate_method(p: &Program, node: MapId) -> TokenStream {
     let k = &p.payload;
     let map = &p.maps[node];
-    let MapKind::Cluster {
+    let MapKind::Cluster(ClusterNode {
         atom,
         children,
         best,
         ..
-    } = &map.kind
+    }) = &map.kind
     else {
         unreachable!("a cluster node")
     };
@@ -70,7 +70,7 @@ pub fn participate_method(p: &Program, node: MapId) -> TokenStream {
 /// its grown one.
 pub fn path(p: &Program, node: MapId) -> TokenStream {
     let map = &p.maps[node];
-    let MapKind::Cluster { best, .. } = &map.kind else {
+    let MapKind::Cluster(ClusterNode { best, .. }) = &map.kind else {
         unreachable!("a cluster node")
     };
     let field = &map.name;
@@ -94,12 +94,12 @@ pub fn path(p: &Program, node: MapId) -> TokenStream {
 /// The field type of a cluster node: a join node over the atom's tuples,
 /// keyed towards its parent by the shared variables.
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::Cluster {
+    let MapKind::Cluster(ClusterNode {
         atom,
         parent,
         shared,
         ..
-    } = &p.maps[m].kind
+    }) = &p.maps[m].kind
     else {
         unreachable!("a cluster node")
     };

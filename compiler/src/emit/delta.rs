@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::key_expr;
-use crate::ir::{Access, DeltaJoin, MapId, MapKind, Program};
+use crate::ir::{Access, DeltaJoin, MapId, MapKind, Program, RelationIndex};
 
 /// The first-order delta of one atom: nested loops over the other atoms,
 /// and for each derivation found, its old payload replaced by its new one
@@ -20,7 +20,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     needed.extend(p.theta.iter().flat_map(|f| f.vars.iter().copied()));
     let index_key = |atom: usize, m: MapId| -> Vec<usize> {
         match &p.maps[m].kind {
-            MapKind::Index { columns, .. } => {
+            MapKind::Index(RelationIndex { columns, .. }) => {
                 columns.iter().map(|&c| p.atoms[atom].vars[c]).collect()
             }
             _ => unreachable!("an index"),
@@ -166,7 +166,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                 }
             }
             Access::Index(m) => {
-                let MapKind::Index { columns, .. } = &p.maps[m].kind else {
+                let MapKind::Index(RelationIndex { columns, .. }) = &p.maps[m].kind else {
                     unreachable!("an index")
                 };
                 let index = &p.maps[m].name;

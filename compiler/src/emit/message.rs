@@ -9,7 +9,8 @@ use quote::{format_ident, quote};
 use super::names::{raise, reach};
 use super::{factor_value, key_expr, key_type};
 use crate::ir::{
-    AtomId, AtomPath, Factor, Kept, MapId, MapKind, MessageParent, PathBody, Program, RelId, VarId,
+    AtomId, AtomPath, BestMap, Factor, Kept, MapId, MapKind, Message, MessageParent, PathBody,
+    Program, RelId, RelationIndex, VarId,
 };
 
 /// The payload of a message's atom at tuple `__u` (in scope, with the
@@ -35,7 +36,7 @@ fn contribution(
 /// and the keys of its children not `known`.
 fn contribution_vars(p: &Program, message: MapId, known: &[(MapId, TokenStream)]) -> Vec<VarId> {
     let map = &p.maps[message];
-    let MapKind::Message { children, .. } = &map.kind else {
+    let MapKind::Message(Message { children, .. }) = &map.kind else {
         unreachable!("a message")
     };
     let mut vars = map.key.clone();
@@ -113,7 +114,7 @@ fn raise_contribution(
     payload: TokenStream,
     known: &[(MapId, TokenStream)],
 ) -> TokenStream {
-    let MapKind::Message { children, .. } = &p.maps[message].kind else {
+    let MapKind::Message(Message { children, .. }) = &p.maps[message].kind else {
         unreachable!("a message")
     };
     let k = &p.payload;
@@ -156,7 +157,7 @@ pub fn read_children(
     atom: AtomId,
     message: MapId,
 ) -> (TokenStream, Vec<(MapId, TokenStream)>) {
-    let MapKind::Message { children, .. } = &p.maps[message].kind else {
+    let MapKind::Message(Message { children, .. }) = &p.maps[message].kind else {
         unreachable!("a message")
     };
     let k = &p.payload;
@@ -197,13 +198,13 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
     let k = &p.payload;
     let map = &p.maps[message];
     let parent = match &map.kind {
-        MapKind::Message { parent, .. } => *parent,
-        MapKind::Best { top } => MessageParent::Join(*top),
+        MapKind::Message(Message { parent, .. }) => *parent,
+        MapKind::Best(BestMap { top }) => MessageParent::Join(*top),
         _ => unreachable!("a message or a best map"),
     };
     // A message relies on a bounded monotone semiring; a best map on the
     // max-max semiring's idempotent ⊕ alone.
-    let grow = if matches!(map.kind, MapKind::Best { .. }) {
+    let grow = if matches!(map.kind, MapKind::Best(BestMap { .. })) {
         quote! { ::ivm::__private::absorb }
     } else {
         quote! { ::ivm::__private::grow }
@@ -226,19 +227,19 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             )
         }
         MessageParent::Message { map: up, index } => {
-            let MapKind::Message {
+            let MapKind::Message(Message {
                 atom: up_atom,
                 children: up_children,
                 ..
-            } = &p.maps[up].kind
+            }) = &p.maps[up].kind
             else {
                 unreachable!("a message")
             };
-            let MapKind::Index {
+            let MapKind::Index(RelationIndex {
                 columns,
                 while_growing,
                 ..
-            } = &p.maps[index].kind
+            }) = &p.maps[index].kind
             else {
                 unreachable!("an index")
             };
@@ -313,7 +314,7 @@ pub fn raise_method(p: &Program, message: MapId) -> TokenStream {
             let only_index = p
                 .maps
                 .iter()
-                .filter(|m| matches!(m.kind, MapKind::Index { relation, .. } if relation == up_relation))
+                .filter(|m| matches!(m.kind, MapKind::Index(RelationIndex { relation, .. }) if relation == up_relation))
                 .count()
                 == 1;
             let forget = (p.kept(up_relation) == Kept::Revisitable && only_index).then(|| {

@@ -49,7 +49,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use crate::ir::{AtomPath, Factor, Kept, MapId, MapKind, PathBody, Program, Reading, VarId};
+use crate::ir::{
+    AtomPath, BaseMap, BestMap, ClusterNode, Extension, Factor, FreeLevel, JoinNode, JoinedMap,
+    Kept, MapId, MapKind, Message, PathBody, Program, RangeSums, Reading, RelationIndex, ResultMap,
+    SumView, Support, TriangleState, VarId, ViewIndex,
+};
 
 /// Emits the struct, its maintenance methods and its enumerator.
 pub fn emit(p: &Program) -> TokenStream {
@@ -70,10 +74,10 @@ pub fn emit(p: &Program) -> TokenStream {
         .filter(|&m| {
             !matches!(
                 p.maps[m].kind,
-                MapKind::Base {
+                MapKind::Base(BaseMap {
                     kept: Kept::None | Kept::IndexOnly | Kept::InTriangle,
                     ..
-                }
+                })
             )
         })
         .collect();
@@ -250,54 +254,58 @@ pub fn emit(p: &Program) -> TokenStream {
 /// value.
 fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
     match &p.maps[m].kind {
-        MapKind::Base { .. } | MapKind::Index { .. } => {
+        MapKind::Base(BaseMap { .. }) | MapKind::Index(RelationIndex { .. }) => {
             (relation::field_type(p, m), relation::field_init(p, m))
         }
-        MapKind::ViewIndex { .. } => (
+        MapKind::ViewIndex(ViewIndex { .. }) => (
             view_tree::view_index_type(p, m),
             quote! { ::ivm::__private::Index::default() },
         ),
-        MapKind::Sum { .. } | MapKind::Free { .. } => {
+        MapKind::Sum(SumView { .. }) | MapKind::Free(FreeLevel { .. }) => {
             (view_tree::field_type(p, m), view_tree::field_init(p, m))
         }
-        MapKind::Result => (delta::field_type(p, m), payload_map_init()),
-        MapKind::RangeSums { .. } => (
+        MapKind::Result(ResultMap) => (delta::field_type(p, m), payload_map_init()),
+        MapKind::RangeSums(RangeSums { .. }) => (
             range_join::field_type(p, m),
             quote::quote! { ::core::default::Default::default() },
         ),
-        MapKind::Triangle { .. } => (triangle::field_type(p, m), triangle::field_init(p, m)),
-        MapKind::Join { .. }
-        | MapKind::Support { .. }
-        | MapKind::Extension { .. }
-        | MapKind::Joined => (top_join::field_type(p, m), top_join::field_init(p, m)),
-        MapKind::Message { .. } | MapKind::Best { .. } => {
+        MapKind::Triangle(TriangleState { .. }) => {
+            (triangle::field_type(p, m), triangle::field_init(p, m))
+        }
+        MapKind::Join(JoinNode { .. })
+        | MapKind::Support(Support { .. })
+        | MapKind::Extension(Extension { .. })
+        | MapKind::Joined(JoinedMap) => (top_join::field_type(p, m), top_join::field_init(p, m)),
+        MapKind::Message(Message { .. }) | MapKind::Best(BestMap { .. }) => {
             (message::field_type(p, m), hash_map_init())
         }
-        MapKind::Cluster { .. } => (cluster::field_type(p, m), cluster::field_init()),
+        MapKind::Cluster(ClusterNode { .. }) => (cluster::field_type(p, m), cluster::field_init()),
     }
 }
 
 /// The methods a map adds to the struct, by construct.
 fn map_methods(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Join { .. } => top_join::join_methods(p, m),
-        MapKind::Cluster { .. } => {
+        MapKind::Join(JoinNode { .. }) => top_join::join_methods(p, m),
+        MapKind::Cluster(ClusterNode { .. }) => {
             let mut methods = top_join::join_methods(p, m);
             methods.extend(cluster::participate_method(p, m));
             methods
         }
-        MapKind::Message { .. } | MapKind::Best { .. } => message::raise_method(p, m),
-        MapKind::Support { .. } => top_join::support_method(p, m),
-        MapKind::Base { .. }
-        | MapKind::Index { .. }
-        | MapKind::ViewIndex { .. }
-        | MapKind::Sum { .. }
-        | MapKind::Free { .. }
-        | MapKind::Result
-        | MapKind::RangeSums { .. }
-        | MapKind::Triangle { .. }
-        | MapKind::Extension { .. }
-        | MapKind::Joined => TokenStream::new(),
+        MapKind::Message(Message { .. }) | MapKind::Best(BestMap { .. }) => {
+            message::raise_method(p, m)
+        }
+        MapKind::Support(Support { .. }) => top_join::support_method(p, m),
+        MapKind::Base(BaseMap { .. })
+        | MapKind::Index(RelationIndex { .. })
+        | MapKind::ViewIndex(ViewIndex { .. })
+        | MapKind::Sum(SumView { .. })
+        | MapKind::Free(FreeLevel { .. })
+        | MapKind::Result(ResultMap)
+        | MapKind::RangeSums(RangeSums { .. })
+        | MapKind::Triangle(TriangleState { .. })
+        | MapKind::Extension(Extension { .. })
+        | MapKind::Joined(JoinedMap) => TokenStream::new(),
     }
 }
 
@@ -469,7 +477,7 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
         Factor::Map(m)
             if matches!(
                 p.maps[m].kind,
-                MapKind::Message { .. } | MapKind::Best { .. }
+                MapKind::Message(Message { .. }) | MapKind::Best(BestMap { .. })
             ) =>
         {
             // Messages only grow: their entries are plain payloads.

@@ -9,7 +9,9 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::method;
-use crate::ir::{AtomId, Kept, MapId, MapKind, Program, RelId, RelationIr, Trigger};
+use crate::ir::{
+    AtomId, BaseMap, Kept, MapId, MapKind, Program, RelId, RelationIndex, RelationIr, Trigger,
+};
 use crate::query::UpdateModel;
 
 /// `R(a, b)`: a relation's tuple as the docs of its methods write it.
@@ -86,10 +88,10 @@ fn index_inserts(p: &Program, rel: RelId, flags: &[Ident]) -> TokenStream {
     let inserts = p
         .maps
         .iter()
-        .filter(|m| matches!(&m.kind, MapKind::Index { relation, while_growing, .. } if *relation == rel && !while_growing.is_empty()))
+        .filter(|m| matches!(&m.kind, MapKind::Index(RelationIndex { relation, while_growing, .. }) if *relation == rel && !while_growing.is_empty()))
         .zip(flags)
         .map(|(m, flag)| {
-            let MapKind::Index { columns, .. } = &m.kind else {
+            let MapKind::Index(RelationIndex { columns, .. }) = &m.kind else {
                 unreachable!("an index")
             };
             let field = &m.name;
@@ -125,12 +127,12 @@ fn revisit_known(
         .maps
         .iter()
         .filter_map(|m| match &m.kind {
-            MapKind::Index {
+            MapKind::Index(RelationIndex {
                 relation,
                 columns,
                 while_growing,
                 ..
-            } if *relation == rel && !while_growing.is_empty() => Some((columns, while_growing)),
+            }) if *relation == rel && !while_growing.is_empty() => Some((columns, while_growing)),
             _ => None,
         })
         .map(|(columns, while_growing)| {
@@ -167,12 +169,12 @@ fn index_upkeep(p: &Program, rel: RelId) -> IndexUpkeep {
     let (mut enter, mut enter_while, mut leave) = (Vec::new(), Vec::new(), Vec::new());
     let mut refresh = Vec::new();
     for m in &p.maps {
-        if let MapKind::Index {
+        if let MapKind::Index(RelationIndex {
             relation,
             columns,
             while_growing,
             payloads,
-        } = &m.kind
+        }) = &m.kind
             && *relation == rel
         {
             let field = &m.name;
@@ -729,15 +731,15 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 /// of its indexes.
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Base { relation, .. } => {
+        MapKind::Base(BaseMap { relation, .. }) => {
             super::payload_map(p, super::relation_type(&p.relations[*relation]))
         }
-        MapKind::Index {
+        MapKind::Index(RelationIndex {
             relation,
             columns,
             while_growing,
             payloads,
-        } => {
+        }) => {
             let r = &p.relations[*relation];
             let key = super::tuple(columns.iter().map(|&c| {
                 let ty = &r.columns[c].1;
@@ -767,10 +769,10 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
 /// The empty base map or index.
 pub fn field_init(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Index { while_growing, .. } if !while_growing.is_empty() => {
+        MapKind::Index(RelationIndex { while_growing, .. }) if !while_growing.is_empty() => {
             quote! { ::ivm::__private::GrowingIndex::default() }
         }
-        MapKind::Index { .. } => quote! { ::ivm::__private::Index::default() },
+        MapKind::Index(RelationIndex { .. }) => quote! { ::ivm::__private::Index::default() },
         _ => super::payload_map_init(),
     }
 }

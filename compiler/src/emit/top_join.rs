@@ -11,7 +11,9 @@ use quote::{format_ident, quote};
 
 use super::names::{participate, reach};
 use super::{key_expr, key_type, product_value};
-use crate::ir::{Factor, MapId, MapKind, Program, VarId};
+use crate::ir::{
+    ClusterNode, Extension, Factor, JoinNode, JoinedMap, MapId, MapKind, Program, Support, VarId,
+};
 
 fn live(p: &Program, node: MapId) -> syn::Ident {
     format_ident!("live_{}", p.maps[node].name)
@@ -31,18 +33,18 @@ pub fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStrea
 /// children and the variables it shares with the parent.
 pub fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
     match &p.maps[node].kind {
-        MapKind::Join {
+        MapKind::Join(JoinNode {
             parent,
             children,
             shared,
             ..
-        }
-        | MapKind::Cluster {
+        })
+        | MapKind::Cluster(ClusterNode {
             parent,
             children,
             shared,
             ..
-        } => (*parent, children, shared),
+        }) => (*parent, children, shared),
         _ => unreachable!("a node of a join tree"),
     }
 }
@@ -87,7 +89,7 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
         }
     };
     let reach_doc = match &map.kind {
-        MapKind::Cluster { atom, .. } => format!(
+        MapKind::Cluster(ClusterNode { atom, .. }) => format!(
             " Adds a new `{}` tuple to `{field}`: it is live at once if every atom below has a live tuple it agrees with, and waits for them otherwise.",
             p.atoms[*atom].label
         ),
@@ -96,7 +98,7 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
             p.var_list(&map.key)
         ),
     };
-    let cluster = matches!(map.kind, MapKind::Cluster { .. });
+    let cluster = matches!(map.kind, MapKind::Cluster(ClusterNode { .. }));
     let take_part = participate(p, node);
     // Once `changes()` tracks the top join, a tuple that turns live may
     // take part in the result at once.
@@ -206,7 +208,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
     // One flat_map per node below the root, each after its parent: the
     // state is the array of the nodes' tuple ids.
     let levels = top.iter().enumerate().skip(1).map(|(i, &node)| {
-        let MapKind::Join { parent, shared, .. } = &p.maps[node].kind else {
+        let MapKind::Join(JoinNode { parent, shared, .. }) = &p.maps[node].kind else {
             unreachable!("a join node")
         };
         let q = parent.expect("below the root");
@@ -245,7 +247,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
     let factors: Vec<Factor> = top
         .iter()
         .flat_map(|&m| match &p.maps[m].kind {
-            MapKind::Join { factors, .. } => factors.clone(),
+            MapKind::Join(JoinNode { factors, .. }) => factors.clone(),
             _ => unreachable!("a join node"),
         })
         .collect();
@@ -299,7 +301,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
 /// completes.
 pub fn support_method(p: &Program, support: MapId) -> TokenStream {
     let map = &p.maps[support];
-    let MapKind::Support { delta, .. } = &map.kind else {
+    let MapKind::Support(Support { delta, .. }) = &map.kind else {
         unreachable!("a support")
     };
     let field = &map.name;
@@ -311,7 +313,7 @@ pub fn support_method(p: &Program, support: MapId) -> TokenStream {
     // This support's own extension indexes, read by the other supports'
     // deltas.
     let upkeep = p.maps.iter().filter_map(|m| match m.kind {
-        MapKind::Extension { support: s, var } if s == support => {
+        MapKind::Extension(Extension { support: s, var }) if s == support => {
             let index = &m.name;
             let key = key_expr(p, &m.key);
             let v = super::owned(p, var);
@@ -389,7 +391,7 @@ pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
         .maps
         .iter()
         .flat_map(|m| match &m.kind {
-            MapKind::Support { factors, .. } => factors.clone(),
+            MapKind::Support(Support { factors, .. }) => factors.clone(),
             _ => Vec::new(),
         })
         .collect();
@@ -441,7 +443,7 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     let map = &p.maps[m];
     let key = key_type(p, &map.key);
     match &map.kind {
-        MapKind::Join { parent, shared, .. } => {
+        MapKind::Join(JoinNode { parent, shared, .. }) => {
             let up = if parent.is_some() {
                 key_type(p, shared)
             } else {
@@ -449,12 +451,12 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
             };
             quote! { ::ivm::__private::JoinNode<#key, #up> }
         }
-        MapKind::Support { .. } => quote! { ::ivm::__private::HashMap<#key, ()> },
-        MapKind::Extension { var, .. } => {
+        MapKind::Support(Support { .. }) => quote! { ::ivm::__private::HashMap<#key, ()> },
+        MapKind::Extension(Extension { var, .. }) => {
             let v = &p.vars[*var].ty;
             quote! { ::ivm::__private::Extensions<#key, #v> }
         }
-        MapKind::Joined => quote! { ::std::vec::Vec<#key> },
+        MapKind::Joined(JoinedMap) => quote! { ::std::vec::Vec<#key> },
         _ => unreachable!("a map of the top join"),
     }
 }
@@ -462,9 +464,9 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
 /// The empty top join relation, support, extension index or join.
 pub fn field_init(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Join { .. } => quote! { ::ivm::__private::JoinNode::new() },
-        MapKind::Extension { .. } => quote! { ::ivm::__private::Extensions::new() },
-        MapKind::Joined => quote! { ::std::vec::Vec::new() },
+        MapKind::Join(JoinNode { .. }) => quote! { ::ivm::__private::JoinNode::new() },
+        MapKind::Extension(Extension { .. }) => quote! { ::ivm::__private::Extensions::new() },
+        MapKind::Joined(JoinedMap) => quote! { ::std::vec::Vec::new() },
         _ => super::hash_map_init(),
     }
 }

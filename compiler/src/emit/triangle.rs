@@ -5,13 +5,13 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::ir::{MapId, MapKind, Program};
+use crate::ir::{MapId, MapKind, Program, TriangleState};
 
 /// IVMε: the triangle map updates the atom's role.
 pub fn path(p: &Program, map: MapId, role: usize, [x, y]: [usize; 2]) -> TokenStream {
     let field = &p.maps[map].name;
     let update = match p.maps[map].kind {
-        MapKind::Triangle { cycle: true, .. } => format_ident!("update"),
+        MapKind::Triangle(TriangleState { cycle: true, .. }) => format_ident!("update"),
         _ => format_ident!("update_{}", ["r", "s", "t"][role]),
     };
     let (x, y) = (syn::Index::from(x), syn::Index::from(y));
@@ -47,7 +47,7 @@ pub fn reading(p: &Program, triangle: MapId, scalars: &[MapId]) -> TokenStream {
 /// baseline's one view.
 pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     let k = &p.payload;
-    let MapKind::Triangle { vars, eps, cycle } = &p.maps[m].kind else {
+    let MapKind::Triangle(TriangleState { vars, eps, cycle }) = &p.maps[m].kind else {
         unreachable!("a triangle map")
     };
     let tys = vars.iter().map(|&v| &p.vars[v].ty);
@@ -63,7 +63,7 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
 
 /// The empty triangle state, with its ε.
 pub fn field_init(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::Triangle { eps, cycle, .. } = &p.maps[m].kind else {
+    let MapKind::Triangle(TriangleState { eps, cycle, .. }) = &p.maps[m].kind else {
         unreachable!("a triangle map")
     };
     match (eps, cycle) {

@@ -12,7 +12,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, key_type, product_value};
-use crate::ir::{AtomId, Bind, Factor, MapId, MapKind, Product, Program, Step, VarId};
+use crate::ir::{
+    AtomId, Bind, Factor, FreeLevel, MapId, MapKind, Product, Program, RelationIndex, Step, VarId,
+    ViewIndex,
+};
 
 /// Up a view tree: each step replaces the changed factor's old payload by
 /// its new one in the product at one key of its target.
@@ -233,8 +236,12 @@ fn bind_loop(
     body: TokenStream,
 ) -> TokenStream {
     let (columns, vars) = match (&p.maps[b.index].kind, b.factor) {
-        (MapKind::Index { columns, .. }, Factor::Atom(a)) => (columns, &p.atoms[a].vars),
-        (MapKind::ViewIndex { columns, .. }, Factor::Map(m)) => (columns, &p.maps[m].key),
+        (MapKind::Index(RelationIndex { columns, .. }), Factor::Atom(a)) => {
+            (columns, &p.atoms[a].vars)
+        }
+        (MapKind::ViewIndex(ViewIndex { columns, .. }), Factor::Map(m)) => {
+            (columns, &p.maps[m].key)
+        }
         _ => unreachable!("a bind loops over an index of its factor"),
     };
     let index = &p.maps[b.index].name;
@@ -266,7 +273,7 @@ fn bind_loop(
 /// keeps them (`MapKind::Index::payloads`).
 fn walked_atom(p: &Program, b: &Bind) -> Option<AtomId> {
     match (&p.maps[b.index].kind, b.factor) {
-        (MapKind::Index { payloads: true, .. }, Factor::Atom(a)) => Some(a),
+        (MapKind::Index(RelationIndex { payloads: true, .. }), Factor::Atom(a)) => Some(a),
         _ => None,
     }
 }
@@ -291,7 +298,7 @@ fn loop_payload(p: &Program, a: AtomId) -> syn::Ident {
 /// The field type of a view's secondary index: the grouping variables'
 /// values to the view's keys.
 pub fn view_index_type(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::ViewIndex { view, .. } = &p.maps[m].kind else {
+    let MapKind::ViewIndex(ViewIndex { view, .. }) = &p.maps[m].kind else {
         unreachable!("a view index")
     };
     let by = key_type(p, &p.maps[m].key);
@@ -308,7 +315,7 @@ fn view_index_upkeep(p: &Program, view: MapId) -> Option<TokenStream> {
         .maps
         .iter()
         .filter_map(|m| match &m.kind {
-            MapKind::ViewIndex { view: v, .. } if *v == view => Some((&m.name, &m.key)),
+            MapKind::ViewIndex(ViewIndex { view: v, .. }) if *v == view => Some((&m.name, &m.key)),
             _ => None,
         })
         .collect();
@@ -347,13 +354,13 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
         // A loop's index is looked up at variables bound before it.
         for b in &step.binds {
             let vars = p.factor_key(b.factor);
-            if let MapKind::Index { columns, .. } | MapKind::ViewIndex { columns, .. } =
-                &p.maps[b.index].kind
+            if let MapKind::Index(RelationIndex { columns, .. })
+            | MapKind::ViewIndex(ViewIndex { columns, .. }) = &p.maps[b.index].kind
             {
                 used.extend(columns.iter().map(|&c| vars[c]));
             }
         }
-        if let MapKind::Free { vars, .. } = &target.kind {
+        if let MapKind::Free(FreeLevel { vars, .. }) = &target.kind {
             used.extend(vars);
             // The recount walks up the free levels, whose keys are a prefix
             // of this one: nothing new.
@@ -365,14 +372,14 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
 /// After the count of output tuples under one group of a free level
 /// changed, refresh the level above (and so on up to the root).
 fn recount(p: &Program, level: usize) -> TokenStream {
-    let MapKind::Free { parent, .. } = &p.maps[level].kind else {
+    let MapKind::Free(FreeLevel { parent, .. }) = &p.maps[level].kind else {
         return quote! {};
     };
     let Some(parent) = *parent else {
         return quote! {};
     };
     let pm = &p.maps[parent];
-    let MapKind::Free { vars, children, .. } = &pm.kind else {
+    let MapKind::Free(FreeLevel { vars, children, .. }) = &pm.kind else {
         return quote! {};
     };
     let field = &pm.name;
@@ -481,7 +488,7 @@ pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
     let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
     let mut factors: Vec<TokenStream> = scalar.iter().map(|_| quote! { self.scalar() }).collect();
     for m in free_levels(p, roots) {
-        let MapKind::Free { factors: local, .. } = &p.maps[m].kind else {
+        let MapKind::Free(FreeLevel { factors: local, .. }) = &p.maps[m].kind else {
             unreachable!("free levels")
         };
         if !local.is_empty() {
@@ -581,7 +588,7 @@ fn chain_product(p: &Program, levels: &[MapId], acc: Option<TokenStream>) -> Tok
     let k = &p.payload;
     let (&m, below) = levels.split_first().expect("a chain has a level");
     let map = &p.maps[m];
-    let MapKind::Free { vars, factors, .. } = &map.kind else {
+    let MapKind::Free(FreeLevel { vars, factors, .. }) = &map.kind else {
         unreachable!("free levels only")
     };
     let field = &map.name;
@@ -633,7 +640,7 @@ fn free_levels(p: &Program, roots: &[MapId]) -> Vec<MapId> {
     let mut stack: Vec<MapId> = roots.iter().rev().copied().collect();
     while let Some(m) = stack.pop() {
         out.push(m);
-        if let MapKind::Free { children, .. } = &p.maps[m].kind {
+        if let MapKind::Free(FreeLevel { children, .. }) = &p.maps[m].kind {
             stack.extend(children.iter().rev().copied());
         }
     }
@@ -676,12 +683,12 @@ fn level(
     acc: TokenStream,
 ) -> (TokenStream, TokenStream) {
     let map = &p.maps[m];
-    let MapKind::Free {
+    let MapKind::Free(FreeLevel {
         vars,
         children,
         factors,
         ..
-    } = &map.kind
+    }) = &map.kind
     else {
         unreachable!("free levels only")
     };
@@ -870,7 +877,7 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
     let map = &p.maps[m];
     let key = key_type(p, &map.key);
     match &map.kind {
-        MapKind::Free { vars, .. } => {
+        MapKind::Free(FreeLevel { vars, .. }) => {
             let x = super::level_type(p, vars);
             quote! { ::ivm::__private::FreeLevel<#key, #x> }
         }
@@ -881,9 +888,9 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
 /// The empty view or free level.
 pub fn field_init(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Free {
+        MapKind::Free(FreeLevel {
             children, factors, ..
-        } => {
+        }) => {
             let below = if children.is_empty() {
                 quote! { ::ivm::__private::Below::Nothing }
             } else {

@@ -2,7 +2,11 @@
 
 use std::fmt;
 
-use super::{Kept, MapId, MapKind, PathBody, Product, Program, Reading};
+use super::{
+    BaseMap, BestMap, ClusterNode, Extension, FreeLevel, JoinNode, JoinedMap, Kept, MapId, MapKind,
+    Message, PathBody, Product, Program, RangeSums, Reading, RelationIndex, ResultMap, SumView,
+    Support, TriangleState, ViewIndex,
+};
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -20,7 +24,7 @@ impl fmt::Display for Program {
         for map in &self.maps {
             let key = self.var_list(&map.key);
             match &map.kind {
-                MapKind::Base { relation, kept } => {
+                MapKind::Base(BaseMap { relation, kept }) => {
                     let r = &self.relations[*relation];
                     let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
                     let kept = match kept {
@@ -42,12 +46,12 @@ impl fmt::Display for Program {
                         r.name
                     )?;
                 }
-                MapKind::Index {
+                MapKind::Index(RelationIndex {
                     relation,
                     columns,
                     while_growing,
                     payloads,
-                } => {
+                }) => {
                     let r = &self.relations[*relation];
                     let cols: Vec<String> = columns
                         .iter()
@@ -76,18 +80,18 @@ impl fmt::Display for Program {
                         cols.join(", ")
                     )?;
                 }
-                MapKind::ViewIndex { view, .. } => {
+                MapKind::ViewIndex(ViewIndex { view, .. }) => {
                     writeln!(
                         f,
                         "  {}[{key}] := the keys of {} with a non-zero payload, by ({key})",
                         map.name, self.maps[*view].name
                     )?;
                 }
-                MapKind::Triangle {
+                MapKind::Triangle(TriangleState {
                     eps: Some(eps),
                     vars,
                     cycle,
-                } => {
+                }) => {
                     let state = if *cycle {
                         "one relation in every role: one partition, one view"
                     } else {
@@ -100,9 +104,9 @@ impl fmt::Display for Program {
                         self.var_list(vars)
                     )?;
                 }
-                MapKind::Triangle {
+                MapKind::Triangle(TriangleState {
                     eps: None, vars, ..
-                } => {
+                }) => {
                     writeln!(
                         f,
                         "  {} := factorized over ({}): one view V(B, A) = Σ_C S(B, C)·T(C, A), the count",
@@ -110,21 +114,21 @@ impl fmt::Display for Program {
                         self.var_list(vars)
                     )?;
                 }
-                MapKind::Result => {
+                MapKind::Result(ResultMap) => {
                     writeln!(
                         f,
                         "  {}[{key}] := ⊕ of the payloads of each head tuple's derivations",
                         map.name
                     )?;
                 }
-                MapKind::RangeSums { atom, var } => {
+                MapKind::RangeSums(RangeSums { atom, var }) => {
                     writeln!(
                         f,
                         "  {} := the payloads of {} summed by {}, with sums below and above any value",
                         map.name, self.atoms[*atom].label, self.vars[*var].name
                     )?;
                 }
-                MapKind::Sum { var, factors } => {
+                MapKind::Sum(SumView { var, factors }) => {
                     let product = self.product_label(factors);
                     writeln!(
                         f,
@@ -132,12 +136,12 @@ impl fmt::Display for Program {
                         map.name, self.vars[*var].name, product
                     )?;
                 }
-                MapKind::Free {
+                MapKind::Free(FreeLevel {
                     vars,
                     factors,
                     children,
                     ..
-                } => {
+                }) => {
                     let product = self.product_label(factors);
                     let mut full = map.key.clone();
                     full.extend(vars);
@@ -159,12 +163,12 @@ impl fmt::Display for Program {
                     }
                     writeln!(f)?;
                 }
-                MapKind::Join {
+                MapKind::Join(JoinNode {
                     factors,
                     parent,
                     shared,
                     ..
-                } => {
+                }) => {
                     let product = self.product_label(factors);
                     write!(
                         f,
@@ -181,13 +185,13 @@ impl fmt::Display for Program {
                         None => writeln!(f, "; the root")?,
                     }
                 }
-                MapKind::Cluster {
+                MapKind::Cluster(ClusterNode {
                     atom,
                     parent,
                     shared,
                     best,
                     ..
-                } => {
+                }) => {
                     let place = match parent {
                         Some(q) => format!(
                             "below {} on ({})",
@@ -202,7 +206,7 @@ impl fmt::Display for Program {
                         map.name, self.atoms[*atom].label, self.maps[*best].name
                     )?;
                 }
-                MapKind::Support { factors, delta } => {
+                MapKind::Support(Support { factors, delta }) => {
                     let product = self.product_label(factors);
                     writeln!(
                         f,
@@ -232,32 +236,32 @@ impl fmt::Display for Program {
                         self.maps[delta.joined].name
                     )?;
                 }
-                MapKind::Extension { support, var } => {
+                MapKind::Extension(Extension { support, var }) => {
                     writeln!(
                         f,
                         "  {}[{key}] := the values of {} extending it in {}",
                         map.name, self.vars[*var].name, self.maps[*support].name
                     )?;
                 }
-                MapKind::Joined => {
+                MapKind::Joined(JoinedMap) => {
                     writeln!(
                         f,
                         "  {}[{key}] := the join of the supports, materialized",
                         map.name
                     )?;
                 }
-                MapKind::Best { top } => {
+                MapKind::Best(BestMap { top }) => {
                     writeln!(
                         f,
                         "  {}[{key}] := max payload of a taking-part tuple (grows only); its support is {}",
                         map.name, self.maps[*top].name
                     )?;
                 }
-                MapKind::Message {
+                MapKind::Message(Message {
                     atom,
                     children,
                     parent,
-                } => {
+                }) => {
                     let mut factors = vec![super::Factor::Atom(*atom)];
                     factors.extend(children.iter().map(|&c| super::Factor::Map(c)));
                     let product = self.product_label(&factors);
@@ -397,7 +401,7 @@ impl Program {
         match body {
             &PathBody::Triangle { map: m, role, .. } => {
                 let role = match self.maps[m].kind {
-                    MapKind::Triangle { cycle: true, .. } => "every role at once",
+                    MapKind::Triangle(TriangleState { cycle: true, .. }) => "every role at once",
                     _ => ["role R", "role S", "role T"][role],
                 };
                 writeln!(

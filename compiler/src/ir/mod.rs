@@ -305,154 +305,67 @@ pub struct Map {
     pub kind: MapKind,
 }
 
-/// The kinds of maps.
+/// The kinds of maps: each holds the struct of its kind, which a typed
+/// [`Id`] names.
 #[derive(Debug, Clone)]
 pub enum MapKind {
     /// A base relation: each tuple's live contributions.
-    Base {
-        /// The relation.
-        relation: RelId,
-        /// Which of its tuples the program keeps (see `plan::storage`).
-        kept: Kept,
-    },
+    Base(BaseMap),
     /// For each key, the ⊕ over `var` of the ⊗ of `factors` (each keyed by
     /// the key extended with `var`): a view of a summed-out variable.
-    Sum {
-        /// The variable summed out.
-        var: VarId,
-        /// The factors multiplied for each value of `var`.
-        factors: Vec<Factor>,
-    },
+    Sum(SumView),
     /// A secondary index of a relation on some of its columns (the first
     /// order delta's lookups); its key is those columns' values.
-    Index {
-        /// The relation indexed.
-        relation: RelId,
-        /// The column positions of the key.
-        columns: Vec<usize>,
-        /// CROWN messages (keyed like the index) that revisit the tuples
-        /// through it when they grow: a tuple whose key has reached the
-        /// top in every one of them will never be revisited, and is not
-        /// indexed. Empty for an index that needs every tuple. A CROWN
-        /// index (non-empty) loses no tuple on its own, since CROWN only
-        /// inserts; a key's tuples leave together once every message
-        /// here is at the top at that key.
-        while_growing: Vec<MapId>,
-        /// Each tuple carries its payload beside it (kept by the
-        /// relation's updates), for a view tree's loops over the tuples of
-        /// a sibling atom: they read it from the group they walk instead
-        /// of probing the base map per tuple.
-        payloads: bool,
-    },
+    Index(RelationIndex),
     /// A secondary index of a view of a general view tree: its keys with a
     /// non-zero payload, grouped by some of their variables, so that a
     /// change beside the view finds the view's entries it meets.
-    ViewIndex {
-        /// The view (a `Sum` map).
-        view: MapId,
-        /// The positions, in the view's key, of the variables it groups by.
-        columns: Vec<usize>,
-    },
+    ViewIndex(ViewIndex),
     /// The IVMε state of a triangle count: the three relations partitioned
     /// by degree, the three views and the count.
-    Triangle {
-        /// The partition exponent ε; `None` for the factorized baseline,
-        /// which keeps one view and no partitions.
-        eps: Option<f64>,
-        /// The variables A, B, C: role i joins `vars[i]` and `vars[(i + 1) % 3]`.
-        vars: [VarId; 3],
-        /// One relation plays all three roles in one orientation (IVMε
-        /// only): the runtime keeps one partitioned copy and one view, and
-        /// the relation's trigger has a single path that updates them.
-        cycle: bool,
-    },
+    Triangle(TriangleState),
     /// The materialized result: for each head tuple, the ⊕ of the payloads
     /// of its derivations (first-order delta). Keyed by the head.
-    Result,
+    Result(ResultMap),
     /// One side of an inequality join: the atom's payloads summed by the
     /// value of its compared variable, with sums below and above any value
     /// (`ivm::__private::RangeSums`).
-    RangeSums {
-        /// The atom.
-        atom: AtomId,
-        /// Its compared variable.
-        var: VarId,
-    },
+    RangeSums(RangeSums),
     /// A relation of the insert-only top join (two-layer and CROWN): the
     /// values of its key (free variables only) where the ⊗ of `factors` is
     /// non-zero. A value crosses once, when that product first turns
     /// non-zero, and is live once every child has a live value it agrees
     /// with; enumeration walks the live values top-down.
-    Join {
-        /// The factors whose product is the payload at a key value.
-        factors: Vec<Factor>,
-        /// The node above in the top join tree; `None` at its root.
-        parent: Option<MapId>,
-        /// The nodes below.
-        children: Vec<MapId>,
-        /// The key variables shared with the parent, in key order.
-        shared: Vec<VarId>,
-    },
+    Join(JoinNode),
     /// A relation of a cyclic top join (two layers over a cyclic
     /// p-hierarchical query): the values of its key where the ⊗ of
     /// `factors` is non-zero, each added once. A new value runs `delta`,
     /// which finds the join results it completes.
-    Support {
-        /// The factors whose product is the payload at a key value.
-        factors: Vec<Factor>,
-        /// The worst-case-optimal delta join of a new value.
-        delta: TopDelta,
-    },
+    Support(Support),
     /// An extension index of a support (cyclic top join): for each value of
     /// the key (some of the support's variables), the values of `var` that
     /// extend it to a value of the support.
-    Extension {
-        /// The support indexed.
-        support: MapId,
-        /// The variable extended to.
-        var: VarId,
-    },
+    Extension(Extension),
     /// The materialized cyclic top join: its tuples, over the head
     /// variables, each added once, when its last support value arrives.
-    Joined,
+    Joined(JoinedMap),
     /// Max-max: one atom of a cluster (atoms connected through bound
     /// variables) in the cluster's join tree. Its tuples (keyed by the
     /// atom's variables, so `key` lists them), which of them are live (join
     /// with the atoms below) and which take part in a full result of the
     /// cluster's join; the payload of a tuple that takes part feeds `best`.
-    Cluster {
-        /// The atom.
-        atom: AtomId,
-        /// The atom above in the cluster's join tree; `None` at its root.
-        parent: Option<MapId>,
-        /// The atoms below.
-        children: Vec<MapId>,
-        /// The variables shared with the parent, in the atom's order.
-        shared: Vec<VarId>,
-        /// The cluster's best payloads.
-        best: MapId,
-    },
+    Cluster(ClusterNode),
     /// Max-max: for each value of a cluster's free variables, the largest
     /// payload of a tuple of the cluster that takes part in a full result
     /// of the cluster's join. Its support is a relation of the top join.
-    Best {
-        /// The top join relation fed by its support.
-        top: MapId,
-    },
+    Best(BestMap),
     /// CROWN: what one atom tells its parent in the free-connex join tree.
     /// For each value of the key (the variables it shares with the parent),
     /// the ⊕ over the atom's tuples with that value of their payload ⊗ the
     /// messages of the atom's children. Under inserts over a bounded
     /// monotone semiring each entry only grows, and a bounded number of
     /// times.
-    Message {
-        /// The atom.
-        atom: AtomId,
-        /// The messages of the atoms below it.
-        children: Vec<MapId>,
-        /// Whom a growing entry tells.
-        parent: MessageParent,
-    },
+    Message(Message),
     /// For each key and each value of the free variables `vars`: the ⊗ of
     /// `factors` (its local payload), the number of output tuples below it,
     /// and its place among the values sharing the key, for enumeration.
@@ -460,17 +373,200 @@ pub enum MapKind {
     /// nothing between them (no factor at the upper one, no branch) share
     /// one level, whose values are tuples: a head that one atom binds is
     /// one level, not one per column.
-    Free {
-        /// The free variables, outermost first (at least one).
-        vars: Vec<VarId>,
-        /// The factors multiplied into the local payload.
-        factors: Vec<Factor>,
-        /// The free variables directly below, whose levels count into this
-        /// one.
-        children: Vec<MapId>,
-        /// The free variable directly above, if any.
-        parent: Option<MapId>,
-    },
+    Free(FreeLevel),
+}
+
+/// A base relation: each tuple's live contributions.
+#[derive(Debug, Clone)]
+pub struct BaseMap {
+    /// The relation.
+    pub relation: RelId,
+    /// Which of its tuples the program keeps (see `plan::storage`).
+    pub kept: Kept,
+}
+
+/// For each key, the ⊕ over `var` of the ⊗ of `factors` (each keyed by
+/// the key extended with `var`): a view of a summed-out variable.
+#[derive(Debug, Clone)]
+pub struct SumView {
+    /// The variable summed out.
+    pub var: VarId,
+    /// The factors multiplied for each value of `var`.
+    pub factors: Vec<Factor>,
+}
+
+/// A secondary index of a relation on some of its columns (the first
+/// order delta's lookups); its key is those columns' values.
+#[derive(Debug, Clone)]
+pub struct RelationIndex {
+    /// The relation indexed.
+    pub relation: RelId,
+    /// The column positions of the key.
+    pub columns: Vec<usize>,
+    /// CROWN messages (keyed like the index) that revisit the tuples
+    /// through it when they grow: a tuple whose key has reached the
+    /// top in every one of them will never be revisited, and is not
+    /// indexed. Empty for an index that needs every tuple. A CROWN
+    /// index (non-empty) loses no tuple on its own, since CROWN only
+    /// inserts; a key's tuples leave together once every message
+    /// here is at the top at that key.
+    pub while_growing: Vec<MapId>,
+    /// Each tuple carries its payload beside it (kept by the
+    /// relation's updates), for a view tree's loops over the tuples of
+    /// a sibling atom: they read it from the group they walk instead
+    /// of probing the base map per tuple.
+    pub payloads: bool,
+}
+
+/// A secondary index of a view of a general view tree: its keys with a
+/// non-zero payload, grouped by some of their variables, so that a
+/// change beside the view finds the view's entries it meets.
+#[derive(Debug, Clone)]
+pub struct ViewIndex {
+    /// The view (a `Sum` map).
+    pub view: MapId,
+    /// The positions, in the view's key, of the variables it groups by.
+    pub columns: Vec<usize>,
+}
+
+/// The IVMε state of a triangle count: the three relations partitioned
+/// by degree, the three views and the count.
+#[derive(Debug, Clone)]
+pub struct TriangleState {
+    /// The partition exponent ε; `None` for the factorized baseline,
+    /// which keeps one view and no partitions.
+    pub eps: Option<f64>,
+    /// The variables A, B, C: role i joins `vars[i]` and `vars[(i + 1) % 3]`.
+    pub vars: [VarId; 3],
+    /// One relation plays all three roles in one orientation (IVMε
+    /// only): the runtime keeps one partitioned copy and one view, and
+    /// the relation's trigger has a single path that updates them.
+    pub cycle: bool,
+}
+
+/// The materialized result: for each head tuple, the ⊕ of the payloads
+/// of its derivations (first-order delta). Keyed by the head.
+#[derive(Debug, Clone)]
+pub struct ResultMap;
+
+/// One side of an inequality join: the atom's payloads summed by the
+/// value of its compared variable, with sums below and above any value
+/// (`ivm::__private::RangeSums`).
+#[derive(Debug, Clone)]
+pub struct RangeSums {
+    /// The atom.
+    pub atom: AtomId,
+    /// Its compared variable.
+    pub var: VarId,
+}
+
+/// A relation of the insert-only top join (two-layer and CROWN): the
+/// values of its key (free variables only) where the ⊗ of `factors` is
+/// non-zero. A value crosses once, when that product first turns
+/// non-zero, and is live once every child has a live value it agrees
+/// with; enumeration walks the live values top-down.
+#[derive(Debug, Clone)]
+pub struct JoinNode {
+    /// The factors whose product is the payload at a key value.
+    pub factors: Vec<Factor>,
+    /// The node above in the top join tree; `None` at its root.
+    pub parent: Option<MapId>,
+    /// The nodes below.
+    pub children: Vec<MapId>,
+    /// The key variables shared with the parent, in key order.
+    pub shared: Vec<VarId>,
+}
+
+/// A relation of a cyclic top join (two layers over a cyclic
+/// p-hierarchical query): the values of its key where the ⊗ of
+/// `factors` is non-zero, each added once. A new value runs `delta`,
+/// which finds the join results it completes.
+#[derive(Debug, Clone)]
+pub struct Support {
+    /// The factors whose product is the payload at a key value.
+    pub factors: Vec<Factor>,
+    /// The worst-case-optimal delta join of a new value.
+    pub delta: TopDelta,
+}
+
+/// An extension index of a support (cyclic top join): for each value of
+/// the key (some of the support's variables), the values of `var` that
+/// extend it to a value of the support.
+#[derive(Debug, Clone)]
+pub struct Extension {
+    /// The support indexed.
+    pub support: MapId,
+    /// The variable extended to.
+    pub var: VarId,
+}
+
+/// The materialized cyclic top join: its tuples, over the head
+/// variables, each added once, when its last support value arrives.
+#[derive(Debug, Clone)]
+pub struct JoinedMap;
+
+/// Max-max: one atom of a cluster (atoms connected through bound
+/// variables) in the cluster's join tree. Its tuples (keyed by the
+/// atom's variables, so `key` lists them), which of them are live (join
+/// with the atoms below) and which take part in a full result of the
+/// cluster's join; the payload of a tuple that takes part feeds `best`.
+#[derive(Debug, Clone)]
+pub struct ClusterNode {
+    /// The atom.
+    pub atom: AtomId,
+    /// The atom above in the cluster's join tree; `None` at its root.
+    pub parent: Option<MapId>,
+    /// The atoms below.
+    pub children: Vec<MapId>,
+    /// The variables shared with the parent, in the atom's order.
+    pub shared: Vec<VarId>,
+    /// The cluster's best payloads.
+    pub best: MapId,
+}
+
+/// Max-max: for each value of a cluster's free variables, the largest
+/// payload of a tuple of the cluster that takes part in a full result
+/// of the cluster's join. Its support is a relation of the top join.
+#[derive(Debug, Clone)]
+pub struct BestMap {
+    /// The top join relation fed by its support.
+    pub top: MapId,
+}
+
+/// CROWN: what one atom tells its parent in the free-connex join tree.
+/// For each value of the key (the variables it shares with the parent),
+/// the ⊕ over the atom's tuples with that value of their payload ⊗ the
+/// messages of the atom's children. Under inserts over a bounded
+/// monotone semiring each entry only grows, and a bounded number of
+/// times.
+#[derive(Debug, Clone)]
+pub struct Message {
+    /// The atom.
+    pub atom: AtomId,
+    /// The messages of the atoms below it.
+    pub children: Vec<MapId>,
+    /// Whom a growing entry tells.
+    pub parent: MessageParent,
+}
+
+/// For each key and each value of the free variables `vars`: the ⊗ of
+/// `factors` (its local payload), the number of output tuples below it,
+/// and its place among the values sharing the key, for enumeration.
+/// Free variables that follow one another in the variable order with
+/// nothing between them (no factor at the upper one, no branch) share
+/// one level, whose values are tuples: a head that one atom binds is
+/// one level, not one per column.
+#[derive(Debug, Clone)]
+pub struct FreeLevel {
+    /// The free variables, outermost first (at least one).
+    pub vars: Vec<VarId>,
+    /// The factors multiplied into the local payload.
+    pub factors: Vec<Factor>,
+    /// The free variables directly below, whose levels count into this
+    /// one.
+    pub children: Vec<MapId>,
+    /// The free variable directly above, if any.
+    pub parent: Option<MapId>,
 }
 
 /// The delta join of a new value of one support of a cyclic top join:
@@ -847,31 +943,31 @@ impl MapKind {
     /// state).
     pub fn product(&self) -> Option<Product<'_>> {
         match self {
-            MapKind::Sum { var, factors } => Some(Product::Sum { var: *var, factors }),
-            MapKind::Free {
+            MapKind::Sum(SumView { var, factors }) => Some(Product::Sum { var: *var, factors }),
+            MapKind::Free(FreeLevel {
                 vars,
                 factors,
                 children,
                 ..
-            } => Some(Product::Free {
+            }) => Some(Product::Free {
                 vars,
                 factors,
                 children,
             }),
-            MapKind::Join { factors, .. } | MapKind::Support { factors, .. } => {
+            MapKind::Join(JoinNode { factors, .. }) | MapKind::Support(Support { factors, .. }) => {
                 Some(Product::Reach { factors })
             }
-            MapKind::Base { .. }
-            | MapKind::Index { .. }
-            | MapKind::ViewIndex { .. }
-            | MapKind::Result
-            | MapKind::RangeSums { .. }
-            | MapKind::Triangle { .. }
-            | MapKind::Message { .. }
-            | MapKind::Cluster { .. }
-            | MapKind::Best { .. }
-            | MapKind::Extension { .. }
-            | MapKind::Joined => None,
+            MapKind::Base(BaseMap { .. })
+            | MapKind::Index(RelationIndex { .. })
+            | MapKind::ViewIndex(ViewIndex { .. })
+            | MapKind::Result(ResultMap)
+            | MapKind::RangeSums(RangeSums { .. })
+            | MapKind::Triangle(TriangleState { .. })
+            | MapKind::Message(Message { .. })
+            | MapKind::Cluster(ClusterNode { .. })
+            | MapKind::Best(BestMap { .. })
+            | MapKind::Extension(Extension { .. })
+            | MapKind::Joined(JoinedMap) => None,
         }
     }
 
@@ -982,17 +1078,17 @@ impl Program {
             }
             &Reading::Joined(joined) => {
                 let supports: Vec<MapId> = (0..self.maps.len())
-                    .filter(|&m| matches!(self.maps[m].kind, MapKind::Support { .. }))
+                    .filter(|&m| matches!(self.maps[m].kind, MapKind::Support(Support { .. })))
                     .collect();
                 let journaled = supports.iter().all(|&s| {
-                    let MapKind::Support { factors, .. } = &self.maps[s].kind else {
+                    let MapKind::Support(Support { factors, .. }) = &self.maps[s].kind else {
                         unreachable!("a support")
                     };
                     factors.iter().all(|&f| {
                         // Payload maps only: a cyclic top join has no
                         // messages or best payloads.
                         matches!(f, Factor::Atom(_))
-                            || matches!(f, Factor::Map(m) if matches!(self.maps[m].kind, MapKind::Sum { .. }))
+                            || matches!(f, Factor::Map(m) if matches!(self.maps[m].kind, MapKind::Sum(SumView { .. })))
                     }) && factors.iter().all(|&f| {
                         self.top_factor_key(f)
                             .is_some_and(|vars| same_vars(vars, &self.maps[s].key))
@@ -1015,7 +1111,7 @@ impl Program {
     fn journaled_top_join(&self, top: &[MapId]) -> bool {
         let same = same_vars;
         let factors_ok = top.iter().all(|&node| {
-            let MapKind::Join { factors, .. } = &self.maps[node].kind else {
+            let MapKind::Join(JoinNode { factors, .. }) = &self.maps[node].kind else {
                 return false;
             };
             let key = &self.maps[node].key;
@@ -1043,7 +1139,9 @@ impl Program {
             Factor::Map(m)
                 if matches!(
                     self.maps[m].kind,
-                    MapKind::Sum { .. } | MapKind::Message { .. } | MapKind::Best { .. }
+                    MapKind::Sum(SumView { .. })
+                        | MapKind::Message(Message { .. })
+                        | MapKind::Best(BestMap { .. })
                 ) =>
             {
                 Some(&self.maps[m].key)
@@ -1062,7 +1160,7 @@ impl Program {
         let mut next = Some(*root);
         while let Some(m) = next {
             levels.push(m);
-            let MapKind::Free { children, .. } = &self.maps[m].kind else {
+            let MapKind::Free(FreeLevel { children, .. }) = &self.maps[m].kind else {
                 unreachable!("free levels")
             };
             next = match children.as_slice() {
@@ -1085,7 +1183,7 @@ impl Program {
         let mut stack: Vec<MapId> = roots.iter().rev().copied().collect();
         while let Some(m) = stack.pop() {
             levels.push(m);
-            let MapKind::Free { children, .. } = &self.maps[m].kind else {
+            let MapKind::Free(FreeLevel { children, .. }) = &self.maps[m].kind else {
                 return None;
             };
             stack.extend(children.iter().rev().copied());
@@ -1094,7 +1192,7 @@ impl Program {
             return None;
         }
         for &m in &levels {
-            let MapKind::Free { factors, .. } = &self.maps[m].kind else {
+            let MapKind::Free(FreeLevel { factors, .. }) = &self.maps[m].kind else {
                 return None;
             };
             let mut want = self.level_path(m);
@@ -1110,7 +1208,7 @@ impl Program {
         }
         scalars
             .iter()
-            .all(|&m| matches!(self.maps[m].kind, MapKind::Sum { .. }))
+            .all(|&m| matches!(self.maps[m].kind, MapKind::Sum(SumView { .. })))
             .then_some(levels)
     }
 
@@ -1118,7 +1216,7 @@ impl Program {
     pub fn level_path(&self, mut m: MapId) -> Vec<VarId> {
         let mut path = Vec::new();
         loop {
-            let MapKind::Free { vars, parent, .. } = &self.maps[m].kind else {
+            let MapKind::Free(FreeLevel { vars, parent, .. }) = &self.maps[m].kind else {
                 unreachable!("free levels")
             };
             path.extend(vars.iter().rev());
@@ -1144,7 +1242,7 @@ impl Program {
     pub fn journal_key(&self, f: Factor) -> Option<&[VarId]> {
         match f {
             Factor::Atom(a) => Some(&self.atoms[a].vars),
-            Factor::Map(m) if matches!(self.maps[m].kind, MapKind::Sum { .. }) => {
+            Factor::Map(m) if matches!(self.maps[m].kind, MapKind::Sum(SumView { .. })) => {
                 Some(&self.maps[m].key)
             }
             Factor::Map(_) => None,
@@ -1154,7 +1252,7 @@ impl Program {
     /// Which of relation `r`'s tuples the program keeps in its base map.
     pub fn kept(&self, r: RelId) -> Kept {
         match self.maps[self.relations[r].base].kind {
-            MapKind::Base { kept, .. } => kept,
+            MapKind::Base(BaseMap { kept, .. }) => kept,
             _ => unreachable!("a relation's base map"),
         }
     }

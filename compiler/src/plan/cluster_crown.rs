@@ -30,7 +30,9 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::acyclicity::gyo;
 use crate::analysis::hypergraph::members;
 use crate::analysis::{Hypergraph, Mask};
-use crate::ir::{AtomPath, Factor, Map, MapId, MapKind, PathBody, Program, Trigger, VarId};
+use crate::ir::{
+    AtomPath, BestMap, ClusterNode, Factor, Map, MapId, MapKind, PathBody, Program, Trigger, VarId,
+};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
@@ -100,7 +102,7 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
             ),
             key: key.clone(),
             // Set once the top join is placed.
-            kind: MapKind::Best { top: usize::MAX },
+            kind: MapKind::Best(BestMap { top: usize::MAX }),
         });
         for &i in &preorder {
             let atom = atoms[i];
@@ -138,13 +140,13 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
                     "The tuples of `{label}` ({place}): which join with the atoms below, and which take part in a full result of the cluster."
                 ),
                 key: vars,
-                kind: MapKind::Cluster {
+                kind: MapKind::Cluster(ClusterNode {
                     atom,
                     parent: parent[i].map(map_at),
                     children,
                     shared,
                     best,
-                },
+                }),
             });
         }
         tops.push(TopRelation {
@@ -165,7 +167,7 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
     }
     let top_maps = top_join::place(&mut p, tops)?;
     for (&best, &top) in bests.iter().zip(&top_maps) {
-        p.maps[best].kind = MapKind::Best { top };
+        p.maps[best].kind = MapKind::Best(BestMap { top });
     }
     p.triggers = (0..p.relations.len())
         .map(|rel| Trigger {

@@ -23,7 +23,8 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    AtomPath, Factor, Map, MapId, MapKind, MessageParent, PathBody, Program, Trigger, VarId,
+    AtomPath, Factor, Map, MapId, MapKind, Message, MessageParent, PathBody, Program,
+    RelationIndex, Trigger, VarId,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -76,12 +77,12 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
                 product.join(" ⊗ ")
             ),
             key,
-            kind: MapKind::Message {
+            kind: MapKind::Message(Message {
                 atom,
                 children,
                 // Set below, once the parents' maps exist.
                 parent: MessageParent::Join(usize::MAX),
-            },
+            }),
         });
     }
     // The top join: one relation per child of the head.
@@ -159,7 +160,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
             };
             let index = super::skeleton::index_of(&mut p, relation, columns);
             p.maps[index].doc = doc;
-            if let MapKind::Index { while_growing, .. } = &mut p.maps[index].kind {
+            if let MapKind::Index(RelationIndex { while_growing, .. }) = &mut p.maps[index].kind {
                 while_growing.push(m);
             }
             MessageParent::Message {
@@ -167,7 +168,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
                 index,
             }
         };
-        if let MapKind::Message { parent, .. } = &mut p.maps[m].kind {
+        if let MapKind::Message(Message { parent, .. }) = &mut p.maps[m].kind {
             *parent = to;
         }
     }

@@ -23,7 +23,7 @@ use syn::Ident;
 use super::Verdict;
 use super::skeleton::skeleton;
 use crate::ir::{
-    Access, DeltaJoin, Loop, Map, MapKind, PathBody, Program, Reading, RelId, Trigger,
+    Access, DeltaJoin, Loop, Map, MapKind, PathBody, Program, Reading, RelId, ResultMap, Trigger,
 };
 use crate::query::Query;
 
@@ -38,7 +38,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             p.var_list(&query.head)
         ),
         key: query.head.clone(),
-        kind: MapKind::Result,
+        kind: MapKind::Result(ResultMap),
     });
     p.output.reading = Reading::Materialized {
         map: result,

@@ -11,7 +11,7 @@ use syn::Ident;
 use super::Verdict;
 use super::skeleton::skeleton;
 use crate::analysis::Triangle;
-use crate::ir::{AtomPath, Map, MapKind, PathBody, Program, Reading, Trigger};
+use crate::ir::{AtomPath, Map, MapKind, PathBody, Program, Reading, TriangleState, Trigger};
 use crate::query::Query;
 
 /// Lowers a triangle count to IVMε with exponent `eps`, or to the
@@ -41,11 +41,11 @@ pub fn lower(
             ),
         },
         key: Vec::new(),
-        kind: MapKind::Triangle {
+        kind: MapKind::Triangle(TriangleState {
             eps,
             vars: triangle.vars,
             cycle,
-        },
+        }),
     });
     let factors = super::nullary::views(&mut p, triangle.factors);
     p.output.reading = Reading::Counted {

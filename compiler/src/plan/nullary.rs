@@ -11,7 +11,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::analysis::hypergraph::{Mask, members};
-use crate::ir::{AtomId, Factor, Map, MapId, MapKind, PathBody, Program, Step};
+use crate::ir::{AtomId, Factor, Map, MapId, MapKind, PathBody, Program, Step, SumView};
 
 /// Adds the one-entry view of each atom of `factors`; returns them with
 /// their atoms, in atom order.
@@ -31,10 +31,10 @@ pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, MapId)> {
                     p.atoms[atom].label
                 ),
                 key: Vec::new(),
-                kind: MapKind::Sum {
+                kind: MapKind::Sum(SumView {
                     var,
                     factors: vec![Factor::Atom(atom)],
-                },
+                }),
             });
             (atom, view)
         })

@@ -14,7 +14,9 @@ use super::Verdict;
 use super::names::snake_case;
 use super::skeleton::skeleton;
 use crate::analysis::InequalityJoin;
-use crate::ir::{Map, MapKind, PathBody, Program, RangeStep, Reading, RelId, Trigger};
+use crate::ir::{
+    Map, MapKind, PathBody, Program, RangeStep, RangeSums, Reading, RelId, ResultMap, Trigger,
+};
 use crate::query::Query;
 
 /// Lowers an inequality join.
@@ -30,7 +32,7 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
             p.atoms[join.atoms[0]].label, p.atoms[join.atoms[1]].label
         ),
         key: Vec::new(),
-        kind: MapKind::Result,
+        kind: MapKind::Result(ResultMap),
     });
     let mut sides = [0; 2];
     for (i, side) in sides.iter_mut().enumerate() {
@@ -48,7 +50,7 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
                 p.atoms[atom].label
             ),
             key: vec![var],
-            kind: MapKind::RangeSums { atom, var },
+            kind: MapKind::RangeSums(RangeSums { atom, var }),
         });
     }
     let factors = super::nullary::views(&mut p, join.factors);

@@ -8,8 +8,8 @@ use syn::Ident;
 use super::Verdict;
 use super::names::snake_case;
 use crate::ir::{
-    AtomIr, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIr, RelationKind,
-    Var,
+    AtomIr, BaseMap, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIndex,
+    RelationIr, RelationKind, Var,
 };
 use crate::query::{Origin, Query};
 
@@ -54,10 +54,10 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             name: Ident::new(&snake, r.name.span()),
             doc,
             key: Vec::new(),
-            kind: MapKind::Base {
+            kind: MapKind::Base(BaseMap {
                 relation: i,
                 kept: Kept::Every,
-            },
+            }),
         });
         relations.push(RelationIr {
             name: r.name.clone(),
@@ -138,7 +138,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
 /// first-order delta and of CROWN's messages), added if new.
 pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
     if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::Index { relation: r, columns: c, .. } if *r == relation && *c == columns)
+        matches!(&m.kind, MapKind::Index(RelationIndex { relation: r, columns: c, .. }) if *r == relation && *c == columns)
     }) {
         return m;
     }
@@ -165,12 +165,12 @@ pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId 
         name: Ident::new(&name, Span::call_site()),
         doc,
         key: Vec::new(),
-        kind: MapKind::Index {
+        kind: MapKind::Index(RelationIndex {
             relation,
             columns,
             while_growing: Vec::new(),
             payloads: false,
-        },
+        }),
     });
     p.maps.len() - 1
 }

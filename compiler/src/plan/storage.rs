@@ -24,7 +24,10 @@
 //! then has every tuple with its payload, which is all a ring's base map
 //! has (`Kept::InTriangle`).
 
-use crate::ir::{Factor, Kept, MapKind, PathBody, Program, Reading, RelId};
+use crate::ir::{
+    BaseMap, Factor, Kept, MapKind, PathBody, Program, Reading, RelId, RelationIndex, SumView,
+    TriangleState,
+};
 use crate::query::UpdateModel;
 
 /// Marks which tuples of each relation the program keeps: under inserts
@@ -43,7 +46,7 @@ pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
             kept => kept,
         };
         let base = p.relations[r].base;
-        if let MapKind::Base { kept: k, .. } = &mut p.maps[base].kind {
+        if let MapKind::Base(BaseMap { kept: k, .. }) = &mut p.maps[base].kind {
             *k = kept;
         }
     }
@@ -64,11 +67,11 @@ pub fn keep_in_triangle(p: &mut Program, ring: bool) {
     let cycle = p.maps.iter().any(|m| {
         matches!(
             m.kind,
-            MapKind::Triangle {
+            MapKind::Triangle(TriangleState {
                 eps: Some(_),
                 cycle: true,
                 ..
-            }
+            })
         )
     });
     if !cycle {
@@ -81,7 +84,7 @@ pub fn keep_in_triangle(p: &mut Program, ring: bool) {
         });
         if only_triangle && !p.relations[r].is_fed() {
             let base = p.relations[r].base;
-            if let MapKind::Base { kept, .. } = &mut p.maps[base].kind {
+            if let MapKind::Base(BaseMap { kept, .. }) = &mut p.maps[base].kind {
                 *kept = Kept::InTriangle;
             }
         }
@@ -99,7 +102,7 @@ fn kept(p: &Program, r: RelId) -> Kept {
     // (a factor beside others, a free level, a top join relation) it is
     // looked up when another factor changes or when the result is read.
     let alone_in_sums = p.maps.iter().all(|m| match (&m.kind, m.kind.factors()) {
-        (MapKind::Sum { .. }, Some([_])) | (_, None) => true,
+        (MapKind::Sum(SumView { .. }), Some([_])) | (_, None) => true,
         (_, Some(factors)) => !factors.iter().any(of_r),
     });
     if !alone_in_sums {
@@ -116,7 +119,7 @@ fn kept(p: &Program, r: RelId) -> Kept {
         PathBody::Steps { steps, .. } => {
             raised = false;
             steps.first().is_some_and(|first| {
-                matches!(p.maps[first.target].kind, MapKind::Sum { .. })
+                matches!(p.maps[first.target].kind, MapKind::Sum(SumView { .. }))
                     && first.changed == Factor::Atom(path.atom)
                     && first.siblings.is_empty()
             })
@@ -142,11 +145,11 @@ fn kept(p: &Program, r: RelId) -> Kept {
     // of δ is exact once the messages are at the top (the entry above
     // already holds the tuple's old payload times them, and ⊕ absorbs).
     let mut indexes = p.maps.iter().filter_map(|m| match &m.kind {
-        MapKind::Index {
+        MapKind::Index(RelationIndex {
             relation,
             while_growing,
             ..
-        } if *relation == r => Some(while_growing),
+        }) if *relation == r => Some(while_growing),
         _ => None,
     });
     match indexes.next() {

@@ -12,7 +12,10 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::analysis::acyclicity::gyo;
-use crate::ir::{Factor, Map, MapId, MapKind, Program, Reading, TopDelta, VarId};
+use crate::ir::{
+    Extension, Factor, JoinNode, JoinedMap, Map, MapId, MapKind, Program, Reading, Support,
+    TopDelta, VarId,
+};
 
 /// One relation of the top join, before it is placed in the tree.
 pub struct TopRelation {
@@ -96,11 +99,13 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
             .collect();
         children.sort_unstable();
         let parent = parent[i].map(map_of);
-        p.maps.push(r.into_map(|factors| MapKind::Join {
-            factors,
-            parent,
-            children,
-            shared,
+        p.maps.push(r.into_map(|factors| {
+            MapKind::Join(JoinNode {
+                factors,
+                parent,
+                children,
+                shared,
+            })
         }));
     }
     p.output.reading = Reading::TopJoin(preorder.into_iter().map(map_of).collect());
@@ -128,14 +133,16 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
     let first = p.maps.len();
     let keys: Vec<Vec<VarId>> = relations.iter().map(|r| r.key.clone()).collect();
     for r in relations {
-        p.maps.push(r.into_map(|factors| MapKind::Support {
-            factors,
-            // Filled in below, once the extension indexes exist.
-            delta: TopDelta {
-                checks: Vec::new(),
-                steps: Vec::new(),
-                joined: usize::MAX,
-            },
+        p.maps.push(r.into_map(|factors| {
+            MapKind::Support(Support {
+                factors,
+                // Filled in below, once the extension indexes exist.
+                delta: TopDelta {
+                    checks: Vec::new(),
+                    steps: Vec::new(),
+                    joined: usize::MAX,
+                },
+            })
         }));
     }
     let joined = p.maps.len();
@@ -146,7 +153,7 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
             p.var_list(head)
         ),
         key: head.to_vec(),
-        kind: MapKind::Joined,
+        kind: MapKind::Joined(JoinedMap),
     });
     for j in 0..n {
         let checks: Vec<MapId> = (0..n)
@@ -163,7 +170,7 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
                 (v, lists)
             })
             .collect();
-        if let MapKind::Support { delta, .. } = &mut p.maps[first + j].kind {
+        if let MapKind::Support(Support { delta, .. }) = &mut p.maps[first + j].kind {
             *delta = TopDelta {
                 checks,
                 steps,
@@ -178,7 +185,7 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
 /// The extension index of `support` from `key` to `var`, added if new.
 fn extension(p: &mut Program, support: MapId, key: Vec<VarId>, var: VarId) -> MapId {
     if let Some(m) = p.maps.iter().position(|m| {
-        matches!(m.kind, MapKind::Extension { support: s, var: v } if s == support && v == var)
+        matches!(m.kind, MapKind::Extension(Extension { support: s, var: v }) if s == support && v == var)
             && m.key == key
     }) {
         return m;
@@ -207,7 +214,7 @@ fn extension(p: &mut Program, support: MapId, key: Vec<VarId>, var: VarId) -> Ma
         name: Ident::new(&name, Span::call_site()),
         doc,
         key,
-        kind: MapKind::Extension { support, var },
+        kind: MapKind::Extension(Extension { support, var }),
     });
     p.maps.len() - 1
 }

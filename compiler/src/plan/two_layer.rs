@@ -31,7 +31,9 @@ use syn::Ident;
 use super::top_join::{self, TopRelation};
 use crate::analysis::Subquery;
 use crate::analysis::hypergraph::members;
-use crate::ir::{Factor, Map, MapId, MapKind, PathBody, Program, RelId, Step, Trigger, VarId};
+use crate::ir::{
+    Factor, Map, MapId, MapKind, PathBody, Program, RelId, Step, SumView, Trigger, VarId,
+};
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
 
@@ -103,7 +105,7 @@ pub fn lower(
                     }
                 ),
                 key: ancestors,
-                kind: MapKind::Sum { var: v, factors },
+                kind: MapKind::Sum(SumView { var: v, factors }),
             });
         }
         let mut factors: Vec<Factor> = bound_roots

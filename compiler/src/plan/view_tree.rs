@@ -23,8 +23,8 @@ use syn::Ident;
 
 use crate::analysis::VariableOrder;
 use crate::ir::{
-    AtomIr, Bind, Factor, Map, MapId, MapKind, Output, PathBody, Program, Reading, RelId, Step,
-    Trigger, Var,
+    AtomIr, Bind, Factor, FreeLevel, Map, MapId, MapKind, Output, PathBody, Program, Reading,
+    RelId, RelationIndex, Step, SumView, Trigger, Var, ViewIndex,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -66,7 +66,7 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         };
         if let Some(level) = shared_level(query, order, v, &map_of) {
             // Nothing at `v` but the free variable below it: one level.
-            if let MapKind::Free { vars, .. } = &mut maps[level].kind {
+            if let MapKind::Free(FreeLevel { vars, .. }) = &mut maps[level].kind {
                 vars.insert(0, v);
             }
             maps[level].key = ancestors;
@@ -85,14 +85,14 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         }
         factors.extend(node.atoms.iter().map(|&a| Factor::Atom(a)));
         let kind = if query.is_free(v) {
-            MapKind::Free {
+            MapKind::Free(FreeLevel {
                 vars: vec![v],
                 factors,
                 children,
                 parent: None,
-            }
+            })
         } else {
-            MapKind::Sum { var: v, factors }
+            MapKind::Sum(SumView { var: v, factors })
         };
         map_of[v] = Some(maps.len());
         maps.push(Map {
@@ -103,7 +103,10 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         });
     }
     for m in 0..maps.len() {
-        if matches!(maps[m].kind, MapKind::Sum { .. } | MapKind::Free { .. }) {
+        if matches!(
+            maps[m].kind,
+            MapKind::Sum(SumView { .. }) | MapKind::Free(FreeLevel { .. })
+        ) {
             let (field, doc) = describe(&maps[m], &atoms, &maps, &vars);
             maps[m].name = Ident::new(&field, Span::call_site());
             maps[m].doc = doc;
@@ -113,7 +116,7 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
     for &v in &post {
         if let (true, Some(p)) = (query.is_free(v), order.nodes[v].parent) {
             let (parent, level) = (map_of[p], map_of[v].expect("mapped"));
-            if let (MapKind::Free { parent: slot, .. }, false) =
+            if let (MapKind::Free(FreeLevel { parent: slot, .. }), false) =
                 (&mut maps[level].kind, parent == Some(level))
             {
                 *slot = parent;
@@ -208,7 +211,7 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
         let preference = |f: Factor| match f {
             Factor::Atom(a) => (true, std::cmp::Reverse(a)),
             Factor::Map(m) => match p.maps[m].kind {
-                MapKind::Sum { var, .. } => (false, std::cmp::Reverse(var)),
+                MapKind::Sum(SumView { var, .. }) => (false, std::cmp::Reverse(var)),
                 _ => unreachable!("a view beside a changed factor sums a variable out"),
             },
         };
@@ -228,7 +231,7 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
                 let index = super::skeleton::index_of(p, relation, columns);
                 // The loop reads each tuple's payload: keep it in the
                 // group the loop walks.
-                if let MapKind::Index { payloads, .. } = &mut p.maps[index].kind
+                if let MapKind::Index(RelationIndex { payloads, .. }) = &mut p.maps[index].kind
                     && !*payloads
                 {
                     *payloads = true;
@@ -250,7 +253,7 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
 /// added if new.
 fn view_index(p: &mut Program, view: MapId, columns: Vec<usize>) -> MapId {
     if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::ViewIndex { view: v, columns: c } if *v == view && *c == columns)
+        matches!(&m.kind, MapKind::ViewIndex(ViewIndex { view: v, columns: c }) if *v == view && *c == columns)
     }) {
         return m;
     }
@@ -274,7 +277,7 @@ fn view_index(p: &mut Program, view: MapId, columns: Vec<usize>) -> MapId {
         name: Ident::new(&name, Span::call_site()),
         doc,
         key: by,
-        kind: MapKind::ViewIndex { view, columns },
+        kind: MapKind::ViewIndex(ViewIndex { view, columns }),
     });
     p.maps.len() - 1
 }
@@ -311,11 +314,11 @@ fn describe(map: &Map, atoms: &[AtomIr], maps: &[Map], vars: &[Var]) -> (String,
     };
     let above = names(&map.key, vars);
     match &map.kind {
-        MapKind::Free {
+        MapKind::Free(FreeLevel {
             vars: level,
             factors,
             ..
-        } => {
+        }) => {
             let (field, what) = match level.as_slice() {
                 [one] => (
                     format!("out_{}", vars[*one].name),
@@ -347,7 +350,7 @@ fn describe(map: &Map, atoms: &[AtomIr], maps: &[Map], vars: &[Var]) -> (String,
             );
             (field, doc)
         }
-        MapKind::Sum { var, factors } => {
+        MapKind::Sum(SumView { var, factors }) => {
             let name = &vars[*var].name;
             let group = if above.is_empty() {
                 String::new()

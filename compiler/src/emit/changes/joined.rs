@@ -17,7 +17,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::super::{key_expr, key_type, top_join::project};
-use crate::ir::{ChangeTracking, Factor, MapId, MapKind, Program};
+use crate::ir::{ChangeTracking, Factor, MapId, MapKind, Program, Support};
 use crate::plan::names::fresh_name;
 
 /// The supports and join whose `changes()` reads indexes, with the names of
@@ -50,7 +50,7 @@ pub fn tracked_joined(p: &Program) -> Option<TrackedJoined> {
 
 fn factors(p: &Program, support: MapId) -> &[Factor] {
     match &p.maps[support].kind {
-        MapKind::Support { factors, .. } => factors,
+        MapKind::Support(Support { factors, .. }) => factors,
         _ => unreachable!("a support"),
     }
 }

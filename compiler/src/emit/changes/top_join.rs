@@ -31,7 +31,7 @@ use syn::Ident;
 use super::super::names::participate;
 use super::super::top_join::{links, project};
 use super::super::{factor_value, item, key_expr, key_type, product_value};
-use crate::ir::{ChangeTracking, Factor, MapId, MapKind, Program};
+use crate::ir::{BestMap, ChangeTracking, Factor, JoinNode, MapId, MapKind, Message, Program};
 use crate::plan::names::fresh_name;
 
 /// The nodes of a top join whose `changes()` walk it, with the names of the
@@ -66,7 +66,7 @@ pub fn tracked(p: &Program) -> Option<Tracked> {
             if let Factor::Map(m) = f
                 && matches!(
                     p.maps[m].kind,
-                    MapKind::Message { .. } | MapKind::Best { .. }
+                    MapKind::Message(Message { .. }) | MapKind::Best(BestMap { .. })
                 )
                 && !noted.iter().any(|(x, _)| *x == m)
             {
@@ -88,7 +88,7 @@ pub fn tracked(p: &Program) -> Option<Tracked> {
 
 fn factors(p: &Program, node: MapId) -> &[Factor] {
     match &p.maps[node].kind {
-        MapKind::Join { factors, .. } => factors,
+        MapKind::Join(JoinNode { factors, .. }) => factors,
         _ => unreachable!("a top join node"),
     }
 }

@@ -24,7 +24,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use crate::ir::{ChangeTracking, FreeLevel, MapId, MapKind, Program, VarId};
+use crate::ir::{ChangeTracking, FreeLevel, Id, MapId, Program, SumView, VarId};
 use crate::plan::names::fresh_name;
 
 mod joined;
@@ -68,8 +68,8 @@ fn chain(p: &Program) -> Option<Chain> {
 
 /// The free levels in preorder, and the scalar views.
 struct Chain {
-    levels: Vec<MapId>,
-    scalars: Vec<MapId>,
+    levels: Vec<Id<FreeLevel>>,
+    scalars: Vec<Id<SumView>>,
 }
 
 /// The field's declaration and initial value.
@@ -115,14 +115,7 @@ pub fn note(p: &Program, result: &Ident, key: &TokenStream) -> TokenStream {
 /// values, the enumeration walks the values with output then or now.
 fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     let n = c.levels.len();
-    let level_vars: Vec<&[VarId]> = c
-        .levels
-        .iter()
-        .map(|&m| match &p.maps[m].kind {
-            MapKind::Free(FreeLevel { vars, .. }) => vars.as_slice(),
-            _ => unreachable!("free levels"),
-        })
-        .collect();
+    let level_vars: Vec<&[VarId]> = c.levels.iter().map(|&m| &p.get(m).vars[..]).collect();
     // Where a variable lies in a preorder tuple: the level, and the
     // component of its values when they are tuples.
     let slot = |v: VarId| -> (usize, Option<usize>) {
@@ -163,21 +156,20 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
         quote! { (#(#items,)*) }
     };
     // Every map with a journal: the factors of the levels and the scalars.
-    let mut journaled: Vec<MapId> = c.scalars.clone();
+    let mut journaled: Vec<MapId> = c.scalars.iter().map(|&m| m.map()).collect();
     for &m in &c.levels {
-        if let MapKind::Free(FreeLevel { factors, .. }) = &p.maps[m].kind {
-            for &f in factors {
-                let map = p.factor_map(f);
-                if !journaled.contains(&map) {
-                    journaled.push(map);
-                }
+        for &f in &p.get(m).factors {
+            let map = p.factor_map(f);
+            if !journaled.contains(&map) {
+                journaled.push(map);
             }
         }
     }
     let epochs = journaled
         .iter()
-        .chain(&c.levels)
-        .map(|&m| &p.maps[m].name)
+        .copied()
+        .chain(c.levels.iter().map(|&m| m.map()))
+        .map(|m| &p.maps[m].name)
         .map(|field| quote! { self.#field.end_epoch(); });
 
     // The changed prefixes of each level (its path's values, root first),
@@ -191,10 +183,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     let collect = c.levels.iter().enumerate().map(|(j, &m)| {
         let set = format_ident!("__changed_{j}");
         let ty = path_ty(j);
-        let MapKind::Free(FreeLevel { factors, .. }) = &p.maps[m].kind else {
-            unreachable!("free levels")
-        };
-        let per_factor = factors.iter().map(|&f| {
+        let per_factor = p.get(m).factors.iter().map(|&f| {
             let map = &p.maps[p.factor_map(f)].name;
             let key = p.journal_key(f).expect("checked by `change_tracking`");
             let column = |v: VarId| {
@@ -364,10 +353,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
             quote! { self.#map.value_then_and_now(&()) }
         })
         .chain(c.levels.iter().flat_map(|&m| {
-            let MapKind::Free(FreeLevel { factors, .. }) = &p.maps[m].kind else {
-                unreachable!("free levels")
-            };
-            factors.iter().map(|&f| {
+            p.get(m).factors.iter().map(|&f| {
                 let map = &p.maps[p.factor_map(f)].name;
                 let key = super::key_expr(p, p.journal_key(f).expect("checked"));
                 quote! { self.#map.value_then_and_now(&#key) }

@@ -93,16 +93,13 @@ pub fn path(p: &Program, node: MapId) -> TokenStream {
 
 /// The field type of a cluster node: a join node over the atom's tuples,
 /// keyed towards its parent by the shared variables.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::Cluster(ClusterNode {
+pub fn field_type(p: &Program, node: &ClusterNode) -> TokenStream {
+    let ClusterNode {
         atom,
         parent,
         shared,
         ..
-    }) = &p.maps[m].kind
-    else {
-        unreachable!("a cluster node")
-    };
+    } = node;
     let tuple_ty = super::relation_type(&p.relations[p.atoms[*atom].relation]);
     let up = if parent.is_some() {
         super::key_type(p, shared)

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::key_expr;
-use crate::ir::{Access, DeltaJoin, MapId, MapKind, Program, RelationIndex};
+use crate::ir::{Access, DeltaJoin, Id, Program, RelationIndex, ResultMap, SumView};
 
 /// The first-order delta of one atom: nested loops over the other atoms,
 /// and for each derivation found, its old payload replaced by its new one
@@ -18,13 +18,9 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     // are bound to `_`.
     let mut needed: Vec<usize> = p.output.head.clone();
     needed.extend(p.theta.iter().flat_map(|f| f.vars.iter().copied()));
-    let index_key = |atom: usize, m: MapId| -> Vec<usize> {
-        match &p.maps[m].kind {
-            MapKind::Index(RelationIndex { columns, .. }) => {
-                columns.iter().map(|&c| p.atoms[atom].vars[c]).collect()
-            }
-            _ => unreachable!("an index"),
-        }
+    let index_key = |atom: usize, m: Id<RelationIndex>| -> Vec<usize> {
+        let columns = &p.get(m).columns;
+        columns.iter().map(|&c| p.atoms[atom].vars[c]).collect()
     };
     for l in &join.loops {
         match &l.access {
@@ -166,9 +162,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                 }
             }
             Access::Index(m) => {
-                let MapKind::Index(RelationIndex { columns, .. }) = &p.maps[m].kind else {
-                    unreachable!("an index")
-                };
+                let columns = &p.get(m).columns;
                 let index = &p.maps[m].name;
                 let key = key_expr(p, &index_key(atom, m));
                 let binds = (0..a.vars.len())
@@ -196,7 +190,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             Access::Smaller { index, partners } => {
                 // Every atom of the intersection with its index: walk the
                 // smallest group, look the others up.
-                let sides: Vec<(usize, MapId)> = std::iter::once((l.atom, *index))
+                let sides: Vec<(usize, Id<RelationIndex>)> = std::iter::once((l.atom, *index))
                     .chain(partners.iter().copied())
                     .collect();
                 let walks: Vec<TokenStream> = sides
@@ -259,7 +253,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
 }
 
 /// The reading methods over a materialized result.
-pub fn reading(p: &Program, result: MapId, scalars: &[MapId]) -> TokenStream {
+pub fn reading(p: &Program, result: Id<ResultMap>, scalars: &[Id<SumView>]) -> TokenStream {
     let k = &p.payload;
     let field = &p.maps[result].name;
     if !scalars.is_empty() {
@@ -295,9 +289,4 @@ pub fn reading(p: &Program, result: MapId, scalars: &[MapId]) -> TokenStream {
             self.#field.is_empty()
         }
     }
-}
-
-/// The field type of the materialized result: each head tuple's state.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    super::payload_map(p, super::key_type(p, &p.maps[m].key))
 }

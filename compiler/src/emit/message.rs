@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 use super::names::{raise, reach};
 use super::{factor_value, key_expr, key_type};
 use crate::ir::{
-    AtomId, AtomPath, BestMap, Factor, Kept, MapId, MapKind, Message, MessageParent, PathBody,
+    AtomId, AtomPath, BestMap, Factor, Kept, Map, MapId, MapKind, Message, MessageParent, PathBody,
     Program, RelId, RelationIndex, VarId,
 };
 
@@ -474,8 +474,8 @@ pub fn can_grow(p: &Program, messages: &[MapId], key: &TokenStream) -> Vec<Token
 
 /// The field type of a growing map: entries only grow, so the plain
 /// payload is the state.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
+pub fn field_type(p: &Program, map: &Map) -> TokenStream {
     let k = &p.payload;
-    let key = key_type(p, &p.maps[m].key);
+    let key = key_type(p, &map.key);
     quote! { ::ivm::__private::HashMap<#key, #k> }
 }

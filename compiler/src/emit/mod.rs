@@ -253,33 +253,38 @@ pub fn emit(p: &Program) -> TokenStream {
 /// A map's field, by construct: its Rust type and its initial (empty)
 /// value.
 fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
-    match &p.maps[m].kind {
-        MapKind::Base(BaseMap { .. }) | MapKind::Index(RelationIndex { .. }) => {
-            (relation::field_type(p, m), relation::field_init(p, m))
-        }
-        MapKind::ViewIndex(ViewIndex { .. }) => (
-            view_tree::view_index_type(p, m),
+    let map = &p.maps[m];
+    let payloads = || payload_map(p, key_type(p, &map.key));
+    let keys = || {
+        let key = key_type(p, &map.key);
+        quote! { ::ivm::__private::HashMap<#key, ()> }
+    };
+    match &map.kind {
+        MapKind::Base(base) => (relation::base_type(p, base), payload_map_init()),
+        MapKind::Index(index) => relation::index_field(p, index),
+        MapKind::ViewIndex(index) => (
+            view_tree::view_index_type(p, map, index),
             quote! { ::ivm::__private::Index::default() },
         ),
-        MapKind::Sum(SumView { .. }) | MapKind::Free(FreeLevel { .. }) => {
-            (view_tree::field_type(p, m), view_tree::field_init(p, m))
-        }
-        MapKind::Result(ResultMap) => (delta::field_type(p, m), payload_map_init()),
-        MapKind::RangeSums(RangeSums { .. }) => (
-            range_join::field_type(p, m),
+        MapKind::Sum(_) | MapKind::Result(_) => (payloads(), payload_map_init()),
+        MapKind::Free(level) => view_tree::level_field(p, map, level),
+        MapKind::RangeSums(sums) => (
+            range_join::field_type(p, sums),
             quote::quote! { ::core::default::Default::default() },
         ),
-        MapKind::Triangle(TriangleState { .. }) => {
-            (triangle::field_type(p, m), triangle::field_init(p, m))
+        MapKind::Triangle(state) => (triangle::field_type(p, state), triangle::field_init(state)),
+        MapKind::Join(node) => top_join::node_field(p, map, node),
+        MapKind::Support(_) => (keys(), hash_map_init()),
+        MapKind::Extension(extension) => top_join::extension_field(p, map, extension),
+        MapKind::Joined(_) => {
+            let key = key_type(p, &map.key);
+            (
+                quote! { ::std::vec::Vec<#key> },
+                quote! { ::std::vec::Vec::new() },
+            )
         }
-        MapKind::Join(JoinNode { .. })
-        | MapKind::Support(Support { .. })
-        | MapKind::Extension(Extension { .. })
-        | MapKind::Joined(JoinedMap) => (top_join::field_type(p, m), top_join::field_init(p, m)),
-        MapKind::Message(Message { .. }) | MapKind::Best(BestMap { .. }) => {
-            (message::field_type(p, m), hash_map_init())
-        }
-        MapKind::Cluster(ClusterNode { .. }) => (cluster::field_type(p, m), cluster::field_init()),
+        MapKind::Message(_) | MapKind::Best(_) => (message::field_type(p, map), hash_map_init()),
+        MapKind::Cluster(node) => (cluster::field_type(p, node), cluster::field_init()),
     }
 }
 

@@ -5,12 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{MapId, Program};
+use crate::ir::{Id, Program, SumView};
 
 /// `iter`, `get`, `len` and `is_empty` of the one output tuple `()`,
 /// whose payload is `core` (an expression over `self`) times each view of
 /// `scalars`.
-pub fn reading(p: &Program, core: TokenStream, scalars: &[MapId]) -> TokenStream {
+pub fn reading(p: &Program, core: TokenStream, scalars: &[Id<SumView>]) -> TokenStream {
     let k = &p.payload;
     let value = scalars.iter().fold(core, |acc, &m| {
         let field = &p.maps[m].name;

@@ -5,14 +5,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{AtomId, MapId, MapKind, Program, RangeStep, RangeSums};
+use crate::ir::{AtomId, Program, RangeStep, RangeSums};
 
 /// The field type of one side: its payloads by its compared variable.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::RangeSums(RangeSums { var, .. }) = p.maps[m].kind else {
-        unreachable!("a range-sum map")
-    };
-    let (ty, k) = (&p.vars[var].ty, &p.payload);
+pub fn field_type(p: &Program, sums: &RangeSums) -> TokenStream {
+    let (ty, k) = (&p.vars[sums.var].ty, &p.payload);
     quote! { ::ivm::__private::RangeSums<#ty, #k> }
 }
 
@@ -23,9 +20,7 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
 /// earlier's after: the exact delta.)
 pub fn path(p: &Program, atom: AtomId, step: &RangeStep) -> TokenStream {
     let k = &p.payload;
-    let MapKind::RangeSums(RangeSums { var, .. }) = p.maps[step.own].kind else {
-        unreachable!("a range-sum map")
-    };
+    let var = p.get(step.own).var;
     let vars = &p.atoms[atom].vars;
     let column = vars
         .iter()

@@ -727,53 +727,47 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
     }
 }
 
-/// The field type of a relation's base map (each tuple's state) or of one
-/// of its indexes.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    match &p.maps[m].kind {
-        MapKind::Base(BaseMap { relation, .. }) => {
-            super::payload_map(p, super::relation_type(&p.relations[*relation]))
-        }
-        MapKind::Index(RelationIndex {
-            relation,
-            columns,
-            while_growing,
-            payloads,
-        }) => {
-            let r = &p.relations[*relation];
-            let key = super::tuple(columns.iter().map(|&c| {
-                let ty = &r.columns[c].1;
-                quote! { #ty }
-            }));
-            let all = super::relation_type(&p.relations[*relation]);
-            // CROWN's indexes lose no tuple one at a time (inserts only),
-            // only whole groups once their messages stop growing.
-            if *payloads {
-                let k = &p.payload;
-                quote! { ::ivm::__private::Index<#key, #all, #k> }
-            } else if while_growing.is_empty() {
-                quote! { ::ivm::__private::Index<#key, #all> }
-            } else {
-                let kept =
-                    super::tuple(p.columns_outside(*relation, columns).into_iter().map(|c| {
-                        let ty = &r.columns[c].1;
-                        quote! { #ty }
-                    }));
-                quote! { ::ivm::__private::GrowingIndex<#key, #kept> }
-            }
-        }
-        _ => unreachable!("a relation's map"),
-    }
+/// The field type of a relation's base map: each tuple's state.
+pub fn base_type(p: &Program, base: &BaseMap) -> TokenStream {
+    super::payload_map(p, super::relation_type(&p.relations[base.relation]))
 }
 
-/// The empty base map or index.
-pub fn field_init(p: &Program, m: MapId) -> TokenStream {
-    match &p.maps[m].kind {
-        MapKind::Index(RelationIndex { while_growing, .. }) if !while_growing.is_empty() => {
-            quote! { ::ivm::__private::GrowingIndex::default() }
-        }
-        MapKind::Index(RelationIndex { .. }) => quote! { ::ivm::__private::Index::default() },
-        _ => super::payload_map_init(),
+/// The field type of an index of a relation, and its empty value.
+pub fn index_field(p: &Program, index: &RelationIndex) -> (TokenStream, TokenStream) {
+    let RelationIndex {
+        relation,
+        columns,
+        while_growing,
+        payloads,
+    } = index;
+    let r = &p.relations[*relation];
+    let key = super::tuple(columns.iter().map(|&c| {
+        let ty = &r.columns[c].1;
+        quote! { #ty }
+    }));
+    let all = super::relation_type(r);
+    // CROWN's indexes lose no tuple one at a time (inserts only), only
+    // whole groups once their messages stop growing.
+    if *payloads {
+        let k = &p.payload;
+        (
+            quote! { ::ivm::__private::Index<#key, #all, #k> },
+            quote! { ::ivm::__private::Index::default() },
+        )
+    } else if while_growing.is_empty() {
+        (
+            quote! { ::ivm::__private::Index<#key, #all> },
+            quote! { ::ivm::__private::Index::default() },
+        )
+    } else {
+        let kept = super::tuple(p.columns_outside(*relation, columns).into_iter().map(|c| {
+            let ty = &r.columns[c].1;
+            quote! { #ty }
+        }));
+        (
+            quote! { ::ivm::__private::GrowingIndex<#key, #kept> },
+            quote! { ::ivm::__private::GrowingIndex::default() },
+        )
     }
 }
 

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 use super::names::{participate, reach};
 use super::{key_expr, key_type, product_value};
 use crate::ir::{
-    ClusterNode, Extension, Factor, JoinNode, JoinedMap, MapId, MapKind, Program, Support, VarId,
+    ClusterNode, Extension, Factor, JoinNode, Map, MapId, MapKind, Program, Support, VarId,
 };
 
 fn live(p: &Program, node: MapId) -> syn::Ident {
@@ -437,36 +437,30 @@ fn destructure_head(p: &Program) -> TokenStream {
     quote! { let (#(#names,)*) = key; }
 }
 
-/// The field type of a top join relation, a support, an extension index or
-/// the materialized cyclic join.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let map = &p.maps[m];
+/// The field type of a relation of the top join, and its empty value.
+pub fn node_field(p: &Program, map: &Map, node: &JoinNode) -> (TokenStream, TokenStream) {
     let key = key_type(p, &map.key);
-    match &map.kind {
-        MapKind::Join(JoinNode { parent, shared, .. }) => {
-            let up = if parent.is_some() {
-                key_type(p, shared)
-            } else {
-                quote! { () }
-            };
-            quote! { ::ivm::__private::JoinNode<#key, #up> }
-        }
-        MapKind::Support(Support { .. }) => quote! { ::ivm::__private::HashMap<#key, ()> },
-        MapKind::Extension(Extension { var, .. }) => {
-            let v = &p.vars[*var].ty;
-            quote! { ::ivm::__private::Extensions<#key, #v> }
-        }
-        MapKind::Joined(JoinedMap) => quote! { ::std::vec::Vec<#key> },
-        _ => unreachable!("a map of the top join"),
-    }
+    let up = if node.parent.is_some() {
+        key_type(p, &node.shared)
+    } else {
+        quote! { () }
+    };
+    (
+        quote! { ::ivm::__private::JoinNode<#key, #up> },
+        quote! { ::ivm::__private::JoinNode::new() },
+    )
 }
 
-/// The empty top join relation, support, extension index or join.
-pub fn field_init(p: &Program, m: MapId) -> TokenStream {
-    match &p.maps[m].kind {
-        MapKind::Join(JoinNode { .. }) => quote! { ::ivm::__private::JoinNode::new() },
-        MapKind::Extension(Extension { .. }) => quote! { ::ivm::__private::Extensions::new() },
-        MapKind::Joined(JoinedMap) => quote! { ::std::vec::Vec::new() },
-        _ => super::hash_map_init(),
-    }
+/// The field type of an extension index of a support, and its empty value.
+pub fn extension_field(
+    p: &Program,
+    map: &Map,
+    extension: &Extension,
+) -> (TokenStream, TokenStream) {
+    let key = key_type(p, &map.key);
+    let v = &p.vars[extension.var].ty;
+    (
+        quote! { ::ivm::__private::Extensions<#key, #v> },
+        quote! { ::ivm::__private::Extensions::new() },
+    )
 }

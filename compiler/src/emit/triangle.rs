@@ -5,14 +5,15 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::ir::{MapId, MapKind, Program, TriangleState};
+use crate::ir::{Id, Program, SumView, TriangleState};
 
 /// IVMε: the triangle map updates the atom's role.
-pub fn path(p: &Program, map: MapId, role: usize, [x, y]: [usize; 2]) -> TokenStream {
+pub fn path(p: &Program, map: Id<TriangleState>, role: usize, [x, y]: [usize; 2]) -> TokenStream {
     let field = &p.maps[map].name;
-    let update = match p.maps[map].kind {
-        MapKind::Triangle(TriangleState { cycle: true, .. }) => format_ident!("update"),
-        _ => format_ident!("update_{}", ["r", "s", "t"][role]),
+    let update = if p.get(map).cycle {
+        format_ident!("update")
+    } else {
+        format_ident!("update_{}", ["r", "s", "t"][role])
     };
     let (x, y) = (syn::Index::from(x), syn::Index::from(y));
     quote! {
@@ -23,7 +24,7 @@ pub fn path(p: &Program, map: MapId, role: usize, [x, y]: [usize; 2]) -> TokenSt
 /// The reading methods of a triangle count (times the nullary factors'
 /// views `scalars`), plus the invariant check that tests call after every
 /// update.
-pub fn reading(p: &Program, triangle: MapId, scalars: &[MapId]) -> TokenStream {
+pub fn reading(p: &Program, triangle: Id<TriangleState>, scalars: &[Id<SumView>]) -> TokenStream {
     let field = &p.maps[triangle].name;
     let count = quote! { ::core::clone::Clone::clone(self.#field.count()) };
     let methods = super::nullary::reading(p, count, scalars);
@@ -45,11 +46,9 @@ pub fn reading(p: &Program, triangle: MapId, scalars: &[MapId]) -> TokenStream {
 /// The field type of the triangle state: IVMε's partitions and views (one
 /// copy of the relation when it plays every role), or the factorized
 /// baseline's one view.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
+pub fn field_type(p: &Program, state: &TriangleState) -> TokenStream {
     let k = &p.payload;
-    let MapKind::Triangle(TriangleState { vars, eps, cycle }) = &p.maps[m].kind else {
-        unreachable!("a triangle map")
-    };
+    let TriangleState { vars, eps, cycle } = state;
     let tys = vars.iter().map(|&v| &p.vars[v].ty);
     if *cycle {
         let vertex = &p.vars[vars[0]].ty;
@@ -62,10 +61,8 @@ pub fn field_type(p: &Program, m: MapId) -> TokenStream {
 }
 
 /// The empty triangle state, with its ε.
-pub fn field_init(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::Triangle(TriangleState { eps, cycle, .. }) = &p.maps[m].kind else {
-        unreachable!("a triangle map")
-    };
+pub fn field_init(state: &TriangleState) -> TokenStream {
+    let TriangleState { eps, cycle, .. } = state;
     match (eps, cycle) {
         (Some(eps), true) => quote! { ::ivm::__private::GraphTriangle::new(#eps) },
         (Some(eps), false) => quote! { ::ivm::__private::Triangle::new(#eps) },

@@ -13,8 +13,8 @@ use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, key_type, product_value};
 use crate::ir::{
-    AtomId, Bind, Factor, FreeLevel, MapId, MapKind, Product, Program, RelationIndex, Step, VarId,
-    ViewIndex,
+    AtomId, Bind, Factor, FreeLevel, Id, Map, MapKind, Product, Program, Step, SumView, Target,
+    VarId, ViewIndex,
 };
 
 /// Up a view tree: each step replaces the changed factor's old payload by
@@ -59,7 +59,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
     // step reads such a sibling from the loop instead of its base map.
     let mut walked: Vec<AtomId> = Vec::new();
     for (s, step) in steps.iter().enumerate() {
-        walked.extend(step.binds.iter().filter_map(|b| walked_atom(p, b)));
+        walked.extend(step.binds.iter().filter_map(|b| b.walked_atom(p)));
         if !step.binds.is_empty() {
             let label = step_label(s);
             exit = quote! { continue #label };
@@ -117,11 +117,8 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
         } else {
             (old.clone(), new.clone())
         };
-        let Some(product) = target.kind.product() else {
-            unreachable!("a step changes a product")
-        };
-        match product {
-            Product::Sum { .. } => {
+        match step.target {
+            Target::Sum(view) => {
                 let key = key_expr(p, &target.key);
                 if s == last {
                     // A root view: nothing above it to tell.
@@ -131,7 +128,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                     });
                 } else {
                     breaks |= exits_block;
-                    let upkeep = view_index_upkeep(p, step.target);
+                    let upkeep = view_index_upkeep(p, view);
                     blocks.push(quote! {
                         #sib_product
                         let ::core::option::Option::Some((__changed_old, __changed_new)) =
@@ -144,13 +141,13 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                     (old, new) = (quote! { &__changed_old }, quote! { &__changed_new });
                 }
             }
-            Product::Free { vars, .. } => {
+            Target::Free(level) => {
                 // The level only records whether the local payload is
                 // non-zero; the payload itself is looked up when read. So a
                 // change between non-zero payloads stops here.
                 let group = key_expr(p, &target.key);
-                let x = super::level_value(p, vars);
-                let recount = recount(p, step.target);
+                let x = super::level_value(p, &p.get(level).vars);
+                let recount = recount(p, level);
                 // Without zero divisors the product's liveness follows the
                 // changed factor's: the siblings are looked up only when it
                 // turns zero or non-zero.
@@ -179,13 +176,13 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                     #apply
                 });
             }
-            Product::Reach { .. } => {
+            Target::Join(_) | Target::Support(_) => {
                 // Over a positive semiring a non-zero payload stays
                 // non-zero under inserts, and a product of non-zero
                 // factors is non-zero: only a factor that was zero can
                 // bring a new value into the support.
                 let key = key_expr(p, &target.key);
-                let reach = super::names::reach(p, step.target);
+                let reach = super::names::reach(p, step.target.map());
                 blocks.push(quote! {
                     #sib_product
                     if ::ivm::Semiring::is_zero(#old) && !::ivm::Semiring::is_zero(#new_term) {
@@ -235,19 +232,11 @@ fn bind_loop(
     label: Option<TokenStream>,
     body: TokenStream,
 ) -> TokenStream {
-    let (columns, vars) = match (&p.maps[b.index].kind, b.factor) {
-        (MapKind::Index(RelationIndex { columns, .. }), Factor::Atom(a)) => {
-            (columns, &p.atoms[a].vars)
-        }
-        (MapKind::ViewIndex(ViewIndex { columns, .. }), Factor::Map(m)) => {
-            (columns, &p.maps[m].key)
-        }
-        _ => unreachable!("a bind loops over an index of its factor"),
-    };
-    let index = &p.maps[b.index].name;
+    let (columns, vars) = b.columns(p);
+    let index = &p.maps[b.index()].name;
     let key_vars: Vec<usize> = columns.iter().map(|&c| vars[c]).collect();
     let key = key_expr(p, &key_vars);
-    let element = match walked_atom(p, b) {
+    let element = match b.walked_atom(p) {
         Some(a) => {
             let payload = loop_payload(p, a);
             quote! { (__u, #payload) in self.#index.entries(&#key) }
@@ -266,15 +255,6 @@ fn bind_loop(
             #(#binds)*
             #body
         }
-    }
-}
-
-/// The atom whose tuples loop `b` walks with their payloads, if its index
-/// keeps them (`MapKind::Index::payloads`).
-fn walked_atom(p: &Program, b: &Bind) -> Option<AtomId> {
-    match (&p.maps[b.index].kind, b.factor) {
-        (MapKind::Index(RelationIndex { payloads: true, .. }), Factor::Atom(a)) => Some(a),
-        _ => None,
     }
 }
 
@@ -297,19 +277,16 @@ fn loop_payload(p: &Program, a: AtomId) -> syn::Ident {
 
 /// The field type of a view's secondary index: the grouping variables'
 /// values to the view's keys.
-pub fn view_index_type(p: &Program, m: MapId) -> TokenStream {
-    let MapKind::ViewIndex(ViewIndex { view, .. }) = &p.maps[m].kind else {
-        unreachable!("a view index")
-    };
-    let by = key_type(p, &p.maps[m].key);
-    let all = key_type(p, &p.maps[*view].key);
+pub fn view_index_type(p: &Program, map: &Map, index: &ViewIndex) -> TokenStream {
+    let by = key_type(p, &map.key);
+    let all = key_type(p, &p.maps[index.view].key);
     quote! { ::ivm::__private::Index<#by, #all> }
 }
 
 /// After an entry of `view` changed from `__changed_old` to
 /// `__changed_new` at the key in scope: a key whose payload turned non-zero
 /// enters the view's secondary indexes, one that turned zero leaves them.
-fn view_index_upkeep(p: &Program, view: MapId) -> Option<TokenStream> {
+fn view_index_upkeep(p: &Program, view: Id<SumView>) -> Option<TokenStream> {
     let k = &p.payload;
     let indexes: Vec<(&syn::Ident, &Vec<usize>)> = p
         .maps
@@ -353,15 +330,11 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
         }
         // A loop's index is looked up at variables bound before it.
         for b in &step.binds {
-            let vars = p.factor_key(b.factor);
-            if let MapKind::Index(RelationIndex { columns, .. })
-            | MapKind::ViewIndex(ViewIndex { columns, .. }) = &p.maps[b.index].kind
-            {
-                used.extend(columns.iter().map(|&c| vars[c]));
-            }
+            let (columns, vars) = b.columns(p);
+            used.extend(columns.iter().map(|&c| vars[c]));
         }
-        if let MapKind::Free(FreeLevel { vars, .. }) = &target.kind {
-            used.extend(vars);
+        if let Target::Free(level) = step.target {
+            used.extend(&p.get(level).vars);
             // The recount walks up the free levels, whose keys are a prefix
             // of this one: nothing new.
         }
@@ -371,17 +344,12 @@ fn used_vars(p: &Program, steps: &[Step]) -> Vec<usize> {
 
 /// After the count of output tuples under one group of a free level
 /// changed, refresh the level above (and so on up to the root).
-fn recount(p: &Program, level: usize) -> TokenStream {
-    let MapKind::Free(FreeLevel { parent, .. }) = &p.maps[level].kind else {
-        return quote! {};
-    };
-    let Some(parent) = *parent else {
+fn recount(p: &Program, level: Id<FreeLevel>) -> TokenStream {
+    let Some(parent) = p.get(level).parent else {
         return quote! {};
     };
     let pm = &p.maps[parent];
-    let MapKind::Free(FreeLevel { vars, children, .. }) = &pm.kind else {
-        return quote! {};
-    };
+    let FreeLevel { vars, children, .. } = p.get(parent);
     let field = &pm.name;
     let owned_x = super::level_value(p, vars);
     let group = key_expr(p, &pm.key);
@@ -412,7 +380,7 @@ fn recount(p: &Program, level: usize) -> TokenStream {
 
 /// The reading of a view tree: the product of the scalars and of the free
 /// levels below the roots.
-pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
+pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) -> TokenStream {
     let k = &p.payload;
     let head_ty = key_type(p, &p.output.head);
     // The scalar is one when no variable is summed out at the root: then
@@ -487,10 +455,8 @@ pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
     // key, stopping at the first zero.
     let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
     let mut factors: Vec<TokenStream> = scalar.iter().map(|_| quote! { self.scalar() }).collect();
-    for m in free_levels(p, roots) {
-        let MapKind::Free(FreeLevel { factors: local, .. }) = &p.maps[m].kind else {
-            unreachable!("free levels")
-        };
+    for m in p.free_levels(roots) {
+        let local = &p.get(m).factors;
         if !local.is_empty() {
             factors.push(product_value(p, local));
         }
@@ -577,20 +543,18 @@ pub fn reading(p: &Program, scalars: &[MapId], roots: &[MapId]) -> TokenStream {
 
 /// The free levels as one chain, top-down, when there is at most one root
 /// and no level has two children.
-fn chain(p: &Program, roots: &[MapId]) -> Option<Vec<MapId>> {
+fn chain(p: &Program, roots: &[Id<FreeLevel>]) -> Option<Vec<Id<FreeLevel>>> {
     p.free_chain(roots)
 }
 
 /// The output tuples of a chain of free levels: nested closures over each
 /// level's values, the innermost building the head tuple. `acc` is the
 /// payload above the chain (one when `None`).
-fn chain_product(p: &Program, levels: &[MapId], acc: Option<TokenStream>) -> TokenStream {
+fn chain_product(p: &Program, levels: &[Id<FreeLevel>], acc: Option<TokenStream>) -> TokenStream {
     let k = &p.payload;
     let (&m, below) = levels.split_first().expect("a chain has a level");
     let map = &p.maps[m];
-    let MapKind::Free(FreeLevel { vars, factors, .. }) = &map.kind else {
-        unreachable!("free levels only")
-    };
+    let FreeLevel { vars, factors, .. } = p.get(m);
     let field = &map.name;
     let x = super::level_pattern(p, vars);
     let group = key_expr(p, &map.key);
@@ -634,25 +598,12 @@ fn chain_product(p: &Program, levels: &[MapId], acc: Option<TokenStream>) -> Tok
     }
 }
 
-/// Every free level, top-down.
-fn free_levels(p: &Program, roots: &[MapId]) -> Vec<MapId> {
-    let mut out = Vec::new();
-    let mut stack: Vec<MapId> = roots.iter().rev().copied().collect();
-    while let Some(m) = stack.pop() {
-        out.push(m);
-        if let MapKind::Free(FreeLevel { children, .. }) = &p.maps[m].kind {
-            stack.extend(children.iter().rev().copied());
-        }
-    }
-    out
-}
-
 /// An iterator over the combinations of the levels' values under `group`
 /// (an expression of the group key), each with the payload `acc` times their
 /// local payloads, and the pattern that destructures its items' tuples.
 fn levels_product(
     p: &Program,
-    levels: &[MapId],
+    levels: &[Id<FreeLevel>],
     group: TokenStream,
     acc: TokenStream,
 ) -> (TokenStream, TokenStream) {
@@ -678,20 +629,17 @@ fn levels_product(
 /// The values of one free level under `group`, with what lies below them.
 fn level(
     p: &Program,
-    m: MapId,
+    m: Id<FreeLevel>,
     group: TokenStream,
     acc: TokenStream,
 ) -> (TokenStream, TokenStream) {
     let map = &p.maps[m];
-    let MapKind::Free(FreeLevel {
+    let FreeLevel {
         vars,
         children,
         factors,
         ..
-    }) = &map.kind
-    else {
-        unreachable!("free levels only")
-    };
+    } = p.get(m);
     let k = &p.payload;
     let field = &map.name;
     let x = super::level_pattern(p, vars);
@@ -871,38 +819,22 @@ fn scan(p: &Program, factors: &[Factor], key: &[VarId]) -> (TokenStream, TokenSt
     )
 }
 
-/// The field type of a view (the state of each key's sum) or of a free
-/// level.
-pub fn field_type(p: &Program, m: MapId) -> TokenStream {
-    let map = &p.maps[m];
+/// The field type of a free level, and its empty value.
+pub fn level_field(p: &Program, map: &Map, level: &FreeLevel) -> (TokenStream, TokenStream) {
     let key = key_type(p, &map.key);
-    match &map.kind {
-        MapKind::Free(FreeLevel { vars, .. }) => {
-            let x = super::level_type(p, vars);
-            quote! { ::ivm::__private::FreeLevel<#key, #x> }
-        }
-        _ => super::payload_map(p, key),
-    }
-}
-
-/// The empty view or free level.
-pub fn field_init(p: &Program, m: MapId) -> TokenStream {
-    match &p.maps[m].kind {
-        MapKind::Free(FreeLevel {
-            children, factors, ..
-        }) => {
-            let below = if children.is_empty() {
-                quote! { ::ivm::__private::Below::Nothing }
-            } else {
-                quote! { ::ivm::__private::Below::Levels }
-            };
-            let local = if factors.is_empty() {
-                quote! { ::ivm::__private::Local::One }
-            } else {
-                quote! { ::ivm::__private::Local::Factors }
-            };
-            quote! { ::ivm::__private::FreeLevel::new(#below, #local) }
-        }
-        _ => super::payload_map_init(),
-    }
+    let x = super::level_type(p, &level.vars);
+    let below = if level.children.is_empty() {
+        quote! { ::ivm::__private::Below::Nothing }
+    } else {
+        quote! { ::ivm::__private::Below::Levels }
+    };
+    let local = if level.factors.is_empty() {
+        quote! { ::ivm::__private::Local::One }
+    } else {
+        quote! { ::ivm::__private::Local::Factors }
+    };
+    (
+        quote! { ::ivm::__private::FreeLevel<#key, #x> },
+        quote! { ::ivm::__private::FreeLevel::new(#below, #local) },
+    )
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::{
-    BaseMap, BestMap, ClusterNode, Extension, FreeLevel, JoinNode, JoinedMap, Kept, MapId, MapKind,
+    BaseMap, BestMap, ClusterNode, Extension, FreeLevel, Id, JoinNode, JoinedMap, Kept, MapKind,
     Message, PathBody, Product, Program, RangeSums, Reading, RelationIndex, ResultMap, SumView,
     Support, TriangleState, ViewIndex,
 };
@@ -385,7 +385,7 @@ impl fmt::Display for Program {
 impl Program {
     /// `  times a[] ⊗ b[]`: the nullary views that multiply every output
     /// tuple, if any.
-    fn write_scalars(&self, f: &mut fmt::Formatter<'_>, scalars: &[MapId]) -> fmt::Result {
+    fn write_scalars(&self, f: &mut fmt::Formatter<'_>, scalars: &[Id<SumView>]) -> fmt::Result {
         if scalars.is_empty() {
             return Ok(());
         }
@@ -514,14 +514,14 @@ impl Program {
                 for step in steps {
                     let target = &self.maps[step.target];
                     for b in &step.binds {
-                        let what = match b.factor {
+                        let what = match b.factor() {
                             super::Factor::Atom(a) => format!("tuple of {}", self.atoms[a].label),
                             super::Factor::Map(m) => format!("entry of {}", self.maps[m].name),
                         };
                         writeln!(
                             f,
                             "    for each {what} through {}:",
-                            self.maps[b.index].name
+                            self.maps[b.index()].name
                         )?;
                     }
                     let sib: Vec<String> = step

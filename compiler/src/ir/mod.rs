@@ -12,6 +12,8 @@ mod fingerprint;
 
 pub use fingerprint::PLAN_FORMAT;
 
+use std::marker::PhantomData;
+
 use proc_macro2::Ident;
 use syn::{Type, Visibility};
 
@@ -21,6 +23,212 @@ use crate::query::UpdateModel;
 pub type VarId = usize;
 /// Index of a map in [`Program::maps`].
 pub type MapId = usize;
+/// A map of kind `K` (one of the structs [`MapKind`] holds): its index in
+/// [`Program::maps`], typed, so that code holding one reads the map's
+/// fields through [`Program::get`] and never checks its kind again. Only
+/// [`push_map`] (which adds the map) and [`Program::id`] (which checks the
+/// kind) make one.
+pub struct Id<K> {
+    index: MapId,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<K> Id<K> {
+    /// The map's untyped index.
+    pub fn map(self) -> MapId {
+        self.index
+    }
+}
+
+impl<K> From<Id<K>> for MapId {
+    fn from(id: Id<K>) -> MapId {
+        id.index
+    }
+}
+
+impl<K> Clone for Id<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K> Copy for Id<K> {}
+
+impl<K> PartialEq for Id<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl<K> Eq for Id<K> {}
+
+impl<K> std::hash::Hash for Id<K> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+
+impl<K> std::fmt::Debug for Id<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Id({})", self.index)
+    }
+}
+
+impl<K> std::ops::Index<Id<K>> for Vec<Map> {
+    type Output = Map;
+
+    fn index(&self, id: Id<K>) -> &Map {
+        &self[id.index]
+    }
+}
+
+impl<K> std::ops::Index<Id<K>> for [Map] {
+    type Output = Map;
+
+    fn index(&self, id: Id<K>) -> &Map {
+        &self[id.index]
+    }
+}
+
+impl std::ops::Index<Target> for Vec<Map> {
+    type Output = Map;
+
+    fn index(&self, target: Target) -> &Map {
+        &self[target.map()]
+    }
+}
+
+impl std::ops::Index<Target> for [Map] {
+    type Output = Map;
+
+    fn index(&self, target: Target) -> &Map {
+        &self[target.map()]
+    }
+}
+
+impl<K> std::ops::IndexMut<Id<K>> for Vec<Map> {
+    fn index_mut(&mut self, id: Id<K>) -> &mut Map {
+        &mut self[id.index]
+    }
+}
+
+/// A kind of map: one of the structs a [`MapKind`] variant holds.
+pub trait Kind: Sized + Into<MapKind> {
+    /// The struct inside `kind`, if `kind` is of this kind.
+    fn of(kind: &MapKind) -> Option<&Self>;
+    /// The struct inside `kind`, mutably, if `kind` is of this kind.
+    fn of_mut(kind: &mut MapKind) -> Option<&mut Self>;
+}
+
+macro_rules! kinds {
+    ($($variant:ident($kind:ident)),* $(,)?) => {$(
+        impl Kind for $kind {
+            fn of(kind: &MapKind) -> Option<&Self> {
+                match kind {
+                    MapKind::$variant(k) => Some(k),
+                    _ => None,
+                }
+            }
+            fn of_mut(kind: &mut MapKind) -> Option<&mut Self> {
+                match kind {
+                    MapKind::$variant(k) => Some(k),
+                    _ => None,
+                }
+            }
+        }
+
+        impl From<$kind> for MapKind {
+            fn from(kind: $kind) -> MapKind {
+                MapKind::$variant(kind)
+            }
+        }
+    )*};
+}
+
+kinds!(
+    Base(BaseMap),
+    Sum(SumView),
+    Index(RelationIndex),
+    ViewIndex(ViewIndex),
+    Triangle(TriangleState),
+    Result(ResultMap),
+    RangeSums(RangeSums),
+    Join(JoinNode),
+    Support(Support),
+    Extension(Extension),
+    Joined(JoinedMap),
+    Cluster(ClusterNode),
+    Best(BestMap),
+    Message(Message),
+    Free(FreeLevel),
+);
+
+/// Adds a map of kind `K` to `maps` and returns its typed id.
+pub fn push_map<K: Kind>(
+    maps: &mut Vec<Map>,
+    name: Ident,
+    doc: String,
+    key: Vec<VarId>,
+    kind: K,
+) -> Id<K> {
+    maps.push(Map {
+        name,
+        doc,
+        key,
+        kind: kind.into(),
+    });
+    Id {
+        index: maps.len() - 1,
+        kind: PhantomData,
+    }
+}
+
+/// The map `id` names, of its kind, in `maps` (a program's maps, or those a
+/// planner is building).
+pub fn map_in<K: Kind>(maps: &[Map], id: Id<K>) -> &K {
+    K::of(&maps[id.index].kind).expect("a typed id names a map of its kind")
+}
+
+/// The map `id` names, of its kind, mutably.
+pub fn map_in_mut<K: Kind>(maps: &mut [Map], id: Id<K>) -> &mut K {
+    K::of_mut(&mut maps[id.index].kind).expect("a typed id names a map of its kind")
+}
+
+/// The typed id of map `m` in `maps`, if it is of kind `K`.
+pub fn id_in<K: Kind>(maps: &[Map], m: MapId) -> Option<Id<K>> {
+    K::of(&maps[m].kind).map(|_| Id {
+        index: m,
+        kind: PhantomData,
+    })
+}
+
+impl Program {
+    /// The map `id` names, of its kind.
+    pub fn get<K: Kind>(&self, id: Id<K>) -> &K {
+        map_in(&self.maps, id)
+    }
+
+    /// The map `id` names, of its kind, mutably.
+    pub fn get_mut<K: Kind>(&mut self, id: Id<K>) -> &mut K {
+        map_in_mut(&mut self.maps, id)
+    }
+
+    /// The typed id of map `m`, if it is of kind `K`.
+    pub fn id<K: Kind>(&self, m: MapId) -> Option<Id<K>> {
+        id_in(&self.maps, m)
+    }
+
+    /// The field name of a map.
+    pub fn name_of<K>(&self, id: Id<K>) -> &Ident {
+        &self.maps[id.index].name
+    }
+
+    /// A map's entry in [`Program::maps`] (name, doc, key, kind).
+    pub fn map_of<K>(&self, id: Id<K>) -> &Map {
+        &self.maps[id.index]
+    }
+}
+
 /// Index of a relation in [`Program::relations`].
 pub type RelId = usize;
 /// Index of an atom in [`Program::atoms`].
@@ -423,8 +631,8 @@ pub struct RelationIndex {
 /// change beside the view finds the view's entries it meets.
 #[derive(Debug, Clone)]
 pub struct ViewIndex {
-    /// The view (a `Sum` map).
-    pub view: MapId,
+    /// The view.
+    pub view: Id<SumView>,
     /// The positions, in the view's key, of the variables it groups by.
     pub columns: Vec<usize>,
 }
@@ -564,9 +772,9 @@ pub struct FreeLevel {
     pub factors: Vec<Factor>,
     /// The free variables directly below, whose levels count into this
     /// one.
-    pub children: Vec<MapId>,
+    pub children: Vec<Id<FreeLevel>>,
     /// The free variable directly above, if any.
-    pub parent: Option<MapId>,
+    pub parent: Option<Id<FreeLevel>>,
 }
 
 /// The delta join of a new value of one support of a cyclic top join:
@@ -604,7 +812,7 @@ pub enum MessageParent {
         /// The parent's message map.
         map: MapId,
         /// The index of the parent atom's relation on the shared columns.
-        index: MapId,
+        index: Id<RelationIndex>,
     },
     /// A node of the top join: the message's support is that relation.
     Join(MapId),
@@ -716,7 +924,7 @@ pub enum PathBody {
     /// IVMε: the role this atom plays in the triangle map.
     Triangle {
         /// The triangle map.
-        map: MapId,
+        map: Id<TriangleState>,
         /// The role: 0 for R, 1 for S, 2 for T.
         role: usize,
         /// The columns holding the role's two variables.
@@ -751,11 +959,11 @@ pub enum PathBody {
 #[derive(Debug, Clone, Copy)]
 pub struct RangeStep {
     /// The atom's side.
-    pub own: MapId,
+    pub own: Id<RangeSums>,
     /// The other side.
-    pub other: MapId,
+    pub other: Id<RangeSums>,
     /// The result (nullary).
-    pub result: MapId,
+    pub result: Id<ResultMap>,
     /// Whether this atom holds the smaller side of the comparison.
     pub smaller: bool,
     /// `<` rather than `<=`.
@@ -769,7 +977,7 @@ pub struct DeltaJoin {
     /// The other atoms, in join order, with how each is reached.
     pub loops: Vec<Loop>,
     /// The result map the derivations' payloads are added to.
-    pub result: MapId,
+    pub result: Id<ResultMap>,
     /// Atoms of the same relation before this one: they must not read the
     /// updated tuple here, or a derivation reading it twice would count
     /// twice.
@@ -793,7 +1001,7 @@ pub enum Access {
     /// None is bound: a scan of the relation.
     Scan,
     /// Some are: the tuples of this index under their values.
-    Index(MapId),
+    Index(Id<RelationIndex>),
     /// Some are, and other atoms bind exactly the same new variables (an
     /// intersection, as in a cycle or a clique): walk whichever of their
     /// groups is smallest at run time and look the others up at each
@@ -801,10 +1009,10 @@ pub enum Access {
     /// worst-case optimal step). The partners have no loops of their own.
     Smaller {
         /// This atom's index on its bound columns.
-        index: MapId,
+        index: Id<RelationIndex>,
         /// The other atoms that bind exactly the same new variables, each
         /// with its index on its bound columns.
-        partners: Vec<(AtomId, MapId)>,
+        partners: Vec<(AtomId, Id<RelationIndex>)>,
     },
 }
 
@@ -813,7 +1021,7 @@ pub enum Access {
 #[derive(Debug, Clone)]
 pub struct Step {
     /// The map whose entry changes.
-    pub target: MapId,
+    pub target: Target,
     /// The factor that changed.
     pub changed: Factor,
     /// The other factors of `target`, looked up to form the product.
@@ -825,16 +1033,103 @@ pub struct Step {
     pub binds: Vec<Bind>,
 }
 
+/// The map a step changes, by what it keeps at each key: a view's sum, a
+/// free level's liveness, or whether a top join relation has the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A view of a summed-out variable.
+    Sum(Id<SumView>),
+    /// A free level.
+    Free(Id<FreeLevel>),
+    /// A relation of the acyclic top join.
+    Join(Id<JoinNode>),
+    /// A relation of a cyclic top join.
+    Support(Id<Support>),
+}
+
+impl Target {
+    /// The map's untyped index.
+    pub fn map(self) -> MapId {
+        match self {
+            Target::Sum(id) => id.map(),
+            Target::Free(id) => id.map(),
+            Target::Join(id) => id.map(),
+            Target::Support(id) => id.map(),
+        }
+    }
+
+    /// The target that map `m` of `maps` is.
+    ///
+    /// # Panics
+    ///
+    /// When `m` keeps no product (a planner's mistake, caught where the
+    /// step is made).
+    pub fn of(maps: &[Map], m: MapId) -> Target {
+        id_in(maps, m)
+            .map(Target::Sum)
+            .or_else(|| id_in(maps, m).map(Target::Free))
+            .or_else(|| id_in(maps, m).map(Target::Join))
+            .or_else(|| id_in(maps, m).map(Target::Support))
+            .expect("a step changes a view, a free level or a top join relation")
+    }
+}
+
 /// A loop of a step over the tuples of one sibling atom (or the entries of
 /// one sibling view) that agree with the variables bound so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bind {
-    /// The atom or view.
-    pub factor: Factor,
-    /// The index of its relation on the columns already bound (a
-    /// `MapKind::Index`), or of the view on the key variables already
-    /// bound (a `MapKind::ViewIndex`).
-    pub index: MapId,
+pub enum Bind {
+    /// The tuples of a sibling atom, through an index of its relation on
+    /// the columns already bound.
+    Atom {
+        /// The atom.
+        atom: AtomId,
+        /// The index.
+        index: Id<RelationIndex>,
+    },
+    /// The entries of a sibling view with a non-zero payload, through a
+    /// secondary index of the view on the key variables already bound.
+    View {
+        /// The view.
+        view: Id<SumView>,
+        /// The index.
+        index: Id<ViewIndex>,
+    },
+}
+
+impl Bind {
+    /// The sibling factor it loops over.
+    pub fn factor(self) -> Factor {
+        match self {
+            Bind::Atom { atom, .. } => Factor::Atom(atom),
+            Bind::View { view, .. } => Factor::Map(view.map()),
+        }
+    }
+
+    /// The index it loops through.
+    pub fn index(self) -> MapId {
+        match self {
+            Bind::Atom { index, .. } => index.map(),
+            Bind::View { index, .. } => index.map(),
+        }
+    }
+
+    /// The positions, among the looped factor's variables, that its index
+    /// is keyed by (bound before the loop), and those variables.
+    pub fn columns(self, p: &Program) -> (&[usize], &[VarId]) {
+        match self {
+            Bind::Atom { atom, index } => (&p.get(index).columns, &p.atoms[atom].vars),
+            Bind::View { view, index } => (&p.get(index).columns, &p.maps[view].key),
+        }
+    }
+
+    /// The atom whose tuples the loop walks with their payloads, if its
+    /// index keeps them ([`RelationIndex::payloads`]).
+    pub fn walked_atom(self, p: &Program) -> Option<AtomId> {
+        match self {
+            Bind::Atom { atom, index } if p.get(index).payloads => Some(atom),
+            Bind::Atom { .. } | Bind::View { .. } => None,
+        }
+    }
 }
 
 /// How the result is read.
@@ -855,26 +1150,26 @@ pub enum Reading {
     Levels {
         /// Nullary maps (views of summed-out root variables) whose product
         /// multiplies every output tuple.
-        scalars: Vec<MapId>,
+        scalars: Vec<Id<SumView>>,
         /// The free levels of the root free variables.
-        roots: Vec<MapId>,
+        roots: Vec<Id<FreeLevel>>,
     },
     /// The materialized result (first-order delta, the range join), times
     /// the one-entry views of nullary factors beside a range join
     /// (`plan/nullary.rs`; then the result is nullary).
     Materialized {
         /// The result map.
-        map: MapId,
+        map: Id<ResultMap>,
         /// Nullary factors' views whose product multiplies the result.
-        scalars: Vec<MapId>,
+        scalars: Vec<Id<SumView>>,
     },
     /// The count of an IVMε or factorized triangle map (a nullary result),
     /// times the one-entry views of nullary factors beside it.
     Counted {
         /// The triangle map.
-        map: MapId,
+        map: Id<TriangleState>,
         /// Nullary factors' views whose product multiplies the count.
-        scalars: Vec<MapId>,
+        scalars: Vec<Id<SumView>>,
     },
     /// The insert-only top join (two layers, CROWN, max-max): the join of
     /// these nodes, root first, each after its parent.
@@ -915,7 +1210,7 @@ pub enum Product<'a> {
         /// The factors of the local payload.
         factors: &'a [Factor],
         /// The free levels directly below.
-        children: &'a [MapId],
+        children: &'a [Id<FreeLevel>],
     },
     /// A relation of the top join ([`MapKind::Join`] or
     /// [`MapKind::Support`]): a value enters once, when the product first
@@ -991,9 +1286,9 @@ pub enum ChangeTracking {
     /// changed entries.
     Levels {
         /// The free levels in preorder (each after its parent).
-        levels: Vec<MapId>,
+        levels: Vec<Id<FreeLevel>>,
         /// The views of the summed-out root variables.
-        scalars: Vec<MapId>,
+        scalars: Vec<Id<SumView>>,
     },
     /// The insert-only top join (two layers, CROWN, max-max): the factors
     /// of its nodes keep journals (a payload map its own, a map that only
@@ -1066,7 +1361,7 @@ impl Program {
         match &self.output.reading {
             // A result times nullary factors is nullary: compared whole.
             Reading::Materialized { scalars, .. } if scalars.is_empty() => ChangeTracking::Journal,
-            Reading::Levels { scalars, roots } => match self.journaled_levels(scalars, roots) {
+            Reading::Levels { scalars, roots } => match self.journaled_levels(roots) {
                 Some(levels) => ChangeTracking::Levels {
                     levels,
                     scalars: scalars.clone(),
@@ -1152,7 +1447,7 @@ impl Program {
 
     /// The free levels, root first, when they form a chain (one root, at
     /// most one free child each).
-    pub fn free_chain(&self, roots: &[MapId]) -> Option<Vec<MapId>> {
+    pub fn free_chain(&self, roots: &[Id<FreeLevel>]) -> Option<Vec<Id<FreeLevel>>> {
         let [root] = roots else {
             return None;
         };
@@ -1160,10 +1455,7 @@ impl Program {
         let mut next = Some(*root);
         while let Some(m) = next {
             levels.push(m);
-            let MapKind::Free(FreeLevel { children, .. }) = &self.maps[m].kind else {
-                unreachable!("free levels")
-            };
-            next = match children.as_slice() {
+            next = match self.get(m).children.as_slice() {
                 [] => None,
                 [child] => Some(*child),
                 _ => return None,
@@ -1178,26 +1470,15 @@ impl Program {
     /// payload maps keyed by exactly the variables of its path (so that a
     /// changed entry fixes them all), the scalars are views, and the
     /// levels fit in tuples.
-    fn journaled_levels(&self, scalars: &[MapId], roots: &[MapId]) -> Option<Vec<MapId>> {
-        let mut levels = Vec::new();
-        let mut stack: Vec<MapId> = roots.iter().rev().copied().collect();
-        while let Some(m) = stack.pop() {
-            levels.push(m);
-            let MapKind::Free(FreeLevel { children, .. }) = &self.maps[m].kind else {
-                return None;
-            };
-            stack.extend(children.iter().rev().copied());
-        }
+    fn journaled_levels(&self, roots: &[Id<FreeLevel>]) -> Option<Vec<Id<FreeLevel>>> {
+        let levels = self.free_levels(roots);
         if levels.is_empty() || levels.len() > 12 || self.output.head.len() > 12 {
             return None;
         }
         for &m in &levels {
-            let MapKind::Free(FreeLevel { factors, .. }) = &self.maps[m].kind else {
-                return None;
-            };
             let mut want = self.level_path(m);
             want.sort_unstable();
-            for &f in factors {
+            for &f in &self.get(m).factors {
                 let mut vars = self.journal_key(f)?.to_vec();
                 vars.sort_unstable();
                 vars.dedup();
@@ -1206,19 +1487,26 @@ impl Program {
                 }
             }
         }
-        scalars
-            .iter()
-            .all(|&m| matches!(self.maps[m].kind, MapKind::Sum(SumView { .. })))
-            .then_some(levels)
+        Some(levels)
+    }
+
+    /// Every free level under `roots`, in preorder (each after its parent,
+    /// a subtree's levels together).
+    pub fn free_levels(&self, roots: &[Id<FreeLevel>]) -> Vec<Id<FreeLevel>> {
+        let mut levels = Vec::new();
+        let mut stack: Vec<Id<FreeLevel>> = roots.iter().rev().copied().collect();
+        while let Some(m) = stack.pop() {
+            levels.push(m);
+            stack.extend(self.get(m).children.iter().rev().copied());
+        }
+        levels
     }
 
     /// The variables of a free level and the levels above it, root first.
-    pub fn level_path(&self, mut m: MapId) -> Vec<VarId> {
+    pub fn level_path(&self, mut m: Id<FreeLevel>) -> Vec<VarId> {
         let mut path = Vec::new();
         loop {
-            let MapKind::Free(FreeLevel { vars, parent, .. }) = &self.maps[m].kind else {
-                unreachable!("free levels")
-            };
+            let FreeLevel { vars, parent, .. } = self.get(m);
             path.extend(vars.iter().rev());
             match parent {
                 Some(up) => m = *up,
@@ -1281,9 +1569,9 @@ impl Program {
     }
 
     /// The names of `maps`, in order.
-    pub fn map_names(&self, maps: &[MapId]) -> Vec<String> {
+    pub fn map_names<M: Copy + Into<MapId>>(&self, maps: &[M]) -> Vec<String> {
         maps.iter()
-            .map(|&m| self.maps[m].name.to_string())
+            .map(|&m| self.maps[m.into()].name.to_string())
             .collect()
     }
 

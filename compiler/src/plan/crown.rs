@@ -23,8 +23,8 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    AtomPath, Factor, Map, MapId, MapKind, Message, MessageParent, PathBody, Program,
-    RelationIndex, Trigger, VarId,
+    AtomPath, Factor, Map, MapId, MapKind, Message, MessageParent, PathBody, Program, Trigger,
+    VarId,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -160,9 +160,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
             };
             let index = super::skeleton::index_of(&mut p, relation, columns);
             p.maps[index].doc = doc;
-            if let MapKind::Index(RelationIndex { while_growing, .. }) = &mut p.maps[index].kind {
-                while_growing.push(m);
-            }
+            p.get_mut(index).while_growing.push(m);
             MessageParent::Message {
                 map: message_of[parent].expect("mapped"),
                 index,

@@ -23,23 +23,19 @@ use syn::Ident;
 use super::Verdict;
 use super::skeleton::skeleton;
 use crate::ir::{
-    Access, DeltaJoin, Loop, Map, MapKind, PathBody, Program, Reading, RelId, ResultMap, Trigger,
+    Access, DeltaJoin, Loop, PathBody, Program, Reading, RelId, ResultMap, Trigger, push_map,
 };
 use crate::query::Query;
 
 /// Lowers any query to the first-order delta strategy.
 pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     let mut p = skeleton(query, verdict);
-    let result = p.maps.len();
-    p.maps.push(Map {
-        name: Ident::new("result", Span::call_site()),
-        doc: format!(
-            "The result: for each ({}), the ⊕ of its derivations' payloads.",
-            p.var_list(&query.head)
-        ),
-        key: query.head.clone(),
-        kind: MapKind::Result(ResultMap),
-    });
+    let doc = format!(
+        "The result: for each ({}), the ⊕ of its derivations' payloads.",
+        p.var_list(&query.head)
+    );
+    let name = Ident::new("result", Span::call_site());
+    let result = push_map(&mut p.maps, name, doc, query.head.clone(), ResultMap);
     p.output.reading = Reading::Materialized {
         map: result,
         scalars: Vec::new(),

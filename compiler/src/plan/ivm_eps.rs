@@ -11,7 +11,7 @@ use syn::Ident;
 use super::Verdict;
 use super::skeleton::skeleton;
 use crate::analysis::Triangle;
-use crate::ir::{AtomPath, Map, MapKind, PathBody, Program, Reading, TriangleState, Trigger};
+use crate::ir::{AtomPath, PathBody, Program, Reading, TriangleState, Trigger, push_map};
 use crate::query::Query;
 
 /// Lowers a triangle count to IVMε with exponent `eps`, or to the
@@ -24,12 +24,12 @@ pub fn lower(
     verdict: &Verdict,
 ) -> Program {
     let mut p = skeleton(query, verdict);
-    let map = p.maps.len();
     let names = p.var_list(&triangle.vars);
     let roles = roles(query, triangle);
-    p.maps.push(Map {
-        name: Ident::new("triangle", Span::call_site()),
-        doc: match eps {
+    let map = push_map(
+        &mut p.maps,
+        Ident::new("triangle", Span::call_site()),
+        match eps {
             Some(eps) if cycle => format!(
                 "IVMε state over ({names}), ε = {eps}, for one relation in all three roles: the relation kept by source and by target, each value heavy or light by its degree that way (against M^ε out, M^(1−ε) in), one view of the paths between pairs of heavy values, and the count."
             ),
@@ -40,13 +40,13 @@ pub fn lower(
                 "Factorized state over ({names}): the view V(B, A) = Σ_C S(B, C)·T(C, A), and the count."
             ),
         },
-        key: Vec::new(),
-        kind: MapKind::Triangle(TriangleState {
+        Vec::new(),
+        TriangleState {
             eps,
             vars: triangle.vars,
             cycle,
-        }),
-    });
+        },
+    );
     let factors = super::nullary::views(&mut p, triangle.factors);
     p.output.reading = Reading::Counted {
         map,

@@ -11,11 +11,11 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::analysis::hypergraph::{Mask, members};
-use crate::ir::{AtomId, Factor, Map, MapId, MapKind, PathBody, Program, Step, SumView};
+use crate::ir::{AtomId, Factor, Id, PathBody, Program, Step, SumView, Target, push_map};
 
 /// Adds the one-entry view of each atom of `factors`; returns them with
 /// their atoms, in atom order.
-pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, MapId)> {
+pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, Id<SumView>)> {
     members(factors)
         .map(|atom| {
             let [var] = p.atoms[atom].vars[..] else {
@@ -23,29 +23,25 @@ pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, MapId)> {
             };
             let name = &p.vars[var].name;
             let field = super::names::fresh_name(p, &[], &format!("sum_over_{name}"));
-            let view = p.maps.len();
-            p.maps.push(Map {
-                name: Ident::new(&field, Span::call_site()),
-                doc: format!(
-                    "⊕ over `{name}` of `{}`: a nullary factor of every derivation.",
-                    p.atoms[atom].label
-                ),
-                key: Vec::new(),
-                kind: MapKind::Sum(SumView {
-                    var,
-                    factors: vec![Factor::Atom(atom)],
-                }),
-            });
-            (atom, view)
+            let doc = format!(
+                "⊕ over `{name}` of `{}`: a nullary factor of every derivation.",
+                p.atoms[atom].label
+            );
+            let view = SumView {
+                var,
+                factors: vec![Factor::Atom(atom)],
+            };
+            let name = Ident::new(&field, Span::call_site());
+            (atom, push_map(&mut p.maps, name, doc, Vec::new(), view))
         })
         .collect()
 }
 
 /// The path of a factor atom: its change goes into its view.
-pub fn path(view: MapId, atom: AtomId) -> PathBody {
+pub fn path(view: Id<SumView>, atom: AtomId) -> PathBody {
     PathBody::Steps {
         steps: vec![Step {
-            target: view,
+            target: Target::Sum(view),
             changed: Factor::Atom(atom),
             siblings: Vec::new(),
             binds: Vec::new(),

@@ -15,7 +15,7 @@ use super::names::snake_case;
 use super::skeleton::skeleton;
 use crate::analysis::InequalityJoin;
 use crate::ir::{
-    Map, MapKind, PathBody, Program, RangeStep, RangeSums, Reading, RelId, ResultMap, Trigger,
+    PathBody, Program, RangeStep, RangeSums, Reading, RelId, ResultMap, Trigger, push_map,
 };
 use crate::query::Query;
 
@@ -24,35 +24,30 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
     let mut p = skeleton(query, verdict);
     let op = if join.strict { "<" } else { "<=" };
     let (x, y) = (&p.vars[join.vars[0]].name, &p.vars[join.vars[1]].name);
-    let result = p.maps.len();
-    p.maps.push(Map {
-        name: Ident::new("result", Span::call_site()),
-        doc: format!(
+    let result = push_map(
+        &mut p.maps,
+        Ident::new("result", Span::call_site()),
+        format!(
             "The result: the ⊕ over pairs of `{}` and `{}` tuples with `{x} {op} {y}` of the product of their payloads.",
             p.atoms[join.atoms[0]].label, p.atoms[join.atoms[1]].label
         ),
-        key: Vec::new(),
-        kind: MapKind::Result(ResultMap),
-    });
-    let mut sides = [0; 2];
-    for (i, side) in sides.iter_mut().enumerate() {
+        Vec::new(),
+        ResultMap,
+    );
+    let sides = [0, 1].map(|i| {
         let (atom, var) = (join.atoms[i], join.vars[i]);
         let relation = &p.relations[p.atoms[atom].relation];
         let var_name = &p.vars[var].name;
-        *side = p.maps.len();
-        p.maps.push(Map {
-            name: Ident::new(
-                &format!("{}_by_{}", snake_case(&relation.name.to_string()), var_name),
-                Span::call_site(),
-            ),
-            doc: format!(
-                "The payloads of `{}` summed by `{var_name}`, with the sums below and above any value.",
-                p.atoms[atom].label
-            ),
-            key: vec![var],
-            kind: MapKind::RangeSums(RangeSums { atom, var }),
-        });
-    }
+        let name = Ident::new(
+            &format!("{}_by_{}", snake_case(&relation.name.to_string()), var_name),
+            Span::call_site(),
+        );
+        let doc = format!(
+            "The payloads of `{}` summed by `{var_name}`, with the sums below and above any value.",
+            p.atoms[atom].label
+        );
+        push_map(&mut p.maps, name, doc, vec![var], RangeSums { atom, var })
+    });
     let factors = super::nullary::views(&mut p, join.factors);
     p.output.reading = Reading::Materialized {
         map: result,

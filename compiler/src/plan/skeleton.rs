@@ -8,8 +8,8 @@ use syn::Ident;
 use super::Verdict;
 use super::names::snake_case;
 use crate::ir::{
-    AtomIr, BaseMap, Derived, Kept, Map, MapId, MapKind, Output, Program, Reading, RelationIndex,
-    RelationIr, RelationKind, Var,
+    AtomIr, BaseMap, Derived, Id, Kept, Map, MapKind, Output, Program, Reading, RelationIndex,
+    RelationIr, RelationKind, Var, push_map,
 };
 use crate::query::{Origin, Query};
 
@@ -136,10 +136,12 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
 
 /// The secondary index of `relation` on `columns` (the lookups of the
 /// first-order delta and of CROWN's messages), added if new.
-pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId {
-    if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::Index(RelationIndex { relation: r, columns: c, .. }) if *r == relation && *c == columns)
-    }) {
+pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> Id<RelationIndex> {
+    let same = |m: &Id<RelationIndex>| {
+        let index = p.get(*m);
+        index.relation == relation && index.columns == columns
+    };
+    if let Some(m) = (0..p.maps.len()).filter_map(|m| p.id(m)).find(same) {
         return m;
     }
     let r = &p.relations[relation];
@@ -161,16 +163,12 @@ pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> MapId 
         ),
     );
     let doc = format!("The tuples of `{}` by ({}).", r.name, cols.join(", "));
-    p.maps.push(Map {
-        name: Ident::new(&name, Span::call_site()),
-        doc,
-        key: Vec::new(),
-        kind: MapKind::Index(RelationIndex {
-            relation,
-            columns,
-            while_growing: Vec::new(),
-            payloads: false,
-        }),
-    });
-    p.maps.len() - 1
+    let index = RelationIndex {
+        relation,
+        columns,
+        while_growing: Vec::new(),
+        payloads: false,
+    };
+    let name = Ident::new(&name, Span::call_site());
+    push_map(&mut p.maps, name, doc, Vec::new(), index)
 }

@@ -179,7 +179,7 @@ fn step(p: &Program, target: MapId, changed: Factor) -> Step {
         .expect("two-layer steps target views and supports")
         .to_vec();
     Step {
-        target,
+        target: crate::ir::Target::of(&p.maps, target),
         changed,
         siblings: factors.into_iter().filter(|&f| f != changed).collect(),
         binds: Vec::new(),

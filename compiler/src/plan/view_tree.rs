@@ -23,8 +23,8 @@ use syn::Ident;
 
 use crate::analysis::VariableOrder;
 use crate::ir::{
-    AtomIr, Bind, Factor, FreeLevel, Map, MapId, MapKind, Output, PathBody, Program, Reading,
-    RelId, RelationIndex, Step, SumView, Trigger, Var, ViewIndex,
+    AtomIr, Bind, Factor, FreeLevel, Id, Map, MapId, MapKind, Output, PathBody, Program, Reading,
+    RelId, Step, SumView, Target, Trigger, Var, ViewIndex, push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -33,106 +33,15 @@ use crate::query::Query;
 /// one, or a general one whose free variables' subtrees read every
 /// variable above them).
 pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program {
-    let Program {
-        vars,
-        relations,
-        atoms,
-        mut maps,
-        ..
-    } = skeleton(query, verdict);
-
-    // One map per variable, children before parents.
-    let mut map_of: Vec<Option<MapId>> = vec![None; vars.len()];
-    let mut post: Vec<usize> = Vec::new();
-    for &r in &order.roots {
-        post_order(order, r, &mut post);
-    }
-    for &v in &post {
-        let node = &order.nodes[v];
-        // The view's key: the variables above it that its subtree reads,
-        // outermost first (all of them in a canonical order, and for a
-        // free level).
-        let read: Vec<usize> = order
-            .subtree_atoms(v)
-            .iter()
-            .flat_map(|&a| atoms[a].vars.iter().copied())
-            .collect();
-        let ancestors: Vec<usize> = {
-            let mut p = order.path_to_root(v);
-            p.remove(0);
-            p.reverse();
-            p.retain(|a| read.contains(a));
-            p
-        };
-        if let Some(level) = shared_level(query, order, v, &map_of) {
-            // Nothing at `v` but the free variable below it: one level.
-            if let MapKind::Free(FreeLevel { vars, .. }) = &mut maps[level].kind {
-                vars.insert(0, v);
-            }
-            maps[level].key = ancestors;
-            map_of[v] = Some(level);
-            continue;
-        }
-        let mut factors: Vec<Factor> = Vec::new();
-        let mut children: Vec<MapId> = Vec::new();
-        for &c in &node.children {
-            let m = map_of[c].expect("children first");
-            if query.is_free(c) {
-                children.push(m);
-            } else {
-                factors.push(Factor::Map(m));
-            }
-        }
-        factors.extend(node.atoms.iter().map(|&a| Factor::Atom(a)));
-        let kind = if query.is_free(v) {
-            MapKind::Free(FreeLevel {
-                vars: vec![v],
-                factors,
-                children,
-                parent: None,
-            })
-        } else {
-            MapKind::Sum(SumView { var: v, factors })
-        };
-        map_of[v] = Some(maps.len());
-        maps.push(Map {
-            name: Ident::new("unnamed", Span::call_site()),
-            doc: String::new(),
-            key: ancestors,
-            kind,
-        });
-    }
-    for m in 0..maps.len() {
-        if matches!(
-            maps[m].kind,
-            MapKind::Sum(SumView { .. }) | MapKind::Free(FreeLevel { .. })
-        ) {
-            let (field, doc) = describe(&maps[m], &atoms, &maps, &vars);
-            maps[m].name = Ident::new(&field, Span::call_site());
-            maps[m].doc = doc;
-        }
-    }
-    // Parent links of free levels.
-    for &v in &post {
-        if let (true, Some(p)) = (query.is_free(v), order.nodes[v].parent) {
-            let (parent, level) = (map_of[p], map_of[v].expect("mapped"));
-            if let (MapKind::Free(FreeLevel { parent: slot, .. }), false) =
-                (&mut maps[level].kind, parent == Some(level))
-            {
-                *slot = parent;
-            }
-        }
-    }
-
+    let mut program = skeleton(query, verdict);
+    let map_of = var_maps(query, order, &mut program);
     let owner = |atom: usize| -> usize {
         (0..order.nodes.len())
             .find(|&v| order.nodes[v].atoms.contains(&atom))
             .expect("every atom hangs below a variable")
     };
-    let relation_of: Vec<RelId> = atoms.iter().map(|a| a.relation).collect();
-    let relation_count = relations.len();
-    let mut program = skeleton(query, verdict);
-    program.maps = maps;
+    let relation_of: Vec<RelId> = program.atoms.iter().map(|a| a.relation).collect();
+    let relation_count = program.relations.len();
     let p = &mut program;
     let triggers = Trigger::per_relation(relation_count, &relation_of, |atom, _, later| {
         let mut steps = Vec::new();
@@ -140,25 +49,28 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         let mut at = Some(owner(atom));
         while let Some(v) = at {
             let target = map_of[v].expect("mapped");
-            let factors = p.maps[target]
+            let factors = p.maps[target.map()]
                 .kind
                 .factors()
                 .expect("variables have views")
                 .to_vec();
             let siblings: Vec<Factor> = factors.into_iter().filter(|&f| f != changed).collect();
-            let binds = binds(p, target, changed, &siblings);
+            let binds = binds(p, target.map(), changed, &siblings);
             steps.push(Step {
-                target,
+                target: match target {
+                    VarMap::Sum(view) => Target::Sum(view),
+                    VarMap::Free(level) => Target::Free(level),
+                },
                 changed,
                 siblings,
                 binds,
             });
-            if query.is_free(v) {
-                // Above a free variable the change is a change in
-                // tuple counts, which the free levels propagate.
-                break;
+            match target {
+                // Above a free variable the change is a change in tuple
+                // counts, which the free levels propagate.
+                VarMap::Free(_) => break,
+                VarMap::Sum(view) => changed = Factor::Map(view.map()),
             }
-            changed = Factor::Map(target);
             at = order.nodes[v].parent;
         }
         PathBody::Steps {
@@ -166,26 +78,120 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
             later_same_relation: later.to_vec(),
         }
     });
-
-    let scalars = order
-        .roots
-        .iter()
-        .filter(|&&r| !query.is_free(r))
-        .map(|&r| map_of[r].expect("mapped"))
-        .collect();
-    let roots = order
-        .roots
-        .iter()
-        .filter(|&&r| query.is_free(r))
-        .map(|&r| map_of[r].expect("mapped"))
-        .collect();
-
+    let (mut scalars, mut roots) = (Vec::new(), Vec::new());
+    for &r in &order.roots {
+        match map_of[r].expect("mapped") {
+            VarMap::Sum(view) => scalars.push(view),
+            VarMap::Free(level) => roots.push(level),
+        }
+    }
     program.triggers = triggers;
     program.output = Output {
         head: query.head.clone(),
         reading: Reading::Levels { scalars, roots },
     };
     program
+}
+
+/// The map of a variable of the order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum VarMap {
+    /// A summed-out variable's view.
+    Sum(Id<SumView>),
+    /// A free variable's level (which it may share with the free
+    /// variables below it).
+    Free(Id<FreeLevel>),
+}
+
+impl VarMap {
+    fn map(self) -> MapId {
+        match self {
+            VarMap::Sum(view) => view.map(),
+            VarMap::Free(level) => level.map(),
+        }
+    }
+}
+
+/// One map per variable, children before parents, named and linked to
+/// their parents: each variable's map.
+fn var_maps(query: &Query, order: &VariableOrder, p: &mut Program) -> Vec<Option<VarMap>> {
+    let mut map_of: Vec<Option<VarMap>> = vec![None; p.vars.len()];
+    let mut post: Vec<usize> = Vec::new();
+    for &r in &order.roots {
+        post_order(order, r, &mut post);
+    }
+    for &v in &post {
+        map_of[v] = Some(var_map(query, order, p, v, &map_of));
+    }
+    for v in &post {
+        let (field, doc) = describe(p, map_of[*v].expect("mapped").map());
+        let map = &mut p.maps[map_of[*v].expect("mapped").map()];
+        map.name = Ident::new(&field, Span::call_site());
+        map.doc = doc;
+    }
+    // Parent links of free levels.
+    for &v in &post {
+        if let (Some(VarMap::Free(level)), Some(up)) = (map_of[v], order.nodes[v].parent)
+            && let Some(VarMap::Free(parent)) = map_of[up]
+            && parent != level
+        {
+            p.get_mut(level).parent = Some(parent);
+        }
+    }
+    map_of
+}
+
+/// The map of variable `v`, whose children have theirs: a new view or
+/// level, or the level of the free variable below it that it joins.
+fn var_map(
+    query: &Query,
+    order: &VariableOrder,
+    p: &mut Program,
+    v: usize,
+    map_of: &[Option<VarMap>],
+) -> VarMap {
+    let node = &order.nodes[v];
+    // The view's key: the variables above it that its subtree reads,
+    // outermost first (all of them in a canonical order, and for a free
+    // level).
+    let read: Vec<usize> = order
+        .subtree_atoms(v)
+        .iter()
+        .flat_map(|&a| p.atoms[a].vars.iter().copied())
+        .collect();
+    let mut key = order.path_to_root(v);
+    key.remove(0);
+    key.reverse();
+    key.retain(|a| read.contains(a));
+    if let Some(level) = shared_level(query, order, v, map_of) {
+        // Nothing at `v` but the free variable below it: one level.
+        p.get_mut(level).vars.insert(0, v);
+        p.maps[level].key = key;
+        return VarMap::Free(level);
+    }
+    let mut factors: Vec<Factor> = Vec::new();
+    let mut children: Vec<Id<FreeLevel>> = Vec::new();
+    for &c in &node.children {
+        match map_of[c].expect("children first") {
+            VarMap::Free(level) => children.push(level),
+            VarMap::Sum(view) => factors.push(Factor::Map(view.map())),
+        }
+    }
+    factors.extend(node.atoms.iter().map(|&a| Factor::Atom(a)));
+    // Named once the whole tree stands (`describe`).
+    let unnamed = Ident::new("unnamed", Span::call_site());
+    if query.is_free(v) {
+        let level = FreeLevel {
+            vars: vec![v],
+            factors,
+            children,
+            parent: None,
+        };
+        VarMap::Free(push_map(&mut p.maps, unnamed, String::new(), key, level))
+    } else {
+        let view = SumView { var: v, factors };
+        VarMap::Sum(push_map(&mut p.maps, unnamed, String::new(), key, view))
+    }
 }
 
 /// The loops of a step whose changed factor does not fix the whole key of
@@ -210,10 +216,7 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
         // variable a `Sum` map sums out.
         let preference = |f: Factor| match f {
             Factor::Atom(a) => (true, std::cmp::Reverse(a)),
-            Factor::Map(m) => match p.maps[m].kind {
-                MapKind::Sum(SumView { var, .. }) => (false, std::cmp::Reverse(var)),
-                _ => unreachable!("a view beside a changed factor sums a variable out"),
-            },
+            Factor::Map(m) => (false, std::cmp::Reverse(sibling_view(p, m).1)),
         };
         let factor = siblings
             .iter()
@@ -225,36 +228,40 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
         let columns: Vec<usize> = (0..vars.len())
             .filter(|&c| bound.contains(&vars[c]))
             .collect();
-        let index = match factor {
+        let bind = match factor {
             Factor::Atom(atom) => {
                 let relation = p.atoms[atom].relation;
                 let index = super::skeleton::index_of(p, relation, columns);
                 // The loop reads each tuple's payload: keep it in the
                 // group the loop walks.
-                if let MapKind::Index(RelationIndex { payloads, .. }) = &mut p.maps[index].kind
-                    && !*payloads
-                {
-                    *payloads = true;
+                if !p.get(index).payloads {
+                    p.get_mut(index).payloads = true;
                     let doc = &mut p.maps[index].doc;
                     doc.pop();
                     doc.push_str(", each with its payload.");
                 }
-                index
+                Bind::Atom { atom, index }
             }
-            Factor::Map(view) => view_index(p, view, columns),
+            Factor::Map(m) => {
+                let view = sibling_view(p, m).0;
+                let index = view_index(p, view, columns);
+                Bind::View { view, index }
+            }
         };
         bound.extend(vars);
-        binds.push(Bind { factor, index });
+        binds.push(bind);
     }
     binds
 }
 
 /// The secondary index of `view` on the variables at `columns` of its key,
 /// added if new.
-fn view_index(p: &mut Program, view: MapId, columns: Vec<usize>) -> MapId {
-    if let Some(m) = p.maps.iter().position(|m| {
-        matches!(&m.kind, MapKind::ViewIndex(ViewIndex { view: v, columns: c }) if *v == view && *c == columns)
-    }) {
+fn view_index(p: &mut Program, view: Id<SumView>, columns: Vec<usize>) -> Id<ViewIndex> {
+    let same = |m: &Id<ViewIndex>| {
+        let index = p.get(*m);
+        index.view == view && index.columns == columns
+    };
+    if let Some(m) = (0..p.maps.len()).filter_map(|m| p.id(m)).find(same) {
         return m;
     }
     let key = &p.maps[view].key;
@@ -273,13 +280,17 @@ fn view_index(p: &mut Program, view: MapId, columns: Vec<usize>) -> MapId {
         p.maps[view].name,
         p.var_list(&by)
     );
-    p.maps.push(Map {
-        name: Ident::new(&name, Span::call_site()),
-        doc,
-        key: by,
-        kind: MapKind::ViewIndex(ViewIndex { view, columns }),
-    });
-    p.maps.len() - 1
+    let name = Ident::new(&name, Span::call_site());
+    push_map(&mut p.maps, name, doc, by, ViewIndex { view, columns })
+}
+
+/// A view beside a changed factor (which sums a variable out, in a view
+/// tree), with the variable, by which `binds` ranks it as `loops` does.
+fn sibling_view(p: &Program, m: MapId) -> (Id<SumView>, usize) {
+    let view = p
+        .id::<SumView>(m)
+        .expect("a view beside a changed factor sums a variable out");
+    (view, p.get(view).var)
 }
 
 /// The level of the free variable below `v`, when `v` is free and has
@@ -290,17 +301,25 @@ fn shared_level(
     query: &Query,
     order: &VariableOrder,
     v: usize,
-    map_of: &[Option<MapId>],
-) -> Option<MapId> {
+    map_of: &[Option<VarMap>],
+) -> Option<Id<FreeLevel>> {
     let node = &order.nodes[v];
-    match node.children.as_slice() {
-        [c] if query.is_free(v) && query.is_free(*c) && node.atoms.is_empty() => map_of[*c],
+    match (
+        node.children.as_slice(),
+        query.is_free(v),
+        node.atoms.is_empty(),
+    ) {
+        ([c], true, true) => match map_of[*c] {
+            Some(VarMap::Free(level)) => Some(level),
+            _ => None,
+        },
         _ => None,
     }
 }
 
 /// The field name and doc comment of a view or a free level.
-fn describe(map: &Map, atoms: &[AtomIr], maps: &[Map], vars: &[Var]) -> (String, String) {
+fn describe(p: &Program, m: MapId) -> (String, String) {
+    let (map, atoms, maps, vars) = (&p.maps[m], &p.atoms[..], &p.maps[..], &p.vars[..]);
     let product = |factors: &[Factor]| {
         if factors.is_empty() {
             "1".to_owned()

@@ -7,23 +7,20 @@ use quote::{format_ident, quote};
 
 use super::names::{participate, raise, reach};
 use super::top_join::{links, project};
-use crate::ir::{ClusterNode, MapId, MapKind, Program};
+use crate::ir::{ClusterNode, Id, Program};
 
 /// A cluster tuple takes part in a full result: it raises the cluster's
 /// best payload, and the live tuples below that agree with it take part
 /// too.
-pub fn participate_method(p: &Program, node: MapId) -> TokenStream {
+pub fn participate_method(p: &Program, node: Id<ClusterNode>) -> TokenStream {
     let k = &p.payload;
     let map = &p.maps[node];
-    let MapKind::Cluster(ClusterNode {
+    let ClusterNode {
         atom,
         children,
         best,
         ..
-    }) = &map.kind
-    else {
-        unreachable!("a cluster node")
-    };
+    } = p.get(node);
     let field = &map.name;
     let name = participate(p, node);
     let t = quote! { __t };
@@ -68,11 +65,9 @@ pub fn participate_method(p: &Program, node: MapId) -> TokenStream {
 /// The trigger of a max-max atom: a new tuple joins its cluster's tree; a
 /// tuple that takes part already raises its cluster's best payload with
 /// its grown one.
-pub fn path(p: &Program, node: MapId) -> TokenStream {
+pub fn path(p: &Program, node: Id<ClusterNode>) -> TokenStream {
     let map = &p.maps[node];
-    let MapKind::Cluster(ClusterNode { best, .. }) = &map.kind else {
-        unreachable!("a cluster node")
-    };
+    let best = &p.get(node).best;
     let field = &map.name;
     let reach_name = reach(p, node);
     let raise_best = raise(p, *best);

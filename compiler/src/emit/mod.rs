@@ -50,7 +50,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::ir::{
-    AtomPath, BaseMap, BestMap, ClusterNode, Extension, Factor, FreeLevel, JoinNode, JoinedMap,
+    AtomPath, BaseMap, BestMap, ClusterNode, Extension, Factor, FreeLevel, Id, JoinNode, JoinedMap,
     Kept, MapId, MapKind, Message, PathBody, Program, RangeSums, Reading, RelationIndex, ResultMap,
     SumView, Support, TriangleState, VarId, ViewIndex,
 };
@@ -291,14 +291,23 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
 /// The methods a map adds to the struct, by construct.
 fn map_methods(p: &Program, m: MapId) -> TokenStream {
     match &p.maps[m].kind {
-        MapKind::Join(JoinNode { .. }) => top_join::join_methods(p, m),
-        MapKind::Cluster(ClusterNode { .. }) => {
-            let mut methods = top_join::join_methods(p, m);
-            methods.extend(cluster::participate_method(p, m));
+        MapKind::Join(_) => {
+            let node: Id<JoinNode> = p.id(m).expect("a top join node");
+            top_join::join_methods(p, node)
+        }
+        MapKind::Cluster(_) => {
+            let node: Id<ClusterNode> = p.id(m).expect("a cluster node");
+            let mut methods = top_join::join_methods(p, node);
+            methods.extend(cluster::participate_method(p, node));
             methods
         }
-        MapKind::Message(Message { .. }) | MapKind::Best(BestMap { .. }) => {
-            message::raise_method(p, m)
+        MapKind::Message(_) => {
+            let id = p.id(m).expect("a message");
+            message::raise_method(p, message::Grown::Message(id))
+        }
+        MapKind::Best(_) => {
+            let id = p.id(m).expect("a best map");
+            message::raise_method(p, message::Grown::Best(id))
         }
         MapKind::Support(Support { .. }) => top_join::support_method(p, m),
         MapKind::Base(BaseMap { .. })

@@ -10,7 +10,7 @@ use syn::Ident;
 
 use super::method;
 use crate::ir::{
-    AtomId, BaseMap, Kept, MapId, MapKind, Program, RelId, RelationIndex, RelationIr, Trigger,
+    AtomId, BaseMap, Id, Kept, MapKind, Message, Program, RelId, RelationIndex, RelationIr, Trigger,
 };
 use crate::query::UpdateModel;
 
@@ -118,7 +118,7 @@ fn revisit_known(
     p: &Program,
     rel: RelId,
     atom: AtomId,
-    known: &[(MapId, TokenStream)],
+    known: &[(Id<Message>, TokenStream)],
 ) -> (TokenStream, Vec<Ident>) {
     let k = &p.payload;
     let n = p.relations[rel].columns.len();
@@ -148,12 +148,7 @@ fn revisit_known(
                         Some((_, local)) if p.maps[g].key == vars => {
                             quote! { !<#k as ::ivm::BoundedMonotone>::is_top(&#local) }
                         }
-                        _ => {
-                            let [probe] = &super::message::can_grow(p, &[g], &key)[..] else {
-                                unreachable!("one message")
-                            };
-                            probe.clone()
-                        }
+                        _ => super::message::can_grow_at(p, g, &key),
                     });
             let flag = format_ident!("__revisit_{}", flags.len());
             flags.push(flag.clone());

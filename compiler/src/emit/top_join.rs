@@ -12,11 +12,12 @@ use quote::{format_ident, quote};
 use super::names::{participate, reach};
 use super::{key_expr, key_type, product_value};
 use crate::ir::{
-    ClusterNode, Extension, Factor, JoinNode, Map, MapId, MapKind, Program, Support, VarId,
+    ClusterNode, Extension, Factor, Id, JoinNode, Map, MapId, MapKind, Program, Support, TreeNode,
+    VarId,
 };
 
-fn live(p: &Program, node: MapId) -> syn::Ident {
-    format_ident!("live_{}", p.maps[node].name)
+fn live(p: &Program, node: impl Into<MapId>) -> syn::Ident {
+    format_ident!("live_{}", p.maps[node.into()].name)
 }
 
 /// `(__t.1.clone(), __t.0.clone())`: the values of `vars` taken from a tuple
@@ -31,25 +32,12 @@ pub fn project(key: &[VarId], vars: &[VarId], tuple: &TokenStream) -> TokenStrea
 
 /// The tree links of a top join node or a cluster node: its parent, its
 /// children and the variables it shares with the parent.
-pub fn links(p: &Program, node: MapId) -> (Option<MapId>, &[MapId], &[VarId]) {
-    match &p.maps[node].kind {
-        MapKind::Join(JoinNode {
-            parent,
-            children,
-            shared,
-            ..
-        })
-        | MapKind::Cluster(ClusterNode {
-            parent,
-            children,
-            shared,
-            ..
-        }) => (*parent, children, shared),
-        _ => unreachable!("a node of a join tree"),
-    }
+pub fn links<K: TreeNode>(p: &Program, node: Id<K>) -> (Option<Id<K>>, &[Id<K>], &[VarId]) {
+    let node = p.get(node);
+    (node.parent(), node.children(), node.shared())
 }
 
-pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
+pub fn join_methods<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
     let map = &p.maps[node];
     let (parent, children, shared) = links(p, node);
     let field = &map.name;
@@ -98,12 +86,15 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
             p.var_list(&map.key)
         ),
     };
-    let cluster = matches!(map.kind, MapKind::Cluster(ClusterNode { .. }));
+    let cluster = K::top(node).is_none();
     let take_part = participate(p, node);
     // Once `changes()` tracks the top join, a tuple that turns live may
     // take part in the result at once.
     let hooks = match super::changes::tracked(p) {
-        Some(t) if !cluster => t.live_hooks(p, node),
+        Some(t) => match K::top(node) {
+            Some(top) => t.live_hooks(p, top),
+            None => (quote! {}, quote! {}),
+        },
         _ => (quote! {}, quote! {}),
     };
     let live_body = match (parent, cluster) {
@@ -199,7 +190,7 @@ pub fn join_methods(p: &Program, node: MapId) -> TokenStream {
 }
 
 /// `iter`, `get`, `len` and `is_empty` over the top join.
-pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
+pub fn reading(p: &Program, top: &[Id<JoinNode>]) -> TokenStream {
     let k = &p.payload;
     let n = top.len();
     let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
@@ -208,9 +199,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
     // One flat_map per node below the root, each after its parent: the
     // state is the array of the nodes' tuple ids.
     let levels = top.iter().enumerate().skip(1).map(|(i, &node)| {
-        let MapKind::Join(JoinNode { parent, shared, .. }) = &p.maps[node].kind else {
-            unreachable!("a join node")
-        };
+        let JoinNode { parent, shared, .. } = p.get(node);
         let q = parent.expect("below the root");
         let qi = top.iter().position(|&x| x == q).expect("parent placed");
         let up = &p.maps[q].name;
@@ -246,10 +235,7 @@ pub fn reading(p: &Program, top: &[MapId]) -> TokenStream {
     });
     let factors: Vec<Factor> = top
         .iter()
-        .flat_map(|&m| match &p.maps[m].kind {
-            MapKind::Join(JoinNode { factors, .. }) => factors.clone(),
-            _ => unreachable!("a join node"),
-        })
+        .flat_map(|&m| p.get(m).factors.iter().copied())
         .collect();
     let payload = product_value(p, &factors);
     let head = key_expr(p, &p.output.head);

@@ -263,7 +263,7 @@ impl fmt::Display for Program {
                     parent,
                 }) => {
                     let mut factors = vec![super::Factor::Atom(*atom)];
-                    factors.extend(children.iter().map(|&c| super::Factor::Map(c)));
+                    factors.extend(children.iter().map(|&c| super::Factor::Map(c.map())));
                     let product = self.product_label(&factors);
                     let to = match parent {
                         super::MessageParent::Message { map, index } => format!(

@@ -163,6 +163,50 @@ kinds!(
     Free(FreeLevel),
 );
 
+/// A node of an insert-only join tree: a relation of the top join, or an
+/// atom of a max-max cluster.
+pub trait TreeNode: Kind {
+    /// The node above; `None` at the root.
+    fn parent(&self) -> Option<Id<Self>>;
+    /// The nodes below.
+    fn children(&self) -> &[Id<Self>];
+    /// The variables shared with the parent.
+    fn shared(&self) -> &[VarId];
+    /// The node as a relation of the top join; `None` for a cluster's
+    /// atom.
+    fn top(id: Id<Self>) -> Option<Id<JoinNode>>;
+}
+
+impl TreeNode for JoinNode {
+    fn top(id: Id<Self>) -> Option<Id<JoinNode>> {
+        Some(id)
+    }
+    fn parent(&self) -> Option<Id<Self>> {
+        self.parent
+    }
+    fn children(&self) -> &[Id<Self>] {
+        &self.children
+    }
+    fn shared(&self) -> &[VarId] {
+        &self.shared
+    }
+}
+
+impl TreeNode for ClusterNode {
+    fn top(_: Id<Self>) -> Option<Id<JoinNode>> {
+        None
+    }
+    fn parent(&self) -> Option<Id<Self>> {
+        self.parent
+    }
+    fn children(&self) -> &[Id<Self>] {
+        &self.children
+    }
+    fn shared(&self) -> &[VarId] {
+        &self.shared
+    }
+}
+
 /// Adds a map of kind `K` to `maps` and returns its typed id.
 pub fn push_map<K: Kind>(
     maps: &mut Vec<Map>,
@@ -618,7 +662,7 @@ pub struct RelationIndex {
     /// index (non-empty) loses no tuple on its own, since CROWN only
     /// inserts; a key's tuples leave together once every message
     /// here is at the top at that key.
-    pub while_growing: Vec<MapId>,
+    pub while_growing: Vec<Id<Message>>,
     /// Each tuple carries its payload beside it (kept by the
     /// relation's updates), for a view tree's loops over the tuples of
     /// a sibling atom: they read it from the group they walk instead
@@ -678,9 +722,9 @@ pub struct JoinNode {
     /// The factors whose product is the payload at a key value.
     pub factors: Vec<Factor>,
     /// The node above in the top join tree; `None` at its root.
-    pub parent: Option<MapId>,
+    pub parent: Option<Id<JoinNode>>,
     /// The nodes below.
-    pub children: Vec<MapId>,
+    pub children: Vec<Id<JoinNode>>,
     /// The key variables shared with the parent, in key order.
     pub shared: Vec<VarId>,
 }
@@ -723,13 +767,13 @@ pub struct ClusterNode {
     /// The atom.
     pub atom: AtomId,
     /// The atom above in the cluster's join tree; `None` at its root.
-    pub parent: Option<MapId>,
+    pub parent: Option<Id<ClusterNode>>,
     /// The atoms below.
-    pub children: Vec<MapId>,
+    pub children: Vec<Id<ClusterNode>>,
     /// The variables shared with the parent, in the atom's order.
     pub shared: Vec<VarId>,
     /// The cluster's best payloads.
-    pub best: MapId,
+    pub best: Id<BestMap>,
 }
 
 /// Max-max: for each value of a cluster's free variables, the largest
@@ -752,7 +796,7 @@ pub struct Message {
     /// The atom.
     pub atom: AtomId,
     /// The messages of the atoms below it.
-    pub children: Vec<MapId>,
+    pub children: Vec<Id<Message>>,
     /// Whom a growing entry tells.
     pub parent: MessageParent,
 }
@@ -810,7 +854,7 @@ pub enum MessageParent {
     /// found through `index` (an index of its relation on those columns).
     Message {
         /// The parent's message map.
-        map: MapId,
+        map: Id<Message>,
         /// The index of the parent atom's relation on the shared columns.
         index: Id<RelationIndex>,
     },
@@ -932,9 +976,9 @@ pub enum PathBody {
     },
     /// CROWN: the atom's message map, raised by the tuple's new
     /// contribution.
-    Raise(MapId),
+    Raise(Id<Message>),
     /// Max-max: the atom's cluster node.
-    Cluster(MapId),
+    Cluster(Id<ClusterNode>),
     /// An atom's local step: the tuple, matched, projected and multiplied
     /// by the atom's factors, changes the atom's derived relation (whose
     /// own trigger carries it on).
@@ -1173,7 +1217,7 @@ pub enum Reading {
     },
     /// The insert-only top join (two layers, CROWN, max-max): the join of
     /// these nodes, root first, each after its parent.
-    TopJoin(Vec<MapId>),
+    TopJoin(Vec<Id<JoinNode>>),
     /// The materialized cyclic top join, when the supports' keys form a
     /// cyclic hypergraph.
     Joined(MapId),
@@ -1299,7 +1343,7 @@ pub enum ChangeTracking {
     TopJoin {
         /// The nodes, root first, each after its parent (as in
         /// [`Reading::TopJoin`]).
-        nodes: Vec<MapId>,
+        nodes: Vec<Id<JoinNode>>,
     },
     /// The materialized cyclic top join (two layers over a cyclic query):
     /// the supports' factors keep journals, each support indexes the
@@ -1403,17 +1447,17 @@ impl Program {
     /// say what it held when an epoch began and is keyed by its node's
     /// variables (so that a changed entry is a changed node tuple), and the
     /// nodes' keys hold the head.
-    fn journaled_top_join(&self, top: &[MapId]) -> bool {
+    fn journaled_top_join(&self, top: &[Id<JoinNode>]) -> bool {
         let same = same_vars;
         let factors_ok = top.iter().all(|&node| {
-            let MapKind::Join(JoinNode { factors, .. }) = &self.maps[node].kind else {
-                return false;
-            };
             let key = &self.maps[node].key;
-            factors.iter().all(|&f| match self.top_factor_key(f) {
-                Some(vars) => same(vars, key),
-                None => false,
-            })
+            self.get(node)
+                .factors
+                .iter()
+                .all(|&f| match self.top_factor_key(f) {
+                    Some(vars) => same(vars, key),
+                    None => false,
+                })
         });
         let head = &self.output.head;
         let covered = head

@@ -31,7 +31,7 @@ use crate::analysis::acyclicity::gyo;
 use crate::analysis::hypergraph::members;
 use crate::analysis::{Hypergraph, Mask};
 use crate::ir::{
-    AtomPath, BestMap, ClusterNode, Factor, Map, MapId, MapKind, PathBody, Program, Trigger, VarId,
+    AtomId, AtomPath, BestMap, ClusterNode, Factor, Id, PathBody, Program, Trigger, VarId, push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -41,9 +41,9 @@ use crate::query::Query;
 pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Program> {
     let hg = &Hypergraph::of(query);
     let mut p = skeleton(query, verdict);
-    let mut node_of: Vec<Option<MapId>> = vec![None; p.atoms.len()];
+    let mut node_of: Vec<Option<Id<ClusterNode>>> = vec![None; p.atoms.len()];
     let mut tops: Vec<TopRelation> = Vec::new();
-    let mut bests: Vec<MapId> = Vec::new();
+    let mut bests: Vec<Id<BestMap>> = Vec::new();
     for &cluster in clusters {
         let atoms: Vec<usize> = members(cluster).collect();
         // Without a q-core every atom of the cluster holds the same free
@@ -89,65 +89,46 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
             }
             i += 1;
         }
-        let best = p.maps.len();
-        let first = best + 1;
-        let map_at = |i: usize| first + preorder.iter().position(|&x| x == i).expect("placed");
         let best_name = super::names::fresh_name(&p, &[], &format!("best_{}", rels[0]));
-        p.maps.push(Map {
-            name: Ident::new(&best_name, Span::call_site()),
-            doc: format!(
-                "For each ({}): the largest payload of a tuple of {} that takes part in a full result of their join. Grows only.",
-                p.var_list(&key),
-                labels.join(", ")
-            ),
-            key: key.clone(),
-            // Set once the top join is placed.
-            kind: MapKind::Best(BestMap { top: usize::MAX }),
-        });
+        let doc = format!(
+            "For each ({}): the largest payload of a tuple of {} that takes part in a full result of their join. Grows only.",
+            p.var_list(&key),
+            labels.join(", ")
+        );
+        let name = Ident::new(&best_name, Span::call_site());
+        // Its top join node is set once the top join is placed.
+        let best = push_map(
+            &mut p.maps,
+            name,
+            doc,
+            key.clone(),
+            BestMap { top: usize::MAX },
+        );
+        let mut nodes: Vec<Id<ClusterNode>> = Vec::with_capacity(n);
         for &i in &preorder {
             let atom = atoms[i];
-            let vars = p.atoms[atom].vars.clone();
             let shared: Vec<VarId> = match parent[i] {
-                Some(q) => vars
+                Some(q) => p.atoms[atom]
+                    .vars
                     .iter()
                     .copied()
                     .filter(|&v| hg.atoms[atoms[q]] & (1 << v) != 0)
                     .collect(),
                 None => Vec::new(),
             };
-            let children: Vec<MapId> = (0..n)
+            let node = cluster_node(&mut p, atom, parent[i].map(|q| atoms[q]), shared, best);
+            node_of[atom] = Some(node);
+            nodes.push(node);
+        }
+        // The links, once every node exists.
+        let node_at = |i: usize| nodes[preorder.iter().position(|&x| x == i).expect("placed")];
+        for &i in &preorder {
+            let node = node_at(i);
+            p.get_mut(node).parent = parent[i].map(node_at);
+            p.get_mut(node).children = (0..n)
                 .filter(|&c| parent[c] == Some(i))
-                .map(map_at)
+                .map(node_at)
                 .collect();
-            let label = p.atoms[atom].label.clone();
-            let name = super::names::fresh_name(
-                &p,
-                &[],
-                &format!("tuples_{}", p.relations[p.atoms[atom].relation].snake),
-            );
-            let place = match parent[i] {
-                Some(q) => format!(
-                    "below `{}` on ({})",
-                    p.atoms[atoms[q]].label,
-                    p.var_list(&shared)
-                ),
-                None => "at the root of the cluster's join tree".to_owned(),
-            };
-            node_of[atom] = Some(p.maps.len());
-            p.maps.push(Map {
-                name: Ident::new(&name, Span::call_site()),
-                doc: format!(
-                    "The tuples of `{label}` ({place}): which join with the atoms below, and which take part in a full result of the cluster."
-                ),
-                key: vars,
-                kind: MapKind::Cluster(ClusterNode {
-                    atom,
-                    parent: parent[i].map(map_at),
-                    children,
-                    shared,
-                    best,
-                }),
-            });
         }
         tops.push(TopRelation {
             name: format!("support_{}", rels[0]),
@@ -156,7 +137,7 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
                 p.var_list(&key)
             ),
             key,
-            factors: vec![Factor::Map(best)],
+            factors: vec![Factor::Map(best.map())],
         });
         bests.push(best);
     }
@@ -167,7 +148,7 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
     }
     let top_maps = top_join::place(&mut p, tops)?;
     for (&best, &top) in bests.iter().zip(&top_maps) {
-        p.maps[best].kind = MapKind::Best(BestMap { top });
+        p.get_mut(best).top = top.map();
     }
     p.triggers = (0..p.relations.len())
         .map(|rel| Trigger {
@@ -182,4 +163,43 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
         })
         .collect();
     Some(p)
+}
+
+/// Adds the node of a cluster's atom (below the atom `above` in the
+/// cluster's join tree, if any), not yet linked to the others.
+fn cluster_node(
+    p: &mut Program,
+    atom: AtomId,
+    above: Option<AtomId>,
+    shared: Vec<VarId>,
+    best: Id<BestMap>,
+) -> Id<ClusterNode> {
+    let label = p.atoms[atom].label.clone();
+    let name = super::names::fresh_name(
+        p,
+        &[],
+        &format!("tuples_{}", p.relations[p.atoms[atom].relation].snake),
+    );
+    let place = match above {
+        Some(q) => format!("below `{}` on ({})", p.atoms[q].label, p.var_list(&shared)),
+        None => "at the root of the cluster's join tree".to_owned(),
+    };
+    let doc = format!(
+        "The tuples of `{label}` ({place}): which join with the atoms below, and which take part in a full result of the cluster."
+    );
+    let node = ClusterNode {
+        atom,
+        parent: None,
+        children: Vec::new(),
+        shared,
+        best,
+    };
+    let key = p.atoms[atom].vars.clone();
+    push_map(
+        &mut p.maps,
+        Ident::new(&name, Span::call_site()),
+        doc,
+        key,
+        node,
+    )
 }

@@ -23,8 +23,7 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    AtomPath, Factor, Map, MapId, MapKind, Message, MessageParent, PathBody, Program, Trigger,
-    VarId,
+    AtomPath, Factor, Id, Message, MessageParent, PathBody, Program, Trigger, VarId, push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -47,11 +46,11 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
         preorder.extend(tree.nodes[preorder[i]].children.iter().copied());
         i += 1;
     }
-    let mut message_of: Vec<Option<MapId>> = vec![None; tree.nodes.len()];
+    let mut message_of: Vec<Option<Id<Message>>> = vec![None; tree.nodes.len()];
     for &node in preorder.iter().rev().filter(|&&n| n != head) {
         let atom = atom_of(node);
         let key = shared(node);
-        let children: Vec<MapId> = tree.nodes[node]
+        let children: Vec<Id<Message>> = tree.nodes[node]
             .children
             .iter()
             .map(|&c| message_of[c].expect("children first"))
@@ -61,36 +60,33 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
         product.extend(
             children
                 .iter()
-                .map(|&c| format!("`{}`", p.factor_label(Factor::Map(c)))),
+                .map(|&c| format!("`{}`", p.factor_label(Factor::Map(c.map())))),
         );
         let name = super::names::fresh_name(
             &p,
             &[],
             &format!("message_{}", p.relations[p.atoms[atom].relation].snake),
         );
-        message_of[node] = Some(p.maps.len());
-        p.maps.push(Map {
-            name: Ident::new(&name, Span::call_site()),
-            doc: format!(
-                "What `{label}` tells its parent: for each ({}), the ⊕ over its tuples of {}. Grows only.",
-                p.var_list(&key),
-                product.join(" ⊗ ")
-            ),
-            key,
-            kind: MapKind::Message(Message {
-                atom,
-                children,
-                // Set below, once the parents' maps exist.
-                parent: MessageParent::Join(usize::MAX),
-            }),
-        });
+        let doc = format!(
+            "What `{label}` tells its parent: for each ({}), the ⊕ over its tuples of {}. Grows only.",
+            p.var_list(&key),
+            product.join(" ⊗ ")
+        );
+        let message = Message {
+            atom,
+            children,
+            // Set below, once the parents' maps exist.
+            parent: MessageParent::Join(usize::MAX),
+        };
+        let name = Ident::new(&name, Span::call_site());
+        message_of[node] = Some(push_map(&mut p.maps, name, doc, key, message));
     }
     // The top join: one relation per child of the head.
     let below_head = tree.nodes[head].children.clone();
     let tops: Vec<TopRelation> = below_head
         .iter()
         .map(|&c| {
-            let m = message_of[c].expect("mapped");
+            let m = message_of[c].expect("mapped").map();
             let key = p.maps[m].key.clone();
             let name = format!(
                 "support_{}",
@@ -124,7 +120,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
         let parent = tree.nodes[node].parent.expect("not the root");
         let to = if parent == head {
             let at = below_head.iter().position(|&c| c == node).expect("a child");
-            MessageParent::Join(top_maps[at])
+            MessageParent::Join(top_maps[at].map())
         } else {
             let patom = atom_of(parent);
             let vars = &p.atoms[patom].vars;
@@ -166,9 +162,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
                 index,
             }
         };
-        if let MapKind::Message(Message { parent, .. }) = &mut p.maps[m].kind {
-            *parent = to;
-        }
+        p.get_mut(m).parent = to;
     }
 
     let triggers = (0..p.relations.len())

@@ -13,8 +13,8 @@ use syn::Ident;
 
 use crate::analysis::acyclicity::gyo;
 use crate::ir::{
-    Extension, Factor, JoinNode, JoinedMap, Map, MapId, MapKind, Program, Reading, Support,
-    TopDelta, VarId,
+    Extension, Factor, Id, JoinNode, JoinedMap, Map, MapId, MapKind, Program, Reading, Support,
+    TopDelta, VarId, push_map,
 };
 
 /// One relation of the top join, before it is placed in the tree.
@@ -39,12 +39,25 @@ impl TopRelation {
             kind: kind(self.factors),
         }
     }
+
+    /// Adds the relation as a node of the acyclic top join, not yet linked
+    /// to the others.
+    fn push_node(self, p: &mut Program, shared: Vec<VarId>) -> Id<JoinNode> {
+        let name = Ident::new(&self.name, Span::call_site());
+        let node = JoinNode {
+            factors: self.factors,
+            parent: None,
+            children: Vec::new(),
+            shared,
+        };
+        push_map(&mut p.maps, name, self.doc, self.key, node)
+    }
 }
 
 /// Adds the top join's maps to `p` and sets `p.output.reading`. Returns the map
 /// of each relation, in the order given, or `None` when the relations'
 /// keys form a cyclic hypergraph (no join tree exists).
-pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>> {
+pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<Id<JoinNode>>> {
     let masks: Vec<u64> = relations
         .iter()
         .map(|r| r.key.iter().fold(0u64, |m, &v| m | (1 << v)))
@@ -81,8 +94,7 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
     if preorder.len() != n {
         return None;
     }
-    let first = p.maps.len();
-    let map_of = |i: usize| first + i;
+    let mut nodes = Vec::with_capacity(n);
     for (i, r) in relations.into_iter().enumerate() {
         let shared: Vec<VarId> = match parent[i] {
             Some(q) => r
@@ -93,23 +105,18 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<MapId>>
                 .collect(),
             None => Vec::new(),
         };
-        let mut children: Vec<MapId> = (0..n)
-            .filter(|&c| parent[c] == Some(i))
-            .map(map_of)
-            .collect();
-        children.sort_unstable();
-        let parent = parent[i].map(map_of);
-        p.maps.push(r.into_map(|factors| {
-            MapKind::Join(JoinNode {
-                factors,
-                parent,
-                children,
-                shared,
-            })
-        }));
+        nodes.push(r.push_node(p, shared));
     }
-    p.output.reading = Reading::TopJoin(preorder.into_iter().map(map_of).collect());
-    Some((0..n).map(map_of).collect())
+    // The links, once every node exists (children in map order).
+    for (i, &node) in nodes.iter().enumerate() {
+        p.get_mut(node).parent = parent[i].map(|q| nodes[q]);
+        p.get_mut(node).children = (0..n)
+            .filter(|&c| parent[c] == Some(i))
+            .map(|c| nodes[c])
+            .collect();
+    }
+    p.output.reading = Reading::TopJoin(preorder.into_iter().map(|i| nodes[i]).collect());
+    Some(nodes)
 }
 
 /// The top join for relations whose keys form a cyclic hypergraph (two

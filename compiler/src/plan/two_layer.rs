@@ -145,7 +145,8 @@ pub fn lower(
     let top_maps = if cyclic {
         top_join::materialize(&mut p, tops, &query.head)
     } else {
-        top_join::place(&mut p, tops)?
+        let nodes = top_join::place(&mut p, tops)?;
+        nodes.into_iter().map(|node| node.map()).collect()
     };
 
     let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();

@@ -31,19 +31,19 @@ use syn::Ident;
 use super::super::names::participate;
 use super::super::top_join::{links, project};
 use super::super::{factor_value, item, key_expr, key_type, product_value};
-use crate::ir::{BestMap, ChangeTracking, Factor, JoinNode, MapId, MapKind, Message, Program};
+use crate::ir::{BestMap, ChangeTracking, Factor, Id, JoinNode, MapId, MapKind, Message, Program};
 use crate::plan::names::fresh_name;
 
 /// The nodes of a top join whose `changes()` walk it, with the names of the
 /// fields it adds.
 pub struct Tracked {
     /// The nodes, root first, each after its parent.
-    nodes: Vec<MapId>,
+    nodes: Vec<Id<JoinNode>>,
     /// Each map that only grows among the factors, with its journal.
     noted: Vec<(MapId, Ident)>,
     /// Each node below the root, with the index of its parent's
     /// participating tuples by the values they share.
-    above: Vec<(MapId, Ident)>,
+    above: Vec<(Id<JoinNode>, Ident)>,
 }
 
 /// The top join's tracking, when `changes()` walks it.
@@ -86,15 +86,12 @@ pub fn tracked(p: &Program) -> Option<Tracked> {
     })
 }
 
-fn factors(p: &Program, node: MapId) -> &[Factor] {
-    match &p.maps[node].kind {
-        MapKind::Join(JoinNode { factors, .. }) => factors,
-        _ => unreachable!("a top join node"),
-    }
+fn factors(p: &Program, node: Id<JoinNode>) -> &[Factor] {
+    &p.get(node).factors
 }
 
-fn children(p: &Program, node: MapId) -> &[MapId] {
-    links(p, node).1
+fn children(p: &Program, node: Id<JoinNode>) -> &[Id<JoinNode>] {
+    &p.get(node).children
 }
 
 impl Tracked {
@@ -103,7 +100,7 @@ impl Tracked {
         self.noted.iter().find(|(x, _)| *x == m).map(|(_, n)| n)
     }
 
-    fn above(&self, node: MapId) -> &Ident {
+    fn above(&self, node: Id<JoinNode>) -> &Ident {
         let (_, name) = self
             .above
             .iter()
@@ -150,7 +147,7 @@ impl Tracked {
     /// if it is at the root or its key is active (asked before the parent
     /// hears of the key, so that a tuple the parent then activates is not
     /// counted twice). `(before make_live, after)`.
-    pub fn live_hooks(&self, p: &Program, node: MapId) -> (TokenStream, TokenStream) {
+    pub fn live_hooks(&self, p: &Program, node: Id<JoinNode>) -> (TokenStream, TokenStream) {
         if children(p, node).is_empty() {
             // A leaf records nothing: its parent activates its keys.
             return (quote! {}, quote! {});
@@ -263,7 +260,7 @@ impl Tracked {
     pub fn methods(&self, p: &Program) -> TokenStream {
         let k = &p.payload;
         let n = self.nodes.len();
-        let at = |m: MapId| self.nodes.iter().position(|&x| x == m).expect("a node");
+        let at = |m: Id<JoinNode>| self.nodes.iter().position(|&x| x == m).expect("a node");
 
         // Every factor map with a journal, once.
         let mut payload_maps: Vec<MapId> = Vec::new();
@@ -444,12 +441,17 @@ impl Tracked {
 
     /// The output tuples through the touched tuple `__r` of node `x`, less
     /// those with a touched tuple at a node before `x`: head tuples.
-    fn walk(&self, p: &Program, x: MapId, at: &dyn Fn(MapId) -> usize) -> TokenStream {
+    fn walk(
+        &self,
+        p: &Program,
+        x: Id<JoinNode>,
+        at: &dyn Fn(Id<JoinNode>) -> usize,
+    ) -> TokenStream {
         let n = self.nodes.len();
         // Each node after `x`, with the placed node it is reached from and
         // whether it is that node's parent (reached up) or child (down).
-        let mut steps: Vec<(MapId, MapId, bool)> = Vec::new();
-        fn down(p: &Program, y: MapId, steps: &mut Vec<(MapId, MapId, bool)>) {
+        let mut steps: Vec<(Id<JoinNode>, Id<JoinNode>, bool)> = Vec::new();
+        fn down(p: &Program, y: Id<JoinNode>, steps: &mut Vec<(Id<JoinNode>, Id<JoinNode>, bool)>) {
             for &c in children(p, y) {
                 steps.push((c, y, false));
                 down(p, c, steps);
@@ -467,7 +469,7 @@ impl Tracked {
             }
             from = parent;
         }
-        let tuple = |m: MapId| -> TokenStream {
+        let tuple = |m: Id<JoinNode>| -> TokenStream {
             if m == x {
                 quote! { __r }
             } else {
@@ -477,7 +479,7 @@ impl Tracked {
             }
         };
         // `__r` is read where a projection of it is not empty.
-        let reads_r = |m: MapId, vars: &[crate::ir::VarId]| m == x && !vars.is_empty();
+        let reads_r = |m: Id<JoinNode>, vars: &[crate::ir::VarId]| m == x && !vars.is_empty();
         let chain = steps.iter().map(|&(y, anchor, up)| {
             let yi = at(y);
             let anchor_key = &p.maps[anchor].key;

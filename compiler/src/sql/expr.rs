@@ -321,60 +321,8 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
                 format!("the literal `{}` is not supported here", v.value),
             )
         })?),
-        Expr::TypedString(ts) => {
-            let text = match &ts.value.value {
-                SqlValue::SingleQuotedString(s) => s.clone(),
-                other => return Err((loc, format!("expected a quoted string, found `{other}`"))),
-            };
-            match ts.data_type {
-                sqlparser::ast::DataType::Date => {
-                    Scalar::Const(Value::Date(parse_date(&text).ok_or_else(|| {
-                        (
-                            loc,
-                            format!("`{text}` is not a date: write DATE 'yyyy-mm-dd'"),
-                        )
-                    })?))
-                }
-                ref other => {
-                    return Err((
-                        loc,
-                        format!(
-                            "typed literals of type `{other}` are not supported: only DATE 'yyyy-mm-dd'"
-                        ),
-                    ));
-                }
-            }
-        }
-        Expr::UnaryOp { op, expr } => {
-            let e = scalar(expr, resolve)?;
-            match op {
-                UnaryOperator::Not => {
-                    bool_operand(&e, loc)?;
-                    negate(e)
-                }
-                UnaryOperator::Minus => {
-                    if !e.ty().is_number() {
-                        return Err((loc, format!("cannot negate a {}", e.ty().name())));
-                    }
-                    match e {
-                        Scalar::Const(Value::Int(i)) => Scalar::Const(Value::Int(
-                            i.checked_neg()
-                                .ok_or((loc, "the constant overflows BIGINT".to_string()))?,
-                        )),
-                        Scalar::Const(Value::Decimal { mantissa, scale }) => {
-                            Scalar::Const(Value::Decimal {
-                                mantissa: -mantissa,
-                                scale,
-                            })
-                        }
-                        Scalar::Const(Value::Double(d)) => Scalar::Const(Value::Double(-d)),
-                        e => Scalar::Neg(Box::new(e)),
-                    }
-                }
-                UnaryOperator::Plus => e,
-                other => return Err((loc, format!("the operator `{other}` is not supported"))),
-            }
-        }
+        Expr::TypedString(ts) => typed_string(ts, loc)?,
+        Expr::UnaryOp { op, expr } => unary(*op, scalar(expr, resolve)?, loc)?,
         Expr::BinaryOp { left, op, right } => {
             let a = scalar(left, resolve)?;
             // An interval is no value of its own: `binary` folds it into
@@ -406,80 +354,15 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
             target: InTarget::List(list),
             negated,
             global: false,
-        } => {
-            let e = scalar(expr, resolve)?;
-            let mut any: Option<Scalar> = None;
-            for item in list {
-                let eq = compare(Cmp::Eq, e.clone(), scalar(item, resolve)?, loc)?;
-                any = Some(match any {
-                    None => eq,
-                    Some(a) => Scalar::Or(Box::new(a), Box::new(eq)),
-                });
-            }
-            let any = any.ok_or((loc, "an empty IN list".to_string()))?;
-            if *negated {
-                Scalar::Not(Box::new(any))
-            } else {
-                any
-            }
-        }
+        } => in_list(expr, list, *negated, loc, resolve)?,
         Expr::Like {
             negated,
             any: false,
             expr,
             pattern,
             escape_char: None,
-        } => {
-            let e = scalar(expr, resolve)?;
-            if e.ty() != SqlType::Text {
-                return Err((
-                    loc,
-                    format!("LIKE needs a string, found a {}", e.ty().name()),
-                ));
-            }
-            match scalar(pattern, resolve)? {
-                Scalar::Const(Value::Text(p)) => Scalar::Like(Box::new(e), p, *negated),
-                _ => {
-                    return Err((
-                        pattern.span(),
-                        "the pattern of LIKE must be a string constant".to_string(),
-                    ));
-                }
-            }
-        }
-        Expr::Extract { field, expr, .. } => {
-            let e = scalar(expr, resolve)?;
-            if e.ty() != SqlType::Date {
-                return Err((
-                    loc,
-                    format!("EXTRACT needs a DATE, found a {}", e.ty().name()),
-                ));
-            }
-            let field = match field {
-                DateTimeField::Year => "year",
-                DateTimeField::Month => "month",
-                DateTimeField::Day => "day",
-                other => {
-                    return Err((
-                        loc,
-                        format!("EXTRACT({other} ..) is not supported: use YEAR, MONTH or DAY"),
-                    ));
-                }
-            };
-            Scalar::Extract(field, Box::new(e))
-        }
-        Expr::Interval(_) => {
-            return Err((
-                loc,
-                "an INTERVAL may only be added to or subtracted from a DATE constant".to_string(),
-            ));
-        }
-        Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => {
-            return Err((
-                loc,
-                "a subquery is supported only as a condition of WHERE joined by AND: `[NOT] EXISTS (SELECT ..)` or `col [NOT] IN (SELECT col ..)`; scalar subqueries, and subqueries under OR or in the select list, are not".to_string(),
-            ));
-        }
+        } => like(scalar(expr, resolve)?, pattern, *negated, loc, resolve)?,
+        Expr::Extract { field, expr, .. } => extract(field, scalar(expr, resolve)?, loc)?,
         Expr::Case {
             operand,
             conditions,
@@ -492,58 +375,203 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
                     "a CASE needs an ELSE: there are no NULLs here".to_string(),
                 ));
             };
-            let operand = operand.as_ref().map(|o| scalar(o, resolve)).transpose()?;
-            let mut out = scalar(else_result, resolve)?;
-            for when in conditions.iter().rev() {
-                let condition = scalar(&when.condition, resolve)?;
-                let condition = match &operand {
-                    Some(o) => compare(Cmp::Eq, o.clone(), condition, loc)?,
-                    None => {
-                        bool_operand(&condition, when.condition.span())?;
-                        condition
-                    }
-                };
-                let result = scalar(&when.result, resolve)?;
-                let ty = result.ty().common(out.ty()).ok_or_else(|| {
-                    (
-                        loc,
-                        format!(
-                            "the branches of a CASE are a {} and a {}",
-                            result.ty().name(),
-                            out.ty().name()
-                        ),
-                    )
-                })?;
-                out = match condition {
-                    Scalar::Const(Value::Bool(true)) => result,
-                    Scalar::Const(Value::Bool(false)) => out,
-                    condition => {
-                        Scalar::Case(Box::new(condition), Box::new(result), Box::new(out), ty)
-                    }
-                };
-            }
-            out
+            case(operand.as_deref(), conditions, else_result, loc, resolve)?
         }
-        Expr::Function(f) => {
-            return Err((
-                loc,
-                format!(
-                    "the function `{}` is not supported here (aggregates belong in the select list, over columns)",
-                    f.name
-                ),
-            ));
-        }
-        Expr::IsNull(_) | Expr::IsNotNull(_) => {
-            return Err((
-                loc,
-                "columns are never NULL here: IS [NOT] NULL is not supported".to_string(),
-            ));
-        }
-        other => {
-            return Err((loc, format!("`{other}` is not supported in a view")));
-        }
+        other => return Err(unsupported(other, loc)),
     };
     Ok(e)
+}
+
+/// A typed literal: only `DATE 'yyyy-mm-dd'`.
+fn typed_string(ts: &sqlparser::ast::TypedString, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    let text = match &ts.value.value {
+        SqlValue::SingleQuotedString(s) => s.clone(),
+        other => return Err((loc, format!("expected a quoted string, found `{other}`"))),
+    };
+    match ts.data_type {
+        sqlparser::ast::DataType::Date => Ok(Scalar::Const(Value::Date(
+            parse_date(&text).ok_or_else(|| {
+                (
+                    loc,
+                    format!("`{text}` is not a date: write DATE 'yyyy-mm-dd'"),
+                )
+            })?,
+        ))),
+        ref other => Err((
+            loc,
+            format!("typed literals of type `{other}` are not supported: only DATE 'yyyy-mm-dd'"),
+        )),
+    }
+}
+
+/// `NOT e`, `-e` (a constant negated in place) or `+e`.
+fn unary(op: UnaryOperator, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    match op {
+        UnaryOperator::Not => {
+            bool_operand(&e, loc)?;
+            Ok(negate(e))
+        }
+        UnaryOperator::Minus => {
+            if !e.ty().is_number() {
+                return Err((loc, format!("cannot negate a {}", e.ty().name())));
+            }
+            Ok(match e {
+                Scalar::Const(Value::Int(i)) => Scalar::Const(Value::Int(
+                    i.checked_neg()
+                        .ok_or((loc, "the constant overflows BIGINT".to_string()))?,
+                )),
+                Scalar::Const(Value::Decimal { mantissa, scale }) => {
+                    Scalar::Const(Value::Decimal {
+                        mantissa: -mantissa,
+                        scale,
+                    })
+                }
+                Scalar::Const(Value::Double(d)) => Scalar::Const(Value::Double(-d)),
+                e => Scalar::Neg(Box::new(e)),
+            })
+        }
+        UnaryOperator::Plus => Ok(e),
+        other => Err((loc, format!("the operator `{other}` is not supported"))),
+    }
+}
+
+/// `expr [NOT] IN (a, b, ..)`: `expr = a OR expr = b ..`, negated.
+fn in_list(
+    expr: &Expr,
+    list: &[Expr],
+    negated: bool,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    let e = scalar(expr, resolve)?;
+    let mut any: Option<Scalar> = None;
+    for item in list {
+        let eq = compare(Cmp::Eq, e.clone(), scalar(item, resolve)?, loc)?;
+        any = Some(match any {
+            None => eq,
+            Some(a) => Scalar::Or(Box::new(a), Box::new(eq)),
+        });
+    }
+    let any = any.ok_or((loc, "an empty IN list".to_string()))?;
+    Ok(if negated {
+        Scalar::Not(Box::new(any))
+    } else {
+        any
+    })
+}
+
+/// `e [NOT] LIKE pattern`: a string against a constant pattern.
+fn like(
+    e: Scalar,
+    pattern: &Expr,
+    negated: bool,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    use sqlparser::ast::Spanned;
+    if e.ty() != SqlType::Text {
+        return Err((
+            loc,
+            format!("LIKE needs a string, found a {}", e.ty().name()),
+        ));
+    }
+    match scalar(pattern, resolve)? {
+        Scalar::Const(Value::Text(p)) => Ok(Scalar::Like(Box::new(e), p, negated)),
+        _ => Err((
+            pattern.span(),
+            "the pattern of LIKE must be a string constant".to_string(),
+        )),
+    }
+}
+
+/// `EXTRACT(YEAR|MONTH|DAY FROM e)` of a date.
+fn extract(field: &DateTimeField, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    if e.ty() != SqlType::Date {
+        return Err((
+            loc,
+            format!("EXTRACT needs a DATE, found a {}", e.ty().name()),
+        ));
+    }
+    let field = match field {
+        DateTimeField::Year => "year",
+        DateTimeField::Month => "month",
+        DateTimeField::Day => "day",
+        other => {
+            return Err((
+                loc,
+                format!("EXTRACT({other} ..) is not supported: use YEAR, MONTH or DAY"),
+            ));
+        }
+    };
+    Ok(Scalar::Extract(field, Box::new(e)))
+}
+
+/// `CASE [operand] WHEN .. THEN .. ELSE else_result END`, built from the
+/// last branch up, with branches of constant conditions folded away.
+fn case(
+    operand: Option<&Expr>,
+    conditions: &[sqlparser::ast::CaseWhen],
+    else_result: &Expr,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    use sqlparser::ast::Spanned;
+    let operand = operand.map(|o| scalar(o, resolve)).transpose()?;
+    let mut out = scalar(else_result, resolve)?;
+    for when in conditions.iter().rev() {
+        let condition = scalar(&when.condition, resolve)?;
+        let condition = match &operand {
+            Some(o) => compare(Cmp::Eq, o.clone(), condition, loc)?,
+            None => {
+                bool_operand(&condition, when.condition.span())?;
+                condition
+            }
+        };
+        let result = scalar(&when.result, resolve)?;
+        let ty = result.ty().common(out.ty()).ok_or_else(|| {
+            (
+                loc,
+                format!(
+                    "the branches of a CASE are a {} and a {}",
+                    result.ty().name(),
+                    out.ty().name()
+                ),
+            )
+        })?;
+        out = match condition {
+            Scalar::Const(Value::Bool(true)) => result,
+            Scalar::Const(Value::Bool(false)) => out,
+            condition => Scalar::Case(Box::new(condition), Box::new(result), Box::new(out), ty),
+        };
+    }
+    Ok(out)
+}
+
+/// The error for an expression outside the fragment, saying what is
+/// supported instead where there is something.
+fn unsupported(expr: &Expr, loc: Loc) -> (Loc, String) {
+    match expr {
+        Expr::Interval(_) => (
+            loc,
+            "an INTERVAL may only be added to or subtracted from a DATE constant".to_string(),
+        ),
+        Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => (
+            loc,
+            "a subquery is supported only as a condition of WHERE joined by AND: `[NOT] EXISTS (SELECT ..)` or `col [NOT] IN (SELECT col ..)`; scalar subqueries, and subqueries under OR or in the select list, are not".to_string(),
+        ),
+        Expr::Function(f) => (
+            loc,
+            format!(
+                "the function `{}` is not supported here (aggregates belong in the select list, over columns)",
+                f.name
+            ),
+        ),
+        Expr::IsNull(_) | Expr::IsNotNull(_) => (
+            loc,
+            "columns are never NULL here: IS [NOT] NULL is not supported".to_string(),
+        ),
+        other => (loc, format!("`{other}` is not supported in a view")),
+    }
 }
 
 /// `NOT e`, folded into a constant or a comparison where it can be.

@@ -149,43 +149,7 @@ impl Scalar {
                 }
             }
             Scalar::Const(v) => v.rust(v.ty()),
-            Scalar::Arith(op, a, b, ty) => {
-                // A product of decimals has the sum of their scales: each
-                // operand keeps its own.
-                let (ta, tb) = match (op, ty) {
-                    (Arith::Mul, SqlType::Decimal(_)) => {
-                        (SqlType::Decimal(scale(a)), SqlType::Decimal(scale(b)))
-                    }
-                    _ => (*ty, *ty),
-                };
-                let (a, b) = (cast(a, ta, name), cast(b, tb, name));
-                if *ty == SqlType::BigInt {
-                    let method = format_ident!(
-                        "{}",
-                        match op {
-                            Arith::Add => "checked_add",
-                            Arith::Sub => "checked_sub",
-                            Arith::Mul => "checked_mul",
-                            Arith::Div => "checked_div",
-                            Arith::Rem => "checked_rem",
-                        }
-                    );
-                    quote! {
-                        ::core::option::Option::expect(
-                            i64::#method(#a, #b),
-                            "ivm: BIGINT overflow in a SQL expression",
-                        )
-                    }
-                } else {
-                    match op {
-                        Arith::Add => quote! { (#a + #b) },
-                        Arith::Sub => quote! { (#a - #b) },
-                        Arith::Mul => quote! { (#a * #b) },
-                        Arith::Div => quote! { (#a / #b) },
-                        Arith::Rem => quote! { (#a % #b) },
-                    }
-                }
-            }
+            Scalar::Arith(op, a, b, ty) => arith_rust(*op, a, b, *ty, name),
             Scalar::Neg(e) => {
                 let inner = e.rust(name);
                 if e.ty() == SqlType::BigInt {
@@ -252,6 +216,52 @@ impl Scalar {
                 let (a, b) = (bare(cast(a, *ty, name)), bare(cast(b, *ty, name)));
                 quote! { if #c { #a } else { #b } }
             }
+        }
+    }
+}
+
+/// The Rust expression computing `a op b` in type `ty`: checked in
+/// `BIGINT`, where an overflow panics.
+fn arith_rust(
+    op: Arith,
+    a: &Scalar,
+    b: &Scalar,
+    ty: SqlType,
+    name: &dyn Fn(Column) -> syn::Ident,
+) -> TokenStream {
+    // A product of decimals has the sum of their scales: each
+    // operand keeps its own.
+    let (ta, tb) = match (op, ty) {
+        (Arith::Mul, SqlType::Decimal(_)) => {
+            (SqlType::Decimal(scale(a)), SqlType::Decimal(scale(b)))
+        }
+        _ => (ty, ty),
+    };
+    let (a, b) = (cast(a, ta, name), cast(b, tb, name));
+    if ty == SqlType::BigInt {
+        let method = format_ident!(
+            "{}",
+            match op {
+                Arith::Add => "checked_add",
+                Arith::Sub => "checked_sub",
+                Arith::Mul => "checked_mul",
+                Arith::Div => "checked_div",
+                Arith::Rem => "checked_rem",
+            }
+        );
+        quote! {
+            ::core::option::Option::expect(
+                i64::#method(#a, #b),
+                "ivm: BIGINT overflow in a SQL expression",
+            )
+        }
+    } else {
+        match op {
+            Arith::Add => quote! { (#a + #b) },
+            Arith::Sub => quote! { (#a - #b) },
+            Arith::Mul => quote! { (#a * #b) },
+            Arith::Div => quote! { (#a / #b) },
+            Arith::Rem => quote! { (#a % #b) },
         }
     }
 }
@@ -614,6 +624,8 @@ fn bool_operand(e: &Scalar, loc: Loc) -> Result<(), (Loc, String)> {
     }
 }
 
+/// `a op b`, of the SQL expression whose right operand is `right`: a
+/// connective, a comparison, a date moved by an interval, or arithmetic.
 fn binary(
     op: &BinaryOperator,
     a: Scalar,
@@ -622,18 +634,7 @@ fn binary(
     right: &Expr,
 ) -> Result<Scalar, (Loc, String)> {
     Ok(match op {
-        BinaryOperator::And | BinaryOperator::Or => {
-            bool_operand(&a, loc)?;
-            bool_operand(&b, loc)?;
-            match (op, a, b) {
-                (BinaryOperator::And, Scalar::Const(Value::Bool(true)), e)
-                | (BinaryOperator::And, e, Scalar::Const(Value::Bool(true)))
-                | (BinaryOperator::Or, Scalar::Const(Value::Bool(false)), e)
-                | (BinaryOperator::Or, e, Scalar::Const(Value::Bool(false))) => e,
-                (BinaryOperator::And, a, b) => Scalar::And(Box::new(a), Box::new(b)),
-                (_, a, b) => Scalar::Or(Box::new(a), Box::new(b)),
-            }
-        }
+        BinaryOperator::And | BinaryOperator::Or => connective(op, a, b, loc)?,
         BinaryOperator::Eq => compare(Cmp::Eq, a, b, loc)?,
         BinaryOperator::NotEq => compare(Cmp::Ne, a, b, loc)?,
         BinaryOperator::Lt => compare(Cmp::Lt, a, b, loc)?,
@@ -646,43 +647,7 @@ fn binary(
             let Expr::Interval(interval) = right else {
                 unreachable!()
             };
-            let Scalar::Const(Value::Date(days)) = a else {
-                return Err((
-                    loc,
-                    "an INTERVAL may only be added to a DATE constant, not to a column".to_string(),
-                ));
-            };
-            let sign = if matches!(op, BinaryOperator::Minus) {
-                -1
-            } else {
-                1
-            };
-            let amount = match &*interval.value {
-                Expr::Value(v) => match &v.value {
-                    SqlValue::SingleQuotedString(s) | SqlValue::Number(s, _) => {
-                        s.trim().parse::<i32>().ok()
-                    }
-                    _ => None,
-                },
-                _ => None,
-            }
-            .ok_or((
-                loc,
-                "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
-            ))?;
-            let moved = match interval.leading_field {
-                Some(DateTimeField::Day) => days.checked_add(sign * amount),
-                Some(DateTimeField::Month) => add_months(days, sign * amount),
-                Some(DateTimeField::Year) => add_months(days, sign * amount * 12),
-                _ => {
-                    return Err((
-                        loc,
-                        "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
-                    ));
-                }
-            }
-            .ok_or((loc, "the date leaves the calendar".to_string()))?;
-            Scalar::Const(Value::Date(moved))
+            move_date(op, a, interval, loc)?
         }
         _ if matches!(right, Expr::Interval(_)) => {
             return Err((
@@ -694,67 +659,142 @@ fn binary(
         | BinaryOperator::Minus
         | BinaryOperator::Multiply
         | BinaryOperator::Divide
-        | BinaryOperator::Modulo => {
-            let arith = match op {
-                BinaryOperator::Plus => Arith::Add,
-                BinaryOperator::Minus => Arith::Sub,
-                BinaryOperator::Multiply => Arith::Mul,
-                BinaryOperator::Divide => Arith::Div,
-                _ => Arith::Rem,
-            };
-            let ty = a
-                .ty()
-                .common(b.ty())
-                .filter(|t| t.is_number())
-                .ok_or_else(|| {
-                    (
-                        loc,
-                        format!(
-                            "cannot compute `{op}` of a {} and a {}",
-                            a.ty().name(),
-                            b.ty().name()
-                        ),
-                    )
-                })?;
-            let ty = match (arith, ty) {
-                (Arith::Mul, SqlType::Decimal(_)) => {
-                    SqlType::Decimal(scale(&a).zip(scale(&b)).map(|(x, y)| x + y))
-                }
-                _ => ty,
-            };
-            if arith == Arith::Rem && ty != SqlType::BigInt {
-                return Err((loc, format!("`%` takes integers, found a {}", ty.name())));
-            }
-            if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
-                && let Some(v) = fold(arith, x, y, ty)
-            {
-                return Ok(Scalar::Const(v));
-            }
-            if matches!(arith, Arith::Div | Arith::Rem)
-                && !matches!(&b, Scalar::Const(v) if !v.is_zero())
-            {
-                return Err((
-                    loc,
-                    format!(
-                        "{} in a row expression is supported by a non-zero constant only",
-                        if arith == Arith::Div {
-                            "division"
-                        } else {
-                            "`%`"
-                        }
-                    ),
-                ));
-            }
-            if arith == Arith::Div && matches!(ty, SqlType::Decimal(_)) {
-                return Err((
-                    loc,
-                    "division of a DECIMAL in a row expression is not supported yet".to_string(),
-                ));
-            }
-            Scalar::Arith(arith, Box::new(a), Box::new(b), ty)
-        }
+        | BinaryOperator::Modulo => arithmetic(op, a, b, loc)?,
         other => return Err((loc, format!("the operator `{other}` is not supported"))),
     })
+}
+
+/// `a AND b` or `a OR b`, with a constant operand that decides nothing
+/// folded away.
+fn connective(
+    op: &BinaryOperator,
+    a: Scalar,
+    b: Scalar,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    bool_operand(&a, loc)?;
+    bool_operand(&b, loc)?;
+    Ok(match (op, a, b) {
+        (BinaryOperator::And, Scalar::Const(Value::Bool(true)), e)
+        | (BinaryOperator::And, e, Scalar::Const(Value::Bool(true)))
+        | (BinaryOperator::Or, Scalar::Const(Value::Bool(false)), e)
+        | (BinaryOperator::Or, e, Scalar::Const(Value::Bool(false))) => e,
+        (BinaryOperator::And, a, b) => Scalar::And(Box::new(a), Box::new(b)),
+        (_, a, b) => Scalar::Or(Box::new(a), Box::new(b)),
+    })
+}
+
+/// A date constant `a` plus or minus (`op`) an interval of days, months
+/// or years, folded into the date it gives.
+fn move_date(
+    op: &BinaryOperator,
+    a: Scalar,
+    interval: &sqlparser::ast::Interval,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    let Scalar::Const(Value::Date(days)) = a else {
+        return Err((
+            loc,
+            "an INTERVAL may only be added to a DATE constant, not to a column".to_string(),
+        ));
+    };
+    let sign = if matches!(op, BinaryOperator::Minus) {
+        -1
+    } else {
+        1
+    };
+    let amount = match &*interval.value {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s) | SqlValue::Number(s, _) => {
+                s.trim().parse::<i32>().ok()
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+    .ok_or((
+        loc,
+        "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
+    ))?;
+    let moved = match interval.leading_field {
+        Some(DateTimeField::Day) => days.checked_add(sign * amount),
+        Some(DateTimeField::Month) => add_months(days, sign * amount),
+        Some(DateTimeField::Year) => add_months(days, sign * amount * 12),
+        _ => {
+            return Err((
+                loc,
+                "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
+            ));
+        }
+    }
+    .ok_or((loc, "the date leaves the calendar".to_string()))?;
+    Ok(Scalar::Const(Value::Date(moved)))
+}
+
+/// `a op b` for `+`, `-`, `*`, `/` or `%`: in the operands' common
+/// numeric type, folded where both are constants; a row expression divides
+/// only by a non-zero constant.
+fn arithmetic(
+    op: &BinaryOperator,
+    a: Scalar,
+    b: Scalar,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    let arith = match op {
+        BinaryOperator::Plus => Arith::Add,
+        BinaryOperator::Minus => Arith::Sub,
+        BinaryOperator::Multiply => Arith::Mul,
+        BinaryOperator::Divide => Arith::Div,
+        _ => Arith::Rem,
+    };
+    let ty = a
+        .ty()
+        .common(b.ty())
+        .filter(|t| t.is_number())
+        .ok_or_else(|| {
+            (
+                loc,
+                format!(
+                    "cannot compute `{op}` of a {} and a {}",
+                    a.ty().name(),
+                    b.ty().name()
+                ),
+            )
+        })?;
+    let ty = match (arith, ty) {
+        (Arith::Mul, SqlType::Decimal(_)) => {
+            SqlType::Decimal(scale(&a).zip(scale(&b)).map(|(x, y)| x + y))
+        }
+        _ => ty,
+    };
+    if arith == Arith::Rem && ty != SqlType::BigInt {
+        return Err((loc, format!("`%` takes integers, found a {}", ty.name())));
+    }
+    if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
+        && let Some(v) = fold(arith, x, y, ty)
+    {
+        return Ok(Scalar::Const(v));
+    }
+    if matches!(arith, Arith::Div | Arith::Rem) && !matches!(&b, Scalar::Const(v) if !v.is_zero()) {
+        return Err((
+            loc,
+            format!(
+                "{} in a row expression is supported by a non-zero constant only",
+                if arith == Arith::Div {
+                    "division"
+                } else {
+                    "`%`"
+                }
+            ),
+        ));
+    }
+    if arith == Arith::Div && matches!(ty, SqlType::Decimal(_)) {
+        return Err((
+            loc,
+            "division of a DECIMAL in a row expression is not supported yet".to_string(),
+        ));
+    }
+    Ok(Scalar::Arith(arith, Box::new(a), Box::new(b), ty))
 }
 
 fn scale(e: &Scalar) -> Option<u32> {

@@ -455,74 +455,11 @@ impl<'a> Lowering<'a> {
             loc,
             conditions: Vec::new(),
         });
-        if query.with.is_some()
-            || query.order_by.is_some()
-            || query.limit_clause.is_some()
-            || query.fetch.is_some()
-        {
-            return Err((
-                query.span(),
-                "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
-            ));
-        }
-        let sqlparser::ast::SetExpr::Select(select) = &*query.body else {
-            return Err((
-                query.body.span(),
-                "a subquery is one SELECT block".to_string(),
-            ));
-        };
-        unsupported_clauses(select)?;
-        match &select.group_by {
-            GroupByExpr::Expressions(exprs, _) if exprs.is_empty() => {}
-            _ => {
-                return Err((
-                    select.span(),
-                    "GROUP BY in a subquery is not supported: a semijoin asks whether a row exists"
-                        .to_string(),
-                ));
-            }
-        }
+        let select = subquery_select(query)?;
         let on = self.from(tables, select, Some(j))?;
         let scope = Some(j);
-        // `lhs IN (SELECT x ..)` is the correlation `lhs = x`.
         if let Some(lhs) = lhs {
-            let [item] = select.projection.as_slice() else {
-                return Err((
-                    select.span(),
-                    "the subquery of IN selects one column".to_string(),
-                ));
-            };
-            let (SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) = item
-            else {
-                return Err((
-                    item.span(),
-                    "the subquery of IN selects one column".to_string(),
-                ));
-            };
-            let inner = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
-            let outer = scalar(lhs, &|ids, loc| self.resolve_in(None, ids, loc))?;
-            match (outer, inner) {
-                (Scalar::Column(x), Scalar::Column(y)) if self.items[y.item].owner == scope => {
-                    if x.ty != y.ty {
-                        return Err((
-                            loc,
-                            format!(
-                                "IN compares a {} with a {}: compare columns of one type",
-                                x.ty.name(),
-                                y.ty.name()
-                            ),
-                        ));
-                    }
-                    self.unify(x, y);
-                }
-                // Else `lhs = x` is one of the subquery's conditions: with
-                // a constant on the left (`3 IN (SELECT c ..)`), it reads
-                // no outer column, and the subquery is uncorrelated.
-                (outer, inner) => {
-                    let equal = super::expr::compare(Cmp::Eq, outer, inner, loc)?;
-                    self.inner_conjuncts(j, equal, loc)?;
-                }
-            }
+            self.in_correlation(j, lhs, select, loc)?;
         } else if select.projection.iter().any(|item| match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                 has_aggregate(e)
@@ -550,6 +487,56 @@ impl<'a> Lowering<'a> {
                 return Err((e.span(), "expected a condition".to_string()));
             }
             self.inner_conjuncts(j, condition, e.span())?;
+        }
+        Ok(())
+    }
+
+    /// `lhs IN (SELECT x ..)`, of semijoin `j`: the correlation `lhs = x`,
+    /// which unifies two columns of one type, or else is one of the
+    /// subquery's conditions.
+    fn in_correlation(
+        &mut self,
+        j: usize,
+        lhs: &Expr,
+        select: &Select,
+        loc: Loc,
+    ) -> Result<(), Failure> {
+        let scope = Some(j);
+        let [item] = select.projection.as_slice() else {
+            return Err((
+                select.span(),
+                "the subquery of IN selects one column".to_string(),
+            ));
+        };
+        let (SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) = item else {
+            return Err((
+                item.span(),
+                "the subquery of IN selects one column".to_string(),
+            ));
+        };
+        let inner = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
+        let outer = scalar(lhs, &|ids, loc| self.resolve_in(None, ids, loc))?;
+        match (outer, inner) {
+            (Scalar::Column(x), Scalar::Column(y)) if self.items[y.item].owner == scope => {
+                if x.ty != y.ty {
+                    return Err((
+                        loc,
+                        format!(
+                            "IN compares a {} with a {}: compare columns of one type",
+                            x.ty.name(),
+                            y.ty.name()
+                        ),
+                    ));
+                }
+                self.unify(x, y);
+            }
+            // Else `lhs = x` is one of the subquery's conditions: with
+            // a constant on the left (`3 IN (SELECT c ..)`), it reads
+            // no outer column, and the subquery is uncorrelated.
+            (outer, inner) => {
+                let equal = super::expr::compare(Cmp::Eq, outer, inner, loc)?;
+                self.inner_conjuncts(j, equal, loc)?;
+            }
         }
         Ok(())
     }
@@ -1817,6 +1804,39 @@ fn view_tables(read_tables: &[&Table], span: Span) -> Vec<ViewTable> {
                 .collect(),
         })
         .collect()
+}
+
+/// A subquery's one SELECT block, without the clauses a semijoin cannot
+/// have (WITH, ORDER BY, LIMIT, GROUP BY, ..).
+fn subquery_select(query: &sqlparser::ast::Query) -> Result<&Select, Failure> {
+    if query.with.is_some()
+        || query.order_by.is_some()
+        || query.limit_clause.is_some()
+        || query.fetch.is_some()
+    {
+        return Err((
+            query.span(),
+            "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
+        ));
+    }
+    let sqlparser::ast::SetExpr::Select(select) = &*query.body else {
+        return Err((
+            query.body.span(),
+            "a subquery is one SELECT block".to_string(),
+        ));
+    };
+    unsupported_clauses(select)?;
+    match &select.group_by {
+        GroupByExpr::Expressions(exprs, _) if exprs.is_empty() => {}
+        _ => {
+            return Err((
+                select.span(),
+                "GROUP BY in a subquery is not supported: a semijoin asks whether a row exists"
+                    .to_string(),
+            ));
+        }
+    }
+    Ok(select)
 }
 
 /// `count` copies of the constant `v`, a term of a sum of type `ty`.

@@ -15,8 +15,6 @@ use crate::semiring;
 pub fn to_text(r: &Report) -> String {
     let q = &r.query;
     let a = &r.analysis;
-    let hg = &a.hypergraph;
-    let v = &r.verdict;
     let mut out = String::new();
     let _ = writeln!(out, "query {}", q.name);
     if let Some(sql) = &r.sql {
@@ -33,6 +31,20 @@ pub fn to_text(r: &Report) -> String {
     local_steps(&mut out, q);
     semijoins(&mut out, r);
 
+    classes_section(&mut out, a);
+    verdict_section(&mut out, r);
+    let plan = plan_text(r);
+    if !plan.is_empty() {
+        out.push('\n');
+        out.push_str(&plan);
+    }
+    out
+}
+
+/// The `classes` section: each class test with its witness where the
+/// query fails it, and the fhtw.
+fn classes_section(out: &mut String, a: &Analysis) {
+    let hg = &a.hypergraph;
     out.push_str("classes\n");
     let line = |out: &mut String, name: &str, ok: bool, why: Option<String>| {
         let _ = write!(out, "  {name:<16} {}", if ok { "yes" } else { "no" });
@@ -42,13 +54,13 @@ pub fn to_text(r: &Report) -> String {
         out.push('\n');
     };
     line(
-        &mut out,
+        out,
         "α-acyclic",
         a.acyclic.is_ok(),
         a.acyclic.err().map(|c| c.describe(hg)),
     );
     line(
-        &mut out,
+        out,
         "free-connex",
         a.free_connex.is_ok(),
         match a.free_connex {
@@ -60,13 +72,13 @@ pub fn to_text(r: &Report) -> String {
         },
     );
     line(
-        &mut out,
+        out,
         "hierarchical",
         a.hierarchical.is_ok(),
         a.hierarchical.err().map(|w| w.describe(hg)),
     );
     line(
-        &mut out,
+        out,
         "q-hierarchical",
         a.q_hierarchical.is_ok(),
         match a.q_hierarchical {
@@ -78,15 +90,22 @@ pub fn to_text(r: &Report) -> String {
         },
     );
     line(
-        &mut out,
+        out,
         "p-hierarchical",
         a.p_hierarchical.is_ok(),
         a.p_hierarchical.err().map(|c| c.describe(hg)),
     );
-    line(&mut out, "strong-connex", a.strong_connex(), None);
+    line(out, "strong-connex", a.strong_connex(), None);
     let _ = writeln!(out, "  {:<16} {}", "fhtw", a.fhtw);
     out.push('\n');
+}
 
+/// The verdict: the strategy with its bounds and where they come from,
+/// or the rejection with its lower bound, witness, hint and the
+/// semirings over which the query would be tractable.
+fn verdict_section(out: &mut String, r: &Report) {
+    let a = &r.analysis;
+    let v = &r.verdict;
     match v.strategy {
         Some(s) => {
             let name = match s {
@@ -140,13 +159,6 @@ pub fn to_text(r: &Report) -> String {
             }
         }
     }
-
-    let plan = plan_text(r);
-    if !plan.is_empty() {
-        out.push('\n');
-        out.push_str(&plan);
-    }
-    out
 }
 
 /// The catalogue semirings and update models under which the query is

@@ -7,7 +7,7 @@
 //! only forwards updates and reads each row off the rule's key and
 //! payload.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::sql::types::SqlType;
@@ -17,112 +17,218 @@ use crate::sql::{SqlView, ViewTable};
 /// whether the rule's struct has `delete_<relation>` (not under
 /// `updates = 'insert_only'`).
 pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
-    let SqlView {
-        name,
-        rule,
-        sql,
-        tables,
-        key_types,
-        fields,
-        keyless,
-        bag,
-        count,
-        ..
-    } = view;
-    let row = format_ident!("{}Row", name);
-    let sql_name = &view.sql_name;
-    let doc =
-        format!(" The SQL view `{sql_name}`, kept fresh under single-row inserts and deletes:");
-    let sql_doc = format!(" ```sql\n {sql}\n ```");
-    let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
-    let key = quote! { ( #(#key_types,)* ) };
-    let payload = &view.payload;
+    let wrapper = Wrapper::new(view, deletes);
+    let (name, rule) = (&view.name, &view.rule);
+    let structs = wrapper.structs();
+    let methods = wrapper.methods();
+    let trait_impls = wrapper.trait_impls();
+    let view_impls = view_impls(view, deletes);
+    let code = quote! {
+        #structs
 
-    let field_defs = fields.iter().map(|f| {
-        let (field, ty) = (&f.name, &f.ty);
-        let doc = if f.nullable {
-            format!(
-                " `{}` (`None`, SQL's NULL, while the view has no rows).",
-                f.sql
-            )
-        } else {
-            format!(" `{}`.", f.sql)
-        };
-        quote! { #[doc = #doc] pub #field: #ty }
-    });
-    let field_values = fields.iter().map(|f| {
-        let (field, value) = (&f.name, &f.value);
-        quote! { #field: #value }
-    });
-    let texts: Vec<TokenStream> = fields
-        .iter()
-        .map(|f| {
-            let field = &f.name;
-            if f.nullable {
-                quote! {
-                    match &__row.#field {
-                        ::core::option::Option::Some(__value) => ::std::string::ToString::to_string(__value),
-                        ::core::option::Option::None => ::std::string::String::from("NULL"),
+        #methods
+
+        #trait_impls
+
+        #view_impls
+    };
+    // The view's snapshot is its rule's state (and a flag that starts
+    // fresh): the plan is the rule's plan.
+    quote! {
+        #code
+        ::ivm::__private::impl_snapshot!(#name, <#rule as ::ivm::snapshot::Snapshot>::PLAN);
+    }
+}
+
+/// What the parts of a view's wrapper share: the view, whether its rule
+/// deletes, and the names and renderings several parts spell the same way.
+struct Wrapper<'a> {
+    /// The lowered view.
+    view: &'a SqlView,
+    /// Whether the rule's struct has `delete_<relation>`.
+    deletes: bool,
+    /// The row struct (`<View>Row`).
+    row: Ident,
+    /// The group key's type, a tuple of the GROUP BY values' types.
+    key: TokenStream,
+    /// Each field of `__row` rendered as a `String`, in select-list order
+    /// (`NULL` for a nullable field's `None`).
+    texts: Vec<TokenStream>,
+}
+
+impl<'a> Wrapper<'a> {
+    /// The shared names and renderings of `view`'s wrapper.
+    fn new(view: &'a SqlView, deletes: bool) -> Self {
+        let key_types = &view.key_types;
+        let texts = view
+            .fields
+            .iter()
+            .map(|f| {
+                let field = &f.name;
+                if f.nullable {
+                    quote! {
+                        match &__row.#field {
+                            ::core::option::Option::Some(__value) => ::std::string::ToString::to_string(__value),
+                            ::core::option::Option::None => ::std::string::String::from("NULL"),
+                        }
                     }
+                } else {
+                    quote! { ::std::string::ToString::to_string(&__row.#field) }
                 }
+            })
+            .collect();
+        Wrapper {
+            view,
+            deletes,
+            row: format_ident!("{}Row", view.name),
+            key: quote! { ( #(#key_types,)* ) },
+            texts,
+        }
+    }
+
+    /// The view's struct (the rule's struct and the `changes()` flag) and
+    /// its row struct, one documented field per select item.
+    fn structs(&self) -> TokenStream {
+        let SqlView {
+            name, rule, sql, ..
+        } = self.view;
+        let row = &self.row;
+        let sql_name = &self.view.sql_name;
+        let doc =
+            format!(" The SQL view `{sql_name}`, kept fresh under single-row inserts and deletes:");
+        let sql_doc = format!(" ```sql\n {sql}\n ```");
+        let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
+        let field_defs = self.view.fields.iter().map(|f| {
+            let (field, ty) = (&f.name, &f.ty);
+            let doc = if f.nullable {
+                format!(
+                    " `{}` (`None`, SQL's NULL, while the view has no rows).",
+                    f.sql
+                )
             } else {
-                quote! { ::std::string::ToString::to_string(&__row.#field) }
-            }
-        })
-        .collect();
-
-    let updates = tables.iter().map(|t| update_methods(t, deletes));
-    let readers = tables.iter().map(reader);
-    let table_names = tables.iter().map(|t| &t.name);
-    let insert_arms = tables.iter().map(|t| text_arm(t, "insert"));
-    let delete_text = deletes.then(|| {
-        let arms = tables.iter().map(|t| text_arm(t, "delete"));
+                format!(" `{}`.", f.sql)
+            };
+            quote! { #[doc = #doc] pub #field: #ty }
+        });
         quote! {
-            /// Deletes one copy of a row given as text, as `insert_text`
-            /// reads it.
+            #[doc = #doc]
             ///
-            /// # Errors
-            ///
-            /// As `insert_text`, and [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple)
-            /// when no such row was inserted; nothing changes then.
-            pub fn delete_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
-                #(#arms)*
-                ::core::result::Result::Err(::ivm::Error::UnknownTable { table: ::std::string::String::from(table) })
+            #[doc = #sql_doc]
+            pub struct #name {
+                rule: #rule,
+                /// Whether `changes()` or `text_changes()` was called.
+                changes_started: bool,
+            }
+
+            ::ivm::__private::impl_state!(#name { rule } fresh { changes_started });
+
+            #[doc = #row_doc]
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct #row {
+                #(#field_defs,)*
             }
         }
-    });
+    }
 
-    let text_retract = deletes.then(|| {
+    /// The view's inherent methods: typed updates, reading, changes, the
+    /// text interface, and reading a row off a group's key and payload.
+    fn methods(&self) -> TokenStream {
+        let SqlView {
+            name,
+            rule,
+            tables,
+            key_types,
+            fields,
+            keyless,
+            ..
+        } = self.view;
+        let (row, key, payload) = (&self.row, &self.key, &self.view.payload);
+        let field_values = fields.iter().map(|f| {
+            let (field, value) = (&f.name, &f.value);
+            quote! { #field: #value }
+        });
+        let updates = tables.iter().map(|t| update_methods(t, self.deletes));
+        let readers = tables.iter().map(reader);
+        let table_names = tables.iter().map(|t| &t.name);
+        let reading = self.reading();
+        let changes = self.changes();
+        let text_changes = self.text_changes();
+        let text_input = self.text_input();
+        let text_rows = self.text_rows();
+        let wide = wide_tables(tables);
+        let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
         quote! {
-            impl ::ivm::sql::TextRetract for #name {
-                fn delete_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
-                    #name::delete_text(self, table, fields)
+            #[allow(dead_code, reason = "generated API: not every method is used")]
+            #wide
+            impl #name {
+                /// The tables the view reads, by their SQL names: what
+                /// `insert_text` accepts.
+                pub const TABLES: &'static [&'static str] = &[#(#table_names),*];
+
+                /// An empty database.
+                pub fn new() -> Self {
+                    #name { rule: #rule::new(), changes_started: false }
                 }
+
+                #(#updates)*
+
+                #reading
+
+                #changes
+
+                #text_changes
+
+                #text_input
+
+                /// Every row rendered as text, its select items in order
+                /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+                /// for SQL's NULL), in no particular order of rows.
+                pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+                    #text_rows
+                }
+
+                /// The maintained rule this view lowered to.
+                pub fn rule(&self) -> &#rule {
+                    &self.rule
+                }
+
+                /// A group's row, read off its key and payload.
+                fn row(__key: &#key, __payload: &#payload) -> #row {
+                    #unused_key
+                    #row { #(#field_values,)* }
+                }
+
+                #(#readers)*
             }
         }
-    });
-    let reading = if *keyless {
-        quote! {
-            /// The view's one row (a view without GROUP BY always has one,
-            /// as in SQL), under the key `()`.
-            pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), #row)> + '_ {
-                ::core::iter::once(((), Self::row(&(), &self.rule.get(&()))))
-            }
-            /// The row of key `()`.
-            pub fn get(&self, key: &()) -> ::core::option::Option<#row> {
-                ::core::option::Option::Some(Self::row(key, &self.rule.get(key)))
-            }
-            /// The number of rows: always 1.
-            pub fn len(&self) -> usize {
-                1
-            }
-            /// Whether the view has no rows: never.
-            pub fn is_empty(&self) -> bool {
-                false
-            }
+    }
+
+    /// `iter`, `get`, `len` and `is_empty`: over the groups, or over the
+    /// one row of a view without GROUP BY.
+    fn reading(&self) -> TokenStream {
+        let (row, key) = (&self.row, &self.key);
+        if self.view.keyless {
+            return quote! {
+                /// The view's one row (a view without GROUP BY always has one,
+                /// as in SQL), under the key `()`.
+                pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), #row)> + '_ {
+                    ::core::iter::once(((), Self::row(&(), &self.rule.get(&()))))
+                }
+                /// The row of key `()`.
+                pub fn get(&self, key: &()) -> ::core::option::Option<#row> {
+                    ::core::option::Option::Some(Self::row(key, &self.rule.get(key)))
+                }
+                /// The number of rows: always 1.
+                pub fn len(&self) -> usize {
+                    1
+                }
+                /// Whether the view has no rows: never.
+                pub fn is_empty(&self) -> bool {
+                    false
+                }
+            };
         }
-    } else {
-        let distinct = if *bag {
+        let distinct = if self.view.bag {
             " Each distinct row once; `text_rows` lists a row once per copy."
         } else {
             ""
@@ -156,173 +262,168 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
                 self.rule.is_empty()
             }
         }
-    };
-    let text_rows = if *bag {
+    }
+
+    /// The body of `text_rows`: a bag's row once per copy, else each row
+    /// once.
+    fn text_rows(&self) -> TokenStream {
+        let texts = &self.texts;
+        if self.view.bag {
+            let count = &self.view.count;
+            quote! {
+                let mut __rows = ::std::vec::Vec::new();
+                for (__key, __payload) in self.rule.iter() {
+                    let __row = Self::row(&__key, &__payload);
+                    let __copies: i64 = #count;
+                    for _ in 0..__copies {
+                        __rows.push(::std::vec![#(#texts),*]);
+                    }
+                }
+                __rows
+            }
+        } else {
+            quote! {
+                self.iter().map(|(_, __row)| ::std::vec![#(#texts),*]).collect()
+            }
+        }
+    }
+
+    /// `changes`: each changed group's key with its typed row then and
+    /// now.
+    fn changes(&self) -> TokenStream {
+        let (row, key, payload) = (&self.row, &self.key, &self.view.payload);
+        let changes_body = if self.view.keyless {
+            // The one row is there from the start: the first call reports it
+            // as new, and later ones its change, if any.
+            quote! {
+                let __first = !::core::mem::replace(&mut self.changes_started, true);
+                let __changed: ::std::vec::Vec<_> = self.rule.changes().collect();
+                let __out = if __first {
+                    ::std::vec![((), ::core::option::Option::None, ::core::option::Option::Some(Self::row(&(), &self.rule.get(&()))))]
+                } else {
+                    __changed
+                        .into_iter()
+                        .map(|(__key, __then, __now)| {
+                            (__key, ::core::option::Option::Some(Self::row(&(), &__then)), ::core::option::Option::Some(Self::row(&(), &__now)))
+                        })
+                        .collect()
+                };
+                __out.into_iter()
+            }
+        } else {
+            quote! {
+                self.rule.changes().map(|(__key, __then, __now)| {
+                    let __row = |__payload: &#payload| {
+                        (!::ivm::Semiring::is_zero(__payload)).then(|| Self::row(&__key, __payload))
+                    };
+                    let (__then, __now) = (__row(&__then), __row(&__now));
+                    (__key, __then, __now)
+                })
+            }
+        };
         quote! {
-            let mut __rows = ::std::vec::Vec::new();
-            for (__key, __payload) in self.rule.iter() {
-                let __row = Self::row(&__key, &__payload);
-                let __copies: i64 = #count;
-                for _ in 0..__copies {
-                    __rows.push(::std::vec![#(#texts),*]);
+            /// The rows that changed since the previous call: each group's key
+            /// with its row then and now (`None` where the group had no rows,
+            /// or has none now); the first call reports every row. See the
+            /// rule's `changes()`.
+            pub fn changes(
+                &mut self,
+            ) -> impl ::core::iter::Iterator<
+                Item = (#key, ::core::option::Option<#row>, ::core::option::Option<#row>),
+            > + '_ {
+                #changes_body
+            }
+        }
+    }
+
+    /// `text_changes`: the rows that went and came, as text.
+    fn text_changes(&self) -> TokenStream {
+        let SqlView {
+            keyless,
+            bag,
+            count,
+            ..
+        } = self.view;
+        let texts = &self.texts;
+        // A row is there where the group's payload is not zero; the one row
+        // of a view without GROUP BY always is, so its text changes start from
+        // it, and report it when it changes.
+        let present = if *keyless {
+            quote! { !__first }
+        } else {
+            quote! { !::ivm::Semiring::is_zero(__payload) }
+        };
+        let first_row = keyless.then(|| {
+            quote! {
+                if __first {
+                    let __payload = &self.rule.get(&());
+                    let __row = Self::row(&(), __payload);
+                    __came.push(::std::vec![#(#texts),*]);
                 }
             }
-            __rows
-        }
-    } else {
-        quote! {
-            self.iter().map(|(_, __row)| ::std::vec![#(#texts),*]).collect()
-        }
-    };
-    // What changed, typed and as text: a row is there where the group's
-    // payload is not zero (always, in a view without GROUP BY).
-    // A row is there where the group's payload is not zero; the one row
-    // of a view without GROUP BY always is, so its text changes start from
-    // it, and report it when it changes.
-    let present = if *keyless {
-        quote! { !__first }
-    } else {
-        quote! { !::ivm::Semiring::is_zero(__payload) }
-    };
-    let first_row = keyless.then(|| {
-        quote! {
-            if __first {
-                let __payload = &self.rule.get(&());
-                let __row = Self::row(&(), __payload);
-                __came.push(::std::vec![#(#texts),*]);
-            }
-        }
-    });
-    let copies = if *bag {
-        quote! {
-            let __copies: i64 = {
-                let __payload = ::core::clone::Clone::clone(__payload);
-                #count
-            };
-        }
-    } else {
-        quote! { let __copies: i64 = 1; }
-    };
-    let changes_body = if *keyless {
-        // The one row is there from the start: the first call reports it
-        // as new, and later ones its change, if any.
-        quote! {
-            let __first = !::core::mem::replace(&mut self.changes_started, true);
-            let __changed: ::std::vec::Vec<_> = self.rule.changes().collect();
-            let __out = if __first {
-                ::std::vec![((), ::core::option::Option::None, ::core::option::Option::Some(Self::row(&(), &self.rule.get(&()))))]
-            } else {
-                __changed
-                    .into_iter()
-                    .map(|(__key, __then, __now)| {
-                        (__key, ::core::option::Option::Some(Self::row(&(), &__then)), ::core::option::Option::Some(Self::row(&(), &__now)))
-                    })
-                    .collect()
-            };
-            __out.into_iter()
-        }
-    } else {
-        quote! {
-            self.rule.changes().map(|(__key, __then, __now)| {
-                let __row = |__payload: &#payload| {
-                    (!::ivm::Semiring::is_zero(__payload)).then(|| Self::row(&__key, __payload))
+        });
+        let copies = if *bag {
+            quote! {
+                let __copies: i64 = {
+                    let __payload = ::core::clone::Clone::clone(__payload);
+                    #count
                 };
-                let (__then, __now) = (__row(&__then), __row(&__now));
-                (__key, __then, __now)
-            })
-        }
-    };
-    let changes = quote! {
-        /// The rows that changed since the previous call: each group's key
-        /// with its row then and now (`None` where the group had no rows,
-        /// or has none now); the first call reports every row. See the
-        /// rule's `changes()`.
-        pub fn changes(
-            &mut self,
-        ) -> impl ::core::iter::Iterator<
-            Item = (#key, ::core::option::Option<#row>, ::core::option::Option<#row>),
-        > + '_ {
-            #changes_body
-        }
-
-        /// [`changes`](Self::changes) as text: the rows that went and the
-        /// rows that came (a row once per copy), each rendered as
-        /// `text_rows` renders it.
-        pub fn text_changes(
-            &mut self,
-        ) -> (
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-        ) {
-            let (mut __gone, mut __came) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
-            let __changes: ::std::vec::Vec<_> = self.rule.changes().collect();
-            let __first = !::core::mem::replace(&mut self.changes_started, true);
-            for (__key, __then, __now) in __changes {
-                for (__payload, __into) in [(&__then, &mut __gone), (&__now, &mut __came)] {
-                    if #present {
-                        let __row = Self::row(&__key, __payload);
-                        #copies
-                        for _ in 0..__copies {
-                            __into.push(::std::vec![#(#texts),*]);
+            }
+        } else {
+            quote! { let __copies: i64 = 1; }
+        };
+        quote! {
+            /// [`changes`](Self::changes) as text: the rows that went and the
+            /// rows that came (a row once per copy), each rendered as
+            /// `text_rows` renders it.
+            pub fn text_changes(
+                &mut self,
+            ) -> (
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            ) {
+                let (mut __gone, mut __came) = (::std::vec::Vec::new(), ::std::vec::Vec::new());
+                let __changes: ::std::vec::Vec<_> = self.rule.changes().collect();
+                let __first = !::core::mem::replace(&mut self.changes_started, true);
+                for (__key, __then, __now) in __changes {
+                    for (__payload, __into) in [(&__then, &mut __gone), (&__now, &mut __came)] {
+                        if #present {
+                            let __row = Self::row(&__key, __payload);
+                            #copies
+                            for _ in 0..__copies {
+                                __into.push(::std::vec![#(#texts),*]);
+                            }
                         }
                     }
                 }
+                #first_row
+                (__gone, __came)
             }
-            #first_row
-            (__gone, __came)
         }
-    };
-    // Wide tables: one parameter per column, and a row's columns as one
-    // tuple in `read_<table>`.
-    let widest = tables.iter().map(|t| t.columns.len()).max().unwrap_or(0);
-    let wide = (widest > 5).then(|| {
+    }
+
+    /// `insert_text` and, with deletes, `delete_text`: one branch per
+    /// table, matched by name.
+    fn text_input(&self) -> TokenStream {
+        let tables = &self.view.tables;
+        let insert_arms = tables.iter().map(|t| text_arm(t, "insert"));
+        let delete_text = self.deletes.then(|| {
+            let arms = tables.iter().map(|t| text_arm(t, "delete"));
+            quote! {
+                /// Deletes one copy of a row given as text, as `insert_text`
+                /// reads it.
+                ///
+                /// # Errors
+                ///
+                /// As `insert_text`, and [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple)
+                /// when no such row was inserted; nothing changes then.
+                pub fn delete_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                    #(#arms)*
+                    ::core::result::Result::Err(::ivm::Error::UnknownTable { table: ::std::string::String::from(table) })
+                }
+            }
+        });
         quote! {
-            #[allow(
-                clippy::too_many_arguments,
-                clippy::type_complexity,
-                reason = "one parameter per column, and a row's columns as one tuple"
-            )]
-        }
-    });
-    let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
-    let view_impls = view_impls(view, deletes);
-
-    let code = quote! {
-        #[doc = #doc]
-        ///
-        #[doc = #sql_doc]
-        pub struct #name {
-            rule: #rule,
-            /// Whether `changes()` or `text_changes()` was called.
-            changes_started: bool,
-        }
-
-        ::ivm::__private::impl_state!(#name { rule } fresh { changes_started });
-
-        #[doc = #row_doc]
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct #row {
-            #(#field_defs,)*
-        }
-
-        #[allow(dead_code, reason = "generated API: not every method is used")]
-        #wide
-        impl #name {
-            /// The tables the view reads, by their SQL names: what
-            /// `insert_text` accepts.
-            pub const TABLES: &'static [&'static str] = &[#(#table_names),*];
-
-            /// An empty database.
-            pub fn new() -> Self {
-                #name { rule: #rule::new(), changes_started: false }
-            }
-
-            #(#updates)*
-
-            #reading
-
-            #changes
-
             /// Inserts one row given as text: one field per column, in the
             /// order of `CREATE TABLE`, each read by its column's type
             /// (integers, decimals such as `-17.25`, dates `yyyy-mm-dd`,
@@ -341,70 +442,79 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
             }
 
             #delete_text
-
-            /// Every row rendered as text, its select items in order
-            /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
-            /// for SQL's NULL), in no particular order of rows.
-            pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
-                #text_rows
-            }
-
-            /// The maintained rule this view lowered to.
-            pub fn rule(&self) -> &#rule {
-                &self.rule
-            }
-
-            /// A group's row, read off its key and payload.
-            fn row(__key: &#key, __payload: &#payload) -> #row {
-                #unused_key
-                #row { #(#field_values,)* }
-            }
-
-            #(#readers)*
         }
-
-        impl ::core::default::Default for #name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl ::ivm::sql::TextView for #name {
-            fn name(&self) -> &'static str {
-                #sql_name
-            }
-            fn sql(&self) -> &'static str {
-                #sql
-            }
-            fn tables(&self) -> &'static [&'static str] {
-                Self::TABLES
-            }
-            fn insert_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
-                #name::insert_text(self, table, fields)
-            }
-            fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
-                #name::text_rows(self)
-            }
-            fn text_changes(
-                &mut self,
-            ) -> (
-                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-            ) {
-                #name::text_changes(self)
-            }
-        }
-
-        #text_retract
-
-        #view_impls
-    };
-    // The view's snapshot is its rule's state (and a flag that starts
-    // fresh): the plan is the rule's plan.
-    quote! {
-        #code
-        ::ivm::__private::impl_snapshot!(#name, <#rule as ::ivm::snapshot::Snapshot>::PLAN);
     }
+
+    /// `Default`, `ivm::sql::TextView` and, with deletes,
+    /// `ivm::sql::TextRetract`, each forwarding to the inherent method.
+    fn trait_impls(&self) -> TokenStream {
+        let SqlView {
+            name,
+            sql,
+            sql_name,
+            ..
+        } = self.view;
+        let text_retract = self.deletes.then(|| {
+            quote! {
+                impl ::ivm::sql::TextRetract for #name {
+                    fn delete_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                        #name::delete_text(self, table, fields)
+                    }
+                }
+            }
+        });
+        quote! {
+            impl ::core::default::Default for #name {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+
+            impl ::ivm::sql::TextView for #name {
+                fn name(&self) -> &'static str {
+                    #sql_name
+                }
+                fn sql(&self) -> &'static str {
+                    #sql
+                }
+                fn tables(&self) -> &'static [&'static str] {
+                    Self::TABLES
+                }
+                fn insert_text(&mut self, table: &str, fields: &[&str]) -> ::ivm::Result<()> {
+                    #name::insert_text(self, table, fields)
+                }
+                fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+                    #name::text_rows(self)
+                }
+                fn text_changes(
+                    &mut self,
+                ) -> (
+                    ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+                    ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+                ) {
+                    #name::text_changes(self)
+                }
+            }
+
+            #text_retract
+        }
+    }
+}
+
+/// Clippy's allowances for wide tables (more than five columns): one
+/// parameter per column, and a row's columns as one tuple in
+/// `read_<table>`.
+fn wide_tables(tables: &[ViewTable]) -> Option<TokenStream> {
+    let widest = tables.iter().map(|t| t.columns.len()).max().unwrap_or(0);
+    (widest > 5).then(|| {
+        quote! {
+            #[allow(
+                clippy::too_many_arguments,
+                clippy::type_complexity,
+                reason = "one parameter per column, and a row's columns as one tuple"
+            )]
+        }
+    })
 }
 
 /// The view's change enum (a row of one of its tables, by value) and its
@@ -420,47 +530,10 @@ fn view_impls(view: &SqlView, deletes: bool) -> TokenStream {
     let change = format_ident!("{}Change", name);
     let key_types = &view.key_types;
     let key = quote! { ( #(#key_types,)* ) };
-    let variant = |t: &ViewTable| format_ident!("{}", crate::sql::lower::camel(&t.name));
-    let variants = view.tables.iter().map(|t| {
-        let v = variant(t);
-        let fields = t.columns.iter().map(|(c, _, ty)| {
-            let ty = ty.rust();
-            quote! { #c: #ty }
-        });
-        let doc = format!(
-            " A row of `{}`, its columns in the order of `CREATE TABLE`.",
-            t.name
-        );
-        quote! { #[doc = #doc] #v { #(#fields,)* }, }
-    });
-    let states = view.tables.iter().enumerate().map(|(i, t)| {
-        let v = variant(t);
-        let index = proc_macro2::Literal::u32_unsuffixed(i as u32);
-        let cols = t.columns.iter().map(|(c, _, _)| c);
-        quote! { #v = #index { #(#cols,)* } }
-    });
-    let arms = |verb: &str| -> Vec<TokenStream> {
-        view.tables
-            .iter()
-            .map(|t| {
-                let v = variant(t);
-                let method = format_ident!("{verb}_{}", t.method);
-                let cols: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
-                quote! { #change::#v { #(#cols,)* } => self.#method(#(#cols),*), }
-            })
-            .collect()
-    };
-    let inserts = arms("insert");
-    let enum_doc = format!(
-        " A row of a table [`{name}`] reads: [`View::apply`](::ivm::View::apply) inserts one copy of it{}.",
-        if deletes {
-            ", [`Retract::retract`](::ivm::Retract::retract) deletes one"
-        } else {
-            ""
-        }
-    );
+    let change_enum = change_enum(view, &change, deletes);
+    let inserts = change_arms(view, &change, "insert");
     let retract = deletes.then(|| {
-        let deletes = arms("delete");
+        let deletes = change_arms(view, &change, "delete");
         quote! {
             impl ::ivm::Retract for #name {
                 fn retract(&mut self, change: #change) -> ::ivm::Result<()> {
@@ -479,15 +552,7 @@ fn view_impls(view: &SqlView, deletes: bool) -> TokenStream {
         }
     });
     quote! {
-        #[doc = #enum_doc]
-        #[derive(Clone, Debug, PartialEq)]
-        #[allow(dead_code, reason = "generated API: not every table's rows are used")]
-        #[allow(missing_docs, reason = "each variant's doc names its fields")]
-        pub enum #change {
-            #(#variants)*
-        }
-
-        ::ivm::__private::impl_change_state!(#change { #(#states),* });
+        #change_enum
 
         impl ::ivm::View for #name {
             type Change = #change;
@@ -527,6 +592,68 @@ fn view_impls(view: &SqlView, deletes: bool) -> TokenStream {
 
         #retract
     }
+}
+
+/// The change enum `change`, one variant per table with its columns as
+/// fields, and its state (each variant's index, for snapshots).
+fn change_enum(view: &SqlView, change: &Ident, deletes: bool) -> TokenStream {
+    let name = &view.name;
+    let variants = view.tables.iter().map(|t| {
+        let v = change_variant(t);
+        let fields = t.columns.iter().map(|(c, _, ty)| {
+            let ty = ty.rust();
+            quote! { #c: #ty }
+        });
+        let doc = format!(
+            " A row of `{}`, its columns in the order of `CREATE TABLE`.",
+            t.name
+        );
+        quote! { #[doc = #doc] #v { #(#fields,)* }, }
+    });
+    let states = view.tables.iter().enumerate().map(|(i, t)| {
+        let v = change_variant(t);
+        let index = proc_macro2::Literal::u32_unsuffixed(i as u32);
+        let cols = t.columns.iter().map(|(c, _, _)| c);
+        quote! { #v = #index { #(#cols,)* } }
+    });
+    let enum_doc = format!(
+        " A row of a table [`{name}`] reads: [`View::apply`](::ivm::View::apply) inserts one copy of it{}.",
+        if deletes {
+            ", [`Retract::retract`](::ivm::Retract::retract) deletes one"
+        } else {
+            ""
+        }
+    );
+    quote! {
+        #[doc = #enum_doc]
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(dead_code, reason = "generated API: not every table's rows are used")]
+        #[allow(missing_docs, reason = "each variant's doc names its fields")]
+        pub enum #change {
+            #(#variants)*
+        }
+
+        ::ivm::__private::impl_change_state!(#change { #(#states),* });
+    }
+}
+
+/// A table's variant of the change enum: its name in camel case.
+fn change_variant(t: &ViewTable) -> Ident {
+    format_ident!("{}", crate::sql::lower::camel(&t.name))
+}
+
+/// The match arms that hand each variant of `change` to the typed
+/// `<verb>_<table>` method.
+fn change_arms(view: &SqlView, change: &Ident, verb: &str) -> Vec<TokenStream> {
+    view.tables
+        .iter()
+        .map(|t| {
+            let v = change_variant(t);
+            let method = format_ident!("{verb}_{}", t.method);
+            let cols: Vec<_> = t.columns.iter().map(|(c, _, _)| c).collect();
+            quote! { #change::#v { #(#cols,)* } => self.#method(#(#cols),*), }
+        })
+        .collect()
 }
 
 /// `insert_<table>` and, with deletes, `delete_<table>`.

@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use super::Report;
 use super::tree::{self, Node};
+use crate::analysis::decomposition::Subquery;
 use crate::analysis::hypergraph::{Mask, members};
-use crate::analysis::{Analysis, Hypergraph, JoinTree, VariableOrder};
+use crate::analysis::{Analysis, Hypergraph, InequalityJoin, JoinTree, Triangle, VariableOrder};
 use crate::plan::{Plan, verdict};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring;
@@ -14,8 +15,6 @@ use crate::semiring;
 pub fn to_text(r: &Report) -> String {
     let q = &r.query;
     let a = &r.analysis;
-    let hg = &a.hypergraph;
-    let v = &r.verdict;
     let mut out = String::new();
     let _ = writeln!(out, "query {}", q.name);
     if let Some(sql) = &r.sql {
@@ -32,6 +31,20 @@ pub fn to_text(r: &Report) -> String {
     local_steps(&mut out, q);
     semijoins(&mut out, r);
 
+    classes_section(&mut out, a);
+    verdict_section(&mut out, r);
+    let plan = plan_text(r);
+    if !plan.is_empty() {
+        out.push('\n');
+        out.push_str(&plan);
+    }
+    out
+}
+
+/// The `classes` section: each class test with its witness where the
+/// query fails it, and the fhtw.
+fn classes_section(out: &mut String, a: &Analysis) {
+    let hg = &a.hypergraph;
     out.push_str("classes\n");
     let line = |out: &mut String, name: &str, ok: bool, why: Option<String>| {
         let _ = write!(out, "  {name:<16} {}", if ok { "yes" } else { "no" });
@@ -41,13 +54,13 @@ pub fn to_text(r: &Report) -> String {
         out.push('\n');
     };
     line(
-        &mut out,
+        out,
         "α-acyclic",
         a.acyclic.is_ok(),
         a.acyclic.err().map(|c| c.describe(hg)),
     );
     line(
-        &mut out,
+        out,
         "free-connex",
         a.free_connex.is_ok(),
         match a.free_connex {
@@ -59,13 +72,13 @@ pub fn to_text(r: &Report) -> String {
         },
     );
     line(
-        &mut out,
+        out,
         "hierarchical",
         a.hierarchical.is_ok(),
         a.hierarchical.err().map(|w| w.describe(hg)),
     );
     line(
-        &mut out,
+        out,
         "q-hierarchical",
         a.q_hierarchical.is_ok(),
         match a.q_hierarchical {
@@ -77,15 +90,22 @@ pub fn to_text(r: &Report) -> String {
         },
     );
     line(
-        &mut out,
+        out,
         "p-hierarchical",
         a.p_hierarchical.is_ok(),
         a.p_hierarchical.err().map(|c| c.describe(hg)),
     );
-    line(&mut out, "strong-connex", a.strong_connex(), None);
+    line(out, "strong-connex", a.strong_connex(), None);
     let _ = writeln!(out, "  {:<16} {}", "fhtw", a.fhtw);
     out.push('\n');
+}
 
+/// The verdict: the strategy with its bounds and where they come from,
+/// or the rejection with its lower bound, witness, hint and the
+/// semirings over which the query would be tractable.
+fn verdict_section(out: &mut String, r: &Report) {
+    let a = &r.analysis;
+    let v = &r.verdict;
     match v.strategy {
         Some(s) => {
             let name = match s {
@@ -139,13 +159,6 @@ pub fn to_text(r: &Report) -> String {
             }
         }
     }
-
-    let plan = plan_text(r);
-    if !plan.is_empty() {
-        out.push('\n');
-        out.push_str(&plan);
-    }
-    out
 }
 
 /// The catalogue semirings and update models under which the query is
@@ -172,241 +185,300 @@ fn tractable_elsewhere(a: &Analysis) -> Vec<String> {
     out
 }
 
+/// The plan drawn: how the chosen strategy maintains the query, with its
+/// per-update costs; for a query recomputed or rejected, the structure the
+/// analysis found.
 fn plan_text(r: &Report) -> String {
     let a = &r.analysis;
     let hg = &a.hypergraph;
     let mut out = String::new();
     match &r.plan {
-        Ok(Plan::RangeJoin(join)) => {
-            let op = if join.strict { "<" } else { "<=" };
-            let _ = writeln!(
-                out,
-                "plan: range join of {} and {} on `{} {op} {}`: each side's payloads summed by its compared variable in a range-sum trie (one node of 16 children per 4 bits of the key)",
-                hg.atom_labels[join.atoms[0]],
-                hg.atom_labels[join.atoms[1]],
-                hg.var_names[join.vars[0]],
-                hg.var_names[join.vars[1]]
-            );
-            out.push_str("per update (one walk down the other side's trie, one up its own)\n");
-            for &atom in &join.atoms {
-                let _ = writeln!(out, "  δ{}: O(log U)", hg.atom_labels[atom]);
-            }
-        }
+        Ok(Plan::RangeJoin(join)) => range_join_text(&mut out, hg, join),
         Ok(Plan::ViewTree(order)) if a.variable_order.is_none() => {
-            out.push_str("plan: general free-top variable order (one view per variable, keyed by the variables above it that its subtree reads, in brackets; free variables marked *)\n");
-            let mut forest = order_forest(hg, order);
-            for root in &mut forest {
-                add_keys(root, hg, order);
-            }
-            tree::draw(&forest, "  ", &mut out);
-            // The order is a tree decomposition: each variable with its
-            // view's key is a bag.
-            let width = order.width(hg);
-            let _ = writeln!(
-                out,
-                "  as a tree decomposition (each variable with its key a bag): width {width} (the largest fractional edge cover of a bag; the query's fhtw is {})",
-                a.fhtw
-            );
-            out.push_str("per update (loops over the atoms and views beside a view, each its degree; V_x is the view of x)\n");
-            for (atom, degrees) in verdict::general_bounds(a, order) {
-                let cost = if degrees.is_empty() {
-                    "O(1)".to_owned()
-                } else {
-                    format!("O({})", degrees.join(" · "))
-                };
-                let _ = writeln!(out, "  δ{}: {cost}", hg.atom_labels[atom]);
-            }
+            general_order_text(&mut out, a, order);
         }
         Ok(Plan::ViewTree(order)) => {
             out.push_str("plan: canonical free-top variable order (one view per variable; free variables marked *)\n");
             tree::draw(&order_forest(hg, order), "  ", &mut out);
         }
         Ok(Plan::TwoLayer { subqueries, cyclic }) => {
-            out.push_str("plan: free-dominated q-hierarchical subqueries (bottom layer, over the semiring)\n");
-            let mut forest = Vec::new();
-            for (i, s) in subqueries.iter().enumerate() {
-                let label = format!(
-                    "Q{}({}) = {}",
-                    i + 1,
-                    hg.names(s.free),
-                    hg.label_list(s.atoms).join(" * ")
-                );
-                forest.push(Node::new(label, order_forest(hg, &s.order)));
-            }
-            tree::draw(&forest, "  ", &mut out);
-            let tops: Vec<String> = (0..subqueries.len())
-                .map(|i| format!("1[Q{}({})]", i + 1, hg.names(subqueries[i].free)))
-                .collect();
-            let _ = writeln!(
-                out,
-                "top layer (Boolean, inserts only): {}",
-                tops.join(" ⋈ ")
-            );
-            if *cyclic {
-                let _ = writeln!(
-                    out,
-                    "  cyclic: materialized with worst-case-optimal delta joins (generic join over the supports' values)"
-                );
-            }
+            two_layer_text(&mut out, hg, subqueries, *cyclic);
         }
         Ok(Plan::Crown(tree)) => {
             out.push_str("plan: free-connex join tree (rooted at the head); each atom sends its parent a message keyed by the variables they share, which grows a bounded number of times; the head's children are the top join\n");
             tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
         }
-        Ok(Plan::Clusters(clusters)) => {
-            out.push_str("plan: clusters (atoms connected through summed-out variables); per cluster, which tuples take part in a full result (insert-only, upward and downward) and the best payload among them\n");
-            let mut tops = Vec::new();
-            for (i, c) in clusters.iter().enumerate() {
-                let free = crate::analysis::hypergraph::members(*c)
-                    .fold(hg.free, |m, atom| m & hg.atoms[atom]);
-                let _ = writeln!(
-                    out,
-                    "  C{}({}) = {}",
-                    i + 1,
-                    hg.names(free),
-                    hg.label_list(*c).join(" * ")
-                );
-                tops.push(format!("1[C{}({})]", i + 1, hg.names(free)));
-            }
-            let _ = writeln!(
-                out,
-                "top layer (Boolean, inserts only): {}; payload: the max of the clusters' best payloads",
-                tops.join(" ⋈ ")
-            );
-        }
+        Ok(Plan::Clusters(clusters)) => clusters_text(&mut out, hg, clusters),
         Ok(Plan::Triangle {
-            triangle: t,
+            triangle,
             eps,
             cycle,
         }) => {
-            let atom = |i: usize| hg.atom_labels[t.atoms[i]].clone();
-            let var = |i: usize| hg.var_names[t.vars[i]].clone();
-            let rel = |i: usize| {
-                let label = atom(i);
-                label[..label.find('(').unwrap_or(label.len())].to_owned()
-            };
-            if let Some(eps) = *eps {
-                out.push_str("plan: heavy/light partitions (thresholds θ_out = M^ε on first values, θ_in = M^(1−ε) on second values, ⌊M/4⌋ ≤ N < M)\n");
-                for i in 0..3 {
+            let names = TriangleNames { hg, triangle };
+            match *eps {
+                Some(eps) => ivm_eps_text(&mut out, &names, eps, *cycle),
+                None => {
                     let _ = writeln!(
                         out,
-                        "  {} kept by {} and by {}, each heavy or light by its degree that way",
-                        atom(i),
-                        var(i),
-                        var((i + 1) % 3)
+                        "plan: one view V({}, {}) = Σ_{} {} · {}",
+                        names.var(1),
+                        names.var(0),
+                        names.var(2),
+                        names.atom(1),
+                        names.atom(2)
                     );
                 }
-                out.push_str("  views over pairs of heavy values\n");
-                for i in 0..3 {
-                    let j = (i + 1) % 3;
-                    let (x, y, z) = (var(i), var(j), var((i + 2) % 3));
-                    let _ = writeln!(
-                        out,
-                        "    W_{}{}({x}, {z}) = Σ_{y} {} · {}, {x} heavy out in {}, {z} heavy in in {}",
-                        rel(i),
-                        rel(j),
-                        atom(i),
-                        atom(j),
-                        rel(i),
-                        rel(j)
-                    );
-                }
-                let walk = verdict::power(eps.max(1.0 - eps));
-                let (first, second) = (verdict::power(eps), verdict::power(1.0 - eps));
-                out.push_str("  delta rule, for an update to the first atom (the others rotate)\n");
-                let (x, y) = (var(0), var(1));
-                let _ = writeln!(
-                    out,
-                    "    {y} heavy out in {} and {x} heavy in in {}: W_{}{}({y}, {x}) — O(1)",
-                    rel(1),
-                    rel(2),
-                    rel(1),
-                    rel(2)
-                );
-                let _ = writeln!(
-                    out,
-                    "    else: Σ over the shorter of {}({y}, ·) and {}(·, {x}), one of them light (fewer than 3/2·θ), as first order does — {walk}",
-                    rel(1),
-                    rel(2)
-                );
-                let _ = writeln!(
-                    out,
-                    "    view upkeep, only where the tuple meets a heavy value: {x} heavy out in {}: W_{}{}({x}, ·) over {y}'s heavy-in partners, at most N/θ_in — {first}; {y} heavy in in {}: W_{}{}(·, {y}) over {x}'s heavy-out partners, at most N/θ_out — {second}",
-                    rel(0),
-                    rel(0),
-                    rel(1),
-                    rel(0),
-                    rel(2),
-                    rel(0)
-                );
-                out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·θ or falls below 1/2·θ (its view row or column built or dropped); major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
-                if *cycle {
-                    let _ = writeln!(
-                        out,
-                        "  one relation in all three roles, one orientation: the three partitioned copies and the three views are equal, so one of each is kept (N = |{}|), and one delta per update: 3·δ·(the paths from {y} back to {x}), plus the terms of a self-loop",
-                        rel(0),
-                    );
-                }
-            } else {
-                let _ = writeln!(
-                    out,
-                    "plan: one view V({}, {}) = Σ_{} {} · {}",
-                    var(1),
-                    var(0),
-                    var(2),
-                    atom(1),
-                    atom(2)
-                );
             }
         }
-        Ok(Plan::FirstOrder) => {
-            out.push_str(
-                "plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n",
-            );
-            // Theta conditions hold no relation: no update starts there,
-            // and each derivation is multiplied by them.
-            let theta = if hg.conditions == 0 {
-                String::new()
-            } else {
-                format!(", times {}", hg.labels(hg.conditions))
-            };
-            for i in members(hg.relations()) {
-                let others: Mask = hg.relations() & !(1 << i);
-                let rest = hg.vars() & !hg.atoms[i];
-                let cost = crate::analysis::width::fractional_edge_cover(
-                    &members(others).map(|j| hg.atoms[j]).collect::<Vec<_>>(),
-                    rest,
-                );
-                let _ = writeln!(
-                    out,
-                    "  δ{}: join with {}{theta} — {}",
-                    hg.atom_labels[i],
-                    if others == 0 {
-                        "nothing".to_owned()
-                    } else {
-                        hg.labels(others)
-                    },
-                    verdict::power(cost.to_f64())
-                );
-            }
-        }
-        Ok(Plan::Recompute) | Err(_) => {
-            // Recompute, or rejected: show the structure the analysis found.
-            if let Some(order) = &a.variable_order {
-                out.push_str(
-                    "structure: canonical free-top variable order (free variables marked *)\n",
-                );
-                tree::draw(&order_forest(hg, order), "  ", &mut out);
-            } else if let Some(tree) = &a.join_tree {
-                out.push_str("structure: free-connex join tree (rooted at the head)\n");
-                tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
-            } else if let Some(tree) = JoinTree::of_acyclic(hg) {
-                out.push_str("structure: join tree\n");
-                tree::draw(&[join_forest(r, &tree, tree.root)], "  ", &mut out);
-            }
-        }
+        Ok(Plan::FirstOrder) => first_order_text(&mut out, hg),
+        Ok(Plan::Recompute) | Err(_) => structure_text(&mut out, r),
     }
     out
+}
+
+/// A range join: each side's range-sum trie, and one walk per update.
+fn range_join_text(out: &mut String, hg: &Hypergraph, join: &InequalityJoin) {
+    let op = if join.strict { "<" } else { "<=" };
+    let _ = writeln!(
+        out,
+        "plan: range join of {} and {} on `{} {op} {}`: each side's payloads summed by its compared variable in a range-sum trie (one node of 16 children per 4 bits of the key)",
+        hg.atom_labels[join.atoms[0]],
+        hg.atom_labels[join.atoms[1]],
+        hg.var_names[join.vars[0]],
+        hg.var_names[join.vars[1]]
+    );
+    out.push_str("per update (one walk down the other side's trie, one up its own)\n");
+    for &atom in &join.atoms {
+        let _ = writeln!(out, "  δ{}: O(log U)", hg.atom_labels[atom]);
+    }
+}
+
+/// A general (not canonical) free-top order: the views with their keys,
+/// the order's width as a tree decomposition, and each atom's update cost.
+fn general_order_text(out: &mut String, a: &Analysis, order: &VariableOrder) {
+    let hg = &a.hypergraph;
+    out.push_str("plan: general free-top variable order (one view per variable, keyed by the variables above it that its subtree reads, in brackets; free variables marked *)\n");
+    let mut forest = order_forest(hg, order);
+    for root in &mut forest {
+        add_keys(root, hg, order);
+    }
+    tree::draw(&forest, "  ", out);
+    // The order is a tree decomposition: each variable with its
+    // view's key is a bag.
+    let width = order.width(hg);
+    let _ = writeln!(
+        out,
+        "  as a tree decomposition (each variable with its key a bag): width {width} (the largest fractional edge cover of a bag; the query's fhtw is {})",
+        a.fhtw
+    );
+    out.push_str("per update (loops over the atoms and views beside a view, each its degree; V_x is the view of x)\n");
+    for (atom, degrees) in verdict::general_bounds(a, order) {
+        let cost = if degrees.is_empty() {
+            "O(1)".to_owned()
+        } else {
+            format!("O({})", degrees.join(" · "))
+        };
+        let _ = writeln!(out, "  δ{}: {cost}", hg.atom_labels[atom]);
+    }
+}
+
+/// The two-layer plan: the subqueries of the bottom layer, each with its
+/// order, and the Boolean top layer over them.
+fn two_layer_text(out: &mut String, hg: &Hypergraph, subqueries: &[Subquery], cyclic: bool) {
+    out.push_str(
+        "plan: free-dominated q-hierarchical subqueries (bottom layer, over the semiring)\n",
+    );
+    let mut forest = Vec::new();
+    for (i, s) in subqueries.iter().enumerate() {
+        let label = format!(
+            "Q{}({}) = {}",
+            i + 1,
+            hg.names(s.free),
+            hg.label_list(s.atoms).join(" * ")
+        );
+        forest.push(Node::new(label, order_forest(hg, &s.order)));
+    }
+    tree::draw(&forest, "  ", out);
+    let tops: Vec<String> = (0..subqueries.len())
+        .map(|i| format!("1[Q{}({})]", i + 1, hg.names(subqueries[i].free)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "top layer (Boolean, inserts only): {}",
+        tops.join(" ⋈ ")
+    );
+    if cyclic {
+        let _ = writeln!(
+            out,
+            "  cyclic: materialized with worst-case-optimal delta joins (generic join over the supports' values)"
+        );
+    }
+}
+
+/// The clusters, each with its free variables, and the Boolean top layer
+/// over them.
+fn clusters_text(out: &mut String, hg: &Hypergraph, clusters: &[Mask]) {
+    out.push_str("plan: clusters (atoms connected through summed-out variables); per cluster, which tuples take part in a full result (insert-only, upward and downward) and the best payload among them\n");
+    let mut tops = Vec::new();
+    for (i, c) in clusters.iter().enumerate() {
+        let free =
+            crate::analysis::hypergraph::members(*c).fold(hg.free, |m, atom| m & hg.atoms[atom]);
+        let _ = writeln!(
+            out,
+            "  C{}({}) = {}",
+            i + 1,
+            hg.names(free),
+            hg.label_list(*c).join(" * ")
+        );
+        tops.push(format!("1[C{}({})]", i + 1, hg.names(free)));
+    }
+    let _ = writeln!(
+        out,
+        "top layer (Boolean, inserts only): {}; payload: the max of the clusters' best payloads",
+        tops.join(" ⋈ ")
+    );
+}
+
+/// The names of a triangle's atoms, variables and relations, by role.
+struct TriangleNames<'a> {
+    /// The query's hypergraph, which names them.
+    hg: &'a Hypergraph,
+    /// The triangle's atoms and variables.
+    triangle: &'a Triangle,
+}
+
+impl TriangleNames<'_> {
+    /// The label of the `i`th atom.
+    fn atom(&self, i: usize) -> String {
+        self.hg.atom_labels[self.triangle.atoms[i]].clone()
+    }
+
+    /// The name of the `i`th variable.
+    fn var(&self, i: usize) -> String {
+        self.hg.var_names[self.triangle.vars[i]].clone()
+    }
+
+    /// The relation of the `i`th atom: its label up to `(`.
+    fn rel(&self, i: usize) -> String {
+        let label = self.atom(i);
+        label[..label.find('(').unwrap_or(label.len())].to_owned()
+    }
+}
+
+/// IVMε's plan for a triangle: the heavy/light partitions, the views over
+/// heavy pairs, the delta rule with its costs at `eps`, and rebalancing.
+fn ivm_eps_text(out: &mut String, names: &TriangleNames<'_>, eps: f64, cycle: bool) {
+    let (atom, var, rel) = (|i| names.atom(i), |i| names.var(i), |i| names.rel(i));
+    out.push_str("plan: heavy/light partitions (thresholds θ_out = M^ε on first values, θ_in = M^(1−ε) on second values, ⌊M/4⌋ ≤ N < M)\n");
+    for i in 0..3 {
+        let _ = writeln!(
+            out,
+            "  {} kept by {} and by {}, each heavy or light by its degree that way",
+            atom(i),
+            var(i),
+            var((i + 1) % 3)
+        );
+    }
+    out.push_str("  views over pairs of heavy values\n");
+    for i in 0..3 {
+        let j = (i + 1) % 3;
+        let (x, y, z) = (var(i), var(j), var((i + 2) % 3));
+        let _ = writeln!(
+            out,
+            "    W_{}{}({x}, {z}) = Σ_{y} {} · {}, {x} heavy out in {}, {z} heavy in in {}",
+            rel(i),
+            rel(j),
+            atom(i),
+            atom(j),
+            rel(i),
+            rel(j)
+        );
+    }
+    let walk = verdict::power(eps.max(1.0 - eps));
+    let (first, second) = (verdict::power(eps), verdict::power(1.0 - eps));
+    out.push_str("  delta rule, for an update to the first atom (the others rotate)\n");
+    let (x, y) = (var(0), var(1));
+    let _ = writeln!(
+        out,
+        "    {y} heavy out in {} and {x} heavy in in {}: W_{}{}({y}, {x}) — O(1)",
+        rel(1),
+        rel(2),
+        rel(1),
+        rel(2)
+    );
+    let _ = writeln!(
+        out,
+        "    else: Σ over the shorter of {}({y}, ·) and {}(·, {x}), one of them light (fewer than 3/2·θ), as first order does — {walk}",
+        rel(1),
+        rel(2)
+    );
+    let _ = writeln!(
+        out,
+        "    view upkeep, only where the tuple meets a heavy value: {x} heavy out in {}: W_{}{}({x}, ·) over {y}'s heavy-in partners, at most N/θ_in — {first}; {y} heavy in in {}: W_{}{}(·, {y}) over {x}'s heavy-out partners, at most N/θ_out — {second}",
+        rel(0),
+        rel(0),
+        rel(1),
+        rel(0),
+        rel(2),
+        rel(0)
+    );
+    out.push_str("  rebalancing: minor, a value moves parts when its degree reaches 3/2·θ or falls below 1/2·θ (its view row or column built or dropped); major, M doubles or halves when N leaves [⌊M/4⌋, M) and everything is repartitioned\n");
+    if cycle {
+        let _ = writeln!(
+            out,
+            "  one relation in all three roles, one orientation: the three partitioned copies and the three views are equal, so one of each is kept (N = |{}|), and one delta per update: 3·δ·(the paths from {y} back to {x}), plus the terms of a self-loop",
+            rel(0),
+        );
+    }
+}
+
+/// First-order deltas: per atom, the join with the rest and its AGM
+/// bound.
+fn first_order_text(out: &mut String, hg: &Hypergraph) {
+    out.push_str("plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n");
+    // Theta conditions hold no relation: no update starts there,
+    // and each derivation is multiplied by them.
+    let theta = if hg.conditions == 0 {
+        String::new()
+    } else {
+        format!(", times {}", hg.labels(hg.conditions))
+    };
+    for i in members(hg.relations()) {
+        let others: Mask = hg.relations() & !(1 << i);
+        let rest = hg.vars() & !hg.atoms[i];
+        let cost = crate::analysis::width::fractional_edge_cover(
+            &members(others).map(|j| hg.atoms[j]).collect::<Vec<_>>(),
+            rest,
+        );
+        let _ = writeln!(
+            out,
+            "  δ{}: join with {}{theta} — {}",
+            hg.atom_labels[i],
+            if others == 0 {
+                "nothing".to_owned()
+            } else {
+                hg.labels(others)
+            },
+            verdict::power(cost.to_f64())
+        );
+    }
+}
+
+/// For a query recomputed or rejected: the structure the analysis found
+/// (a canonical order, a free-connex join tree or a join tree), if any.
+fn structure_text(out: &mut String, r: &Report) {
+    let a = &r.analysis;
+    let hg = &a.hypergraph;
+    if let Some(order) = &a.variable_order {
+        out.push_str("structure: canonical free-top variable order (free variables marked *)\n");
+        tree::draw(&order_forest(hg, order), "  ", out);
+    } else if let Some(tree) = &a.join_tree {
+        out.push_str("structure: free-connex join tree (rooted at the head)\n");
+        tree::draw(&[join_forest(r, tree, tree.root)], "  ", out);
+    } else if let Some(tree) = JoinTree::of_acyclic(hg) {
+        out.push_str("structure: join tree\n");
+        tree::draw(&[join_forest(r, &tree, tree.root)], "  ", out);
+    }
 }
 
 fn order_forest(hg: &Hypergraph, order: &VariableOrder) -> Vec<Node> {
@@ -456,10 +528,6 @@ fn join_forest(r: &Report, tree: &JoinTree, at: usize) -> Node {
     )
 }
 
-/// Each atom with a local step: what a tuple must match to enter it, the
-/// factors applied there, and the derived relation it then reads (the
-/// analysis below sees the atom over that relation's columns); then each
-/// theta factor with the atoms of its variables.
 /// The semijoins: what the rule reads of each, and how each body (and
 /// domain) is maintained.
 fn semijoins(out: &mut String, r: &Report) {
@@ -522,6 +590,10 @@ fn semijoins(out: &mut String, r: &Report) {
     out.push('\n');
 }
 
+/// Each atom with a local step: what a tuple must match to enter it, the
+/// factors applied there, and the derived relation it then reads (the
+/// analysis below sees the atom over that relation's columns); then each
+/// theta factor with the atoms of its variables.
 fn local_steps(out: &mut String, q: &crate::query::Query) {
     let steps = super::local_steps(q);
     if !steps.is_empty() {

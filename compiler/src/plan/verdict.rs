@@ -190,71 +190,83 @@ fn insert_only_alternatives(a: &Analysis) -> Vec<(&'static str, Strategy)> {
 /// [`auto`], with the hints that look at other semirings only when
 /// `hints` (they call back in here without).
 fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: bool) -> Verdict {
+    if with_deletes(class, updates) {
+        under_deletes(a, class, updates)
+    } else {
+        under_inserts(a, class, hints)
+    }
+}
+
+/// The rows of the verdict table under deletes (or over a ring): a view
+/// tree for a q-hierarchical query over a semiring that retracts, IVMε for
+/// the triangle count, else a rejection.
+fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdict {
     let hg = &a.hypergraph;
-    let deletes = with_deletes(class, updates);
     let ring_note = if class.ring && updates == UpdateModel::InsertOnly {
         " (a ring is maintained as under inserts and deletes: an insert with a negative payload is a delete)"
     } else {
         ""
     };
-    if deletes {
-        if a.q_hierarchical.is_ok() {
-            if class.deletable {
-                return accept(
-                    Strategy::ViewTree,
-                    "O(1)".to_owned(),
-                    format!(
-                        "q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"
-                    ),
-                    "F-IVM view trees; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
-                );
-            }
-            if class.ordered_deletes {
-                return accept(
-                    Strategy::ViewTree,
-                    "O(log N)".to_owned(),
-                    "q-hierarchical under inserts and deletes; the semiring's aggregates are retracted through ordered multisets, and Ω(log N) is unavoidable for it".to_owned(),
-                    "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
-                );
-            }
-        }
-        if a.triangle.is_some() && (class.ring || class.counting) {
-            return ivm_eps(
-                a,
-                0.5,
+    if a.q_hierarchical.is_ok() {
+        if class.deletable {
+            return accept(
+                Strategy::ViewTree,
+                "O(1)".to_owned(),
                 format!(
-                    "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"
+                    "q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"
                 ),
+                "F-IVM view trees; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
             );
         }
-        if a.q_hierarchical.is_ok() {
-            return reject(
-                "no retraction: the semiring cannot take a contribution back",
-                "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
+        if class.ordered_deletes {
+            return accept(
+                Strategy::ViewTree,
+                "O(log N)".to_owned(),
+                "q-hierarchical under inserts and deletes; the semiring's aggregates are retracted through ordered multisets, and Ω(log N) is unavoidable for it".to_owned(),
                 "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
-                "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
-                0,
-                "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use `#[updates(insert_only)]`".to_owned(),
             );
         }
-        let witness = a
-            .q_hierarchical
-            .err()
-            .map(|w| w.describe(hg))
-            .unwrap_or_default();
-        return reject(
-            OMV,
+    }
+    if a.triangle.is_some() && (class.ring || class.counting) {
+        return ivm_eps(
+            a,
+            0.5,
             format!(
-                "not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"
+                "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"
             ),
-            "the q-hierarchical dichotomy, for queries without self-joins (\"The Role of Semirings in Incremental View Maintenance\"; \"Answering Conjunctive Queries with Aggregations under Updates\")",
-            witness,
-            a.q_hierarchical.err().map_or(0, |w| w.atoms()),
-            insert_only_hint(a, class),
         );
     }
+    if a.q_hierarchical.is_ok() {
+        return reject(
+            "no retraction: the semiring cannot take a contribution back",
+            "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
+            "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
+            "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
+            0,
+            "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use `#[updates(insert_only)]`".to_owned(),
+        );
+    }
+    let witness = a
+        .q_hierarchical
+        .err()
+        .map(|w| w.describe(hg))
+        .unwrap_or_default();
+    reject(
+        OMV,
+        format!(
+            "not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"
+        ),
+        "the q-hierarchical dichotomy, for queries without self-joins (\"The Role of Semirings in Incremental View Maintenance\"; \"Answering Conjunctive Queries with Aggregations under Updates\")",
+        witness,
+        a.q_hierarchical.err().map_or(0, |w| w.atoms()),
+        insert_only_hint(a, class),
+    )
+}
 
-    // Inserts only, and the semiring is not a ring.
+/// The rows of the verdict table under inserts only, over a semiring that
+/// is not a ring: IVMε, a view tree, two layers, CROWN or its clusters,
+/// else a rejection.
+fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
     if a.triangle.is_some() && class.counting {
         return ivm_eps(
             a,
@@ -277,24 +289,7 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         );
     }
     if class.positive && a.p_hierarchical.is_ok() {
-        if a.acyclic.is_ok() {
-            return accept(
-                Strategy::TwoLayer,
-                "O(1)".to_owned(),
-                "p-hierarchical and α-acyclic under inserts over a positive semiring".to_owned(),
-                "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.1",
-            );
-        }
-        let rho = top_cover(a);
-        return accept(
-            Strategy::TwoLayer,
-            ratio_power(Ratio::new(rho.numer() - rho.denom(), rho.denom())),
-            format!(
-                "p-hierarchical but cyclic under inserts over a positive semiring: the top join of the subqueries' supports is materialized with worst-case-optimal delta joins, whose costs add up to the AGM bound N^({rho}) (\"The Role of Semirings in Incremental View Maintenance\", Theorem 1, states O(N^(fhtw−1)) over a tree decomposition, fhtw = {})",
-                a.fhtw
-            ),
-            "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; generic join",
-        );
+        return two_layer(a);
     }
     if class.bounded_monotone && a.free_connex.is_ok() {
         return accept(
@@ -313,47 +308,88 @@ fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: b
         );
     }
     if a.free_connex.is_ok() {
-        let witness = a
-            .p_hierarchical
-            .err()
-            .map(|c| c.describe(hg))
-            .unwrap_or_else(|| "the semiring is not positive".to_owned());
-        let hard = class.strictly_monotone
-            || class.in_k
-            || (class.oplus_strictly_monotone && a.has_q_core());
-        let reason = if hard {
-            "free-connex but not strong-connex: over this semiring the core forces polynomial update time under inserts".to_owned()
-        } else {
-            "free-connex but not strong-connex, and no strategy is known for this semiring's class"
-                .to_owned()
-        };
-        let others = if hints {
-            insert_only_alternatives(a)
-        } else {
-            Vec::new()
-        };
-        let opt_in = opt_in_hint(a, class, deletes);
-        let hint = if others.is_empty() {
-            opt_in
-        } else {
-            let list: Vec<String> = others
-                .iter()
-                .map(|(name, s)| format!("`{name}` ({})", s.keyword()))
-                .collect();
-            format!(
-                "under inserts it is maintainable in O(1) over {}; over this semiring, {opt_in}",
-                list.join(", ")
-            )
-        };
-        return reject(
-            if hard { OMV } else { "no known bound" },
-            reason,
-            "\"Answering Conjunctive Queries with Aggregations under Updates\", Corollary 14; \"The Role of Semirings in Incremental View Maintenance\", Theorem 2",
-            witness,
-            a.p_hierarchical.err().map_or(0, |c| c.atoms()),
-            hint,
+        return not_strong_connex(a, class, hints);
+    }
+    not_free_connex(a, class)
+}
+
+/// Two layers, for a p-hierarchical query under inserts over a positive
+/// semiring: O(1) when α-acyclic, else the cost of the top join's
+/// worst-case-optimal delta joins.
+fn two_layer(a: &Analysis) -> Verdict {
+    if a.acyclic.is_ok() {
+        return accept(
+            Strategy::TwoLayer,
+            "O(1)".to_owned(),
+            "p-hierarchical and α-acyclic under inserts over a positive semiring".to_owned(),
+            "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.1",
         );
     }
+    let rho = top_cover(a);
+    accept(
+        Strategy::TwoLayer,
+        ratio_power(Ratio::new(rho.numer() - rho.denom(), rho.denom())),
+        format!(
+            "p-hierarchical but cyclic under inserts over a positive semiring: the top join of the subqueries' supports is materialized with worst-case-optimal delta joins, whose costs add up to the AGM bound N^({rho}) (\"The Role of Semirings in Incremental View Maintenance\", Theorem 1, states O(N^(fhtw−1)) over a tree decomposition, fhtw = {})",
+            a.fhtw
+        ),
+        "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; generic join",
+    )
+}
+
+/// The rejection, under inserts only, of a free-connex query that is not
+/// strong-connex (no strategy fits its semiring's class); with `hints`,
+/// it names the catalogue semirings over which it is maintainable.
+fn not_strong_connex(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
+    // Inserts only, and the semiring is not a ring.
+    let deletes = false;
+    let witness = a
+        .p_hierarchical
+        .err()
+        .map(|c| c.describe(&a.hypergraph))
+        .unwrap_or_else(|| "the semiring is not positive".to_owned());
+    let hard =
+        class.strictly_monotone || class.in_k || (class.oplus_strictly_monotone && a.has_q_core());
+    let reason = if hard {
+        "free-connex but not strong-connex: over this semiring the core forces polynomial update time under inserts".to_owned()
+    } else {
+        "free-connex but not strong-connex, and no strategy is known for this semiring's class"
+            .to_owned()
+    };
+    let others = if hints {
+        insert_only_alternatives(a)
+    } else {
+        Vec::new()
+    };
+    let opt_in = opt_in_hint(a, class, deletes);
+    let hint = if others.is_empty() {
+        opt_in
+    } else {
+        let list: Vec<String> = others
+            .iter()
+            .map(|(name, s)| format!("`{name}` ({})", s.keyword()))
+            .collect();
+        format!(
+            "under inserts it is maintainable in O(1) over {}; over this semiring, {opt_in}",
+            list.join(", ")
+        )
+    };
+    reject(
+        if hard { OMV } else { "no known bound" },
+        reason,
+        "\"Answering Conjunctive Queries with Aggregations under Updates\", Corollary 14; \"The Role of Semirings in Incremental View Maintenance\", Theorem 2",
+        witness,
+        a.p_hierarchical.err().map_or(0, |c| c.atoms()),
+        hint,
+    )
+}
+
+/// The rejection, under inserts only, of a query that is not free-connex
+/// (nor p-hierarchical over a positive semiring).
+fn not_free_connex(a: &Analysis, class: &SemiringClass) -> Verdict {
+    // Inserts only, and the semiring is not a ring.
+    let deletes = false;
+    let hg = &a.hypergraph;
     let witness = a
         .free_connex
         .err()
@@ -730,193 +766,253 @@ fn first_order(a: &Analysis) -> Verdict {
     v
 }
 
+/// The verdict of a strategy forced with `#[strategy(...)]`: its bounds
+/// where it applies, else a rejection saying why not and what would
+/// apply; tractable, and the witness, as the automatic verdict has them.
 fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdict) -> Verdict {
-    let class = setting.semiring;
-    let deletes = with_deletes(class, setting.updates);
-    let not_applicable = |why: String| {
-        let mut v = reject(
-            NOT_APPLICABLE,
-            format!("`#[strategy({})]` does not apply to this query", s.keyword()),
-            "docs/design.md#forcing-a-strategy",
-            why,
-            0,
-            match auto_verdict.strategy {
-                Some(auto) => format!(
-                    "remove the attribute to get the `{}` strategy ({})",
-                    auto.keyword(),
-                    auto_verdict.update_time
-                ),
-                None => "use `#[strategy(first_order)]` or `#[strategy(recompute)]`, which apply to every query".to_owned(),
-            },
-        );
-        v.tractable = auto_verdict.tractable;
-        v
+    let fits = match s {
+        Strategy::ViewTree => forced_view_tree(a, setting),
+        Strategy::TwoLayer => forced_two_layer(a, setting),
+        Strategy::Crown | Strategy::ClusterCrown => forced_crown(a, setting, s),
+        Strategy::IvmEps { eps } => forced_ivm_eps(a, setting, eps),
+        Strategy::Factorized => forced_factorized(a, setting),
+        Strategy::FirstOrder => Ok(first_order(a)),
+        Strategy::Recompute => Ok(recompute(a)),
+        Strategy::RangeJoin => forced_range_join(a, setting),
     };
-    let mut v = match s {
-        Strategy::ViewTree => {
-            if let Err(w) = a.q_hierarchical
-                && a.general_order.is_none()
-            {
-                return not_applicable(format!(
-                    "the query is not q-hierarchical ({}), and it has no free-top variable order whose views a change can reach through the atoms beside them (or it has a theta factor)",
-                    w.describe(&a.hypergraph)
-                ));
-            }
-            if deletes && !class.deletable && !class.ordered_deletes {
-                return not_applicable(format!(
-                    "`{}` has no way to retract a contribution",
-                    setting.semiring_name
-                ));
-            }
-            let time = if deletes && !class.deletable {
-                "O(log N)"
-            } else {
-                "O(1)"
-            };
-            match &a.general_order {
-                Some(order) if a.q_hierarchical.is_err() => accept(
-                    s,
-                    general_update_time(a, order, time),
-                    "view tree over a general free-top variable order: an update joins its change with the atoms beside each view on its path".to_owned(),
-                    "F-IVM view trees (higher-order IVM)",
-                ),
-                _ => accept(
-                    s,
-                    time.to_owned(),
-                    "view tree over the canonical free-top variable order".to_owned(),
-                    "F-IVM view trees",
-                ),
-            }
-        }
-        Strategy::TwoLayer => {
-            if deletes {
-                return not_applicable("it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring".to_owned());
-            }
-            if !class.positive {
-                return not_applicable(format!("`{}` is not positive", setting.semiring_name));
-            }
-            if let Err(c) = a.p_hierarchical {
-                return not_applicable(format!(
-                    "the query is not p-hierarchical ({})",
-                    c.describe(&a.hypergraph)
-                ));
-            }
-            let e = if a.acyclic.is_ok() {
-                Ratio::int(0)
-            } else {
-                let rho = top_cover(a);
-                Ratio::new(rho.numer() - rho.denom(), rho.denom())
-            };
-            accept(
-                s,
-                ratio_power(e),
-                "two layers over the free-dominated subqueries".to_owned(),
-                "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1",
-            )
-        }
-        Strategy::Crown | Strategy::ClusterCrown => {
-            if deletes {
-                return not_applicable("it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring".to_owned());
-            }
-            if let Err(w) = a.free_connex {
-                return not_applicable(format!(
-                    "the query is not free-connex ({})",
-                    w.describe(&a.hypergraph)
-                ));
-            }
-            if s == Strategy::Crown && !class.bounded_monotone {
-                return not_applicable(format!(
-                    "`{}` is not bounded monotone (CROWN needs `Bool`, `AccessControl` or a semiring declared `bounded_monotone`)",
-                    setting.semiring_name
-                ));
-            }
-            if s == Strategy::ClusterCrown && (!class.max_max || a.has_q_core()) {
-                return not_applicable(
-                    "it needs the max-max semiring and a query without a q-core".to_owned(),
-                );
-            }
-            accept(
-                s,
-                "O(1)".to_owned(),
-                "CROWN over a free-connex join tree".to_owned(),
-                "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5",
-            )
-        }
-        Strategy::IvmEps { eps } => {
-            if a.triangle.is_none() {
-                return not_applicable(
-                    "IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)`, maybe times nullary factors, only"
-                        .to_owned(),
-                );
-            }
-            if !(class.ring || class.counting) {
-                return not_applicable(format!(
-                    "IVMε needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`",
-                    setting.semiring_name
-                ));
-            }
-            ivm_eps(
-                a,
-                eps,
-                format!("the triangle count with heavy/light partitions at ε = {eps}"),
-            )
-        }
-        Strategy::Factorized => {
-            if a.triangle.is_none() {
-                return not_applicable("the factorized baseline is implemented for the triangle count only; use `first_order` for other queries".to_owned());
-            }
-            if !(class.ring || class.counting) {
-                return not_applicable(format!(
-                    "the factorized baseline needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`",
-                    setting.semiring_name
-                ));
-            }
-            let mut v = accept(
-                s,
-                "O(N)".to_owned(),
-                "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned()
-                    + &factors_note(a.triangle.map_or(0, |t| t.factors)),
-                "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (factorized IVM)",
-            );
-            v.space = Some("O(N^2)".to_owned());
-            v
-        }
-        Strategy::FirstOrder => first_order(a),
-        Strategy::Recompute => {
-            let mut v = accept(
-                s,
-                "O(1)".to_owned(),
-                "recompute: updates only store the tuple; the result is evaluated from scratch with a worst-case-optimal join when read".to_owned(),
-                "worst-case-optimal joins",
-            );
-            let rho = crate::analysis::width::fractional_edge_cover(
-                &a.hypergraph.relation_edges(),
-                a.hypergraph.vars(),
-            );
-            v.delay = format!(
-                "{} before the first tuple (generic join, the AGM bound), then O(1)",
-                ratio_power(rho)
-            );
-            v
-        }
-        Strategy::RangeJoin => {
-            if a.inequality_join.is_none() {
-                return not_applicable("it maintains a two-atom inequality join, `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` (or `<=`, `>`, `>=`), whose atoms share no variable, maybe times nullary factors".to_owned());
-            }
-            if !class.ring {
-                return not_applicable(format!(
-                    "`{}` is not a ring: the range sums take a retraction back by adding its inverse",
-                    setting.semiring_name
-                ));
-            }
-            range_join(a)
-        }
+    let mut v = match fits {
+        Ok(v) => v,
+        Err(NotApplicable(why)) => return not_applicable(s, auto_verdict, why),
     };
     v.tractable = auto_verdict.tractable;
     v.opted_in = auto_verdict.strategy != Some(s);
     v.witness = auto_verdict.witness.clone();
     v.witness_atoms = auto_verdict.witness_atoms;
     v
+}
+
+/// Why a forced strategy does not apply to the query, as the rejection's
+/// witness says it.
+struct NotApplicable(String);
+
+/// The rejection of forced strategy `s`, which does not apply (`why`): the
+/// hint points to the automatic strategy, or to those that apply to every
+/// query.
+fn not_applicable(s: Strategy, auto_verdict: &Verdict, why: String) -> Verdict {
+    let mut v = reject(
+        NOT_APPLICABLE,
+        format!("`#[strategy({})]` does not apply to this query", s.keyword()),
+        "docs/design.md#forcing-a-strategy",
+        why,
+        0,
+        match auto_verdict.strategy {
+            Some(auto) => format!(
+                "remove the attribute to get the `{}` strategy ({})",
+                auto.keyword(),
+                auto_verdict.update_time
+            ),
+            None => "use `#[strategy(first_order)]` or `#[strategy(recompute)]`, which apply to every query".to_owned(),
+        },
+    );
+    v.tractable = auto_verdict.tractable;
+    v
+}
+
+/// A forced view tree: over the canonical order of a q-hierarchical
+/// query, or over a general order, where the semiring can retract under
+/// deletes.
+fn forced_view_tree(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+    let s = Strategy::ViewTree;
+    let class = setting.semiring;
+    let deletes = with_deletes(class, setting.updates);
+    if let Err(w) = a.q_hierarchical
+        && a.general_order.is_none()
+    {
+        return Err(NotApplicable(format!(
+            "the query is not q-hierarchical ({}), and it has no free-top variable order whose views a change can reach through the atoms beside them (or it has a theta factor)",
+            w.describe(&a.hypergraph)
+        )));
+    }
+    if deletes && !class.deletable && !class.ordered_deletes {
+        return Err(NotApplicable(format!(
+            "`{}` has no way to retract a contribution",
+            setting.semiring_name
+        )));
+    }
+    let time = if deletes && !class.deletable {
+        "O(log N)"
+    } else {
+        "O(1)"
+    };
+    Ok(match &a.general_order {
+        Some(order) if a.q_hierarchical.is_err() => accept(
+            s,
+            general_update_time(a, order, time),
+            "view tree over a general free-top variable order: an update joins its change with the atoms beside each view on its path".to_owned(),
+            "F-IVM view trees (higher-order IVM)",
+        ),
+        _ => accept(
+            s,
+            time.to_owned(),
+            "view tree over the canonical free-top variable order".to_owned(),
+            "F-IVM view trees",
+        ),
+    })
+}
+
+/// Why a strategy that maintains inserts only does not apply under
+/// deletes.
+fn inserts_only() -> NotApplicable {
+    NotApplicable(
+        "it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring"
+            .to_owned(),
+    )
+}
+
+/// Forced two layers: inserts only, a positive semiring and a
+/// p-hierarchical query.
+fn forced_two_layer(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+    let class = setting.semiring;
+    if with_deletes(class, setting.updates) {
+        return Err(inserts_only());
+    }
+    if !class.positive {
+        return Err(NotApplicable(format!(
+            "`{}` is not positive",
+            setting.semiring_name
+        )));
+    }
+    if let Err(c) = a.p_hierarchical {
+        return Err(NotApplicable(format!(
+            "the query is not p-hierarchical ({})",
+            c.describe(&a.hypergraph)
+        )));
+    }
+    let e = if a.acyclic.is_ok() {
+        Ratio::int(0)
+    } else {
+        let rho = top_cover(a);
+        Ratio::new(rho.numer() - rho.denom(), rho.denom())
+    };
+    Ok(accept(
+        Strategy::TwoLayer,
+        ratio_power(e),
+        "two layers over the free-dominated subqueries".to_owned(),
+        "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1",
+    ))
+}
+
+/// Forced CROWN, `s` plain or over clusters: inserts only, a free-connex
+/// query, and a bounded monotone semiring (or the max-max semiring and no
+/// q-core).
+fn forced_crown(a: &Analysis, setting: Setting<'_>, s: Strategy) -> Result<Verdict, NotApplicable> {
+    let class = setting.semiring;
+    if with_deletes(class, setting.updates) {
+        return Err(inserts_only());
+    }
+    if let Err(w) = a.free_connex {
+        return Err(NotApplicable(format!(
+            "the query is not free-connex ({})",
+            w.describe(&a.hypergraph)
+        )));
+    }
+    if s == Strategy::Crown && !class.bounded_monotone {
+        return Err(NotApplicable(format!(
+            "`{}` is not bounded monotone (CROWN needs `Bool`, `AccessControl` or a semiring declared `bounded_monotone`)",
+            setting.semiring_name
+        )));
+    }
+    if s == Strategy::ClusterCrown && (!class.max_max || a.has_q_core()) {
+        return Err(NotApplicable(
+            "it needs the max-max semiring and a query without a q-core".to_owned(),
+        ));
+    }
+    Ok(accept(
+        s,
+        "O(1)".to_owned(),
+        "CROWN over a free-connex join tree".to_owned(),
+        "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5",
+    ))
+}
+
+/// Forced IVMε at `eps`: the triangle count over a counting semiring.
+fn forced_ivm_eps(a: &Analysis, setting: Setting<'_>, eps: f64) -> Result<Verdict, NotApplicable> {
+    let class = setting.semiring;
+    if a.triangle.is_none() {
+        return Err(NotApplicable(
+            "IVMε maintains the triangle count `Q() = R(a, b) * S(b, c) * T(c, a)`, maybe times nullary factors, only"
+                .to_owned(),
+        ));
+    }
+    if !(class.ring || class.counting) {
+        return Err(NotApplicable(format!(
+            "IVMε needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`",
+            setting.semiring_name
+        )));
+    }
+    Ok(ivm_eps(
+        a,
+        eps,
+        format!("the triangle count with heavy/light partitions at ε = {eps}"),
+    ))
+}
+
+/// The forced factorized baseline: the triangle count over a counting
+/// semiring.
+fn forced_factorized(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+    let class = setting.semiring;
+    if a.triangle.is_none() {
+        return Err(NotApplicable("the factorized baseline is implemented for the triangle count only; use `first_order` for other queries".to_owned()));
+    }
+    if !(class.ring || class.counting) {
+        return Err(NotApplicable(format!(
+            "the factorized baseline needs a counting semiring (`Int`, `Count`, `Real` or a ring), not `{}`",
+            setting.semiring_name
+        )));
+    }
+    let mut v = accept(
+        Strategy::Factorized,
+        "O(N)".to_owned(),
+        "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned()
+            + &factors_note(a.triangle.map_or(0, |t| t.factors)),
+        "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (factorized IVM)",
+    );
+    v.space = Some("O(N^2)".to_owned());
+    Ok(v)
+}
+
+/// Recompute, which applies to every query: O(1) per update, and a read
+/// evaluates the join (the AGM bound before the first tuple).
+fn recompute(a: &Analysis) -> Verdict {
+    let mut v = accept(
+        Strategy::Recompute,
+        "O(1)".to_owned(),
+        "recompute: updates only store the tuple; the result is evaluated from scratch with a worst-case-optimal join when read".to_owned(),
+        "worst-case-optimal joins",
+    );
+    let rho = crate::analysis::width::fractional_edge_cover(
+        &a.hypergraph.relation_edges(),
+        a.hypergraph.vars(),
+    );
+    v.delay = format!(
+        "{} before the first tuple (generic join, the AGM bound), then O(1)",
+        ratio_power(rho)
+    );
+    v
+}
+
+/// The forced range join: a two-atom inequality join over a ring.
+fn forced_range_join(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+    if a.inequality_join.is_none() {
+        return Err(NotApplicable("it maintains a two-atom inequality join, `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` (or `<=`, `>`, `>=`), whose atoms share no variable, maybe times nullary factors".to_owned()));
+    }
+    if !setting.semiring.ring {
+        return Err(NotApplicable(format!(
+            "`{}` is not a ring: the range sums take a retraction back by adding its inverse",
+            setting.semiring_name
+        )));
+    }
+    Ok(range_join(a))
 }
 
 /// The update time of a view tree over a general variable order, per

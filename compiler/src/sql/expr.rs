@@ -149,43 +149,7 @@ impl Scalar {
                 }
             }
             Scalar::Const(v) => v.rust(v.ty()),
-            Scalar::Arith(op, a, b, ty) => {
-                // A product of decimals has the sum of their scales: each
-                // operand keeps its own.
-                let (ta, tb) = match (op, ty) {
-                    (Arith::Mul, SqlType::Decimal(_)) => {
-                        (SqlType::Decimal(scale(a)), SqlType::Decimal(scale(b)))
-                    }
-                    _ => (*ty, *ty),
-                };
-                let (a, b) = (cast(a, ta, name), cast(b, tb, name));
-                if *ty == SqlType::BigInt {
-                    let method = format_ident!(
-                        "{}",
-                        match op {
-                            Arith::Add => "checked_add",
-                            Arith::Sub => "checked_sub",
-                            Arith::Mul => "checked_mul",
-                            Arith::Div => "checked_div",
-                            Arith::Rem => "checked_rem",
-                        }
-                    );
-                    quote! {
-                        ::core::option::Option::expect(
-                            i64::#method(#a, #b),
-                            "ivm: BIGINT overflow in a SQL expression",
-                        )
-                    }
-                } else {
-                    match op {
-                        Arith::Add => quote! { (#a + #b) },
-                        Arith::Sub => quote! { (#a - #b) },
-                        Arith::Mul => quote! { (#a * #b) },
-                        Arith::Div => quote! { (#a / #b) },
-                        Arith::Rem => quote! { (#a % #b) },
-                    }
-                }
-            }
+            Scalar::Arith(op, a, b, ty) => arith_rust(*op, a, b, *ty, name),
             Scalar::Neg(e) => {
                 let inner = e.rust(name);
                 if e.ty() == SqlType::BigInt {
@@ -256,6 +220,52 @@ impl Scalar {
     }
 }
 
+/// The Rust expression computing `a op b` in type `ty`: checked in
+/// `BIGINT`, where an overflow panics.
+fn arith_rust(
+    op: Arith,
+    a: &Scalar,
+    b: &Scalar,
+    ty: SqlType,
+    name: &dyn Fn(Column) -> syn::Ident,
+) -> TokenStream {
+    // A product of decimals has the sum of their scales: each
+    // operand keeps its own.
+    let (ta, tb) = match (op, ty) {
+        (Arith::Mul, SqlType::Decimal(_)) => {
+            (SqlType::Decimal(scale(a)), SqlType::Decimal(scale(b)))
+        }
+        _ => (ty, ty),
+    };
+    let (a, b) = (cast(a, ta, name), cast(b, tb, name));
+    if ty == SqlType::BigInt {
+        let method = format_ident!(
+            "{}",
+            match op {
+                Arith::Add => "checked_add",
+                Arith::Sub => "checked_sub",
+                Arith::Mul => "checked_mul",
+                Arith::Div => "checked_div",
+                Arith::Rem => "checked_rem",
+            }
+        );
+        quote! {
+            ::core::option::Option::expect(
+                i64::#method(#a, #b),
+                "ivm: BIGINT overflow in a SQL expression",
+            )
+        }
+    } else {
+        match op {
+            Arith::Add => quote! { (#a + #b) },
+            Arith::Sub => quote! { (#a - #b) },
+            Arith::Mul => quote! { (#a * #b) },
+            Arith::Div => quote! { (#a / #b) },
+            Arith::Rem => quote! { (#a % #b) },
+        }
+    }
+}
+
 /// An expression without the parentheses that only an enclosing operator
 /// needs: for a condition of `if`, or a whole factor.
 pub fn bare(tokens: TokenStream) -> TokenStream {
@@ -321,60 +331,8 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
                 format!("the literal `{}` is not supported here", v.value),
             )
         })?),
-        Expr::TypedString(ts) => {
-            let text = match &ts.value.value {
-                SqlValue::SingleQuotedString(s) => s.clone(),
-                other => return Err((loc, format!("expected a quoted string, found `{other}`"))),
-            };
-            match ts.data_type {
-                sqlparser::ast::DataType::Date => {
-                    Scalar::Const(Value::Date(parse_date(&text).ok_or_else(|| {
-                        (
-                            loc,
-                            format!("`{text}` is not a date: write DATE 'yyyy-mm-dd'"),
-                        )
-                    })?))
-                }
-                ref other => {
-                    return Err((
-                        loc,
-                        format!(
-                            "typed literals of type `{other}` are not supported: only DATE 'yyyy-mm-dd'"
-                        ),
-                    ));
-                }
-            }
-        }
-        Expr::UnaryOp { op, expr } => {
-            let e = scalar(expr, resolve)?;
-            match op {
-                UnaryOperator::Not => {
-                    bool_operand(&e, loc)?;
-                    negate(e)
-                }
-                UnaryOperator::Minus => {
-                    if !e.ty().is_number() {
-                        return Err((loc, format!("cannot negate a {}", e.ty().name())));
-                    }
-                    match e {
-                        Scalar::Const(Value::Int(i)) => Scalar::Const(Value::Int(
-                            i.checked_neg()
-                                .ok_or((loc, "the constant overflows BIGINT".to_string()))?,
-                        )),
-                        Scalar::Const(Value::Decimal { mantissa, scale }) => {
-                            Scalar::Const(Value::Decimal {
-                                mantissa: -mantissa,
-                                scale,
-                            })
-                        }
-                        Scalar::Const(Value::Double(d)) => Scalar::Const(Value::Double(-d)),
-                        e => Scalar::Neg(Box::new(e)),
-                    }
-                }
-                UnaryOperator::Plus => e,
-                other => return Err((loc, format!("the operator `{other}` is not supported"))),
-            }
-        }
+        Expr::TypedString(ts) => typed_string(ts, loc)?,
+        Expr::UnaryOp { op, expr } => unary(*op, scalar(expr, resolve)?, loc)?,
         Expr::BinaryOp { left, op, right } => {
             let a = scalar(left, resolve)?;
             // An interval is no value of its own: `binary` folds it into
@@ -406,80 +364,15 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
             target: InTarget::List(list),
             negated,
             global: false,
-        } => {
-            let e = scalar(expr, resolve)?;
-            let mut any: Option<Scalar> = None;
-            for item in list {
-                let eq = compare(Cmp::Eq, e.clone(), scalar(item, resolve)?, loc)?;
-                any = Some(match any {
-                    None => eq,
-                    Some(a) => Scalar::Or(Box::new(a), Box::new(eq)),
-                });
-            }
-            let any = any.ok_or((loc, "an empty IN list".to_string()))?;
-            if *negated {
-                Scalar::Not(Box::new(any))
-            } else {
-                any
-            }
-        }
+        } => in_list(expr, list, *negated, loc, resolve)?,
         Expr::Like {
             negated,
             any: false,
             expr,
             pattern,
             escape_char: None,
-        } => {
-            let e = scalar(expr, resolve)?;
-            if e.ty() != SqlType::Text {
-                return Err((
-                    loc,
-                    format!("LIKE needs a string, found a {}", e.ty().name()),
-                ));
-            }
-            match scalar(pattern, resolve)? {
-                Scalar::Const(Value::Text(p)) => Scalar::Like(Box::new(e), p, *negated),
-                _ => {
-                    return Err((
-                        pattern.span(),
-                        "the pattern of LIKE must be a string constant".to_string(),
-                    ));
-                }
-            }
-        }
-        Expr::Extract { field, expr, .. } => {
-            let e = scalar(expr, resolve)?;
-            if e.ty() != SqlType::Date {
-                return Err((
-                    loc,
-                    format!("EXTRACT needs a DATE, found a {}", e.ty().name()),
-                ));
-            }
-            let field = match field {
-                DateTimeField::Year => "year",
-                DateTimeField::Month => "month",
-                DateTimeField::Day => "day",
-                other => {
-                    return Err((
-                        loc,
-                        format!("EXTRACT({other} ..) is not supported: use YEAR, MONTH or DAY"),
-                    ));
-                }
-            };
-            Scalar::Extract(field, Box::new(e))
-        }
-        Expr::Interval(_) => {
-            return Err((
-                loc,
-                "an INTERVAL may only be added to or subtracted from a DATE constant".to_string(),
-            ));
-        }
-        Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => {
-            return Err((
-                loc,
-                "a subquery is supported only as a condition of WHERE joined by AND: `[NOT] EXISTS (SELECT ..)` or `col [NOT] IN (SELECT col ..)`; scalar subqueries, and subqueries under OR or in the select list, are not".to_string(),
-            ));
-        }
+        } => like(scalar(expr, resolve)?, pattern, *negated, loc, resolve)?,
+        Expr::Extract { field, expr, .. } => extract(field, scalar(expr, resolve)?, loc)?,
         Expr::Case {
             operand,
             conditions,
@@ -492,58 +385,203 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
                     "a CASE needs an ELSE: there are no NULLs here".to_string(),
                 ));
             };
-            let operand = operand.as_ref().map(|o| scalar(o, resolve)).transpose()?;
-            let mut out = scalar(else_result, resolve)?;
-            for when in conditions.iter().rev() {
-                let condition = scalar(&when.condition, resolve)?;
-                let condition = match &operand {
-                    Some(o) => compare(Cmp::Eq, o.clone(), condition, loc)?,
-                    None => {
-                        bool_operand(&condition, when.condition.span())?;
-                        condition
-                    }
-                };
-                let result = scalar(&when.result, resolve)?;
-                let ty = result.ty().common(out.ty()).ok_or_else(|| {
-                    (
-                        loc,
-                        format!(
-                            "the branches of a CASE are a {} and a {}",
-                            result.ty().name(),
-                            out.ty().name()
-                        ),
-                    )
-                })?;
-                out = match condition {
-                    Scalar::Const(Value::Bool(true)) => result,
-                    Scalar::Const(Value::Bool(false)) => out,
-                    condition => {
-                        Scalar::Case(Box::new(condition), Box::new(result), Box::new(out), ty)
-                    }
-                };
-            }
-            out
+            case(operand.as_deref(), conditions, else_result, loc, resolve)?
         }
-        Expr::Function(f) => {
-            return Err((
-                loc,
-                format!(
-                    "the function `{}` is not supported here (aggregates belong in the select list, over columns)",
-                    f.name
-                ),
-            ));
-        }
-        Expr::IsNull(_) | Expr::IsNotNull(_) => {
-            return Err((
-                loc,
-                "columns are never NULL here: IS [NOT] NULL is not supported".to_string(),
-            ));
-        }
-        other => {
-            return Err((loc, format!("`{other}` is not supported in a view")));
-        }
+        other => return Err(unsupported(other, loc)),
     };
     Ok(e)
+}
+
+/// A typed literal: only `DATE 'yyyy-mm-dd'`.
+fn typed_string(ts: &sqlparser::ast::TypedString, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    let text = match &ts.value.value {
+        SqlValue::SingleQuotedString(s) => s.clone(),
+        other => return Err((loc, format!("expected a quoted string, found `{other}`"))),
+    };
+    match ts.data_type {
+        sqlparser::ast::DataType::Date => Ok(Scalar::Const(Value::Date(
+            parse_date(&text).ok_or_else(|| {
+                (
+                    loc,
+                    format!("`{text}` is not a date: write DATE 'yyyy-mm-dd'"),
+                )
+            })?,
+        ))),
+        ref other => Err((
+            loc,
+            format!("typed literals of type `{other}` are not supported: only DATE 'yyyy-mm-dd'"),
+        )),
+    }
+}
+
+/// `NOT e`, `-e` (a constant negated in place) or `+e`.
+fn unary(op: UnaryOperator, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    match op {
+        UnaryOperator::Not => {
+            bool_operand(&e, loc)?;
+            Ok(negate(e))
+        }
+        UnaryOperator::Minus => {
+            if !e.ty().is_number() {
+                return Err((loc, format!("cannot negate a {}", e.ty().name())));
+            }
+            Ok(match e {
+                Scalar::Const(Value::Int(i)) => Scalar::Const(Value::Int(
+                    i.checked_neg()
+                        .ok_or((loc, "the constant overflows BIGINT".to_string()))?,
+                )),
+                Scalar::Const(Value::Decimal { mantissa, scale }) => {
+                    Scalar::Const(Value::Decimal {
+                        mantissa: -mantissa,
+                        scale,
+                    })
+                }
+                Scalar::Const(Value::Double(d)) => Scalar::Const(Value::Double(-d)),
+                e => Scalar::Neg(Box::new(e)),
+            })
+        }
+        UnaryOperator::Plus => Ok(e),
+        other => Err((loc, format!("the operator `{other}` is not supported"))),
+    }
+}
+
+/// `expr [NOT] IN (a, b, ..)`: `expr = a OR expr = b ..`, negated.
+fn in_list(
+    expr: &Expr,
+    list: &[Expr],
+    negated: bool,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    let e = scalar(expr, resolve)?;
+    let mut any: Option<Scalar> = None;
+    for item in list {
+        let eq = compare(Cmp::Eq, e.clone(), scalar(item, resolve)?, loc)?;
+        any = Some(match any {
+            None => eq,
+            Some(a) => Scalar::Or(Box::new(a), Box::new(eq)),
+        });
+    }
+    let any = any.ok_or((loc, "an empty IN list".to_string()))?;
+    Ok(if negated {
+        Scalar::Not(Box::new(any))
+    } else {
+        any
+    })
+}
+
+/// `e [NOT] LIKE pattern`: a string against a constant pattern.
+fn like(
+    e: Scalar,
+    pattern: &Expr,
+    negated: bool,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    use sqlparser::ast::Spanned;
+    if e.ty() != SqlType::Text {
+        return Err((
+            loc,
+            format!("LIKE needs a string, found a {}", e.ty().name()),
+        ));
+    }
+    match scalar(pattern, resolve)? {
+        Scalar::Const(Value::Text(p)) => Ok(Scalar::Like(Box::new(e), p, negated)),
+        _ => Err((
+            pattern.span(),
+            "the pattern of LIKE must be a string constant".to_string(),
+        )),
+    }
+}
+
+/// `EXTRACT(YEAR|MONTH|DAY FROM e)` of a date.
+fn extract(field: &DateTimeField, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    if e.ty() != SqlType::Date {
+        return Err((
+            loc,
+            format!("EXTRACT needs a DATE, found a {}", e.ty().name()),
+        ));
+    }
+    let field = match field {
+        DateTimeField::Year => "year",
+        DateTimeField::Month => "month",
+        DateTimeField::Day => "day",
+        other => {
+            return Err((
+                loc,
+                format!("EXTRACT({other} ..) is not supported: use YEAR, MONTH or DAY"),
+            ));
+        }
+    };
+    Ok(Scalar::Extract(field, Box::new(e)))
+}
+
+/// `CASE [operand] WHEN .. THEN .. ELSE else_result END`, built from the
+/// last branch up, with branches of constant conditions folded away.
+fn case(
+    operand: Option<&Expr>,
+    conditions: &[sqlparser::ast::CaseWhen],
+    else_result: &Expr,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    use sqlparser::ast::Spanned;
+    let operand = operand.map(|o| scalar(o, resolve)).transpose()?;
+    let mut out = scalar(else_result, resolve)?;
+    for when in conditions.iter().rev() {
+        let condition = scalar(&when.condition, resolve)?;
+        let condition = match &operand {
+            Some(o) => compare(Cmp::Eq, o.clone(), condition, loc)?,
+            None => {
+                bool_operand(&condition, when.condition.span())?;
+                condition
+            }
+        };
+        let result = scalar(&when.result, resolve)?;
+        let ty = result.ty().common(out.ty()).ok_or_else(|| {
+            (
+                loc,
+                format!(
+                    "the branches of a CASE are a {} and a {}",
+                    result.ty().name(),
+                    out.ty().name()
+                ),
+            )
+        })?;
+        out = match condition {
+            Scalar::Const(Value::Bool(true)) => result,
+            Scalar::Const(Value::Bool(false)) => out,
+            condition => Scalar::Case(Box::new(condition), Box::new(result), Box::new(out), ty),
+        };
+    }
+    Ok(out)
+}
+
+/// The error for an expression outside the fragment, saying what is
+/// supported instead where there is something.
+fn unsupported(expr: &Expr, loc: Loc) -> (Loc, String) {
+    match expr {
+        Expr::Interval(_) => (
+            loc,
+            "an INTERVAL may only be added to or subtracted from a DATE constant".to_string(),
+        ),
+        Expr::Subquery(_) | Expr::In { .. } | Expr::Exists { .. } => (
+            loc,
+            "a subquery is supported only as a condition of WHERE joined by AND: `[NOT] EXISTS (SELECT ..)` or `col [NOT] IN (SELECT col ..)`; scalar subqueries, and subqueries under OR or in the select list, are not".to_string(),
+        ),
+        Expr::Function(f) => (
+            loc,
+            format!(
+                "the function `{}` is not supported here (aggregates belong in the select list, over columns)",
+                f.name
+            ),
+        ),
+        Expr::IsNull(_) | Expr::IsNotNull(_) => (
+            loc,
+            "columns are never NULL here: IS [NOT] NULL is not supported".to_string(),
+        ),
+        other => (loc, format!("`{other}` is not supported in a view")),
+    }
 }
 
 /// `NOT e`, folded into a constant or a comparison where it can be.
@@ -586,6 +624,8 @@ fn bool_operand(e: &Scalar, loc: Loc) -> Result<(), (Loc, String)> {
     }
 }
 
+/// `a op b`, of the SQL expression whose right operand is `right`: a
+/// connective, a comparison, a date moved by an interval, or arithmetic.
 fn binary(
     op: &BinaryOperator,
     a: Scalar,
@@ -594,18 +634,7 @@ fn binary(
     right: &Expr,
 ) -> Result<Scalar, (Loc, String)> {
     Ok(match op {
-        BinaryOperator::And | BinaryOperator::Or => {
-            bool_operand(&a, loc)?;
-            bool_operand(&b, loc)?;
-            match (op, a, b) {
-                (BinaryOperator::And, Scalar::Const(Value::Bool(true)), e)
-                | (BinaryOperator::And, e, Scalar::Const(Value::Bool(true)))
-                | (BinaryOperator::Or, Scalar::Const(Value::Bool(false)), e)
-                | (BinaryOperator::Or, e, Scalar::Const(Value::Bool(false))) => e,
-                (BinaryOperator::And, a, b) => Scalar::And(Box::new(a), Box::new(b)),
-                (_, a, b) => Scalar::Or(Box::new(a), Box::new(b)),
-            }
-        }
+        BinaryOperator::And | BinaryOperator::Or => connective(op, a, b, loc)?,
         BinaryOperator::Eq => compare(Cmp::Eq, a, b, loc)?,
         BinaryOperator::NotEq => compare(Cmp::Ne, a, b, loc)?,
         BinaryOperator::Lt => compare(Cmp::Lt, a, b, loc)?,
@@ -618,43 +647,7 @@ fn binary(
             let Expr::Interval(interval) = right else {
                 unreachable!()
             };
-            let Scalar::Const(Value::Date(days)) = a else {
-                return Err((
-                    loc,
-                    "an INTERVAL may only be added to a DATE constant, not to a column".to_string(),
-                ));
-            };
-            let sign = if matches!(op, BinaryOperator::Minus) {
-                -1
-            } else {
-                1
-            };
-            let amount = match &*interval.value {
-                Expr::Value(v) => match &v.value {
-                    SqlValue::SingleQuotedString(s) | SqlValue::Number(s, _) => {
-                        s.trim().parse::<i32>().ok()
-                    }
-                    _ => None,
-                },
-                _ => None,
-            }
-            .ok_or((
-                loc,
-                "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
-            ))?;
-            let moved = match interval.leading_field {
-                Some(DateTimeField::Day) => days.checked_add(sign * amount),
-                Some(DateTimeField::Month) => add_months(days, sign * amount),
-                Some(DateTimeField::Year) => add_months(days, sign * amount * 12),
-                _ => {
-                    return Err((
-                        loc,
-                        "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
-                    ));
-                }
-            }
-            .ok_or((loc, "the date leaves the calendar".to_string()))?;
-            Scalar::Const(Value::Date(moved))
+            move_date(op, a, interval, loc)?
         }
         _ if matches!(right, Expr::Interval(_)) => {
             return Err((
@@ -666,67 +659,142 @@ fn binary(
         | BinaryOperator::Minus
         | BinaryOperator::Multiply
         | BinaryOperator::Divide
-        | BinaryOperator::Modulo => {
-            let arith = match op {
-                BinaryOperator::Plus => Arith::Add,
-                BinaryOperator::Minus => Arith::Sub,
-                BinaryOperator::Multiply => Arith::Mul,
-                BinaryOperator::Divide => Arith::Div,
-                _ => Arith::Rem,
-            };
-            let ty = a
-                .ty()
-                .common(b.ty())
-                .filter(|t| t.is_number())
-                .ok_or_else(|| {
-                    (
-                        loc,
-                        format!(
-                            "cannot compute `{op}` of a {} and a {}",
-                            a.ty().name(),
-                            b.ty().name()
-                        ),
-                    )
-                })?;
-            let ty = match (arith, ty) {
-                (Arith::Mul, SqlType::Decimal(_)) => {
-                    SqlType::Decimal(scale(&a).zip(scale(&b)).map(|(x, y)| x + y))
-                }
-                _ => ty,
-            };
-            if arith == Arith::Rem && ty != SqlType::BigInt {
-                return Err((loc, format!("`%` takes integers, found a {}", ty.name())));
-            }
-            if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
-                && let Some(v) = fold(arith, x, y, ty)
-            {
-                return Ok(Scalar::Const(v));
-            }
-            if matches!(arith, Arith::Div | Arith::Rem)
-                && !matches!(&b, Scalar::Const(v) if !v.is_zero())
-            {
-                return Err((
-                    loc,
-                    format!(
-                        "{} in a row expression is supported by a non-zero constant only",
-                        if arith == Arith::Div {
-                            "division"
-                        } else {
-                            "`%`"
-                        }
-                    ),
-                ));
-            }
-            if arith == Arith::Div && matches!(ty, SqlType::Decimal(_)) {
-                return Err((
-                    loc,
-                    "division of a DECIMAL in a row expression is not supported yet".to_string(),
-                ));
-            }
-            Scalar::Arith(arith, Box::new(a), Box::new(b), ty)
-        }
+        | BinaryOperator::Modulo => arithmetic(op, a, b, loc)?,
         other => return Err((loc, format!("the operator `{other}` is not supported"))),
     })
+}
+
+/// `a AND b` or `a OR b`, with a constant operand that decides nothing
+/// folded away.
+fn connective(
+    op: &BinaryOperator,
+    a: Scalar,
+    b: Scalar,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    bool_operand(&a, loc)?;
+    bool_operand(&b, loc)?;
+    Ok(match (op, a, b) {
+        (BinaryOperator::And, Scalar::Const(Value::Bool(true)), e)
+        | (BinaryOperator::And, e, Scalar::Const(Value::Bool(true)))
+        | (BinaryOperator::Or, Scalar::Const(Value::Bool(false)), e)
+        | (BinaryOperator::Or, e, Scalar::Const(Value::Bool(false))) => e,
+        (BinaryOperator::And, a, b) => Scalar::And(Box::new(a), Box::new(b)),
+        (_, a, b) => Scalar::Or(Box::new(a), Box::new(b)),
+    })
+}
+
+/// A date constant `a` plus or minus (`op`) an interval of days, months
+/// or years, folded into the date it gives.
+fn move_date(
+    op: &BinaryOperator,
+    a: Scalar,
+    interval: &sqlparser::ast::Interval,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    let Scalar::Const(Value::Date(days)) = a else {
+        return Err((
+            loc,
+            "an INTERVAL may only be added to a DATE constant, not to a column".to_string(),
+        ));
+    };
+    let sign = if matches!(op, BinaryOperator::Minus) {
+        -1
+    } else {
+        1
+    };
+    let amount = match &*interval.value {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s) | SqlValue::Number(s, _) => {
+                s.trim().parse::<i32>().ok()
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+    .ok_or((
+        loc,
+        "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
+    ))?;
+    let moved = match interval.leading_field {
+        Some(DateTimeField::Day) => days.checked_add(sign * amount),
+        Some(DateTimeField::Month) => add_months(days, sign * amount),
+        Some(DateTimeField::Year) => add_months(days, sign * amount * 12),
+        _ => {
+            return Err((
+                loc,
+                "write an interval as INTERVAL 'n' DAY, MONTH or YEAR".to_string(),
+            ));
+        }
+    }
+    .ok_or((loc, "the date leaves the calendar".to_string()))?;
+    Ok(Scalar::Const(Value::Date(moved)))
+}
+
+/// `a op b` for `+`, `-`, `*`, `/` or `%`: in the operands' common
+/// numeric type, folded where both are constants; a row expression divides
+/// only by a non-zero constant.
+fn arithmetic(
+    op: &BinaryOperator,
+    a: Scalar,
+    b: Scalar,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    let arith = match op {
+        BinaryOperator::Plus => Arith::Add,
+        BinaryOperator::Minus => Arith::Sub,
+        BinaryOperator::Multiply => Arith::Mul,
+        BinaryOperator::Divide => Arith::Div,
+        _ => Arith::Rem,
+    };
+    let ty = a
+        .ty()
+        .common(b.ty())
+        .filter(|t| t.is_number())
+        .ok_or_else(|| {
+            (
+                loc,
+                format!(
+                    "cannot compute `{op}` of a {} and a {}",
+                    a.ty().name(),
+                    b.ty().name()
+                ),
+            )
+        })?;
+    let ty = match (arith, ty) {
+        (Arith::Mul, SqlType::Decimal(_)) => {
+            SqlType::Decimal(scale(&a).zip(scale(&b)).map(|(x, y)| x + y))
+        }
+        _ => ty,
+    };
+    if arith == Arith::Rem && ty != SqlType::BigInt {
+        return Err((loc, format!("`%` takes integers, found a {}", ty.name())));
+    }
+    if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
+        && let Some(v) = fold(arith, x, y, ty)
+    {
+        return Ok(Scalar::Const(v));
+    }
+    if matches!(arith, Arith::Div | Arith::Rem) && !matches!(&b, Scalar::Const(v) if !v.is_zero()) {
+        return Err((
+            loc,
+            format!(
+                "{} in a row expression is supported by a non-zero constant only",
+                if arith == Arith::Div {
+                    "division"
+                } else {
+                    "`%`"
+                }
+            ),
+        ));
+    }
+    if arith == Arith::Div && matches!(ty, SqlType::Decimal(_)) {
+        return Err((
+            loc,
+            "division of a DECIMAL in a row expression is not supported yet".to_string(),
+        ));
+    }
+    Ok(Scalar::Arith(arith, Box::new(a), Box::new(b), ty))
 }
 
 fn scale(e: &Scalar) -> Option<u32> {

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint,
@@ -455,74 +455,11 @@ impl<'a> Lowering<'a> {
             loc,
             conditions: Vec::new(),
         });
-        if query.with.is_some()
-            || query.order_by.is_some()
-            || query.limit_clause.is_some()
-            || query.fetch.is_some()
-        {
-            return Err((
-                query.span(),
-                "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
-            ));
-        }
-        let sqlparser::ast::SetExpr::Select(select) = &*query.body else {
-            return Err((
-                query.body.span(),
-                "a subquery is one SELECT block".to_string(),
-            ));
-        };
-        unsupported_clauses(select)?;
-        match &select.group_by {
-            GroupByExpr::Expressions(exprs, _) if exprs.is_empty() => {}
-            _ => {
-                return Err((
-                    select.span(),
-                    "GROUP BY in a subquery is not supported: a semijoin asks whether a row exists"
-                        .to_string(),
-                ));
-            }
-        }
+        let select = subquery_select(query)?;
         let on = self.from(tables, select, Some(j))?;
         let scope = Some(j);
-        // `lhs IN (SELECT x ..)` is the correlation `lhs = x`.
         if let Some(lhs) = lhs {
-            let [item] = select.projection.as_slice() else {
-                return Err((
-                    select.span(),
-                    "the subquery of IN selects one column".to_string(),
-                ));
-            };
-            let (SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) = item
-            else {
-                return Err((
-                    item.span(),
-                    "the subquery of IN selects one column".to_string(),
-                ));
-            };
-            let inner = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
-            let outer = scalar(lhs, &|ids, loc| self.resolve_in(None, ids, loc))?;
-            match (outer, inner) {
-                (Scalar::Column(x), Scalar::Column(y)) if self.items[y.item].owner == scope => {
-                    if x.ty != y.ty {
-                        return Err((
-                            loc,
-                            format!(
-                                "IN compares a {} with a {}: compare columns of one type",
-                                x.ty.name(),
-                                y.ty.name()
-                            ),
-                        ));
-                    }
-                    self.unify(x, y);
-                }
-                // Else `lhs = x` is one of the subquery's conditions: with
-                // a constant on the left (`3 IN (SELECT c ..)`), it reads
-                // no outer column, and the subquery is uncorrelated.
-                (outer, inner) => {
-                    let equal = super::expr::compare(Cmp::Eq, outer, inner, loc)?;
-                    self.inner_conjuncts(j, equal, loc)?;
-                }
-            }
+            self.in_correlation(j, lhs, select, loc)?;
         } else if select.projection.iter().any(|item| match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                 has_aggregate(e)
@@ -550,6 +487,56 @@ impl<'a> Lowering<'a> {
                 return Err((e.span(), "expected a condition".to_string()));
             }
             self.inner_conjuncts(j, condition, e.span())?;
+        }
+        Ok(())
+    }
+
+    /// `lhs IN (SELECT x ..)`, of semijoin `j`: the correlation `lhs = x`,
+    /// which unifies two columns of one type, or else is one of the
+    /// subquery's conditions.
+    fn in_correlation(
+        &mut self,
+        j: usize,
+        lhs: &Expr,
+        select: &Select,
+        loc: Loc,
+    ) -> Result<(), Failure> {
+        let scope = Some(j);
+        let [item] = select.projection.as_slice() else {
+            return Err((
+                select.span(),
+                "the subquery of IN selects one column".to_string(),
+            ));
+        };
+        let (SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) = item else {
+            return Err((
+                item.span(),
+                "the subquery of IN selects one column".to_string(),
+            ));
+        };
+        let inner = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
+        let outer = scalar(lhs, &|ids, loc| self.resolve_in(None, ids, loc))?;
+        match (outer, inner) {
+            (Scalar::Column(x), Scalar::Column(y)) if self.items[y.item].owner == scope => {
+                if x.ty != y.ty {
+                    return Err((
+                        loc,
+                        format!(
+                            "IN compares a {} with a {}: compare columns of one type",
+                            x.ty.name(),
+                            y.ty.name()
+                        ),
+                    ));
+                }
+                self.unify(x, y);
+            }
+            // Else `lhs = x` is one of the subquery's conditions: with
+            // a constant on the left (`3 IN (SELECT c ..)`), it reads
+            // no outer column, and the subquery is uncorrelated.
+            (outer, inner) => {
+                let equal = super::expr::compare(Cmp::Eq, outer, inner, loc)?;
+                self.inner_conjuncts(j, equal, loc)?;
+            }
         }
         Ok(())
     }
@@ -1071,6 +1058,9 @@ impl<'a> Lowering<'a> {
         }
     }
 
+    /// The query item the view lowers to and its wrapper's description,
+    /// once its clauses are read: the rule's variables, the head, atoms
+    /// and factors, the payload, and the row's fields.
     fn build(
         &mut self,
         name: &sqlparser::ast::Ident,
@@ -1079,10 +1069,68 @@ impl<'a> Lowering<'a> {
         outs: Vec<(&Expr, Option<String>, Out)>,
         bag: bool,
     ) -> Result<(ast::QueryItem, SqlView), Failure> {
-        let spans = self.spans;
-        let span = spans.span(name.span);
-        // An atom binds at least one variable: an item none of whose
-        // columns is read (`SELECT COUNT(*) FROM r`) binds its first.
+        let span = self.spans.span(name.span);
+        self.bind_unread_items();
+        self.keep_read_constants();
+        let mut vars = self.variables();
+        let head = self.head(&outs, &mut vars, span);
+        let read_tables = self.read_tables();
+        let payload = Payload::of(&self.components);
+        // The factors: computed keys, conditions, then each item's lift.
+        let var_of = |c: Column| self.var(&vars, c);
+        let mut exprs: Vec<ExprSyntax> = head.lets;
+        exprs.extend(self.conditions.iter().map(|c| ExprSyntax {
+            binds: None,
+            expr: unparenthesized(c.rust(&var_of)),
+            span,
+        }));
+        exprs.extend(self.lifts(&vars, &payload, span));
+        let struct_name = Ident::new(&camel(&name.value), span);
+        let rule_name = format_ident!("{}Rule", struct_name);
+        let item = ast::QueryItem {
+            attrs: attributes(&options, &payload.ty, span),
+            docs: vec![format!(" The rule SQL view `{}` lowers to.", name.value)],
+            vis: syn::parse_quote! { pub },
+            query_token: span,
+            name: rule_name.clone(),
+            relations: relation_decls(&read_tables, span),
+            rule: Rule {
+                head_name: Ident::new("Q", span),
+                head: head.vars,
+                atoms: self.atoms(&vars, None),
+                exprs,
+                exists: self.exists(&vars),
+            },
+        };
+        // The wrapper: fields read off the key and the payload.
+        let count = {
+            let p = payload.at(0);
+            quote! { #p.0 }
+        };
+        // A bag of constants only has no key either, and a row per copy.
+        let keyless = self.keys.is_empty() && !bag;
+        let fields = self.fields(&outs, &payload, keyless, &count, span)?;
+        let semiring = &payload.ty;
+        let view = SqlView {
+            name: struct_name,
+            sql_name: name.value.to_lowercase(),
+            rule: rule_name,
+            sql: sql.to_string(),
+            tables: view_tables(&read_tables, span),
+            payload: quote! { #semiring },
+            key_types: self.keys.iter().map(|k| k.ty().rust()).collect(),
+            fields,
+            keyless,
+            bag,
+            count,
+            span,
+        };
+        Ok((item, view))
+    }
+
+    /// An atom binds at least one variable: an item none of whose columns
+    /// is read (`SELECT COUNT(*) FROM r`) binds its first.
+    fn bind_unread_items(&mut self) {
         for i in 0..self.items.len() {
             let reads = |slot: (usize, usize)| {
                 let root = self.find(slot);
@@ -1092,9 +1140,12 @@ impl<'a> Lowering<'a> {
                 self.read.push((i, 0));
             }
         }
-        // A column equal to a constant and read by something else (a key,
-        // a join, an aggregate) stays a variable, and the equality is a
-        // condition on it.
+    }
+
+    /// A column equal to a constant and read by something else (a key, a
+    /// join, an aggregate) stays a variable, and the equality is a
+    /// condition on it; the other constants stay in their atoms.
+    fn keep_read_constants(&mut self) {
         let mut matched: Vec<((usize, usize), Value)> = self.constants.drain().collect();
         matched.sort_by_key(|(slot, _)| *slot);
         for (slot, value) in matched {
@@ -1119,13 +1170,18 @@ impl<'a> Lowering<'a> {
                 self.constants.insert(slot, value);
             }
         }
-        // Variables: one per class of unified columns that something reads.
-        let mut var_names: HashMap<(usize, usize), Ident> = HashMap::new();
-        let mut used_names: Vec<String> = Vec::new();
-        let read: Vec<(usize, usize)> = self.read.clone();
-        for slot in read {
+    }
+
+    /// The rule's variables: one per class of unified columns that
+    /// something reads, named `<alias>_<column>` after the class's root.
+    fn variables(&self) -> Vars {
+        let mut vars = Vars {
+            by_root: HashMap::new(),
+            taken: Vec::new(),
+        };
+        for &slot in &self.read {
             let root = self.find(slot);
-            if var_names.contains_key(&root) {
+            if vars.by_root.contains_key(&root) {
                 continue;
             }
             let (item, column) = root;
@@ -1133,21 +1189,31 @@ impl<'a> Lowering<'a> {
                 "{}_{}",
                 self.items[item].alias, self.items[item].table.columns[column].0
             ));
-            let candidate = fresh(base, &mut used_names);
-            var_names.insert(
+            let candidate = fresh(base, &mut vars.taken);
+            vars.by_root.insert(
                 root,
-                Ident::new(&candidate, spans.span(self.items[item].loc)),
+                Ident::new(&candidate, self.spans.span(self.items[item].loc)),
             );
         }
-        let var_of = |c: Column| -> Ident { var_names[&self.find((c.item, c.column))].clone() };
-        // The computed keys' variables, named after their select items'
-        // aliases.
-        let mut key_vars: Vec<Ident> = Vec::new();
-        let mut lets: Vec<ExprSyntax> = Vec::new();
+        vars
+    }
+
+    /// The variable of column `c`: its class's.
+    fn var(&self, vars: &Vars, c: Column) -> Ident {
+        vars.by_root[&self.find((c.item, c.column))].clone()
+    }
+
+    /// The head: each GROUP BY key's variable, a computed key's named
+    /// after its select item's alias and defined by a `let`.
+    fn head(&self, outs: &[(&Expr, Option<String>, Out)], vars: &mut Vars, span: Span) -> Head {
+        let mut head = Head {
+            vars: Vec::new(),
+            lets: Vec::new(),
+        };
         for (k, key) in self.keys.iter().enumerate() {
             let (expr, alias) = match key {
                 Key::Column(c) => {
-                    key_vars.push(var_of(*c));
+                    head.vars.push(self.var(vars, *c));
                     continue;
                 }
                 Key::Computed { expr, alias } => (expr, alias),
@@ -1164,79 +1230,83 @@ impl<'a> Lowering<'a> {
                 self.items[item].alias,
                 alias.unwrap_or_else(|| format!("key{}", k + 1))
             ));
-            let candidate = fresh(base, &mut used_names);
-            let name = Ident::new(&candidate, spans.span(self.items[item].loc));
+            let candidate = fresh(base, &mut vars.taken);
+            let name = Ident::new(&candidate, self.spans.span(self.items[item].loc));
             let ty = expr.ty();
-            let value = super::expr::bare(expr.rust(&var_of));
+            let value = super::expr::bare(expr.rust(&|c| self.var(vars, c)));
             let value = if ty == SqlType::Text {
                 quote! { ::std::string::String::from(#value) }
             } else {
                 value
             };
-            lets.push(ExprSyntax {
+            head.lets.push(ExprSyntax {
                 binds: Some((name.clone(), syn::parse2(ty.rust()).expect("a type"))),
                 expr: syn::parse2(value).expect("an expression"),
                 span,
             });
-            key_vars.push(name);
+            head.vars.push(name);
         }
-        // The relations: every table the view reads, once.
+        head
+    }
+
+    /// Every table the view reads, once, in order of first use.
+    fn read_tables(&self) -> Vec<&'a Table> {
         let mut read_tables: Vec<&Table> = Vec::new();
         for item in &self.items {
             if !read_tables.iter().any(|t| t.name == item.table.name) {
                 read_tables.push(item.table);
             }
         }
-        let relations = read_tables
-            .iter()
-            .map(|t| RelationDecl {
-                docs: Vec::new(),
-                name: Ident::new(&camel(&t.name), span),
-                columns: t
-                    .columns
-                    .iter()
-                    .map(|(c, ty)| ast::ColumnDecl {
-                        name: Ident::new(&sanitize(c), span),
-                        ty: syn::parse2(ty.rust()).expect("a type"),
-                    })
-                    .collect(),
-            })
-            .collect();
-        // The atoms: the view's FROM items, and each subquery's in its
-        // semijoin.
-        let atom = |i: usize| {
-            let item = &self.items[i];
-            AtomSyntax {
-                relation: Ident::new(&camel(&item.table.name), spans.span(item.loc)),
-                args: (0..item.table.columns.len())
-                    .map(|c| {
-                        let loc_span = spans.span(item.loc);
-                        if let Some(v) = self.constants.get(&(i, c)) {
-                            let value = v.rust(item.table.columns[c].1);
-                            return ArgSyntax::Const {
-                                expr: Box::new(syn::parse2(value).expect("a literal")),
-                                span: loc_span,
-                            };
-                        }
-                        match var_names.get(&self.find((i, c))) {
-                            Some(v) => ArgSyntax::Var(v.clone()),
-                            None => ArgSyntax::Wildcard(loc_span),
-                        }
-                    })
-                    .collect(),
-                span: spans.span(item.loc),
-            }
-        };
-        let items = &self.items;
-        let of = |owner: Option<usize>| (0..items.len()).filter(move |&i| items[i].owner == owner);
-        let atoms = of(None).map(atom).collect();
-        let exists = self
-            .semijoins
+        read_tables
+    }
+
+    /// The atom of FROM item `i`: a constant where the item's column
+    /// matches one, its class's variable where something reads it, else
+    /// `_`.
+    fn atom(&self, vars: &Vars, i: usize) -> AtomSyntax {
+        let spans = self.spans;
+        let item = &self.items[i];
+        AtomSyntax {
+            relation: Ident::new(&camel(&item.table.name), spans.span(item.loc)),
+            args: (0..item.table.columns.len())
+                .map(|c| {
+                    let loc_span = spans.span(item.loc);
+                    if let Some(v) = self.constants.get(&(i, c)) {
+                        let value = v.rust(item.table.columns[c].1);
+                        return ArgSyntax::Const {
+                            expr: Box::new(syn::parse2(value).expect("a literal")),
+                            span: loc_span,
+                        };
+                    }
+                    match vars.by_root.get(&self.find((i, c))) {
+                        Some(v) => ArgSyntax::Var(v.clone()),
+                        None => ArgSyntax::Wildcard(loc_span),
+                    }
+                })
+                .collect(),
+            span: spans.span(item.loc),
+        }
+    }
+
+    /// The atoms of the FROM items of `owner`: the view's (`None`) or a
+    /// semijoin's subquery's.
+    fn atoms(&self, vars: &Vars, owner: Option<usize>) -> Vec<AtomSyntax> {
+        (0..self.items.len())
+            .filter(|&i| self.items[i].owner == owner)
+            .map(|i| self.atom(vars, i))
+            .collect()
+    }
+
+    /// The semijoins, each with its subquery's atoms and conditions.
+    fn exists(&self, vars: &Vars) -> Vec<ast::ExistsSyntax> {
+        let spans = self.spans;
+        let var_of = |c: Column| self.var(vars, c);
+        self.semijoins
             .iter()
             .enumerate()
             .map(|(j, sj)| ast::ExistsSyntax {
                 negated: sj.negated,
-                atoms: of(Some(j)).map(atom).collect(),
+                atoms: self.atoms(vars, Some(j)),
                 exprs: sj
                     .conditions
                     .iter()
@@ -1248,146 +1318,51 @@ impl<'a> Lowering<'a> {
                     .collect(),
                 span: spans.span(sj.loc),
             })
-            .collect();
-        // The factors: computed keys, conditions, then each item's lift.
-        let mut exprs: Vec<ExprSyntax> = lets;
-        exprs.extend(self.conditions.iter().map(|c| ExprSyntax {
-            binds: None,
-            expr: unparenthesized(c.rust(&var_of)),
-            span,
-        }));
-        let tuple = self.components.len() > 1;
-        let semirings: Vec<TokenStream> = self.components.iter().map(Component::semiring).collect();
-        if tuple {
-            for item in of(None) {
-                let mut any = false;
-                let values: Vec<TokenStream> = self
-                    .components
-                    .iter()
-                    .zip(&semirings)
-                    .map(|(c, k)| {
-                        let one = quote! { <#k as ::ivm::Semiring>::one() };
-                        match c {
-                            Component::Count => quote! { ::ivm::semiring::Int(1) },
-                            Component::Sum(ty, parts) => {
-                                let mine: Vec<&Scalar> =
-                                    parts.iter().filter(|p| home(p) == item).collect();
-                                if mine.is_empty() {
-                                    return one;
-                                }
-                                any = true;
-                                let mut product: Option<TokenStream> = None;
-                                for p in mine {
-                                    let v = super::expr::bare(super::expr::cast(p, *ty, &var_of));
-                                    let v = match ty {
-                                        SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
-                                        SqlType::Double if is_path(&v) => {
-                                            quote! { ::ivm::semiring::Real(#v.0) }
-                                        }
-                                        SqlType::Double => quote! { ::ivm::semiring::Real((#v).0) },
-                                        _ => v,
-                                    };
-                                    product = Some(match product {
-                                        None => v,
-                                        Some(acc) => quote! { ::ivm::Semiring::mul(&#acc, &#v) },
-                                    });
-                                }
-                                product.expect("a part")
-                            }
-                            Component::Best { ty, arg, .. } => {
-                                if home(arg) != item {
-                                    return one;
-                                }
-                                any = true;
-                                // Borrowed, it keeps its parentheses; as an
-                                // argument, it needs none.
-                                let v = arg.rust(&var_of);
-                                let bare = super::expr::bare(v.clone());
-                                let encoded = match ty {
-                                    SqlType::Date => {
-                                        quote! { i64::from(::ivm::sql::Date::days(&#v)) }
-                                    }
-                                    SqlType::Decimal(Some(s)) => {
-                                        quote! { ::ivm::sql::Decimal::scaled_mantissa(&#v, #s) }
-                                    }
-                                    SqlType::Double => {
-                                        quote! { ::ivm::sql::Double::order_key(#bare) }
-                                    }
-                                    _ => bare,
-                                };
-                                quote! { #k(#encoded) }
-                            }
-                        }
-                    })
-                    .collect();
-                if any {
-                    exprs.push(ExprSyntax {
-                        binds: None,
-                        expr: syn::parse2(quote! { ( #(#values,)* ) }).expect("a tuple"),
-                        span,
-                    });
-                }
+            .collect()
+    }
+
+    /// Each FROM item's lift, a factor of the payload's tuple type: its
+    /// own part of each component, one elsewhere; none for an item with
+    /// no part of any (and none at all when the payload is the row count
+    /// alone).
+    fn lifts(&self, vars: &Vars, payload: &Payload, span: Span) -> Vec<ExprSyntax> {
+        if !payload.tuple {
+            return Vec::new();
+        }
+        let var_of = |c: Column| self.var(vars, c);
+        let mut lifts = Vec::new();
+        for item in (0..self.items.len()).filter(|&i| self.items[i].owner.is_none()) {
+            let parts: Vec<LiftPart> = self
+                .components
+                .iter()
+                .zip(&payload.semirings)
+                .map(|(c, k)| lift_part(c, k, item, &var_of))
+                .collect();
+            if parts.iter().any(|p| matches!(p, LiftPart::Own(_))) {
+                let values = parts.into_iter().map(|p| match p {
+                    LiftPart::Own(v) | LiftPart::One(v) => v,
+                });
+                lifts.push(ExprSyntax {
+                    binds: None,
+                    expr: syn::parse2(quote! { ( #(#values,)* ) }).expect("a tuple"),
+                    span,
+                });
             }
         }
-        let semiring: syn::Type = if tuple {
-            syn::parse2(quote! { ( #(#semirings,)* ) }).expect("a type")
-        } else {
-            syn::parse2(quote! { ::ivm::semiring::Int }).expect("a type")
-        };
-        let struct_name = Ident::new(&camel(&name.value), span);
-        let rule_name = format_ident!("{}Rule", struct_name);
-        let mut attrs = vec![ast::Attribute::Semiring {
-            span,
-            ty: Box::new(semiring.clone()),
-            classes: Vec::new(),
-        }];
-        if let Some(model) = &options.updates {
-            attrs.push(ast::Attribute::Updates {
-                span,
-                model: Ident::new(model, span),
-            });
-        }
-        if let Some(strategy) = &options.strategy {
-            attrs.push(ast::Attribute::Strategy {
-                span,
-                name: Ident::new(strategy, span),
-                params: Vec::new(),
-            });
-        }
-        if options.allow_intractable {
-            attrs.push(ast::Attribute::AllowIntractable { span });
-        }
-        let head: Vec<Ident> = key_vars;
-        let item = ast::QueryItem {
-            attrs,
-            docs: vec![format!(" The rule SQL view `{}` lowers to.", name.value)],
-            vis: syn::parse_quote! { pub },
-            query_token: span,
-            name: rule_name.clone(),
-            relations,
-            rule: Rule {
-                head_name: Ident::new("Q", span),
-                head,
-                atoms,
-                exprs,
-                exists,
-            },
-        };
-        // The wrapper: fields read off the key and the payload.
-        let payload_at = |i: usize| -> TokenStream {
-            if tuple {
-                let index = syn::Index::from(i);
-                quote! { __payload.#index }
-            } else {
-                quote! { __payload }
-            }
-        };
-        let count = {
-            let p = payload_at(0);
-            quote! { #p.0 }
-        };
-        // A bag of constants only has no key either, and a row per copy.
-        let keyless = self.keys.is_empty() && !bag;
+        lifts
+    }
+
+    /// The row's fields, one per select item, each with its value read
+    /// off `__key` and `__payload` (`count` is the row count there).
+    fn fields(
+        &self,
+        outs: &[(&Expr, Option<String>, Out)],
+        payload: &Payload,
+        keyless: bool,
+        count: &TokenStream,
+        span: Span,
+    ) -> Result<Vec<ViewField>, Failure> {
+        let payload_at = |i: usize| payload.at(i);
         let mut fields = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for (i, (e, alias, out)) in outs.iter().enumerate() {
@@ -1432,34 +1407,7 @@ impl<'a> Lowering<'a> {
                 nullable,
             });
         }
-        let view_tables = read_tables
-            .iter()
-            .map(|t| ViewTable {
-                name: t.name.clone(),
-                method: crate::plan::names::snake_case(&camel(&t.name)),
-                columns: t
-                    .columns
-                    .iter()
-                    .map(|(c, ty)| (Ident::new(&sanitize(c), span), c.clone(), *ty))
-                    .collect(),
-            })
-            .collect();
-        let key_types = self.keys.iter().map(|k| k.ty().rust()).collect();
-        let view = SqlView {
-            name: struct_name,
-            sql_name: name.value.to_lowercase(),
-            rule: rule_name,
-            sql: sql.to_string(),
-            tables: view_tables,
-            payload: quote! { #semiring },
-            key_types,
-            fields,
-            keyless,
-            bag,
-            count,
-            span,
-        };
-        Ok((item, view))
+        Ok(fields)
     }
 
     /// The Rust expression of a select item's value and its type, over
@@ -1670,6 +1618,225 @@ impl<'a> Lowering<'a> {
             }
         }
     }
+}
+
+/// The rule's variables as the lowering names them.
+struct Vars {
+    /// Each class of unified columns' variable, by the class's root.
+    by_root: HashMap<(usize, usize), Ident>,
+    /// The names taken (the computed keys' too), so that each is fresh.
+    taken: Vec<String>,
+}
+
+/// The rule's head: the GROUP BY keys' variables, and the `let` factors
+/// that compute the computed ones.
+struct Head {
+    /// The keys' variables, in order.
+    vars: Vec<Ident>,
+    /// One `{ let k: T = .. }` per computed key.
+    lets: Vec<ExprSyntax>,
+}
+
+/// The view's payload: the row count alone (`Int`), or a tuple with one
+/// semiring per component.
+struct Payload {
+    /// Each component's semiring.
+    semirings: Vec<TokenStream>,
+    /// Whether there is more than the row count: the payload is a tuple.
+    tuple: bool,
+    /// The payload's type.
+    ty: syn::Type,
+}
+
+impl Payload {
+    /// The payload of `components`.
+    fn of(components: &[Component]) -> Self {
+        let tuple = components.len() > 1;
+        let semirings: Vec<TokenStream> = components.iter().map(Component::semiring).collect();
+        let ty = if tuple {
+            syn::parse2(quote! { ( #(#semirings,)* ) }).expect("a type")
+        } else {
+            syn::parse2(quote! { ::ivm::semiring::Int }).expect("a type")
+        };
+        Payload {
+            semirings,
+            tuple,
+            ty,
+        }
+    }
+
+    /// Component `i` of `__payload`: the whole of it, when not a tuple.
+    fn at(&self, i: usize) -> TokenStream {
+        if self.tuple {
+            let index = syn::Index::from(i);
+            quote! { __payload.#index }
+        } else {
+            quote! { __payload }
+        }
+    }
+}
+
+/// What a FROM item's lift puts in one component of the payload.
+enum LiftPart {
+    /// The item's own factor of the component.
+    Own(TokenStream),
+    /// Not the item's: the component's one (`Int(1)` for the row count).
+    One(TokenStream),
+}
+
+/// What FROM item `item`'s lift puts in component `c`, of semiring `k`:
+/// the product of its terms of a sum, the (order-keeping) encoding of a
+/// minimum or maximum over it, else one.
+fn lift_part(
+    c: &Component,
+    k: &TokenStream,
+    item: usize,
+    var_of: &dyn Fn(Column) -> Ident,
+) -> LiftPart {
+    let one = quote! { <#k as ::ivm::Semiring>::one() };
+    match c {
+        Component::Count => LiftPart::One(quote! { ::ivm::semiring::Int(1) }),
+        Component::Sum(ty, parts) => {
+            let mine: Vec<&Scalar> = parts.iter().filter(|p| home(p) == item).collect();
+            if mine.is_empty() {
+                return LiftPart::One(one);
+            }
+            let mut product: Option<TokenStream> = None;
+            for p in mine {
+                let v = super::expr::bare(super::expr::cast(p, *ty, var_of));
+                let v = match ty {
+                    SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
+                    SqlType::Double if is_path(&v) => {
+                        quote! { ::ivm::semiring::Real(#v.0) }
+                    }
+                    SqlType::Double => quote! { ::ivm::semiring::Real((#v).0) },
+                    _ => v,
+                };
+                product = Some(match product {
+                    None => v,
+                    Some(acc) => quote! { ::ivm::Semiring::mul(&#acc, &#v) },
+                });
+            }
+            LiftPart::Own(product.expect("a part"))
+        }
+        Component::Best { ty, arg, .. } => {
+            if home(arg) != item {
+                return LiftPart::One(one);
+            }
+            // Borrowed, it keeps its parentheses; as an
+            // argument, it needs none.
+            let v = arg.rust(var_of);
+            let bare = super::expr::bare(v.clone());
+            let encoded = match ty {
+                SqlType::Date => {
+                    quote! { i64::from(::ivm::sql::Date::days(&#v)) }
+                }
+                SqlType::Decimal(Some(s)) => {
+                    quote! { ::ivm::sql::Decimal::scaled_mantissa(&#v, #s) }
+                }
+                SqlType::Double => {
+                    quote! { ::ivm::sql::Double::order_key(#bare) }
+                }
+                _ => bare,
+            };
+            LiftPart::Own(quote! { #k(#encoded) })
+        }
+    }
+}
+
+/// The rule's attributes: its semiring, and the view's options.
+fn attributes(options: &ViewOptions, semiring: &syn::Type, span: Span) -> Vec<ast::Attribute> {
+    let mut attrs = vec![ast::Attribute::Semiring {
+        span,
+        ty: Box::new(semiring.clone()),
+        classes: Vec::new(),
+    }];
+    if let Some(model) = &options.updates {
+        attrs.push(ast::Attribute::Updates {
+            span,
+            model: Ident::new(model, span),
+        });
+    }
+    if let Some(strategy) = &options.strategy {
+        attrs.push(ast::Attribute::Strategy {
+            span,
+            name: Ident::new(strategy, span),
+            params: Vec::new(),
+        });
+    }
+    if options.allow_intractable {
+        attrs.push(ast::Attribute::AllowIntractable { span });
+    }
+    attrs
+}
+
+/// The rule's relations: each table read, its columns' names sanitized.
+fn relation_decls(read_tables: &[&Table], span: Span) -> Vec<RelationDecl> {
+    read_tables
+        .iter()
+        .map(|t| RelationDecl {
+            docs: Vec::new(),
+            name: Ident::new(&camel(&t.name), span),
+            columns: t
+                .columns
+                .iter()
+                .map(|(c, ty)| ast::ColumnDecl {
+                    name: Ident::new(&sanitize(c), span),
+                    ty: syn::parse2(ty.rust()).expect("a type"),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The wrapper's tables: each table read, with its typed-update methods'
+/// name and its columns.
+fn view_tables(read_tables: &[&Table], span: Span) -> Vec<ViewTable> {
+    read_tables
+        .iter()
+        .map(|t| ViewTable {
+            name: t.name.clone(),
+            method: crate::plan::names::snake_case(&camel(&t.name)),
+            columns: t
+                .columns
+                .iter()
+                .map(|(c, ty)| (Ident::new(&sanitize(c), span), c.clone(), *ty))
+                .collect(),
+        })
+        .collect()
+}
+
+/// A subquery's one SELECT block, without the clauses a semijoin cannot
+/// have (WITH, ORDER BY, LIMIT, GROUP BY, ..).
+fn subquery_select(query: &sqlparser::ast::Query) -> Result<&Select, Failure> {
+    if query.with.is_some()
+        || query.order_by.is_some()
+        || query.limit_clause.is_some()
+        || query.fetch.is_some()
+    {
+        return Err((
+            query.span(),
+            "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
+        ));
+    }
+    let sqlparser::ast::SetExpr::Select(select) = &*query.body else {
+        return Err((
+            query.body.span(),
+            "a subquery is one SELECT block".to_string(),
+        ));
+    };
+    unsupported_clauses(select)?;
+    match &select.group_by {
+        GroupByExpr::Expressions(exprs, _) if exprs.is_empty() => {}
+        _ => {
+            return Err((
+                select.span(),
+                "GROUP BY in a subquery is not supported: a semijoin asks whether a row exists"
+                    .to_string(),
+            ));
+        }
+    }
+    Ok(select)
 }
 
 /// `count` copies of the constant `v`, a term of a sum of type `ty`.

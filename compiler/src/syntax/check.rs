@@ -61,14 +61,100 @@ pub fn semiring_of(ty: &Type) -> syn::Result<SemiringSpec> {
     Ok(spec.expect("a semiring when there is no error"))
 }
 
+/// Checks one query item (the rule's own, or a semijoin's body or domain,
+/// each a query of its own): its attributes, relations, atoms, `let`s,
+/// conditions and semijoins. `None` when it has an error (reported in
+/// `errors`).
 fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     let before = errors.count();
     let span = item
         .query_token
         .join(item.name.span())
         .unwrap_or_else(|| item.name.span());
+    let attributes = check_attributes(item, errors);
+    check_reserved(item, errors);
+    let (mut relations, relation_index) = check_relations(item, errors);
+    let rule = &item.rule;
+    let mut vars = RuleVars::of_head(rule, errors);
+    let mut atoms: Vec<Atom> = Vec::new();
+    for atom in &rule.atoms {
+        atoms.extend(check_atom(
+            item,
+            atom,
+            &relations,
+            &relation_index,
+            &mut vars,
+            errors,
+        ));
+    }
+    check_lets(
+        &rule.exprs,
+        &mut Scope {
+            variables: &mut vars.variables,
+            var_index: &mut vars.var_index,
+            typed: &mut vars.typed,
+            in_failed_atoms: &vars.in_failed_atoms,
+        },
+        &mut atoms,
+        errors,
+    );
+    let factors = check_factors(&rule.exprs, &vars.variables, &atoms, errors);
+    vars.check_head_bound(errors);
+    let outer = super::semijoin::Outer {
+        item,
+        relation_index: &relation_index,
+        bound: vars.bound(),
+        atoms: &atoms,
+        check_item,
+    };
+    let checked = super::semijoin::check_all(&outer, errors);
+    let semijoins = place_semijoins(checked, &attributes, &mut relations, &mut atoms, errors);
+    let variables = vars.variables;
+    if variables.len() > MAX_VARIABLES || atoms.len() > MAX_VARIABLES {
+        errors.push(
+            span,
+            format!("query `{}` is too large: at most {MAX_VARIABLES} variables and {MAX_VARIABLES} atoms are supported", item.name),
+        );
+    }
 
-    // Attributes.
+    if errors.count() > before {
+        return None;
+    }
+    Some(Query {
+        name: item.name.clone(),
+        vis: item.vis.clone(),
+        docs: item.docs.clone(),
+        span,
+        semiring: attributes.semiring,
+        updates: attributes.updates,
+        strategy: attributes.strategy,
+        allow_intractable: attributes.allow_intractable,
+        relations,
+        variables,
+        head_name: rule.head_name.clone(),
+        head: vars.head,
+        atoms,
+        theta: Vec::new(),
+        semijoins,
+    })
+    .map(|q| super::local::derive(super::nullary::bind(q), factors))
+}
+
+/// A query item's attributes, checked, each defaulted where absent (or
+/// in error).
+struct Attributes {
+    /// `#[semiring(..)]`, by default the one of [`default_semiring`].
+    semiring: SemiringSpec,
+    /// `#[updates(..)]`, by default inserts and deletes.
+    updates: UpdateModel,
+    /// `#[strategy(..)]`, if any.
+    strategy: Option<StrategyRequest>,
+    /// `#[allow(intractable)]`.
+    allow_intractable: bool,
+}
+
+/// Checks an item's attributes: each at most once, each well-formed.
+fn check_attributes(item: &ast::QueryItem, errors: &mut Errors) -> Attributes {
     let mut semiring_spec: Option<SemiringSpec> = None;
     let mut updates: Option<UpdateModel> = None;
     let mut strategy: Option<Option<StrategyRequest>> = None;
@@ -112,9 +198,17 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             Attribute::AllowIntractable { .. } => allow_intractable = true,
         }
     }
-    let semiring = semiring_spec.unwrap_or_else(default_semiring);
+    Attributes {
+        semiring: semiring_spec.unwrap_or_else(default_semiring),
+        updates: updates.unwrap_or(UpdateModel::InsertDelete),
+        strategy: strategy.flatten(),
+        allow_intractable,
+    }
+}
 
-    // Names starting with `__` are the generated code's own locals.
+/// Reports the relations, columns and variables whose names start with
+/// `__`: the generated code's own locals.
+fn check_reserved(item: &ast::QueryItem, errors: &mut Errors) {
     let reserved = |ident: &Ident, what: &str, errors: &mut Errors| {
         if ident.to_string().starts_with("__") {
             errors.push(
@@ -145,8 +239,15 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             reserved(v, "variable", errors);
         }
     }
+}
 
-    // Relations.
+/// The declared relations, in order, with their positions by name;
+/// reports a relation declared twice (and skips it) and a column name
+/// used twice.
+fn check_relations(
+    item: &ast::QueryItem,
+    errors: &mut Errors,
+) -> (Vec<Relation>, HashMap<String, usize>) {
     let mut relations: Vec<Relation> = Vec::new();
     let mut relation_index: HashMap<String, usize> = HashMap::new();
     for decl in &item.relations {
@@ -184,189 +285,250 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
             origin: Origin::Declared,
         });
     }
+    (relations, relation_index)
+}
 
-    // The rule: head first, so free variables come first in `variables`.
-    let rule = &item.rule;
-    let mut variables: Vec<Variable> = Vec::new();
-    let mut var_index: HashMap<String, VarId> = HashMap::new();
-    let mut head: Vec<VarId> = Vec::new();
-    let mut head_spans: Vec<Span> = Vec::new();
-    for h in &rule.head {
-        let key = h.to_string();
-        if var_index.contains_key(&key) {
-            errors.push(
-                h.span(),
-                format!("variable `{key}` is listed twice in the head `{}`: list each free variable once", rule.head_name),
-            );
-            continue;
-        }
-        var_index.insert(key, variables.len());
-        head.push(variables.len());
-        head_spans.push(h.span());
-        // The type is filled in by the first column the variable binds.
-        variables.push(Variable {
-            name: h.clone(),
-            ty: Type::Verbatim(Default::default()),
-        });
-    }
-    let mut typed: Vec<Option<(Type, Span, String)>> = vec![None; variables.len()];
+/// The rule's variables as the checker finds them: the head's first, so
+/// that free variables come first, then each new one an atom binds.
+struct RuleVars {
+    /// The variables, in order.
+    variables: Vec<Variable>,
+    /// Their positions, by name.
+    var_index: HashMap<String, VarId>,
+    /// Per variable, its type with where it was first bound (`None` while
+    /// no column binds it).
+    typed: Vec<Option<(Type, Span, String)>>,
+    /// The head's variables, in order.
+    head: Vec<VarId>,
+    /// Where each of the head's variables is written.
+    head_spans: Vec<Span>,
+    /// Variables of atoms that failed a check: the head check skips them so
+    /// one mistake does not also report "not bound" for its variables.
+    in_failed_atoms: Vec<String>,
+}
 
-    let mut atoms: Vec<Atom> = Vec::new();
-    // Variables of atoms that failed a check: the head check skips them so
-    // one mistake does not also report "not bound" for its variables.
-    let mut in_failed_atoms: Vec<String> = Vec::new();
-    for atom in &rule.atoms {
-        let key = atom.relation.to_string();
-        let Some(&rel) = relation_index.get(&key) else {
-            in_failed_atoms.extend(arg_names(&atom.args));
-            errors.push(atom.relation.span(), unknown_relation(item, &key));
-            continue;
-        };
-        let relation = &relations[rel];
-        if atom.args.len() != relation.columns.len() {
-            let cols: Vec<String> = relation
-                .columns
-                .iter()
-                .map(|c| format!("{}: {}", c.name, type_string(&c.ty)))
-                .collect();
-            errors.push(
-                atom.span,
-                format!(
-                    "relation `{key}` has {} column{} ({}) but this atom gives {} argument{}: bind one variable, constant or `_` per column",
-                    relation.columns.len(),
-                    plural(relation.columns.len()),
-                    cols.join(", "),
-                    atom.args.len(),
-                    plural(atom.args.len()),
-                ),
-            );
-            in_failed_atoms.extend(arg_names(&atom.args));
-            continue;
-        }
-        let mut vars: Vec<VarId> = Vec::new();
-        let mut args: Vec<Arg> = Vec::new();
-        let mut ok = true;
-        for (arg, col) in atom.args.iter().zip(&relation.columns) {
-            let arg = match arg {
-                ArgSyntax::Var(v) => v,
-                ArgSyntax::Wildcard(_) => {
-                    args.push(Arg::Wildcard);
-                    continue;
-                }
-                ArgSyntax::Const { expr, span } => {
-                    if let Err(message) = constant_fits(expr, &col.ty) {
-                        errors.push(
-                            *span,
-                            format!(
-                                "constant `{}` cannot match column `{key}.{}: {}`: {message}",
-                                crate::query::expr_text(expr),
-                                col.name,
-                                type_string(&col.ty)
-                            ),
-                        );
-                        ok = false;
-                    }
-                    args.push(Arg::Const(expr.clone()));
-                    continue;
-                }
-            };
-            let name = arg.to_string();
-            let v = match var_index.get(&name) {
-                Some(&v) => v,
-                None => {
-                    var_index.insert(name.clone(), variables.len());
-                    variables.push(Variable {
-                        name: arg.clone(),
-                        ty: col.ty.clone(),
-                    });
-                    typed.push(None);
-                    variables.len() - 1
-                }
-            };
-            args.push(Arg::Var(v));
-            let col_ty = type_string(&col.ty);
-            match &typed[v] {
-                None => {
-                    typed[v] = Some((col.ty.clone(), arg.span(), format!("{key}.{}", col.name)));
-                    variables[v].ty = col.ty.clone();
-                }
-                Some((ty, _, first)) => {
-                    let first_ty = type_string(ty);
-                    if first_ty != col_ty {
-                        errors.push(
-                            arg.span(),
-                            format!(
-                                "variable `{name}` binds columns of different types: `{first}` is `{first_ty}` but `{key}.{}` is `{col_ty}`; a variable joins columns of one type",
-                                col.name
-                            ),
-                        );
-                    }
-                }
+impl RuleVars {
+    /// The head's variables, each listed once (a repeat is reported and
+    /// skipped); their types are filled in by the first column each binds.
+    fn of_head(rule: &ast::Rule, errors: &mut Errors) -> Self {
+        let mut variables: Vec<Variable> = Vec::new();
+        let mut var_index: HashMap<String, VarId> = HashMap::new();
+        let mut head: Vec<VarId> = Vec::new();
+        let mut head_spans: Vec<Span> = Vec::new();
+        for h in &rule.head {
+            let key = h.to_string();
+            if var_index.contains_key(&key) {
+                errors.push(
+                    h.span(),
+                    format!("variable `{key}` is listed twice in the head `{}`: list each free variable once", rule.head_name),
+                );
+                continue;
             }
-            if !vars.contains(&v) {
-                vars.push(v);
-            }
-        }
-        if ok {
-            // A local step unless every column binds a variable of its own;
-            // `local::derive` completes it once the factors are placed.
-            let plain = args.len() == vars.len() && args.iter().all(|a| matches!(a, Arg::Var(_)));
-            atoms.push(Atom {
-                relation: rel,
-                vars,
-                local: (!plain).then(|| LocalStep {
-                    source: rel,
-                    args,
-                    lets: Vec::new(),
-                    factors: Vec::new(),
-                }),
-                span: atom.span,
+            var_index.insert(key, variables.len());
+            head.push(variables.len());
+            head_spans.push(h.span());
+            // The type is filled in by the first column the variable binds.
+            variables.push(Variable {
+                name: h.clone(),
+                ty: Type::Verbatim(Default::default()),
             });
         }
-    }
-    check_lets(
-        &rule.exprs,
-        &mut Scope {
-            variables: &mut variables,
-            var_index: &mut var_index,
-            typed: &mut typed,
-            in_failed_atoms: &in_failed_atoms,
-        },
-        &mut atoms,
-        errors,
-    );
-    let factors = check_factors(&rule.exprs, &variables, &atoms, errors);
-    for (i, &v) in head.iter().enumerate() {
-        if typed[v].is_none() && !in_failed_atoms.contains(&variables[v].name.to_string()) {
-            errors.push(
-                head_spans[i],
-                format!(
-                    "head variable `{}` is not bound by any atom: every free variable must occur in the body",
-                    variables[v].name
-                ),
-            );
+        RuleVars {
+            typed: vec![None; variables.len()],
+            variables,
+            var_index,
+            head,
+            head_spans,
+            in_failed_atoms: Vec::new(),
         }
     }
-    // The semijoins, each an atom over a relation of its own, placed after
-    // the factors so that no factor makes one its home.
-    let outer = super::semijoin::Outer {
-        item,
-        relation_index: &relation_index,
-        bound: variables
+
+    /// The variable `arg` names (a new one if none does yet), bound to
+    /// column `col` of relation `key`: typed by the first column it binds,
+    /// and an error when a later one has another type.
+    fn bind(&mut self, arg: &Ident, col: &Column, key: &str, errors: &mut Errors) -> VarId {
+        let name = arg.to_string();
+        let v = match self.var_index.get(&name) {
+            Some(&v) => v,
+            None => {
+                self.var_index.insert(name.clone(), self.variables.len());
+                self.variables.push(Variable {
+                    name: arg.clone(),
+                    ty: col.ty.clone(),
+                });
+                self.typed.push(None);
+                self.variables.len() - 1
+            }
+        };
+        let col_ty = type_string(&col.ty);
+        match &self.typed[v] {
+            None => {
+                self.typed[v] = Some((col.ty.clone(), arg.span(), format!("{key}.{}", col.name)));
+                self.variables[v].ty = col.ty.clone();
+            }
+            Some((ty, _, first)) => {
+                let first_ty = type_string(ty);
+                if first_ty != col_ty {
+                    errors.push(
+                        arg.span(),
+                        format!(
+                            "variable `{name}` binds columns of different types: `{first}` is `{first_ty}` but `{key}.{}` is `{col_ty}`; a variable joins columns of one type",
+                            col.name
+                        ),
+                    );
+                }
+            }
+        }
+        v
+    }
+
+    /// Reports each head variable no atom (or `let`) binds, but for those
+    /// of atoms that failed a check.
+    fn check_head_bound(&self, errors: &mut Errors) {
+        for (i, &v) in self.head.iter().enumerate() {
+            if self.typed[v].is_none()
+                && !self
+                    .in_failed_atoms
+                    .contains(&self.variables[v].name.to_string())
+            {
+                errors.push(
+                    self.head_spans[i],
+                    format!(
+                        "head variable `{}` is not bound by any atom: every free variable must occur in the body",
+                        self.variables[v].name
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The bound variables by name, with their ids and types: those a
+    /// semijoin may correlate on.
+    fn bound(&self) -> HashMap<String, (VarId, Type)> {
+        self.variables
             .iter()
             .enumerate()
-            .filter(|&(v, _)| typed[v].is_some())
+            .filter(|&(v, _)| self.typed[v].is_some())
             .map(|(v, var)| (var.name.to_string(), (v, var.ty.clone())))
-            .collect(),
-        atoms: &atoms,
-        check_item,
+            .collect()
+    }
+}
+
+/// Checks one atom of the rule against the declared relations (with
+/// their positions by name): its relation is declared, it has one argument
+/// per column, each constant fits its column and each variable has one
+/// type. `None` when it fails a check; its variables are then recorded in
+/// `vars.in_failed_atoms`.
+fn check_atom(
+    item: &ast::QueryItem,
+    atom: &ast::AtomSyntax,
+    relations: &[Relation],
+    relation_index: &HashMap<String, usize>,
+    vars: &mut RuleVars,
+    errors: &mut Errors,
+) -> Option<Atom> {
+    let key = atom.relation.to_string();
+    let Some(&rel) = relation_index.get(&key) else {
+        vars.in_failed_atoms.extend(arg_names(&atom.args));
+        errors.push(atom.relation.span(), unknown_relation(item, &key));
+        return None;
     };
+    let relation = &relations[rel];
+    if atom.args.len() != relation.columns.len() {
+        errors.push(atom.span, arity_error(&key, relation, atom.args.len()));
+        vars.in_failed_atoms.extend(arg_names(&atom.args));
+        return None;
+    }
+    let mut atom_vars: Vec<VarId> = Vec::new();
+    let mut args: Vec<Arg> = Vec::new();
+    let mut ok = true;
+    for (arg, col) in atom.args.iter().zip(&relation.columns) {
+        let arg = match arg {
+            ArgSyntax::Var(v) => v,
+            ArgSyntax::Wildcard(_) => {
+                args.push(Arg::Wildcard);
+                continue;
+            }
+            ArgSyntax::Const { expr, span } => {
+                if let Err(message) = constant_fits(expr, &col.ty) {
+                    errors.push(
+                        *span,
+                        format!(
+                            "constant `{}` cannot match column `{key}.{}: {}`: {message}",
+                            crate::query::expr_text(expr),
+                            col.name,
+                            type_string(&col.ty)
+                        ),
+                    );
+                    ok = false;
+                }
+                args.push(Arg::Const(expr.clone()));
+                continue;
+            }
+        };
+        let v = vars.bind(arg, col, &key, errors);
+        args.push(Arg::Var(v));
+        if !atom_vars.contains(&v) {
+            atom_vars.push(v);
+        }
+    }
+    if !ok {
+        return None;
+    }
+    // A local step unless every column binds a variable of its own;
+    // `local::derive` completes it once the factors are placed.
+    let plain = args.len() == atom_vars.len() && args.iter().all(|a| matches!(a, Arg::Var(_)));
+    Some(Atom {
+        relation: rel,
+        vars: atom_vars,
+        local: (!plain).then(|| LocalStep {
+            source: rel,
+            args,
+            lets: Vec::new(),
+            factors: Vec::new(),
+        }),
+        span: atom.span,
+    })
+}
+
+/// The error for an atom of relation `key` with `found` arguments, not
+/// one per column.
+fn arity_error(key: &str, relation: &Relation, found: usize) -> String {
+    let cols: Vec<String> = relation
+        .columns
+        .iter()
+        .map(|c| format!("{}: {}", c.name, type_string(&c.ty)))
+        .collect();
+    format!(
+        "relation `{key}` has {} column{} ({}) but this atom gives {} argument{}: bind one variable, constant or `_` per column",
+        relation.columns.len(),
+        plural(relation.columns.len()),
+        cols.join(", "),
+        found,
+        plural(found),
+    )
+}
+
+/// The semijoins, each an atom over a relation of its own, placed after
+/// the factors so that no factor makes one its home; reports a
+/// `not exists` an insert-only query over a semiring that is not a ring
+/// cannot maintain.
+fn place_semijoins(
+    checked: Vec<super::semijoin::Checked>,
+    attributes: &Attributes,
+    relations: &mut Vec<Relation>,
+    atoms: &mut Vec<Atom>,
+    errors: &mut Errors,
+) -> Vec<crate::query::Semijoin> {
+    let semiring = &attributes.semiring;
     let mut semijoins = Vec::new();
-    let updates = updates.unwrap_or(UpdateModel::InsertDelete);
-    for checked in super::semijoin::check_all(&outer, errors) {
+    for checked in checked {
         // An insert into its body turns a `not exists` from 1 to 0: a
         // delete, which only a ring takes under inserts only.
-        if checked.semijoin.negated && updates == UpdateModel::InsertOnly && !semiring.class.ring {
+        if checked.semijoin.negated
+            && attributes.updates == UpdateModel::InsertOnly
+            && !semiring.class.ring
+        {
             errors.push(
                 checked.semijoin.span,
                 format!(
@@ -389,34 +551,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         });
         semijoins.push(semijoin);
     }
-    if variables.len() > MAX_VARIABLES || atoms.len() > MAX_VARIABLES {
-        errors.push(
-            span,
-            format!("query `{}` is too large: at most {MAX_VARIABLES} variables and {MAX_VARIABLES} atoms are supported", item.name),
-        );
-    }
-
-    if errors.count() > before {
-        return None;
-    }
-    Some(Query {
-        name: item.name.clone(),
-        vis: item.vis.clone(),
-        docs: item.docs.clone(),
-        span,
-        semiring,
-        updates,
-        strategy: strategy.flatten(),
-        allow_intractable,
-        relations,
-        variables,
-        head_name: rule.head_name.clone(),
-        head,
-        atoms,
-        theta: Vec::new(),
-        semijoins,
-    })
-    .map(|q| super::local::derive(super::nullary::bind(q), factors))
+    semijoins
 }
 
 /// The names of the variables among an atom's arguments.

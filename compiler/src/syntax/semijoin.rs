@@ -66,6 +66,10 @@ pub(super) fn check_all(outer: &Outer<'_>, errors: &mut Errors) -> Vec<Checked> 
         .collect()
 }
 
+/// Checks one semijoin, the `index`th of its rule: its relations, its
+/// correlated variables, its body and, for a `not exists`, its domain, each
+/// a query of its own. `taken` holds the relation names in use, the new
+/// one added.
 fn check_one(
     outer: &Outer<'_>,
     e: &ExistsSyntax,
@@ -73,20 +77,79 @@ fn check_one(
     taken: &mut Vec<String>,
     errors: &mut Errors,
 ) -> Option<Checked> {
-    let item = outer.item;
     let before = errors.count();
-    // The relations read, each declared.
-    for atom in &e.atoms {
-        let key = atom.relation.to_string();
-        if !outer.relation_index.contains_key(&key) {
-            errors.push(atom.relation.span(), unknown_relation(item, &key));
-        }
-    }
+    check_reads(outer, e, errors);
     if errors.count() > before {
         return None;
     }
-    // The correlated variables: those the body's atoms share with the
-    // rule's, in order of first occurrence inside.
+    let correlated = correlated(outer, e);
+    check_no_theta(outer, e, errors);
+    if errors.count() > before {
+        return None;
+    }
+    let name = relation_name(e, index, taken);
+    let rel_name = Ident::new(&name, e.span);
+    let body = check_body(outer, e, &name, &rel_name, &correlated, errors)?;
+    let vars = correlated_vars(outer, e, &body, &correlated, errors);
+    if errors.count() > before {
+        return None;
+    }
+    let domain = if e.negated {
+        let correlation = Correlation {
+            name: &name,
+            correlated: &correlated,
+            vars: &vars,
+        };
+        Some(check_domain(outer, e, &correlation, errors)?)
+    } else {
+        None
+    };
+    let semijoin = Semijoin {
+        negated: e.negated,
+        atom: usize::MAX,
+        body: Box::new(body),
+        domain,
+        span: e.span,
+    };
+    let relation = Relation {
+        name: rel_name,
+        docs: vec![format!(" The values where `{}` holds", semijoin.text())],
+        columns: correlated
+            .iter()
+            .map(|c| Column {
+                name: c.clone(),
+                ty: outer.bound[&c.to_string()].1.clone(),
+            })
+            .collect(),
+        // Set by the caller, which places the semijoin.
+        origin: Origin::Semijoin(usize::MAX),
+    };
+    Some(Checked {
+        relation,
+        vars,
+        semijoin,
+    })
+}
+
+/// `exists` or `not exists`, as errors name the semijoin.
+fn keyword(e: &ExistsSyntax) -> &'static str {
+    if e.negated { "not exists" } else { "exists" }
+}
+
+/// Reports each relation the semijoin reads that the item does not
+/// declare.
+fn check_reads(outer: &Outer<'_>, e: &ExistsSyntax, errors: &mut Errors) {
+    for atom in &e.atoms {
+        let key = atom.relation.to_string();
+        if !outer.relation_index.contains_key(&key) {
+            errors.push(atom.relation.span(), unknown_relation(outer.item, &key));
+        }
+    }
+}
+
+/// The correlated variables: those the body's atoms share with the
+/// rule's, in order of first occurrence inside.
+fn correlated(outer: &Outer<'_>, e: &ExistsSyntax) -> Vec<Ident> {
     let mut correlated: Vec<Ident> = Vec::new();
     for atom in &e.atoms {
         for arg in &atom.args {
@@ -98,9 +161,13 @@ fn check_one(
             }
         }
     }
-    let word = if e.negated { "not exists" } else { "exists" };
-    // A condition inside that reads a variable of the rule no atom inside
-    // binds would compare across the semijoin: a theta semijoin.
+    correlated
+}
+
+/// Reports each condition inside that reads a variable of the rule no atom
+/// inside binds: it would compare across the semijoin (a theta semijoin).
+fn check_no_theta(outer: &Outer<'_>, e: &ExistsSyntax, errors: &mut Errors) {
+    let word = keyword(e);
     let inside: Vec<String> = e
         .atoms
         .iter()
@@ -134,11 +201,12 @@ fn check_one(
             );
         }
     }
-    if errors.count() > before {
-        return None;
-    }
+}
 
-    // The relation the rule reads it through.
+/// The name of the relation the rule reads the semijoin through:
+/// `Exists<n>` or `NotExists<n>`, with `_`s added until no relation has
+/// it; recorded in `taken`.
+fn relation_name(e: &ExistsSyntax, index: usize, taken: &mut Vec<String>) -> String {
     let n = index + 1;
     let base = if e.negated {
         format!("NotExists{n}")
@@ -150,34 +218,48 @@ fn check_one(
         name.push('_');
     }
     taken.push(name.clone());
-    let rel_name = Ident::new(&name, e.span);
+    name
+}
 
-    // The body as a query of its own.
-    let int_attrs = |span: Span| {
-        let mut attrs = vec![Attribute::Semiring {
-            span,
-            ty: Box::new(syn::parse_quote!(::ivm::semiring::Int)),
-            classes: Vec::new(),
-        }];
-        // Under inserts only its counts only see inserts too (a ring's
-        // negative ones included: `Int` is a ring, and takes them).
-        for a in &item.attrs {
-            match a {
-                Attribute::AllowIntractable { .. } => {
-                    attrs.push(Attribute::AllowIntractable { span });
-                }
-                Attribute::Updates { model, .. } => attrs.push(Attribute::Updates {
-                    span,
-                    model: model.clone(),
-                }),
-                Attribute::Semiring { .. } | Attribute::Strategy { .. } => {}
+/// The attributes of a body or domain query: over `Int`, with the item's
+/// `allow` and `updates` (under inserts only its counts only see inserts
+/// too; a ring's negative ones included: `Int` is a ring, and takes them).
+fn int_attrs(item: &QueryItem, span: Span) -> Vec<Attribute> {
+    let mut attrs = vec![Attribute::Semiring {
+        span,
+        ty: Box::new(syn::parse_quote!(::ivm::semiring::Int)),
+        classes: Vec::new(),
+    }];
+    for a in &item.attrs {
+        match a {
+            Attribute::AllowIntractable { .. } => {
+                attrs.push(Attribute::AllowIntractable { span });
             }
+            Attribute::Updates { model, .. } => attrs.push(Attribute::Updates {
+                span,
+                model: model.clone(),
+            }),
+            Attribute::Semiring { .. } | Attribute::Strategy { .. } => {}
         }
-        attrs
-    };
+    }
+    attrs
+}
+
+/// The body checked as a query of its own, over the relations it reads,
+/// with the correlated variables as its head; named
+/// `<Query><name>Count`.
+fn check_body(
+    outer: &Outer<'_>,
+    e: &ExistsSyntax,
+    name: &str,
+    rel_name: &Ident,
+    correlated: &[Ident],
+    errors: &mut Errors,
+) -> Option<Query> {
+    let item = outer.item;
     let read: Vec<String> = e.atoms.iter().map(|a| a.relation.to_string()).collect();
     let body_item = QueryItem {
-        attrs: int_attrs(e.span),
+        attrs: int_attrs(item, e.span),
         docs: Vec::new(),
         vis: syn::Visibility::Inherited,
         query_token: item.query_token,
@@ -190,7 +272,7 @@ fn check_one(
             .collect(),
         rule: Rule {
             head_name: rel_name.clone(),
-            head: correlated.clone(),
+            head: correlated.to_vec(),
             atoms: e.atoms.clone(),
             exprs: e.exprs.clone(),
             exists: Vec::new(),
@@ -198,10 +280,21 @@ fn check_one(
     };
     let mut body = (outer.check_item)(&body_item, errors)?;
     body.name = Ident::new(&format!("{}{name}Count", item.name), e.span);
+    Some(body)
+}
 
-    // Each correlated variable has one type on both sides.
+/// The rule's variables the semijoin correlates on, in order; reports each
+/// whose type differs between the body and the rule.
+fn correlated_vars(
+    outer: &Outer<'_>,
+    e: &ExistsSyntax,
+    body: &Query,
+    correlated: &[Ident],
+    errors: &mut Errors,
+) -> Vec<VarId> {
+    let word = keyword(e);
     let mut vars = Vec::new();
-    for c in &correlated {
+    for c in correlated {
         let (v, ty) = &outer.bound[&c.to_string()];
         let inner = body
             .variables
@@ -220,107 +313,104 @@ fn check_one(
         }
         vars.push(*v);
     }
-    if errors.count() > before {
-        return None;
-    }
+    vars
+}
 
-    // The domain of a `not exists`: the correlated columns of the first
-    // atom of the rule that binds them all.
-    let domain = if e.negated {
-        let columns = |a: &Atom| -> Vec<Option<VarId>> {
-            match &a.local {
-                Some(local) => local
-                    .args
-                    .iter()
-                    .map(|arg| match arg {
-                        Arg::Var(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect(),
-                None => a.vars.iter().map(|&v| Some(v)).collect(),
-            }
-        };
-        let Some(anchor) = outer
-            .atoms
-            .iter()
-            .find(|a| vars.iter().all(|v| columns(a).contains(&Some(*v))))
-        else {
-            let names: Vec<String> = correlated.iter().map(|c| format!("`{c}`")).collect();
-            errors.push(
-                e.span,
-                format!(
-                    "`not exists(..)` correlates on {}, which no one atom of the rule binds together: its indicator would range over a product of domains; not supported yet",
-                    names.join(", ")
-                ),
-            );
-            return None;
-        };
-        let source = anchor.local.as_ref().map_or(anchor.relation, |l| l.source);
-        let decl = &item.relations[source];
-        let cols = columns(anchor);
-        let args = cols
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Some(v) if vars.contains(v) && cols[..i].iter().all(|w| w != &Some(*v)) => {
-                    let c = &correlated[vars.iter().position(|w| w == v).expect("correlated")];
-                    ArgSyntax::Var(Ident::new(&c.to_string(), anchor.span))
-                }
-                _ => ArgSyntax::Wildcard(anchor.span),
-            })
-            .collect();
-        let domain_item = QueryItem {
-            attrs: int_attrs(anchor.span),
-            docs: Vec::new(),
-            vis: syn::Visibility::Inherited,
-            query_token: item.query_token,
-            name: item.name.clone(),
-            relations: vec![decl.clone()],
-            rule: Rule {
-                head_name: Ident::new(&format!("{name}Domain"), anchor.span),
-                head: correlated
-                    .iter()
-                    .map(|c| Ident::new(&c.to_string(), anchor.span))
-                    .collect(),
-                atoms: vec![ast::AtomSyntax {
-                    relation: decl.name.clone(),
-                    args,
-                    span: anchor.span,
-                }],
-                exprs: Vec::new(),
-                exists: Vec::new(),
-            },
-        };
-        let mut domain = (outer.check_item)(&domain_item, errors)?;
-        domain.name = Ident::new(&format!("{}{name}Domain", item.name), e.span);
-        Some(Box::new(domain))
-    } else {
-        None
-    };
+/// A semijoin's correlation, what its domain is built from: the name of
+/// the relation the rule reads it through, and the correlated variables
+/// by name and in the rule.
+struct Correlation<'a> {
+    /// The relation's name (`NotExists<n>`).
+    name: &'a str,
+    /// The correlated variables, as written inside.
+    correlated: &'a [Ident],
+    /// The same variables, in the rule.
+    vars: &'a [VarId],
+}
 
-    let semijoin = Semijoin {
-        negated: e.negated,
-        atom: usize::MAX,
-        body: Box::new(body),
-        domain,
-        span: e.span,
-    };
-    let relation = Relation {
-        name: rel_name,
-        docs: vec![format!(" The values where `{}` holds", semijoin.text())],
-        columns: correlated
+/// An atom's columns: the variable each binds, `None` for a constant or
+/// `_`.
+fn atom_columns(a: &Atom) -> Vec<Option<VarId>> {
+    match &a.local {
+        Some(local) => local
+            .args
             .iter()
-            .map(|c| Column {
-                name: c.clone(),
-                ty: outer.bound[&c.to_string()].1.clone(),
+            .map(|arg| match arg {
+                Arg::Var(v) => Some(*v),
+                _ => None,
             })
             .collect(),
-        // Set by the caller, which places the semijoin.
-        origin: Origin::Semijoin(usize::MAX),
-    };
-    Some(Checked {
-        relation,
+        None => a.vars.iter().map(|&v| Some(v)).collect(),
+    }
+}
+
+/// The domain of a `not exists`, checked as a query of its own: the
+/// correlated columns of the first atom of the rule that binds them all
+/// (an error when none does).
+fn check_domain(
+    outer: &Outer<'_>,
+    e: &ExistsSyntax,
+    correlation: &Correlation<'_>,
+    errors: &mut Errors,
+) -> Option<Box<Query>> {
+    let item = outer.item;
+    let Correlation {
+        name,
+        correlated,
         vars,
-        semijoin,
-    })
+    } = *correlation;
+    let Some(anchor) = outer
+        .atoms
+        .iter()
+        .find(|a| vars.iter().all(|v| atom_columns(a).contains(&Some(*v))))
+    else {
+        let names: Vec<String> = correlated.iter().map(|c| format!("`{c}`")).collect();
+        errors.push(
+            e.span,
+            format!(
+                "`not exists(..)` correlates on {}, which no one atom of the rule binds together: its indicator would range over a product of domains; not supported yet",
+                names.join(", ")
+            ),
+        );
+        return None;
+    };
+    let source = anchor.local.as_ref().map_or(anchor.relation, |l| l.source);
+    let decl = &item.relations[source];
+    let cols = atom_columns(anchor);
+    let args = cols
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v {
+            Some(v) if vars.contains(v) && cols[..i].iter().all(|w| w != &Some(*v)) => {
+                let c = &correlated[vars.iter().position(|w| w == v).expect("correlated")];
+                ArgSyntax::Var(Ident::new(&c.to_string(), anchor.span))
+            }
+            _ => ArgSyntax::Wildcard(anchor.span),
+        })
+        .collect();
+    let domain_item = QueryItem {
+        attrs: int_attrs(item, anchor.span),
+        docs: Vec::new(),
+        vis: syn::Visibility::Inherited,
+        query_token: item.query_token,
+        name: item.name.clone(),
+        relations: vec![decl.clone()],
+        rule: Rule {
+            head_name: Ident::new(&format!("{name}Domain"), anchor.span),
+            head: correlated
+                .iter()
+                .map(|c| Ident::new(&c.to_string(), anchor.span))
+                .collect(),
+            atoms: vec![ast::AtomSyntax {
+                relation: decl.name.clone(),
+                args,
+                span: anchor.span,
+            }],
+            exprs: Vec::new(),
+            exists: Vec::new(),
+        },
+    };
+    let mut domain = (outer.check_item)(&domain_item, errors)?;
+    domain.name = Ident::new(&format!("{}{name}Domain", item.name), e.span);
+    Some(Box::new(domain))
 }

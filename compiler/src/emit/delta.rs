@@ -6,26 +6,50 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::key_expr;
-use crate::ir::{Access, DeltaJoin, Id, Program, RelationIndex, ResultMap, SumView};
+use crate::ir::{Access, AtomIr, DeltaJoin, Id, Program, RelationIndex, ResultMap, SumView, VarId};
 
 /// The first-order delta of one atom: nested loops over the other atoms,
 /// and for each derivation found, its old payload replaced by its new one
 /// in the result.
 pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
-    let k = &p.payload;
     let own = &p.atoms[atom];
-    // The variables some key, the head or a theta factor reads; the others
-    // are bound to `_`.
+    let delta = Delta {
+        p,
+        join,
+        own,
+        needed: needed_vars(p, join),
+    };
+    let names: Vec<TokenStream> = own.vars.iter().map(|&v| delta.bind_name(v)).collect();
+    // Wrap the derivation in the loops, innermost first.
+    let mut body = derivation(p, join);
+    for l in join.loops.iter().rev() {
+        body = match &l.access {
+            Access::Smaller { index, partners } => {
+                delta.intersection(l.atom, *index, partners, body)
+            }
+            Access::Point => delta.wrap(l.atom, Walk::Point, body),
+            Access::Scan => delta.wrap(l.atom, Walk::Scan, body),
+            Access::Index(m) => delta.wrap(l.atom, Walk::Index(*m), body),
+        };
+    }
+    let fields = super::field_refs(&quote! { __tuple }, own.vars.len());
+    quote! {
+        {
+            let (#(#names,)*) = #fields;
+            #body
+        }
+    }
+}
+
+/// The variables some key, the head or a theta factor reads; the others
+/// are bound to `_`.
+fn needed_vars(p: &Program, join: &DeltaJoin) -> Vec<VarId> {
     let mut needed: Vec<usize> = p.output.head.clone();
     needed.extend(p.theta.iter().flat_map(|f| f.vars.iter().copied()));
-    let index_key = |atom: usize, m: Id<RelationIndex>| -> Vec<usize> {
-        let columns = &p.get(m).columns;
-        columns.iter().map(|&c| p.atoms[atom].vars[c]).collect()
-    };
     for l in &join.loops {
         match &l.access {
             Access::Point => needed.extend(&p.atoms[l.atom].vars),
-            Access::Index(m) => needed.extend(index_key(l.atom, *m)),
+            Access::Index(m) => needed.extend(index_vars(p, l.atom, *m)),
             // Each side is looked up in the walks of the others.
             Access::Smaller { partners, .. } => {
                 needed.extend(&p.atoms[l.atom].vars);
@@ -36,16 +60,20 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             Access::Scan => {}
         }
     }
-    let bind_name = |v: usize| {
-        if needed.contains(&v) {
-            let name = &p.vars[v].name;
-            quote! { #name }
-        } else {
-            quote! { _ }
-        }
-    };
-    let names: Vec<TokenStream> = own.vars.iter().map(|&v| bind_name(v)).collect();
-    let rel = own.relation;
+    needed
+}
+
+/// The variables of `atom` that index `m` is keyed by.
+fn index_vars(p: &Program, atom: usize, m: Id<RelationIndex>) -> Vec<VarId> {
+    let columns = &p.get(m).columns;
+    columns.iter().map(|&c| p.atoms[atom].vars[c]).collect()
+}
+
+/// The innermost body of a delta join: the derivation's payloads before
+/// and after, one per other atom (an intersection's partner included),
+/// times the theta factors, replace each other in the result.
+fn derivation(p: &Program, join: &DeltaJoin) -> TokenStream {
+    let k = &p.payload;
     // The innermost body: the derivation's payloads before and after, one
     // per other atom (an intersection's partner included).
     let others: Vec<usize> = join
@@ -63,7 +91,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
     let result = &p.maps[join.result].name;
     let head = key_expr(p, &p.output.head);
     let note = super::changes::note(p, result, &head);
-    let mut body = quote! {
+    let body = quote! {
         let __old_term: #k = ::core::clone::Clone::clone(__old);
         #(let __old_term = ::ivm::Semiring::mul(&__old_term, &#olds);)*
         let __new_term: #k = ::core::clone::Clone::clone(__new);
@@ -77,7 +105,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         // The theta factors, over variables of several atoms, multiply
         // each derivation; a zero one leaves the result as it was.
         let theta = super::local::product(p, &p.theta);
-        body = quote! {
+        return quote! {
             let __theta = #theta;
             if let ::core::option::Option::Some(__theta) = __theta {
                 let __old = &::ivm::Semiring::mul(__old, &__theta);
@@ -86,14 +114,55 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             }
         };
     }
-    // Wrap it in the loops, innermost first.
-    let wrap = |atom: usize, access: Access, body: TokenStream| -> TokenStream {
+    body
+}
+
+/// How one loop of a delta join reaches its atom's tuples.
+#[derive(Debug, Clone, Copy)]
+enum Walk {
+    /// One lookup of the bound tuple.
+    Point,
+    /// Every tuple of the relation.
+    Scan,
+    /// The tuples of an index's group.
+    Index(Id<RelationIndex>),
+}
+
+/// What the loops of one atom's delta join share.
+struct Delta<'a> {
+    p: &'a Program,
+    join: &'a DeltaJoin,
+    /// The updated atom.
+    own: &'a AtomIr,
+    /// The variables some key, the head or a theta factor reads.
+    needed: Vec<VarId>,
+}
+
+impl Delta<'_> {
+    /// A variable's name where it is read, `_` elsewhere.
+    fn bind_name(&self, v: usize) -> TokenStream {
+        if self.needed.contains(&v) {
+            let name = &self.p.vars[v].name;
+            quote! { #name }
+        } else {
+            quote! { _ }
+        }
+    }
+
+    fn index_key(&self, atom: usize, m: Id<RelationIndex>) -> Vec<VarId> {
+        index_vars(self.p, atom, m)
+    }
+
+    /// `body` inside the loop over the tuples of `atom` that `walk` reaches.
+    fn wrap(&self, atom: usize, walk: Walk, body: TokenStream) -> TokenStream {
+        let p = self.p;
+        let k = &p.payload;
         let a = &p.atoms[atom];
         let base = &p.maps[p.relations[a.relation].base].name;
         let old = format_ident!("__old_{atom}");
         let new = format_ident!("__new_{atom}");
-        let same = a.relation == rel;
-        let earlier = join.earlier_same_relation.contains(&atom);
+        let same = a.relation == self.own.relation;
+        let earlier = self.join.earlier_same_relation.contains(&atom);
         // This atom's payload before and after the update: they differ only
         // at the updated tuple of the same relation.
         let payloads = |tuple: TokenStream, value: TokenStream| {
@@ -115,8 +184,8 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             };
             quote! { #skip #pick }
         };
-        match access {
-            Access::Point => {
+        match walk {
+            Walk::Point => {
                 let key = key_expr(p, &a.vars);
                 let value = quote! { self.#base.value(&__u) };
                 let pay = payloads(quote! { __u }, value);
@@ -131,8 +200,8 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     }
                 }
             }
-            Access::Scan => {
-                let vars = a.vars.iter().map(|&v| bind_name(v));
+            Walk::Scan => {
+                let vars = a.vars.iter().map(|&v| self.bind_name(v));
                 let fields = super::field_refs(&quote! { __u }, a.vars.len());
                 if same && !earlier {
                     // The base map is already updated: a tuple whose
@@ -161,12 +230,12 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     }
                 }
             }
-            Access::Index(m) => {
+            Walk::Index(m) => {
                 let columns = &p.get(m).columns;
                 let index = &p.maps[m].name;
-                let key = key_expr(p, &index_key(atom, m));
+                let key = key_expr(p, &self.index_key(atom, m));
                 let binds = (0..a.vars.len())
-                    .filter(|c| !columns.contains(c) && needed.contains(&a.vars[*c]))
+                    .filter(|c| !columns.contains(c) && self.needed.contains(&a.vars[*c]))
                     .map(|c| {
                         let v = &p.vars[a.vars[c]].name;
                         let f = super::item(&quote! { __u }, c, a.vars.len());
@@ -182,72 +251,71 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
                     }
                 }
             }
-            Access::Smaller { .. } => unreachable!("an intersection is two walks"),
         }
-    };
-    for l in join.loops.iter().rev() {
-        body = match &l.access {
-            Access::Smaller { index, partners } => {
-                // Every atom of the intersection with its index: walk the
-                // smallest group, look the others up.
-                let sides: Vec<(usize, Id<RelationIndex>)> = std::iter::once((l.atom, *index))
-                    .chain(partners.iter().copied())
-                    .collect();
-                let walks: Vec<TokenStream> = sides
+    }
+
+    /// `body` inside the loops of an intersection: every atom of it with its
+    /// index; walk the smallest group, look the others up.
+    fn intersection(
+        &self,
+        atom: usize,
+        index: Id<RelationIndex>,
+        partners: &[(usize, Id<RelationIndex>)],
+        body: TokenStream,
+    ) -> TokenStream {
+        let p = self.p;
+        // Every atom of the intersection with its index: walk the
+        // smallest group, look the others up.
+        let sides: Vec<(usize, Id<RelationIndex>)> = std::iter::once((atom, index))
+            .chain(partners.iter().copied())
+            .collect();
+        let walks: Vec<TokenStream> = sides
+            .iter()
+            .map(|&(walked, by)| {
+                let looked_up = sides
                     .iter()
-                    .map(|&(walked, by)| {
-                        let looked_up = sides
-                            .iter()
-                            .filter(|&&(a, _)| a != walked)
-                            .rev()
-                            .fold(body.clone(), |inner, &(a, _)| wrap(a, Access::Point, inner));
-                        wrap(walked, Access::Index(by), looked_up)
-                    })
-                    .collect();
-                let counts: Vec<TokenStream> = sides
-                    .iter()
-                    .map(|&(a, m)| {
-                        let field = &p.maps[m].name;
-                        let key = key_expr(p, &index_key(a, m));
-                        quote! { self.#field.count(&#key) }
-                    })
-                    .collect();
-                match (walks.as_slice(), counts.as_slice()) {
-                    ([mine, theirs], [count, their_count]) => quote! {
-                        if #count <= #their_count {
-                            #mine
-                        } else {
-                            #theirs
-                        }
-                    },
-                    _ => {
-                        let arms = walks.iter().enumerate().map(|(i, walk)| {
-                            if i + 1 == walks.len() {
-                                quote! { _ => { #walk } }
-                            } else {
-                                quote! { #i => { #walk } }
-                            }
-                        });
-                        quote! {
-                            let __counts = [#(#counts),*];
-                            let __smallest = (0..__counts.len())
-                                .min_by_key(|&__i| __counts[__i])
-                                .unwrap_or(0);
-                            match __smallest {
-                                #(#arms)*
-                            }
-                        }
+                    .filter(|&&(a, _)| a != walked)
+                    .rev()
+                    .fold(body.clone(), |inner, &(a, _)| {
+                        self.wrap(a, Walk::Point, inner)
+                    });
+                self.wrap(walked, Walk::Index(by), looked_up)
+            })
+            .collect();
+        let counts: Vec<TokenStream> = sides
+            .iter()
+            .map(|&(a, m)| {
+                let field = &p.maps[m].name;
+                let key = key_expr(p, &self.index_key(a, m));
+                quote! { self.#field.count(&#key) }
+            })
+            .collect();
+        match (walks.as_slice(), counts.as_slice()) {
+            ([mine, theirs], [count, their_count]) => quote! {
+                if #count <= #their_count {
+                    #mine
+                } else {
+                    #theirs
+                }
+            },
+            _ => {
+                let arms = walks.iter().enumerate().map(|(i, walk)| {
+                    if i + 1 == walks.len() {
+                        quote! { _ => { #walk } }
+                    } else {
+                        quote! { #i => { #walk } }
+                    }
+                });
+                quote! {
+                    let __counts = [#(#counts),*];
+                    let __smallest = (0..__counts.len())
+                        .min_by_key(|&__i| __counts[__i])
+                        .unwrap_or(0);
+                    match __smallest {
+                        #(#arms)*
                     }
                 }
             }
-            access => wrap(l.atom, access.clone(), body),
-        };
-    }
-    let fields = super::field_refs(&quote! { __tuple }, own.vars.len());
-    quote! {
-        {
-            let (#(#names,)*) = #fields;
-            #body
         }
     }
 }

@@ -50,9 +50,8 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::ir::{
-    AtomPath, BaseMap, BestMap, ClusterNode, Extension, Factor, FreeLevel, Id, JoinNode, JoinedMap,
-    Kept, MapId, MapKind, Message, PathBody, Program, RangeSums, Reading, RelationIndex, ResultMap,
-    SumView, Support, TriangleState, VarId, ViewIndex,
+    AtomPath, BaseMap, BestMap, Factor, Kept, MapId, MapKind, Message, PathBody, Program, Reading,
+    Typed, VarId,
 };
 
 /// Emits the struct, its maintenance methods and its enumerator.
@@ -290,36 +289,26 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
 
 /// The methods a map adds to the struct, by construct.
 fn map_methods(p: &Program, m: MapId) -> TokenStream {
-    match &p.maps[m].kind {
-        MapKind::Join(_) => {
-            let node: Id<JoinNode> = p.id(m).expect("a top join node");
-            top_join::join_methods(p, node)
-        }
-        MapKind::Cluster(_) => {
-            let node: Id<ClusterNode> = p.id(m).expect("a cluster node");
+    match p.typed(m) {
+        Typed::Join(node) => top_join::join_methods(p, node),
+        Typed::Cluster(node) => {
             let mut methods = top_join::join_methods(p, node);
             methods.extend(cluster::participate_method(p, node));
             methods
         }
-        MapKind::Message(_) => {
-            let id = p.id(m).expect("a message");
-            message::raise_method(p, message::Grown::Message(id))
-        }
-        MapKind::Best(_) => {
-            let id = p.id(m).expect("a best map");
-            message::raise_method(p, message::Grown::Best(id))
-        }
-        MapKind::Support(Support { .. }) => top_join::support_method(p, m),
-        MapKind::Base(BaseMap { .. })
-        | MapKind::Index(RelationIndex { .. })
-        | MapKind::ViewIndex(ViewIndex { .. })
-        | MapKind::Sum(SumView { .. })
-        | MapKind::Free(FreeLevel { .. })
-        | MapKind::Result(ResultMap)
-        | MapKind::RangeSums(RangeSums { .. })
-        | MapKind::Triangle(TriangleState { .. })
-        | MapKind::Extension(Extension { .. })
-        | MapKind::Joined(JoinedMap) => TokenStream::new(),
+        Typed::Message(id) => message::raise_method(p, message::Grown::Message(id)),
+        Typed::Best(id) => message::raise_method(p, message::Grown::Best(id)),
+        Typed::Support(id) => top_join::support_method(p, id),
+        Typed::Base(_)
+        | Typed::Index(_)
+        | Typed::ViewIndex(_)
+        | Typed::Sum(_)
+        | Typed::Free(_)
+        | Typed::Result(_)
+        | Typed::RangeSums(_)
+        | Typed::Triangle(_)
+        | Typed::Extension(_)
+        | Typed::Joined(_) => TokenStream::new(),
     }
 }
 

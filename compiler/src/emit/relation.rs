@@ -86,15 +86,12 @@ fn kept_part(p: &Program, rel: RelId, columns: &[usize]) -> TokenStream {
 fn index_inserts(p: &Program, rel: RelId, flags: &[Ident]) -> TokenStream {
     let n = p.relations[rel].columns.len();
     let inserts = p
-        .maps
-        .iter()
-        .filter(|m| matches!(&m.kind, MapKind::Index(RelationIndex { relation, while_growing, .. }) if *relation == rel && !while_growing.is_empty()))
+        .all::<RelationIndex>()
+        .filter(|(_, index)| index.relation == rel && !index.while_growing.is_empty())
         .zip(flags)
-        .map(|(m, flag)| {
-            let MapKind::Index(RelationIndex { columns, .. }) = &m.kind else {
-                unreachable!("an index")
-            };
-            let field = &m.name;
+        .map(|((m, index), flag)| {
+            let columns = &index.columns;
+            let field = &p.maps[m].name;
             let key = super::tuple(columns.iter().map(|&c| {
                 let f = super::item(&quote! { __tuple }, c, n);
                 quote! { ::core::clone::Clone::clone(&#f) }

@@ -285,11 +285,9 @@ pub fn reading(p: &Program, top: &[Id<JoinNode>]) -> TokenStream {
 /// `reach_<support>` for a cyclic top join: a new value updates the
 /// support's extension indexes, then a generic join finds the results it
 /// completes.
-pub fn support_method(p: &Program, support: MapId) -> TokenStream {
+pub fn support_method(p: &Program, support: Id<Support>) -> TokenStream {
     let map = &p.maps[support];
-    let MapKind::Support(Support { delta, .. }) = &map.kind else {
-        unreachable!("a support")
-    };
+    let delta = &p.get(support).delta;
     let field = &map.name;
     let key_ty = key_type(p, &map.key);
     let name = reach(p, support);
@@ -299,7 +297,7 @@ pub fn support_method(p: &Program, support: MapId) -> TokenStream {
     // This support's own extension indexes, read by the other supports'
     // deltas.
     let upkeep = p.maps.iter().filter_map(|m| match m.kind {
-        MapKind::Extension(Extension { support: s, var }) if s == support => {
+        MapKind::Extension(Extension { support: s, var }) if s == support.map() => {
             let index = &m.name;
             let key = key_expr(p, &m.key);
             let v = super::owned(p, var);

@@ -113,7 +113,7 @@ impl<K> std::ops::IndexMut<Id<K>> for Vec<Map> {
 }
 
 /// A kind of map: one of the structs a [`MapKind`] variant holds.
-pub trait Kind: Sized + Into<MapKind> {
+pub trait Kind: Sized + Into<MapKind> + 'static {
     /// The struct inside `kind`, if `kind` is of this kind.
     fn of(kind: &MapKind) -> Option<&Self>;
     /// The struct inside `kind`, mutably, if `kind` is of this kind.
@@ -121,7 +121,29 @@ pub trait Kind: Sized + Into<MapKind> {
 }
 
 macro_rules! kinds {
-    ($($variant:ident($kind:ident)),* $(,)?) => {$(
+    ($($variant:ident($kind:ident)),* $(,)?) => {
+        /// A map's typed id, by its kind: what [`Program::typed`] returns,
+        /// so that code that dispatches on a map's kind holds the typed id
+        /// in each arm.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Typed {
+            $(
+                #[doc = concat!("A [`", stringify!($kind), "`].")]
+                $variant(Id<$kind>),
+            )*
+        }
+
+        impl Program {
+            /// Map `m`'s typed id.
+            pub fn typed(&self, m: MapId) -> Typed {
+                match &self.maps[m].kind {
+                    $(MapKind::$variant(_) => Typed::$variant(Id { index: m, kind: PhantomData }),)*
+                }
+            }
+        }
+        kinds!(@each $($variant($kind)),*);
+    };
+    (@each $($variant:ident($kind:ident)),*) => {$(
         impl Kind for $kind {
             fn of(kind: &MapKind) -> Option<&Self> {
                 match kind {
@@ -260,6 +282,14 @@ impl Program {
     /// The typed id of map `m`, if it is of kind `K`.
     pub fn id<K: Kind>(&self, m: MapId) -> Option<Id<K>> {
         id_in(&self.maps, m)
+    }
+
+    /// Every map of kind `K`, in map order, with its struct.
+    pub fn all<K: Kind>(&self) -> impl Iterator<Item = (Id<K>, &K)> + '_ {
+        (0..self.maps.len()).filter_map(|m| {
+            let id = self.id::<K>(m)?;
+            Some((id, self.get(id)))
+        })
     }
 
     /// The field name of a map.
@@ -1351,7 +1381,7 @@ pub enum ChangeTracking {
     /// reads the joined tuples under each changed support value.
     Joined {
         /// The supports, each a relation of the join.
-        supports: Vec<MapId>,
+        supports: Vec<Id<Support>>,
         /// The materialized join.
         joined: MapId,
     },
@@ -1416,13 +1446,9 @@ impl Program {
                 ChangeTracking::TopJoin { nodes: top.clone() }
             }
             &Reading::Joined(joined) => {
-                let supports: Vec<MapId> = (0..self.maps.len())
-                    .filter(|&m| matches!(self.maps[m].kind, MapKind::Support(Support { .. })))
-                    .collect();
+                let supports: Vec<Id<Support>> = self.all().map(|(s, _)| s).collect();
                 let journaled = supports.iter().all(|&s| {
-                    let MapKind::Support(Support { factors, .. }) = &self.maps[s].kind else {
-                        unreachable!("a support")
-                    };
+                    let factors = &self.get(s).factors;
                     factors.iter().all(|&f| {
                         // Payload maps only: a cyclic top join has no
                         // messages or best payloads.

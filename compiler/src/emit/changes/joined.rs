@@ -17,7 +17,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::super::{key_expr, key_type, top_join::project};
-use crate::ir::{ChangeTracking, Factor, MapId, MapKind, Program, Support};
+use crate::ir::{ChangeTracking, Factor, Id, MapId, Program, Support};
 use crate::plan::names::fresh_name;
 
 /// The supports and join whose `changes()` reads indexes, with the names of
@@ -25,7 +25,7 @@ use crate::plan::names::fresh_name;
 pub struct TrackedJoined {
     joined: MapId,
     /// Each support, with its index of the joined tuples by its key.
-    along: Vec<(MapId, Ident)>,
+    along: Vec<(Id<Support>, Ident)>,
 }
 
 /// The cyclic top join's tracking, when `changes()` reads it.
@@ -48,11 +48,8 @@ pub fn tracked_joined(p: &Program) -> Option<TrackedJoined> {
     Some(TrackedJoined { joined, along })
 }
 
-fn factors(p: &Program, support: MapId) -> &[Factor] {
-    match &p.maps[support].kind {
-        MapKind::Support(Support { factors, .. }) => factors,
-        _ => unreachable!("a support"),
-    }
+fn factors(p: &Program, support: Id<Support>) -> &[Factor] {
+    &p.get(support).factors
 }
 
 impl TrackedJoined {

@@ -9,13 +9,16 @@ use super::method;
 use crate::plan::names::snake_case;
 use crate::query::{Query, UpdateModel};
 
-/// The generated API of `query` with unreachable bodies.
+/// The generated API of `query` with bodies that panic (never run: the
+/// build stops at the error).
 pub fn fallback(query: &Query) -> TokenStream {
     let name = &query.name;
     let vis = &query.vis;
     let k = &query.semiring.ty;
     let head_tys = query.head.iter().map(|&v| &query.variables[v].ty);
     let head_ty = quote! { (#(#head_tys,)*) };
+    // Never runs: the `compile_error!` beside it stops the build.
+    let rejected = quote! { ::core::panic!("ivm: the query was rejected at compile time") };
     let rels = query.relations.iter().map(|r| {
         let snake = snake_case(&r.name.to_string());
         let tys = r.columns.iter().map(|c| &c.ty);
@@ -24,18 +27,18 @@ pub fn fallback(query: &Query) -> TokenStream {
         let insert = method("insert", &snake);
         let mut out = quote! {
             /// Not generated: the query was rejected.
-            pub fn #update(&mut self, #params, _: #k) { ::core::unreachable!() }
+            pub fn #update(&mut self, #params, _: #k) { #rejected }
             /// Not generated: the query was rejected.
-            pub fn #insert(&mut self, #params) { ::core::unreachable!() }
+            pub fn #insert(&mut self, #params) { #rejected }
         };
         if query.updates == UpdateModel::InsertDelete {
             let delete = method("delete", &snake);
             let retract = method("retract", &snake);
             out.extend(quote! {
                 /// Not generated: the query was rejected.
-                pub fn #delete(&mut self, #params) -> ::ivm::Result<()> { ::core::unreachable!() }
+                pub fn #delete(&mut self, #params) -> ::ivm::Result<()> { #rejected }
                 /// Not generated: the query was rejected.
-                pub fn #retract(&mut self, #params, _: #k) -> ::ivm::Result<()> { ::core::unreachable!() }
+                pub fn #retract(&mut self, #params, _: #k) -> ::ivm::Result<()> { #rejected }
             });
         }
         out
@@ -51,11 +54,11 @@ pub fn fallback(query: &Query) -> TokenStream {
             /// Not generated: the query was rejected.
             pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ { ::core::iter::empty() }
             /// Not generated: the query was rejected.
-            pub fn get(&self, _: &#head_ty) -> #k { ::core::unreachable!() }
+            pub fn get(&self, _: &#head_ty) -> #k { #rejected }
             /// Not generated: the query was rejected.
-            pub fn len(&self) -> usize { ::core::unreachable!() }
+            pub fn len(&self) -> usize { #rejected }
             /// Not generated: the query was rejected.
-            pub fn is_empty(&self) -> bool { ::core::unreachable!() }
+            pub fn is_empty(&self) -> bool { #rejected }
         }
 
         impl ::core::default::Default for #name {

@@ -496,7 +496,7 @@ pub struct RelationIr {
     /// Its columns, as (name, type).
     pub columns: Vec<(Ident, Type)>,
     /// The base map holding its tuples.
-    pub base: MapId,
+    pub base: Id<BaseMap>,
     /// Where its tuples come from: the update API, an atom's local step,
     /// or a semijoin's indicator.
     pub kind: RelationKind,
@@ -1590,7 +1590,7 @@ impl Program {
     /// The map a factor is read from.
     pub fn factor_map(&self, f: Factor) -> MapId {
         match f {
-            Factor::Atom(a) => self.relations[self.atoms[a].relation].base,
+            Factor::Atom(a) => self.relations[self.atoms[a].relation].base.map(),
             Factor::Map(m) => m,
         }
     }
@@ -1609,10 +1609,7 @@ impl Program {
 
     /// Which of relation `r`'s tuples the program keeps in its base map.
     pub fn kept(&self, r: RelId) -> Kept {
-        match self.maps[self.relations[r].base].kind {
-            MapKind::Base(BaseMap { kept, .. }) => kept,
-            _ => unreachable!("a relation's base map"),
-        }
+        self.get(self.relations[r].base).kept
     }
 
     /// Whether the program has a base map for relation `r` (it keeps some

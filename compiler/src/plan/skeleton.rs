@@ -8,8 +8,8 @@ use syn::Ident;
 use super::Verdict;
 use super::names::snake_case;
 use crate::ir::{
-    AtomIr, BaseMap, Derived, Id, Kept, Map, MapKind, Output, Program, Reading, RelationIndex,
-    RelationIr, RelationKind, Var, push_map,
+    AtomIr, BaseMap, Derived, Id, Kept, Output, Program, Reading, RelationIndex, RelationIr,
+    RelationKind, Var, push_map,
 };
 use crate::query::{Origin, Query};
 
@@ -50,15 +50,17 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                     .join(", ")
             ),
         };
-        maps.push(Map {
-            name: Ident::new(&snake, r.name.span()),
+        let base = BaseMap {
+            relation: i,
+            kept: Kept::Every,
+        };
+        let base = push_map(
+            &mut maps,
+            Ident::new(&snake, r.name.span()),
             doc,
-            key: Vec::new(),
-            kind: MapKind::Base(BaseMap {
-                relation: i,
-                kept: Kept::Every,
-            }),
-        });
+            Vec::new(),
+            base,
+        );
         relations.push(RelationIr {
             name: r.name.clone(),
             snake,
@@ -68,7 +70,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
                 .iter()
                 .map(|c| (c.name.clone(), c.ty.clone()))
                 .collect(),
-            base: i,
+            base,
             kind: match r.origin {
                 Origin::Declared => RelationKind::Declared,
                 Origin::Semijoin(s) => RelationKind::Indicator(s),

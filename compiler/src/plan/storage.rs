@@ -25,8 +25,7 @@
 //! has (`Kept::InTriangle`).
 
 use crate::ir::{
-    BaseMap, Factor, Kept, MapKind, PathBody, Program, Reading, RelId, RelationIndex, SumView,
-    TriangleState,
+    Factor, Kept, MapKind, PathBody, Program, Reading, RelId, RelationIndex, SumView, TriangleState,
 };
 use crate::query::UpdateModel;
 
@@ -46,9 +45,7 @@ pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
             kept => kept,
         };
         let base = p.relations[r].base;
-        if let MapKind::Base(BaseMap { kept: k, .. }) = &mut p.maps[base].kind {
-            *k = kept;
-        }
+        p.get_mut(base).kept = kept;
     }
 }
 
@@ -84,9 +81,7 @@ pub fn keep_in_triangle(p: &mut Program, ring: bool) {
         });
         if only_triangle && !p.relations[r].is_fed() {
             let base = p.relations[r].base;
-            if let MapKind::Base(BaseMap { kept, .. }) = &mut p.maps[base].kind {
-                *kept = Kept::InTriangle;
-            }
+            p.get_mut(base).kept = Kept::InTriangle;
         }
     }
 }

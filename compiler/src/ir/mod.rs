@@ -9,8 +9,10 @@
 
 mod display;
 mod fingerprint;
+mod verify;
 
 pub use fingerprint::PLAN_FORMAT;
+pub use verify::verify;
 
 use std::marker::PhantomData;
 
@@ -185,13 +187,18 @@ kinds!(
     Free(FreeLevel),
 );
 
-/// A node of an insert-only join tree: a relation of the top join, or an
-/// atom of a max-max cluster.
-pub trait TreeNode: Kind {
+/// A map in a tree of maps of its kind: a free level, a top join node or
+/// a cluster node.
+pub trait Linked: Kind {
     /// The node above; `None` at the root.
     fn parent(&self) -> Option<Id<Self>>;
     /// The nodes below.
     fn children(&self) -> &[Id<Self>];
+}
+
+/// A node of an insert-only join tree: a relation of the top join, or an
+/// atom of a max-max cluster.
+pub trait TreeNode: Linked {
     /// The variables shared with the parent.
     fn shared(&self) -> &[VarId];
     /// The node as a relation of the top join; `None` for a cluster's
@@ -199,33 +206,36 @@ pub trait TreeNode: Kind {
     fn top(id: Id<Self>) -> Option<Id<JoinNode>>;
 }
 
+macro_rules! linked {
+    ($($kind:ident),*) => {$(
+        impl Linked for $kind {
+            fn parent(&self) -> Option<Id<Self>> {
+                self.parent
+            }
+            fn children(&self) -> &[Id<Self>] {
+                &self.children
+            }
+        }
+    )*};
+}
+
+linked!(FreeLevel, JoinNode, ClusterNode);
+
 impl TreeNode for JoinNode {
-    fn top(id: Id<Self>) -> Option<Id<JoinNode>> {
-        Some(id)
-    }
-    fn parent(&self) -> Option<Id<Self>> {
-        self.parent
-    }
-    fn children(&self) -> &[Id<Self>] {
-        &self.children
-    }
     fn shared(&self) -> &[VarId] {
         &self.shared
+    }
+    fn top(id: Id<Self>) -> Option<Id<JoinNode>> {
+        Some(id)
     }
 }
 
 impl TreeNode for ClusterNode {
-    fn top(_: Id<Self>) -> Option<Id<JoinNode>> {
-        None
-    }
-    fn parent(&self) -> Option<Id<Self>> {
-        self.parent
-    }
-    fn children(&self) -> &[Id<Self>] {
-        &self.children
-    }
     fn shared(&self) -> &[VarId] {
         &self.shared
+    }
+    fn top(_: Id<Self>) -> Option<Id<JoinNode>> {
+        None
     }
 }
 

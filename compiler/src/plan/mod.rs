@@ -213,6 +213,7 @@ pub fn lower(
         &mut program,
         query.semiring.catalogue && query.semiring.class.ring,
     );
+    crate::ir::verify(&program).map_err(|broken| internal(&broken))?;
     Ok(program)
 }
 

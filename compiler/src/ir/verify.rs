@@ -22,6 +22,7 @@ pub fn verify(p: &Program) -> Result<(), String> {
     links_agree::<JoinNode>(p, "top join node")?;
     links_agree::<super::ClusterNode>(p, "cluster node")?;
     messages_agree(p)?;
+    bests_feed_the_top_join(p)?;
     levels_are_keyed_by_their_path(p)?;
     triggers_cover_atoms(p)?;
     steps_change_their_targets(p)?;
@@ -112,13 +113,49 @@ fn messages_agree(p: &Program) -> Result<(), String> {
                     ));
                 }
             }
-            MessageParent::Join(node) if !matches!(p.maps[node].kind, MapKind::Join(_)) => {
+            MessageParent::Join(node)
+                if !p
+                    .maps
+                    .get(node)
+                    .is_some_and(|m| matches!(m.kind, MapKind::Join(_))) =>
+            {
                 return Err(format!(
                     "the message `{}` tells a map that is no top join node",
                     p.maps[id].name
                 ));
             }
             MessageParent::Join(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// A max-max cluster's best map feeds a node of the top join, and a
+/// cyclic top join's supports deliver to the joined map.
+fn bests_feed_the_top_join(p: &Program) -> Result<(), String> {
+    for (id, best) in p.all::<super::BestMap>() {
+        if !p
+            .maps
+            .get(best.top)
+            .is_some_and(|m| matches!(m.kind, MapKind::Join(_)))
+        {
+            return Err(format!(
+                "the best map `{}` feeds no top join node",
+                p.maps[id].name
+            ));
+        }
+    }
+    for (id, support) in p.all::<super::Support>() {
+        let joined = support.delta.joined;
+        if !p
+            .maps
+            .get(joined)
+            .is_some_and(|m| matches!(m.kind, MapKind::Joined(_)))
+        {
+            return Err(format!(
+                "the support `{}` delivers to no joined map",
+                p.maps[id].name
+            ));
         }
     }
     Ok(())
@@ -213,7 +250,13 @@ fn target_factors(p: &Program, target: Target) -> &[Factor] {
 /// starts at levels with no parent.
 fn reading_is_complete(p: &Program) -> Result<(), String> {
     match &p.output.reading {
-        Reading::Levels { roots, .. } => {
+        Reading::Levels { roots, scalars } => {
+            // Every query has a variable (an atom that binds none reads a
+            // `nullary_` one), so a view tree has a root: an empty reading
+            // is one no planner set.
+            if roots.is_empty() && scalars.is_empty() {
+                return Err("the reading was never set".to_owned());
+            }
             if let Some(&root) = roots.iter().find(|&&r| p.get(r).parent.is_some()) {
                 return Err(format!(
                     "the reading starts at `{}`, which has a parent",

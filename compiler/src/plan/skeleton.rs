@@ -124,7 +124,8 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         theta: query.theta.clone(),
         maps,
         triggers: Vec::new(),
-        // Each planner sets the reading of its strategy.
+        // Each planner sets the reading of its strategy; `ir::verify`
+        // refuses a program whose reading is still this empty one.
         output: Output {
             head: query.head.clone(),
             reading: Reading::Levels {

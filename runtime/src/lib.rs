@@ -150,7 +150,7 @@ pub mod __private {
         pub use crate::claims::*;
     }
     pub use crate::catalogue::{Catalogue, catalogue};
-    pub use crate::changes::{Changes, Noted};
+    pub use crate::changes::{Changes, Noted, changed, since};
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, times};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};

@@ -383,9 +383,7 @@ fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
     };
     let since = quote! {
         __tuples.filter_map(move |__p| {
-            let __key = #head;
-            let (__then, __now) = self.get_then_and_now(&__key);
-            (__then != __now).then_some((__key, __then, __now))
+            ::ivm::__private::changed(#head, |__key| self.get_then_and_now(__key))
         })
     };
     walking_methods(
@@ -468,14 +466,8 @@ pub(super) fn walking_methods(
         /// The changes of the epoch that just ended (every output tuple,
         /// against nothing, when `first`).
         fn changes_since(&self, first: bool) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
-            let __all = first
-                .then(|| self.iter())
-                .into_iter()
-                .flatten()
-                .map(|(__key, __now)| (__key, <#k as ::ivm::Semiring>::zero(), __now));
             #body
-            let __since = #since;
-            __all.chain(__since)
+            ::ivm::__private::since(first.then(|| self.iter()), #since)
         }
 
         /// [`get`](Self::get) as of the start of the epoch that just ended,

@@ -11,7 +11,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::sql::types::SqlType;
-use crate::sql::{SqlView, ViewTable};
+use crate::sql::{SqlView, ViewShape, ViewTable};
 
 /// The view's struct, its row struct and their methods. `deletes` says
 /// whether the rule's struct has `delete_<relation>` (not under
@@ -139,7 +139,7 @@ impl<'a> Wrapper<'a> {
             tables,
             key_types,
             fields,
-            keyless,
+            shape,
             ..
         } = self.view;
         let (row, key, payload) = (&self.row, &self.key, &self.view.payload);
@@ -156,7 +156,8 @@ impl<'a> Wrapper<'a> {
         let text_input = self.text_input();
         let text_rows = self.text_rows();
         let wide = wide_tables(tables);
-        let unused_key = (*keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
+        let keyless = *shape == ViewShape::Keyless;
+        let unused_key = (keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
         quote! {
             #[allow(dead_code, reason = "generated API: not every method is used")]
             #wide
@@ -207,7 +208,7 @@ impl<'a> Wrapper<'a> {
     /// one row of a view without GROUP BY.
     fn reading(&self) -> TokenStream {
         let (row, key) = (&self.row, &self.key);
-        if self.view.keyless {
+        if self.view.shape == ViewShape::Keyless {
             return quote! {
                 /// The view's one row (a view without GROUP BY always has one,
                 /// as in SQL), under the key `()`.
@@ -228,7 +229,7 @@ impl<'a> Wrapper<'a> {
                 }
             };
         }
-        let distinct = if self.view.bag {
+        let distinct = if self.view.shape == ViewShape::Bag {
             " Each distinct row once; `text_rows` lists a row once per copy."
         } else {
             ""
@@ -268,7 +269,7 @@ impl<'a> Wrapper<'a> {
     /// once.
     fn text_rows(&self) -> TokenStream {
         let texts = &self.texts;
-        if self.view.bag {
+        if self.view.shape == ViewShape::Bag {
             let count = &self.view.count;
             quote! {
                 let mut __rows = ::std::vec::Vec::new();
@@ -292,7 +293,7 @@ impl<'a> Wrapper<'a> {
     /// now.
     fn changes(&self) -> TokenStream {
         let (row, key, payload) = (&self.row, &self.key, &self.view.payload);
-        let changes_body = if self.view.keyless {
+        let changes_body = if self.view.shape == ViewShape::Keyless {
             // The one row is there from the start: the first call reports it
             // as new, and later ones its change, if any.
             quote! {
@@ -338,17 +339,13 @@ impl<'a> Wrapper<'a> {
 
     /// `text_changes`: the rows that went and came, as text.
     fn text_changes(&self) -> TokenStream {
-        let SqlView {
-            keyless,
-            bag,
-            count,
-            ..
-        } = self.view;
+        let SqlView { shape, count, .. } = self.view;
+        let keyless = *shape == ViewShape::Keyless;
         let texts = &self.texts;
         // A row is there where the group's payload is not zero; the one row
         // of a view without GROUP BY always is, so its text changes start from
         // it, and report it when it changes.
-        let present = if *keyless {
+        let present = if keyless {
             quote! { !__first }
         } else {
             quote! { !::ivm::Semiring::is_zero(__payload) }
@@ -362,7 +359,7 @@ impl<'a> Wrapper<'a> {
                 }
             }
         });
-        let copies = if *bag {
+        let copies = if *shape == ViewShape::Bag {
             quote! {
                 let __copies: i64 = {
                     let __payload = ::core::clone::Clone::clone(__payload);

@@ -23,7 +23,7 @@ use syn::Ident;
 use super::expr::{Arith, Cmp, Column, Scalar, negate, scalar};
 use super::span::SpanMap;
 use super::types::{SqlType, Value};
-use super::{SqlView, Table, ViewField, ViewOptions, ViewTable};
+use super::{SqlView, Table, ViewField, ViewOptions, ViewShape, ViewTable};
 use crate::syntax::ast::{self, ArgSyntax, AtomSyntax, ExprSyntax, RelationDecl, Rule};
 
 /// The most components a payload may have (the tuple semirings' limit).
@@ -1108,8 +1108,12 @@ impl<'a> Lowering<'a> {
             quote! { #p.0 }
         };
         // A bag of constants only has no key either, and a row per copy.
-        let keyless = self.keys.is_empty() && !bag;
-        let fields = self.fields(&outs, &payload, keyless, &count, span)?;
+        let shape = match (bag, self.keys.is_empty()) {
+            (true, _) => ViewShape::Bag,
+            (false, true) => ViewShape::Keyless,
+            (false, false) => ViewShape::Grouped,
+        };
+        let fields = self.fields(&outs, &payload, shape, &count, span)?;
         let semiring = &payload.ty;
         let view = SqlView {
             name: struct_name,
@@ -1120,8 +1124,7 @@ impl<'a> Lowering<'a> {
             payload: quote! { #semiring },
             key_types: self.keys.iter().map(|k| k.ty().rust()).collect(),
             fields,
-            keyless,
-            bag,
+            shape,
             count,
             span,
         };
@@ -1358,7 +1361,7 @@ impl<'a> Lowering<'a> {
         &self,
         outs: &[(&Expr, Option<String>, Out)],
         payload: &Payload,
-        keyless: bool,
+        shape: ViewShape,
         count: &TokenStream,
         span: Span,
     ) -> Result<Vec<ViewField>, Failure> {
@@ -1381,7 +1384,8 @@ impl<'a> Lowering<'a> {
                     (value, ty, false)
                 }
             };
-            let empty_is_null = keyless && reads_non_count(out, &self.aggregates);
+            let empty_is_null =
+                shape == ViewShape::Keyless && reads_non_count(out, &self.aggregates);
             let nullable = empty_is_null || quotient;
             // An argument or a field's value: no parentheses of its own.
             let value = super::expr::bare(value);

@@ -110,15 +110,26 @@ pub struct SqlView {
     pub key_types: Vec<TokenStream>,
     /// The row's fields, in select-list order.
     pub fields: Vec<ViewField>,
-    /// No GROUP BY and aggregates: exactly one row, always.
-    pub keyless: bool,
-    /// No aggregates at all: a bag, one row per copy in `text_rows`.
-    pub bag: bool,
+    /// How its rows are keyed.
+    pub shape: ViewShape,
     /// The number of rows of a group, an `i64` expression over
     /// `__payload`.
     pub count: TokenStream,
     /// Where the view is named.
     pub span: Span,
+}
+
+/// How a view's rows are keyed, by its GROUP BY and aggregates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewShape {
+    /// GROUP BY: one row per group that has rows.
+    Grouped,
+    /// Aggregates without GROUP BY: exactly one row, always (its
+    /// aggregates NULL while no row is in it, a count zero).
+    Keyless,
+    /// No aggregates at all: a bag of the selected columns, one row per
+    /// copy in `text_rows`.
+    Bag,
 }
 
 /// One view: the rule it lowers to and its wrapper.

@@ -601,70 +601,35 @@ pub struct Map {
 /// [`Id`] names.
 #[derive(Debug, Clone)]
 pub enum MapKind {
-    /// A base relation: each tuple's live contributions.
+    /// A base relation's tuples: see [`BaseMap`].
     Base(BaseMap),
-    /// For each key, the ⊕ over `var` of the ⊗ of `factors` (each keyed by
-    /// the key extended with `var`): a view of a summed-out variable.
+    /// A view of a summed-out variable: see [`SumView`].
     Sum(SumView),
-    /// A secondary index of a relation on some of its columns (the first
-    /// order delta's lookups); its key is those columns' values.
+    /// A secondary index of a relation: see [`RelationIndex`].
     Index(RelationIndex),
-    /// A secondary index of a view of a general view tree: its keys with a
-    /// non-zero payload, grouped by some of their variables, so that a
-    /// change beside the view finds the view's entries it meets.
+    /// A secondary index of a view of a general view tree: see [`ViewIndex`].
     ViewIndex(ViewIndex),
-    /// The IVMε state of a triangle count: the three relations partitioned
-    /// by degree, the three views and the count.
+    /// The IVMε (or factorized) state of a triangle count: see [`TriangleState`].
     Triangle(TriangleState),
-    /// The materialized result: for each head tuple, the ⊕ of the payloads
-    /// of its derivations (first-order delta). Keyed by the head.
+    /// The materialized result: see [`ResultMap`].
     Result(ResultMap),
-    /// One side of an inequality join: the atom's payloads summed by the
-    /// value of its compared variable, with sums below and above any value
-    /// (`ivm::__private::RangeSums`).
+    /// One side of an inequality join: see [`RangeSums`].
     RangeSums(RangeSums),
-    /// A relation of the insert-only top join (two-layer and CROWN): the
-    /// values of its key (free variables only) where the ⊗ of `factors` is
-    /// non-zero. A value crosses once, when that product first turns
-    /// non-zero, and is live once every child has a live value it agrees
-    /// with; enumeration walks the live values top-down.
+    /// A relation of the acyclic insert-only top join: see [`JoinNode`].
     Join(JoinNode),
-    /// A relation of a cyclic top join (two layers over a cyclic
-    /// p-hierarchical query): the values of its key where the ⊗ of
-    /// `factors` is non-zero, each added once. A new value runs `delta`,
-    /// which finds the join results it completes.
+    /// A relation of a cyclic top join: see [`Support`].
     Support(Support),
-    /// An extension index of a support (cyclic top join): for each value of
-    /// the key (some of the support's variables), the values of `var` that
-    /// extend it to a value of the support.
+    /// An extension index of a cyclic top join's support: see [`Extension`].
     Extension(Extension),
-    /// The materialized cyclic top join: its tuples, over the head
-    /// variables, each added once, when its last support value arrives.
+    /// The materialized cyclic top join: see [`JoinedMap`].
     Joined(JoinedMap),
-    /// Max-max: one atom of a cluster (atoms connected through bound
-    /// variables) in the cluster's join tree. Its tuples (keyed by the
-    /// atom's variables, so `key` lists them), which of them are live (join
-    /// with the atoms below) and which take part in a full result of the
-    /// cluster's join; the payload of a tuple that takes part feeds `best`.
+    /// Max-max: one atom of a cluster: see [`ClusterNode`].
     Cluster(ClusterNode),
-    /// Max-max: for each value of a cluster's free variables, the largest
-    /// payload of a tuple of the cluster that takes part in a full result
-    /// of the cluster's join. Its support is a relation of the top join.
+    /// Max-max: a cluster's best payloads: see [`BestMap`].
     Best(BestMap),
-    /// CROWN: what one atom tells its parent in the free-connex join tree.
-    /// For each value of the key (the variables it shares with the parent),
-    /// the ⊕ over the atom's tuples with that value of their payload ⊗ the
-    /// messages of the atom's children. Under inserts over a bounded
-    /// monotone semiring each entry only grows, and a bounded number of
-    /// times.
+    /// CROWN: what one atom tells its parent: see [`Message`].
     Message(Message),
-    /// For each key and each value of the free variables `vars`: the ⊗ of
-    /// `factors` (its local payload), the number of output tuples below it,
-    /// and its place among the values sharing the key, for enumeration.
-    /// Free variables that follow one another in the variable order with
-    /// nothing between them (no factor at the upper one, no branch) share
-    /// one level, whose values are tuples: a head that one atom binds is
-    /// one level, not one per column.
+    /// A free level of a view tree: see [`FreeLevel`].
     Free(FreeLevel),
 }
 

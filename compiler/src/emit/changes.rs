@@ -24,14 +24,17 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use crate::ir::{ChangeTracking, FreeLevel, Id, MapId, Program, SumView, VarId};
+use crate::ir::{ChangeTracking, Program};
 use crate::plan::names::fresh_name;
 
 mod joined;
+mod levels;
 mod top_join;
 
 pub use joined::tracked_joined;
 pub use top_join::tracked;
+
+use levels::Chain;
 
 /// The fields `changes()` of a top join adds beside the maps (journals,
 /// records and indexes): declarations, initial values and names. None of
@@ -66,12 +69,6 @@ fn chain(p: &Program) -> Option<Chain> {
     }
 }
 
-/// The free levels in preorder, and the scalar views.
-struct Chain {
-    levels: Vec<Id<FreeLevel>>,
-    scalars: Vec<Id<SumView>>,
-}
-
 /// The field's declaration and initial value.
 pub fn field(p: &Program) -> (TokenStream, TokenStream) {
     let name = field_name(p);
@@ -101,305 +98,6 @@ pub fn note(p: &Program, result: &Ident, key: &TokenStream) -> TokenStream {
         let __result_key = #key;
         self.#name.note(&__result_key, || self.#result.value(&__result_key));
     }
-}
-
-/// `changes()` and its helpers for free levels with journals.
-///
-/// A changed factor entry of level `j` fixes the values of `j`'s path (its
-/// ancestors and itself): a *changed prefix*. Every output tuple whose
-/// payload changed goes through some changed prefix, and is yielded from
-/// the first level, in preorder, that has a changed prefix on it: a prefix
-/// below a changed prefix of an ancestor is dropped at once, and a tuple
-/// through a changed prefix of an earlier level that is no ancestor (a
-/// sibling branch) is skipped as it comes. Below and beside the fixed
-/// values, the enumeration walks the values with output then or now.
-fn chain_methods(p: &Program, c: &Chain) -> TokenStream {
-    let n = c.levels.len();
-    let level_vars: Vec<&[VarId]> = c.levels.iter().map(|&m| &p.get(m).vars[..]).collect();
-    // Where a variable lies in a preorder tuple: the level, and the
-    // component of its values when they are tuples.
-    let slot = |v: VarId| -> (usize, Option<usize>) {
-        level_vars
-            .iter()
-            .enumerate()
-            .find_map(|(i, vars)| {
-                let j = vars.iter().position(|&w| w == v)?;
-                Some((i, (vars.len() > 1).then_some(j)))
-            })
-            .expect("a free variable")
-    };
-    // A variable's value, cloned out of the preorder tuple `src`.
-    let clone_var = |src: TokenStream, v: VarId| {
-        let (i, j) = slot(v);
-        let i = syn::Index::from(i);
-        match j.map(syn::Index::from) {
-            Some(j) => quote! { ::core::clone::Clone::clone(&#src.#i.#j) },
-            None => quote! { ::core::clone::Clone::clone(&#src.#i) },
-        }
-    };
-    // Each level's path, as preorder indexes, root first.
-    let paths: Vec<Vec<usize>> = c
-        .levels
-        .iter()
-        .map(|&m| {
-            let mut path: Vec<usize> = p.level_path(m).into_iter().map(|v| slot(v).0).collect();
-            path.dedup();
-            path
-        })
-        .collect();
-    let field = |i: usize| syn::Index::from(i);
-    let clone_from = |src: TokenStream, positions: &[usize]| {
-        let items = positions.iter().map(|&i| {
-            let i = field(i);
-            quote! { ::core::clone::Clone::clone(&#src.#i) }
-        });
-        quote! { (#(#items,)*) }
-    };
-    // Every map with a journal: the factors of the levels and the scalars.
-    let mut journaled: Vec<MapId> = c.scalars.iter().map(|&m| m.map()).collect();
-    for &m in &c.levels {
-        for &f in &p.get(m).factors {
-            let map = p.factor_map(f);
-            if !journaled.contains(&map) {
-                journaled.push(map);
-            }
-        }
-    }
-    let epochs = journaled
-        .iter()
-        .copied()
-        .chain(c.levels.iter().map(|&m| m.map()))
-        .map(|m| &p.maps[m].name)
-        .map(|field| quote! { self.#field.end_epoch(); });
-
-    // The changed prefixes of each level (its path's values, root first),
-    // from its factors' journals.
-    let path_ty = |j: usize| {
-        let tys = paths[j]
-            .iter()
-            .map(|&i| super::level_type(p, level_vars[i]));
-        quote! { (#(#tys,)*) }
-    };
-    let collect = c.levels.iter().enumerate().map(|(j, &m)| {
-        let set = format_ident!("__changed_{j}");
-        let ty = path_ty(j);
-        let per_factor = p.get(m).factors.iter().map(|&f| {
-            let map = &p.maps[p.factor_map(f)].name;
-            let key = p.journal_key(f).expect("checked by `change_tracking`");
-            let column = |v: VarId| {
-                let col = key.iter().position(|&w| w == v).expect("checked");
-                let item = super::item(&quote! { __key }, col, key.len());
-                quote! { ::core::clone::Clone::clone(&#item) }
-            };
-            let items = paths[j].iter().map(|&i| match level_vars[i] {
-                [one] => column(*one),
-                several => {
-                    let columns = several.iter().map(|&v| column(v));
-                    quote! { (#(#columns,)*) }
-                }
-            });
-            quote! {
-                for __key in self.#map.changed_then() {
-                    #set.insert((#(#items,)*), ());
-                }
-            }
-        });
-        quote! {
-            let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
-            #(#per_factor)*
-        }
-    });
-    // The prefixes of each level under no changed prefix of an ancestor.
-    let topmost = (0..n).map(|j| {
-        let list = format_ident!("__from_{j}");
-        let set = format_ident!("__changed_{j}");
-        let ty = path_ty(j);
-        let ancestors = &paths[j][..paths[j].len() - 1];
-        let above = ancestors.iter().enumerate().map(|(depth, &i)| {
-            let upper = format_ident!("__changed_{i}");
-            let key = clone_from(quote! { __r }, &(0..=depth).collect::<Vec<_>>());
-            quote! { #upper.contains_key(&#key) }
-        });
-        let keep = (!ancestors.is_empty()).then(|| quote! { .filter(|__r| !(#(#above)||*)) });
-        if c.scalars.is_empty() {
-            quote! { let #list: ::std::vec::Vec<#ty> = #set.keys() #keep .cloned().collect(); }
-        } else {
-            quote! {
-                let #list: ::std::vec::Vec<#ty> = if __everything {
-                    ::std::vec::Vec::new()
-                } else {
-                    #set.keys() #keep .cloned().collect()
-                };
-            }
-        }
-    });
-    // Levels whose changed prefixes a later level's tuples must be checked
-    // against (an earlier level in preorder that is no ancestor).
-    let skip_sets: Vec<usize> = (0..n)
-        .filter(|&i| (i + 1..n).any(|j| !paths[j].contains(&i)))
-        .collect();
-    let shared = skip_sets.iter().map(|&i| {
-        let set = format_ident!("__changed_{i}");
-        quote! { let #set = ::std::rc::Rc::new(#set); }
-    });
-
-    // The output tuples (as preorder tuples `__p`) through the prefix
-    // `__r` of level `fixed` (through anything, when `None`).
-    let walk = |fixed: Option<usize>| -> TokenStream {
-        let path: &[usize] = fixed.map_or(&[], |j| &paths[j]);
-        let mut steps = Vec::new();
-        for i in 0..n {
-            let source = match path.iter().position(|&x| x == i) {
-                Some(depth) => {
-                    let depth = field(depth);
-                    quote! { ::core::iter::once(::core::clone::Clone::clone(&__r.#depth)) }
-                }
-                None => {
-                    let level = &p.maps[c.levels[i]];
-                    let out = &level.name;
-                    let group = level.key.iter().map(|&v| clone_var(quote! { __p }, v));
-                    let group = quote! { (#(#group,)*) };
-                    quote! { self.#out.values_then_and_now(&#group).cloned() }
-                }
-            };
-            let kept = (0..i).map(|n| {
-                let n = field(n);
-                quote! { ::core::clone::Clone::clone(&__p.#n) }
-            });
-            let extend = quote! { (#(#kept,)* __x) };
-            // The record's values are cloned into a step only while a step
-            // at or after it reads them.
-            let reads_record = path.iter().any(|&x| x >= i);
-            steps.push(if i == 0 {
-                quote! { #source.map(|__x| (__x,)) }
-            } else if reads_record {
-                quote! {
-                    .flat_map({
-                        let __r = ::core::clone::Clone::clone(&__r);
-                        move |__p| #source.map(move |__x| #extend)
-                    })
-                }
-            } else {
-                quote! { .flat_map(move |__p| #source.map(move |__x| #extend)) }
-            });
-        }
-        // Tuples through a changed prefix of an earlier level that is no
-        // ancestor are that level's.
-        let earlier: Vec<TokenStream> = fixed
-            .map(|j| {
-                (0..j)
-                    .filter(|i| !paths[j].contains(i))
-                    .map(|i| {
-                        let set = format_ident!("__changed_{i}");
-                        let key = clone_from(quote! { __p }, &paths[i]);
-                        quote! { #set.contains_key(&#key) }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let filter = (!earlier.is_empty()).then(|| {
-            let sets = (0..fixed.unwrap_or(0))
-                .filter(|i| !paths[fixed.unwrap_or(0)].contains(i))
-                .map(|i| format_ident!("__changed_{i}"));
-            let sets2 = sets.clone();
-            quote! {
-                .filter({
-                    #(let #sets = ::std::rc::Rc::clone(&#sets2);)*
-                    move |__p| !(#(#earlier)||*)
-                })
-            }
-        });
-        quote! { #(#steps)* #filter }
-    };
-    let everything = walk(None);
-    let from_levels = (0..n).map(|j| {
-        let list = format_ident!("__from_{j}");
-        let walk = walk(Some(j));
-        // Each closure holds its own handles on the sets it checks.
-        let sets: Vec<_> = (0..j)
-            .filter(|i| !paths[j].contains(i))
-            .map(|i| format_ident!("__changed_{i}"))
-            .collect();
-        if sets.is_empty() {
-            quote! { .chain(#list.into_iter().flat_map(move |__r| #walk)) }
-        } else {
-            quote! {
-                .chain(#list.into_iter().flat_map({
-                    #(let #sets = ::std::rc::Rc::clone(&#sets);)*
-                    move |__r| #walk
-                }))
-            }
-        }
-    });
-    let head = p.output.head.iter().map(|&v| clone_var(quote! { __p }, v));
-    let head = quote! { (#(#head,)*) };
-
-    // Whether a scalar changed.
-    let scalar_changed = c
-        .scalars
-        .iter()
-        .map(|&m| {
-            let map = &p.maps[m].name;
-            quote! { self.#map.changed_then().next().is_some() }
-        })
-        .reduce(|a, b| quote! { #a || #b });
-    // Every factor of an output tuple's payload: the scalars, then each
-    // level's factors, each read then and now with one probe.
-    let lookups: Vec<TokenStream> = c
-        .scalars
-        .iter()
-        .map(|&m| {
-            let map = &p.maps[m].name;
-            quote! { self.#map.value_then_and_now(&()) }
-        })
-        .chain(c.levels.iter().flat_map(|&m| {
-            p.get(m).factors.iter().map(|&f| {
-                let map = &p.maps[p.factor_map(f)].name;
-                let key = super::key_expr(p, p.journal_key(f).expect("checked"));
-                quote! { self.#map.value_then_and_now(&#key) }
-            })
-        }))
-        .collect();
-    let body = if c.scalars.is_empty() {
-        quote! {
-            #(#collect)*
-            #(#topmost)*
-            #(#shared)*
-            let __tuples = ::core::iter::empty() #(#from_levels)*;
-        }
-    } else {
-        quote! {
-            // A changed scalar changes every output tuple.
-            let __everything = #scalar_changed;
-            #(#collect)*
-            #(#topmost)*
-            #(#shared)*
-            let __tuples = __everything
-                .then(|| #everything)
-                .into_iter()
-                .flatten()
-                #(#from_levels)*;
-        }
-    };
-    let since = quote! {
-        __tuples.filter_map(move |__p| {
-            ::ivm::__private::changed(#head, |__key| self.get_then_and_now(__key))
-        })
-    };
-    walking_methods(
-        p,
-        &[
-            "Starts from the entries of the views and relations written since",
-            "the previous call, and walks only the output tuples through",
-            "them: its cost is the number of those entries plus the number",
-            "of tuples it yields, each of which changed (unless the semiring",
-            "lets a changed factor leave a product as it was).",
-        ],
-        quote! { #(#epochs)* },
-        body,
-        since,
-        &lookups,
-    )
 }
 
 /// The first paragraph of every `changes()` doc comment.
@@ -482,7 +180,7 @@ pub(super) fn walking_methods(
 /// The `changes()` method.
 pub fn method(p: &Program) -> TokenStream {
     if let Some(c) = chain(p) {
-        return chain_methods(p, &c);
+        return levels::methods(p, &c);
     }
     if let Some(t) = tracked(p) {
         return t.methods(p);

@@ -1,0 +1,380 @@
+//! `changes()` of a view tree whose free levels' factors keep journals.
+//!
+//! A changed factor entry of level `j` fixes the values of `j`'s path (its
+//! ancestors and itself): a *changed prefix*. Every output tuple whose
+//! payload changed goes through some changed prefix, and is yielded from
+//! the first level, in preorder, that has a changed prefix on it: a prefix
+//! below a changed prefix of an ancestor is dropped at once, and a tuple
+//! through a changed prefix of an earlier level that is no ancestor (a
+//! sibling branch) is skipped as it comes. Below and beside the fixed
+//! values, the enumeration walks the values with output then or now.
+//!
+//! The generated code works on *preorder tuples* `__p`: one item per
+//! level, in preorder, each a value of that level (a tuple itself where
+//! the level holds several variables); `__r` is a changed prefix, one item
+//! per level of a path.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::super::{item, key_expr, level_type};
+use crate::ir::{FreeLevel, Id, MapId, Program, SumView, VarId};
+
+/// The free levels in preorder, and the scalar views.
+pub(super) struct Chain {
+    pub levels: Vec<Id<FreeLevel>>,
+    pub scalars: Vec<Id<SumView>>,
+}
+
+/// What the pieces of the generated walk share.
+struct Levels<'a> {
+    p: &'a Program,
+    c: &'a Chain,
+    /// The variables of each level, in preorder.
+    vars: Vec<&'a [VarId]>,
+    /// Each level's path, as preorder indexes, root first.
+    paths: Vec<Vec<usize>>,
+}
+
+/// `changes()`, `changes_since()` and `get_then_and_now()` for free levels
+/// with journals.
+pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
+    let levels = Levels::new(p, c);
+    let n = c.levels.len();
+    let collect = (0..n).map(|j| levels.collect(j));
+    let topmost = (0..n).map(|j| levels.topmost(j));
+    let shared = levels.shared_sets();
+    let from_levels = (0..n).map(|j| levels.from_level(j));
+    let body = match levels.scalar_changed() {
+        None => quote! {
+            #(#collect)*
+            #(#topmost)*
+            #(#shared)*
+            let __tuples = ::core::iter::empty() #(#from_levels)*;
+        },
+        Some(scalar_changed) => {
+            let everything = levels.walk(None);
+            quote! {
+                // A changed scalar changes every output tuple.
+                let __everything = #scalar_changed;
+                #(#collect)*
+                #(#topmost)*
+                #(#shared)*
+                let __tuples = __everything
+                    .then(|| #everything)
+                    .into_iter()
+                    .flatten()
+                    #(#from_levels)*;
+            }
+        }
+    };
+    let head = p
+        .output
+        .head
+        .iter()
+        .map(|&v| levels.clone_var(quote! { __p }, v));
+    let since = quote! {
+        __tuples.filter_map(move |__p| {
+            ::ivm::__private::changed((#(#head,)*), |__key| self.get_then_and_now(__key))
+        })
+    };
+    let epochs = levels.journaled().map(|m| {
+        let field = &p.maps[m].name;
+        quote! { self.#field.end_epoch(); }
+    });
+    super::walking_methods(
+        p,
+        &[
+            "Starts from the entries of the views and relations written since",
+            "the previous call, and walks only the output tuples through",
+            "them: its cost is the number of those entries plus the number",
+            "of tuples it yields, each of which changed (unless the semiring",
+            "lets a changed factor leave a product as it was).",
+        ],
+        quote! { #(#epochs)* },
+        body,
+        since,
+        &levels.lookups(),
+    )
+}
+
+impl<'a> Levels<'a> {
+    fn new(p: &'a Program, c: &'a Chain) -> Self {
+        let vars: Vec<&[VarId]> = c.levels.iter().map(|&m| &p.get(m).vars[..]).collect();
+        let mut levels = Levels {
+            p,
+            c,
+            vars,
+            paths: Vec::new(),
+        };
+        levels.paths = c
+            .levels
+            .iter()
+            .map(|&m| {
+                let mut path: Vec<usize> = p
+                    .level_path(m)
+                    .into_iter()
+                    .map(|v| levels.slot(v).0)
+                    .collect();
+                path.dedup();
+                path
+            })
+            .collect();
+        levels
+    }
+
+    /// Where a variable lies in a preorder tuple: the level, and the
+    /// component of its values when they are tuples.
+    fn slot(&self, v: VarId) -> (usize, Option<usize>) {
+        self.vars
+            .iter()
+            .enumerate()
+            .find_map(|(i, vars)| {
+                let j = vars.iter().position(|&w| w == v)?;
+                Some((i, (vars.len() > 1).then_some(j)))
+            })
+            .expect("a free variable")
+    }
+
+    /// A variable's value, cloned out of the preorder tuple `src`.
+    fn clone_var(&self, src: TokenStream, v: VarId) -> TokenStream {
+        let (i, j) = self.slot(v);
+        let i = syn::Index::from(i);
+        match j.map(syn::Index::from) {
+            Some(j) => quote! { ::core::clone::Clone::clone(&#src.#i.#j) },
+            None => quote! { ::core::clone::Clone::clone(&#src.#i) },
+        }
+    }
+
+    /// The tuple of the items at `positions` of `src`, each cloned.
+    fn clone_from(src: &TokenStream, positions: &[usize]) -> TokenStream {
+        let items = positions.iter().map(|&i| {
+            let i = syn::Index::from(i);
+            quote! { ::core::clone::Clone::clone(&#src.#i) }
+        });
+        quote! { (#(#items,)*) }
+    }
+
+    /// Every map with a journal (the scalars and the levels' factors), then
+    /// the levels: what a call ends the epoch of.
+    fn journaled(&self) -> impl Iterator<Item = MapId> + '_ {
+        let mut maps: Vec<MapId> = self.c.scalars.iter().map(|&m| m.map()).collect();
+        for &m in &self.c.levels {
+            for &f in &self.p.get(m).factors {
+                let map = self.p.factor_map(f);
+                if !maps.contains(&map) {
+                    maps.push(map);
+                }
+            }
+        }
+        maps.into_iter()
+            .chain(self.c.levels.iter().map(|&m| m.map()))
+    }
+
+    /// The type of level `j`'s changed prefixes: its path's values.
+    fn path_type(&self, j: usize) -> TokenStream {
+        let tys = self.paths[j]
+            .iter()
+            .map(|&i| level_type(self.p, self.vars[i]));
+        quote! { (#(#tys,)*) }
+    }
+
+    /// `__changed_j`: the changed prefixes of level `j`, from its factors'
+    /// journals.
+    fn collect(&self, j: usize) -> TokenStream {
+        let p = self.p;
+        let set = format_ident!("__changed_{j}");
+        let ty = self.path_type(j);
+        let per_factor = p.get(self.c.levels[j]).factors.iter().map(|&f| {
+            let map = &p.maps[p.factor_map(f)].name;
+            let key = p.journal_key(f).expect("checked by `change_tracking`");
+            let column = |v: VarId| {
+                let col = key.iter().position(|&w| w == v).expect("checked");
+                let item = item(&quote! { __key }, col, key.len());
+                quote! { ::core::clone::Clone::clone(&#item) }
+            };
+            let items = self.paths[j].iter().map(|&i| match self.vars[i] {
+                [one] => column(*one),
+                several => {
+                    let columns = several.iter().map(|&v| column(v));
+                    quote! { (#(#columns,)*) }
+                }
+            });
+            quote! {
+                for __key in self.#map.changed_then() {
+                    #set.insert((#(#items,)*), ());
+                }
+            }
+        });
+        quote! {
+            let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
+            #(#per_factor)*
+        }
+    }
+
+    /// `__from_j`: the changed prefixes of level `j` under no changed
+    /// prefix of an ancestor (none when a scalar changed: every tuple is
+    /// walked then).
+    fn topmost(&self, j: usize) -> TokenStream {
+        let list = format_ident!("__from_{j}");
+        let set = format_ident!("__changed_{j}");
+        let ty = self.path_type(j);
+        let ancestors = &self.paths[j][..self.paths[j].len() - 1];
+        let above = ancestors.iter().enumerate().map(|(depth, &i)| {
+            let upper = format_ident!("__changed_{i}");
+            let key = Self::clone_from(&quote! { __r }, &(0..=depth).collect::<Vec<_>>());
+            quote! { #upper.contains_key(&#key) }
+        });
+        let keep = (!ancestors.is_empty()).then(|| quote! { .filter(|__r| !(#(#above)||*)) });
+        if self.c.scalars.is_empty() {
+            quote! { let #list: ::std::vec::Vec<#ty> = #set.keys() #keep .cloned().collect(); }
+        } else {
+            quote! {
+                let #list: ::std::vec::Vec<#ty> = if __everything {
+                    ::std::vec::Vec::new()
+                } else {
+                    #set.keys() #keep .cloned().collect()
+                };
+            }
+        }
+    }
+
+    /// The levels before `j` in preorder that are not on its path: a tuple
+    /// of `j`'s walk through one of their changed prefixes is theirs.
+    fn earlier(&self, j: usize) -> Vec<usize> {
+        (0..j).filter(|i| !self.paths[j].contains(i)).collect()
+    }
+
+    /// The sets that later levels' walks check, shared by reference count.
+    fn shared_sets(&self) -> Vec<TokenStream> {
+        let n = self.c.levels.len();
+        (0..n)
+            .filter(|&i| (i + 1..n).any(|j| !self.paths[j].contains(&i)))
+            .map(|i| {
+                let set = format_ident!("__changed_{i}");
+                quote! { let #set = ::std::rc::Rc::new(#set); }
+            })
+            .collect()
+    }
+
+    /// The output tuples (as preorder tuples `__p`) through the prefix
+    /// `__r` of level `fixed` (through anything, when `None`).
+    fn walk(&self, fixed: Option<usize>) -> TokenStream {
+        let path: &[usize] = fixed.map_or(&[], |j| &self.paths[j]);
+        let steps = (0..self.c.levels.len()).map(|i| self.step(path, i));
+        // Tuples through a changed prefix of an earlier level that is no
+        // ancestor are that level's.
+        let earlier = fixed.map(|j| self.earlier(j)).unwrap_or_default();
+        let filter = (!earlier.is_empty()).then(|| {
+            let checks = earlier.iter().map(|&i| {
+                let set = format_ident!("__changed_{i}");
+                let key = Self::clone_from(&quote! { __p }, &self.paths[i]);
+                quote! { #set.contains_key(&#key) }
+            });
+            let sets: Vec<_> = earlier
+                .iter()
+                .map(|i| format_ident!("__changed_{i}"))
+                .collect();
+            quote! {
+                .filter({
+                    #(let #sets = ::std::rc::Rc::clone(&#sets);)*
+                    move |__p| !(#(#checks)||*)
+                })
+            }
+        });
+        quote! { #(#steps)* #filter }
+    }
+
+    /// The step of a walk that appends level `i`'s values: the fixed one
+    /// when `i` is on the prefix's `path`, else every value with output
+    /// then or now under the values so far.
+    fn step(&self, path: &[usize], i: usize) -> TokenStream {
+        let source = match path.iter().position(|&x| x == i) {
+            Some(depth) => {
+                let depth = syn::Index::from(depth);
+                quote! { ::core::iter::once(::core::clone::Clone::clone(&__r.#depth)) }
+            }
+            None => {
+                let level = &self.p.maps[self.c.levels[i]];
+                let out = &level.name;
+                let group = level.key.iter().map(|&v| self.clone_var(quote! { __p }, v));
+                quote! { self.#out.values_then_and_now(&(#(#group,)*)).cloned() }
+            }
+        };
+        let kept = (0..i).map(|n| {
+            let n = syn::Index::from(n);
+            quote! { ::core::clone::Clone::clone(&__p.#n) }
+        });
+        let extend = quote! { (#(#kept,)* __x) };
+        // The record's values are cloned into a step only while a step at
+        // or after it reads them.
+        let reads_record = path.iter().any(|&x| x >= i);
+        if i == 0 {
+            quote! { #source.map(|__x| (__x,)) }
+        } else if reads_record {
+            quote! {
+                .flat_map({
+                    let __r = ::core::clone::Clone::clone(&__r);
+                    move |__p| #source.map(move |__x| #extend)
+                })
+            }
+        } else {
+            quote! { .flat_map(move |__p| #source.map(move |__x| #extend)) }
+        }
+    }
+
+    /// `.chain(..)` of the tuples through level `j`'s topmost changed
+    /// prefixes; each closure holds its own handles on the sets it checks.
+    fn from_level(&self, j: usize) -> TokenStream {
+        let list = format_ident!("__from_{j}");
+        let walk = self.walk(Some(j));
+        let sets: Vec<_> = self
+            .earlier(j)
+            .into_iter()
+            .map(|i| format_ident!("__changed_{i}"))
+            .collect();
+        if sets.is_empty() {
+            quote! { .chain(#list.into_iter().flat_map(move |__r| #walk)) }
+        } else {
+            quote! {
+                .chain(#list.into_iter().flat_map({
+                    #(let #sets = ::std::rc::Rc::clone(&#sets);)*
+                    move |__r| #walk
+                }))
+            }
+        }
+    }
+
+    /// Whether a scalar changed, when there are scalars.
+    fn scalar_changed(&self) -> Option<TokenStream> {
+        self.c
+            .scalars
+            .iter()
+            .map(|&m| {
+                let map = &self.p.maps[m].name;
+                quote! { self.#map.changed_then().next().is_some() }
+            })
+            .reduce(|a, b| quote! { #a || #b })
+    }
+
+    /// Every factor of an output tuple's payload: the scalars, then each
+    /// level's factors, each read then and now with one probe.
+    fn lookups(&self) -> Vec<TokenStream> {
+        let p = self.p;
+        self.c
+            .scalars
+            .iter()
+            .map(|&m| {
+                let map = &p.maps[m].name;
+                quote! { self.#map.value_then_and_now(&()) }
+            })
+            .chain(self.c.levels.iter().flat_map(|&m| {
+                p.get(m).factors.iter().map(|&f| {
+                    let map = &p.maps[p.factor_map(f)].name;
+                    let key = key_expr(p, p.journal_key(f).expect("checked"));
+                    quote! { self.#map.value_then_and_now(&#key) }
+                })
+            }))
+            .collect()
+    }
+}

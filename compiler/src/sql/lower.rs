@@ -1182,16 +1182,33 @@ impl<'a> Lowering<'a> {
             by_root: HashMap::new(),
             taken: Vec::new(),
         };
+        // A class of columns is named after its first column as the SQL
+        // writes it (`c_custkey`) where no other class's first column has
+        // that name, else with its table's alias (`e_salary`, `m_salary`).
+        let mut roots: Vec<(usize, usize)> = Vec::new();
         for &slot in &self.read {
             let root = self.find(slot);
-            if vars.by_root.contains_key(&root) {
-                continue;
+            if !roots.contains(&root) {
+                roots.push(root);
             }
+        }
+        let column_name = |(item, column): (usize, usize)| {
+            sanitize(&self.items[item].table.columns[column].0.to_string())
+        };
+        for &root in &roots {
             let (item, column) = root;
-            let base = sanitize(&format!(
-                "{}_{}",
-                self.items[item].alias, self.items[item].table.columns[column].0
-            ));
+            let bare = column_name(root);
+            let shared = roots
+                .iter()
+                .any(|&other| other != root && column_name(other) == bare);
+            let base = if shared || RESERVED.contains(&bare.as_str()) {
+                sanitize(&format!(
+                    "{}_{}",
+                    self.items[item].alias, self.items[item].table.columns[column].0
+                ))
+            } else {
+                bare
+            };
             let candidate = fresh(base, &mut vars.taken);
             vars.by_root.insert(
                 root,
@@ -1992,6 +2009,14 @@ fn fresh(base: String, taken: &mut Vec<String>) -> String {
     taken.push(name.clone());
     name
 }
+
+/// Names a variable of generated code must not take: the primitive types
+/// generated expressions name (`i64::from(..)`), and the parameters and
+/// locals of generated methods.
+const RESERVED: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "f32",
+    "f64", "bool", "char", "str", "key", "first", "delta",
+];
 
 /// A name usable as a Rust identifier.
 pub fn sanitize(name: &str) -> String {

@@ -58,50 +58,12 @@ use crate::ir::{
 pub fn emit(p: &Program) -> TokenStream {
     let name = &p.name;
     let vis = &p.vis;
-    let mut docs: Vec<String> = p.docs.clone();
-    if !docs.is_empty() {
-        docs.push(String::new());
-    }
-    docs.push(format!(
-        " Keeps `{}` fresh under single-tuple updates.",
-        p.rule
-    ));
-    docs.push(String::new());
-    docs.push(format!(" {}", p.summary));
-    // A base map the program does not keep is only a name (plan::storage).
-    let kept: Vec<MapId> = (0..p.maps.len())
-        .filter(|&m| {
-            !matches!(
-                p.maps[m].kind,
-                MapKind::Base(BaseMap {
-                    kept: Kept::None | Kept::IndexOnly | Kept::InTriangle,
-                    ..
-                })
-            )
-        })
-        .collect();
+    let docs = struct_docs(p);
+    let kept = kept_maps(p);
     // What `changes()` of a top join adds: journals and records, none of
     // them in a snapshot.
     let tracked_fields = changes::extra_fields(p);
-    let (fields, inits): (Vec<TokenStream>, Vec<TokenStream>) = kept
-        .iter()
-        .map(|&m| {
-            let name = &p.maps[m].name;
-            let doc = format!(" {}", p.maps[m].doc);
-            let (ty, init) = field(p, m);
-            (
-                quote! { #[doc = #doc] #name: #ty, },
-                quote! { #name: #init, },
-            )
-        })
-        .chain(semijoin::fields(p))
-        .chain([changes::field(p)])
-        .chain(
-            tracked_fields
-                .iter()
-                .map(|(f, i, _)| (f.clone(), i.clone())),
-        )
-        .unzip();
+    let StructFields { decls, inits } = struct_fields(p, &kept, &tracked_fields);
     let field_names: Vec<&Ident> = kept
         .iter()
         .map(|&m| &p.maps[m].name)
@@ -120,86 +82,20 @@ pub fn emit(p: &Program) -> TokenStream {
     let enumerate = reading(p);
     let change = relation::change_enum(p);
     let view = relation::view_impls(p);
-    // Stable Rust has no way for a macro to raise a warning of its own, so
-    // a use of a deprecated constant carries it, at the query's name.
-    let warning = p.warning.as_ref().map(|note| {
-        let flag = format_ident!(
-            "__IVM_INTRACTABLE_{}",
-            name.to_string().to_uppercase(),
-            span = name.span()
-        );
-        quote::quote_spanned! {name.span()=>
-            #[deprecated(note = #note)]
-            #[doc(hidden)]
-            const #flag: () = ();
-            const _: () = #flag;
-        }
-    });
-    // Each class a semiring of the user's own claims is checked against
-    // the trait that states it, at the keyword.
-    let claims = p.claims.iter().map(|keyword| {
-        // The payload type is spanned at the keyword too: rustc reports an
-        // unmet bound at the type argument.
-        let k = respan(quote::ToTokens::to_token_stream(&p.payload), keyword.span());
-        quote::quote_spanned! {keyword.span()=>
-            ::ivm::__private::claims::#keyword::<#k>();
-        }
-    });
-    let claims = (!p.claims.is_empty()).then(|| {
-        quote! {
-            const _: () = {
-                #(#claims)*
-            };
-        }
-    });
-    // A catalogue semiring is known by its path; the path must name that
-    // type, or the strategies chosen for it may be wrong (a type of the
-    // user's own under a catalogue name). Proved at the type as written.
-    let catalogue = p.catalogue_types.iter().map(|(ty, name)| {
-        let span = syn::spanned::Spanned::span(ty);
-        let ty = respan(quote::ToTokens::to_token_stream(ty), span);
-        quote::quote_spanned! {span=>
-            const _: () = ::ivm::__private::catalogue::<#ty>(#name);
-        }
-    });
-    let catalogue = quote! { #(#catalogue)* };
-    // The insert-only strategies rely on a positive semiring; say so where
-    // the compiler checks it.
-    let positive = p.output.reading.is_top_join().then(|| {
-        let k = &p.payload;
-        quote! {
-            const _: () = ::ivm::__private::require_positive::<#k>();
-        }
-    });
-    // Wide relations: one parameter per column, and keys of nested tuples.
-    let widest = p
-        .relations
-        .iter()
-        .map(|r| r.columns.len())
-        .max()
-        .unwrap_or(0);
-    let many = (widest > 5).then(|| {
-        quote! { #[allow(clippy::too_many_arguments, reason = "one parameter per column")] }
-    });
-    // Maps of tuple payloads (several aggregates, as SQL views have) and
-    // of wide keys spell long types: an index of a four-column relation
-    // by three of them is already past clippy's threshold.
-    let tuple_payload = matches!(p.payload, syn::Type::Tuple(_));
-    let complex = (widest > 3 || tuple_payload).then(|| {
-        quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and wide keys spell long types")] }
-    });
+    let warning = intractable_warning(p);
+    let checks = semiring_checks(p);
+    let many = too_many_arguments_allow(p);
+    let complex = type_complexity_allow(p);
     let code = quote! {
         #subprograms
 
         #warning
-        #claims
-        #catalogue
-        #positive
+        #checks
 
         #(#[doc = #docs])*
         #complex
         #vis struct #name {
-            #(#fields)*
+            #(#decls)*
         }
 
         // A query's struct is its whole API; a program rarely calls every
@@ -247,6 +143,171 @@ pub fn emit(p: &Program) -> TokenStream {
         #code
         ::ivm::__private::impl_snapshot!(#name, #plan);
     }
+}
+
+/// The doc lines of the struct: the query's own, then what it keeps fresh
+/// and how.
+fn struct_docs(p: &Program) -> Vec<String> {
+    let mut docs: Vec<String> = p.docs.clone();
+    if !docs.is_empty() {
+        docs.push(String::new());
+    }
+    docs.push(format!(
+        " Keeps `{}` fresh under single-tuple updates.",
+        p.rule
+    ));
+    docs.push(String::new());
+    docs.push(format!(" {}", p.summary));
+    docs
+}
+
+/// The maps the struct has a field for: a base map the program does not
+/// keep is only a name (plan::storage).
+fn kept_maps(p: &Program) -> Vec<MapId> {
+    (0..p.maps.len())
+        .filter(|&m| {
+            !matches!(
+                p.maps[m].kind,
+                MapKind::Base(BaseMap {
+                    kept: Kept::None | Kept::IndexOnly | Kept::InTriangle,
+                    ..
+                })
+            )
+        })
+        .collect()
+}
+
+/// The struct's fields: their declarations and, in the same order, their
+/// initial values in `new`.
+struct StructFields {
+    decls: Vec<TokenStream>,
+    inits: Vec<TokenStream>,
+}
+
+/// The fields of the kept maps, the semijoins' subprograms, the changes
+/// journal and what change tracking adds (`tracked`).
+fn struct_fields(
+    p: &Program,
+    kept: &[MapId],
+    tracked: &[(TokenStream, TokenStream, Ident)],
+) -> StructFields {
+    let (decls, inits) = kept
+        .iter()
+        .map(|&m| {
+            let name = &p.maps[m].name;
+            let doc = format!(" {}", p.maps[m].doc);
+            let (ty, init) = field(p, m);
+            (
+                quote! { #[doc = #doc] #name: #ty, },
+                quote! { #name: #init, },
+            )
+        })
+        .chain(semijoin::fields(p))
+        .chain([changes::field(p)])
+        .chain(tracked.iter().map(|(f, i, _)| (f.clone(), i.clone())))
+        .unzip();
+    StructFields { decls, inits }
+}
+
+/// The intractability warning, when the query has one: stable Rust has no
+/// way for a macro to raise a warning of its own, so a use of a deprecated
+/// constant carries it, at the query's name.
+fn intractable_warning(p: &Program) -> Option<TokenStream> {
+    let name = &p.name;
+    p.warning.as_ref().map(|note| {
+        let flag = format_ident!(
+            "__IVM_INTRACTABLE_{}",
+            name.to_string().to_uppercase(),
+            span = name.span()
+        );
+        quote::quote_spanned! {name.span()=>
+            #[deprecated(note = #note)]
+            #[doc(hidden)]
+            const #flag: () = ();
+            const _: () = #flag;
+        }
+    })
+}
+
+/// The compile-time checks of the semiring: the classes a semiring of the
+/// user's own claims, the catalogue types, and positivity where a strategy
+/// relies on it.
+fn semiring_checks(p: &Program) -> TokenStream {
+    let claims = claim_checks(p);
+    let catalogue = catalogue_checks(p);
+    // The insert-only strategies rely on a positive semiring; say so where
+    // the compiler checks it.
+    let positive = p.output.reading.is_top_join().then(|| {
+        let k = &p.payload;
+        quote! {
+            const _: () = ::ivm::__private::require_positive::<#k>();
+        }
+    });
+    quote! {
+        #claims
+        #catalogue
+        #positive
+    }
+}
+
+/// Each class a semiring of the user's own claims, checked against the
+/// trait that states it, at the keyword; `None` without claims.
+fn claim_checks(p: &Program) -> Option<TokenStream> {
+    let claims = p.claims.iter().map(|keyword| {
+        // The payload type is spanned at the keyword too: rustc reports an
+        // unmet bound at the type argument.
+        let k = respan(quote::ToTokens::to_token_stream(&p.payload), keyword.span());
+        quote::quote_spanned! {keyword.span()=>
+            ::ivm::__private::claims::#keyword::<#k>();
+        }
+    });
+    (!p.claims.is_empty()).then(|| {
+        quote! {
+            const _: () = {
+                #(#claims)*
+            };
+        }
+    })
+}
+
+/// A check that each catalogue semiring's path names that type, or the
+/// strategies chosen for it may be wrong (a type of the user's own under a
+/// catalogue name); proved at the type as written.
+fn catalogue_checks(p: &Program) -> TokenStream {
+    let catalogue = p.catalogue_types.iter().map(|(ty, name)| {
+        let span = syn::spanned::Spanned::span(ty);
+        let ty = respan(quote::ToTokens::to_token_stream(ty), span);
+        quote::quote_spanned! {span=>
+            const _: () = ::ivm::__private::catalogue::<#ty>(#name);
+        }
+    });
+    quote! { #(#catalogue)* }
+}
+
+/// The number of columns of the widest relation.
+fn widest_relation(p: &Program) -> usize {
+    p.relations
+        .iter()
+        .map(|r| r.columns.len())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Wide relations: one parameter per column, past clippy's threshold.
+fn too_many_arguments_allow(p: &Program) -> Option<TokenStream> {
+    (widest_relation(p) > 5).then(|| {
+        quote! { #[allow(clippy::too_many_arguments, reason = "one parameter per column")] }
+    })
+}
+
+/// Maps of tuple payloads (several aggregates, as SQL views have) and of
+/// wide keys spell long types: an index of a four-column relation by three
+/// of them is already past clippy's threshold.
+fn type_complexity_allow(p: &Program) -> Option<TokenStream> {
+    let tuple_payload = matches!(p.payload, syn::Type::Tuple(_));
+    (widest_relation(p) > 3 || tuple_payload).then(|| {
+        quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and wide keys spell long types")] }
+    })
 }
 
 /// A map's field, by construct: its Rust type and its initial (empty)

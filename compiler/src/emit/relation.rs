@@ -70,9 +70,6 @@ struct IndexUpkeep {
     leave: TokenStream,
 }
 
-/// For a relation whose payloads are not kept (`Kept::IndexOnly`): the
-/// tuple goes into each CROWN index whose message can still grow at its
-/// key (`flags`, from [`index_upkeep`]'s `revisit`).
 /// What a CROWN index keeps of `__tuple` (in scope): its columns outside
 /// the key.
 fn kept_part(p: &Program, rel: RelId, columns: &[usize]) -> TokenStream {
@@ -83,6 +80,9 @@ fn kept_part(p: &Program, rel: RelId, columns: &[usize]) -> TokenStream {
     }))
 }
 
+/// For a relation whose payloads are not kept (`Kept::IndexOnly`): the
+/// tuple goes into each CROWN index whose message can still grow at its
+/// key (`flags`, from [`index_upkeep`]'s `revisit`).
 fn index_inserts(p: &Program, rel: RelId, flags: &[Ident]) -> TokenStream {
     let n = p.relations[rel].columns.len();
     let inserts = p
@@ -320,86 +320,160 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
     }
 }
 
+/// The update, insert, delete and retract methods of a relation that is
+/// not fed, by how its tuples are kept.
 fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
-    let r = &p.relations[rel_id];
-    let k = &p.payload;
-    let IndexUpkeep {
-        revisit,
-        flags,
-        enter,
-        leave,
-    } = index_upkeep(p, rel_id);
-    let rel = r.name.to_string();
-    let base = &p.maps[r.base].name;
-    let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-    let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
-    let params = quote! { #(#cols: #tys),* };
-    let delta = delta_name(r);
-    let update = method("update", &r.snake);
-    let insert = method("insert", &r.snake);
-    let on_changed = method("on", &format!("{}_changed", r.snake));
-    let tuple = super::tuple(cols.iter().map(|c| quote! { #c }));
-    // The tuple stays in use after it went into the base map.
-    let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
-        quote! { __tuple }
-    } else {
-        quote! { ::core::clone::Clone::clone(&__tuple) }
-    };
-    let tuple_doc = tuple_doc(r);
-    let update_doc = format!(
-        " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."
-    );
-    let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
-    // What follows any change of a base tuple's state: propagate a change
-    // of its payload.
-    // The state changes through one probe of the base map, which drops the
-    // entry once nothing is alive in it.
-    let propagate = quote! {
-        #enter
-        self.#on_changed(&__tuple, &__old, &__new);
-        #leave
-    };
+    let api = UpdateApi::new(p, rel_id);
     if p.kept(rel_id) == Kept::InTriangle {
-        return in_triangle_methods(p, rel_id, &update_doc, &insert_doc);
+        return in_triangle_methods(p, rel_id, &api.update_doc, &api.insert_doc);
     }
-    if !p.stores(rel_id) {
-        // Nothing reads the tuples back (plan::storage): the views above
-        // change by `delta` at the tuple, whatever its payload was. Over
-        // `Bool` (`Kept::IndexOnly`) a tuple a message may still revisit
-        // also goes into that message's index first (a repeated insert
-        // then raises nothing: ⊕ absorbs it).
-        if let Some((atom, message)) = super::message::raise_in_update(p, rel_id) {
-            let (reads, known) = super::message::read_children(p, atom, message);
-            let (revisit, flags) = revisit_known(p, rel_id, atom, &known);
-            let inserts = index_inserts(p, rel_id, &flags);
-            let raise = super::message::raise_from_update(p, message, &delta, &known);
-            return quote! {
-                #[doc = #update_doc]
-                ///
-                /// The relation's payloads are not kept: a tuple a message can
-                /// still revisit waits in that message's index (its payload is
-                /// one), and the change goes straight to the message above.
-                #[inline]
-                pub fn #update(&mut self, #params, #delta: #k) {
-                    if ::ivm::Semiring::is_zero(&#delta) {
-                        return;
-                    }
-                    let __tuple = #tuple;
-                    #reads
-                    #revisit
-                    #inserts
-                    #raise
-                }
+    if p.stores(rel_id) {
+        return api.stored_methods();
+    }
+    // Nothing reads the tuples back (plan::storage): the views above
+    // change by `delta` at the tuple, whatever its payload was. Over
+    // `Bool` (`Kept::IndexOnly`) a tuple a message may still revisit also
+    // goes into that message's index first (a repeated insert then raises
+    // nothing: ⊕ absorbs it).
+    match super::message::raise_in_update(p, rel_id) {
+        Some((atom, message)) => api.raising_methods(atom, message),
+        None => api.unstored_methods(),
+    }
+}
 
-                #[doc = #insert_doc]
-                #[inline]
-                pub fn #insert(&mut self, #params) {
-                    self.#update(#(#cols,)* ::ivm::Semiring::one());
-                }
-            };
+/// What the update methods of one relation share: their names, parameters
+/// and docs.
+struct UpdateApi<'a> {
+    p: &'a Program,
+    rel_id: RelId,
+    /// The column names, in order.
+    cols: Vec<&'a Ident>,
+    /// The column parameters (`a: u32, b: u32`).
+    params: TokenStream,
+    /// The tuple of the column parameters.
+    tuple: TokenStream,
+    /// The payload parameter.
+    delta: Ident,
+    /// `update_<relation>`.
+    update: Ident,
+    /// `insert_<relation>`.
+    insert: Ident,
+    /// `on_<relation>_changed`.
+    on_changed: Ident,
+    /// The first doc line of `update_<relation>`.
+    update_doc: String,
+    /// The doc line of `insert_<relation>`.
+    insert_doc: String,
+}
+
+impl<'a> UpdateApi<'a> {
+    /// The names, parameters and docs of relation `rel_id`'s methods.
+    fn new(p: &'a Program, rel_id: RelId) -> Self {
+        let r = &p.relations[rel_id];
+        let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
+        let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
+        let params = quote! { #(#cols: #tys),* };
+        let delta = delta_name(r);
+        let update = method("update", &r.snake);
+        let tuple = super::tuple(cols.iter().map(|c| quote! { #c }));
+        let tuple_doc = tuple_doc(r);
+        let update_doc = format!(
+            " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."
+        );
+        let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
+        UpdateApi {
+            p,
+            rel_id,
+            cols,
+            params,
+            tuple,
+            delta,
+            update,
+            insert: method("insert", &r.snake),
+            on_changed: method("on", &format!("{}_changed", r.snake)),
+            update_doc,
+            insert_doc,
         }
-        let (index, kept_doc) = if p.kept(rel_id) == Kept::IndexOnly {
-            let inserts = index_inserts(p, rel_id, &flags);
+    }
+
+    /// `insert_<relation>`: an update by one.
+    fn insert_method(&self) -> TokenStream {
+        let UpdateApi {
+            cols,
+            params,
+            update,
+            insert,
+            insert_doc,
+            ..
+        } = self;
+        quote! {
+            #[doc = #insert_doc]
+            #[inline]
+            pub fn #insert(&mut self, #params) {
+                self.#update(#(#cols,)* ::ivm::Semiring::one());
+            }
+        }
+    }
+
+    /// The methods of a relation whose payloads are not kept and whose
+    /// update raises the message above `atom` in place.
+    fn raising_methods(&self, atom: AtomId, message: Id<Message>) -> TokenStream {
+        let UpdateApi {
+            p,
+            rel_id,
+            params,
+            tuple,
+            delta,
+            update,
+            update_doc,
+            ..
+        } = self;
+        let k = &p.payload;
+        let (reads, known) = super::message::read_children(p, atom, message);
+        let (revisit, flags) = revisit_known(p, *rel_id, atom, &known);
+        let inserts = index_inserts(p, *rel_id, &flags);
+        let raise = super::message::raise_from_update(p, message, delta, &known);
+        let insert = self.insert_method();
+        quote! {
+            #[doc = #update_doc]
+            ///
+            /// The relation's payloads are not kept: a tuple a message can
+            /// still revisit waits in that message's index (its payload is
+            /// one), and the change goes straight to the message above.
+            #[inline]
+            pub fn #update(&mut self, #params, #delta: #k) {
+                if ::ivm::Semiring::is_zero(&#delta) {
+                    return;
+                }
+                let __tuple = #tuple;
+                #reads
+                #revisit
+                #inserts
+                #raise
+            }
+
+            #insert
+        }
+    }
+
+    /// The methods of a relation whose tuples are not kept: `delta` goes
+    /// to the views above (after the CROWN indexes, `Kept::IndexOnly`).
+    fn unstored_methods(&self) -> TokenStream {
+        let UpdateApi {
+            p,
+            rel_id,
+            params,
+            tuple,
+            delta,
+            update,
+            on_changed,
+            update_doc,
+            ..
+        } = self;
+        let k = &p.payload;
+        let (index, kept_doc) = if p.kept(*rel_id) == Kept::IndexOnly {
+            let IndexUpkeep { revisit, flags, .. } = index_upkeep(p, *rel_id);
+            let inserts = index_inserts(p, *rel_id, &flags);
             (
                 quote! {
                     #revisit
@@ -420,7 +494,8 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
                 },
             )
         };
-        return quote! {
+        let insert = self.insert_method();
+        quote! {
             #[doc = #update_doc]
             ///
             #kept_doc
@@ -434,72 +509,108 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
                 self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
             }
 
-            #[doc = #insert_doc]
-            #[inline]
-            pub fn #insert(&mut self, #params) {
-                self.#update(#(#cols,)* ::ivm::Semiring::one());
-            }
-        };
+            #insert
+        }
     }
-    // A tuple no message can revisit any more is not kept (Kept::Revisitable):
-    // its contribution goes straight up, where ⊕ absorbs what it held.
-    let unrevisitable = (p.kept(rel_id) == Kept::Revisitable).then(|| {
-        quote! {
-            if #(!#flags)&&* {
-                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
-                return;
-            }
-        }
-    });
-    let kept_doc = unrevisitable.as_ref().map(|_| {
-        quote! {
-            ///
-            /// The tuple is kept only while a message may revisit it.
-        }
-    });
-    // A zero delta changes nothing; `add` sees to that unless the tuple
-    // may bypass the base map.
-    let zero = unrevisitable.as_ref().map(|_| {
-        quote! {
-            if ::ivm::Semiring::is_zero(&#delta) {
-                return;
-            }
-        }
-    });
-    let mut out = quote! {
-        #[doc = #update_doc]
-        #kept_doc
-        #[inline]
-        pub fn #update(&mut self, #params, #delta: #k) {
-            #zero
-            let __tuple = #tuple;
-            #revisit
-            #unrevisitable
-            if let ::core::option::Option::Some((__old, __new)) = self.#base.add(#tuple_copy, &#delta) {
-                #propagate
-            }
-        }
 
-        #[doc = #insert_doc]
-        #[inline]
-        pub fn #insert(&mut self, #params) {
-            self.#update(#(#cols,)* ::ivm::Semiring::one());
-        }
-    };
-    if p.updates == UpdateModel::InsertDelete {
-        out.extend(deletion_methods(
+    /// The methods of a relation whose tuples are kept in its base map
+    /// (some only while a message may revisit them, `Kept::Revisitable`),
+    /// with the deletion methods under inserts and deletes.
+    fn stored_methods(&self) -> TokenStream {
+        let UpdateApi {
             p,
             rel_id,
+            params,
+            tuple,
+            delta,
+            update,
+            on_changed,
+            update_doc,
+            ..
+        } = self;
+        let k = &p.payload;
+        let r = &p.relations[*rel_id];
+        let base = &p.maps[r.base].name;
+        let IndexUpkeep {
+            revisit,
+            flags,
+            enter,
+            leave,
+        } = index_upkeep(p, *rel_id);
+        // The tuple stays in use after it went into the base map.
+        let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
+            quote! { __tuple }
+        } else {
+            quote! { ::core::clone::Clone::clone(&__tuple) }
+        };
+        // What follows any change of a base tuple's state: propagate a
+        // change of its payload.
+        // The state changes through one probe of the base map, which drops
+        // the entry once nothing is alive in it.
+        let propagate = quote! {
+            #enter
+            self.#on_changed(&__tuple, &__old, &__new);
+            #leave
+        };
+        // A tuple no message can revisit any more is not kept
+        // (Kept::Revisitable): its contribution goes straight up, where ⊕
+        // absorbs what it held.
+        let unrevisitable = (p.kept(*rel_id) == Kept::Revisitable).then(|| {
             quote! {
+                if #(!#flags)&&* {
+                    self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
+                    return;
+                }
+            }
+        });
+        let kept_doc = unrevisitable.as_ref().map(|_| {
+            quote! {
+                ///
+                /// The tuple is kept only while a message may revisit it.
+            }
+        });
+        // A zero delta changes nothing; `add` sees to that unless the tuple
+        // may bypass the base map.
+        let zero = unrevisitable.as_ref().map(|_| {
+            quote! {
+                if ::ivm::Semiring::is_zero(&#delta) {
+                    return;
+                }
+            }
+        });
+        let insert = self.insert_method();
+        let mut out = quote! {
+            #[doc = #update_doc]
+            #kept_doc
+            #[inline]
+            pub fn #update(&mut self, #params, #delta: #k) {
+                #zero
                 let __tuple = #tuple;
-                if let ::core::option::Option::Some((__old, __new)) = self.#base.retract(&__tuple, &#delta, #rel)? {
+                #revisit
+                #unrevisitable
+                if let ::core::option::Option::Some((__old, __new)) = self.#base.add(#tuple_copy, &#delta) {
                     #propagate
                 }
-                ::core::result::Result::Ok(())
-            },
-        ));
+            }
+
+            #insert
+        };
+        if p.updates == UpdateModel::InsertDelete {
+            let rel = r.name.to_string();
+            out.extend(deletion_methods(
+                p,
+                *rel_id,
+                quote! {
+                    let __tuple = #tuple;
+                    if let ::core::option::Option::Some((__old, __new)) = self.#base.retract(&__tuple, &#delta, #rel)? {
+                        #propagate
+                    }
+                    ::core::result::Result::Ok(())
+                },
+            ));
+        }
+        out
     }
-    out
 }
 
 /// The update methods of a relation held by its IVMε triangle state

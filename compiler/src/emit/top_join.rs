@@ -37,38 +37,32 @@ pub fn links<K: TreeNode>(p: &Program, node: Id<K>) -> (Option<Id<K>>, &[Id<K>],
     (node.parent(), node.children(), node.shared())
 }
 
+/// `reach_<node>` and `live_<node>` of a top join node or a cluster node.
 pub fn join_methods<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
+    let reach = reach_method(p, node);
+    let live = live_method(p, node);
+    quote! {
+        #reach
+
+        #live
+    }
+}
+
+/// `reach_<node>`: a new tuple of the node arrives, and is live at once if
+/// every child has a live tuple it agrees with, or waits for them.
+fn reach_method<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
     let map = &p.maps[node];
-    let (parent, children, shared) = links(p, node);
     let field = &map.name;
     let key_ty = key_type(p, &map.key);
     let reach_name = reach(p, node);
     let live_name = live(p, node);
-    let t = quote! { __t };
-    let child_keys = children.iter().enumerate().map(|(i, &c)| {
-        let (_, _, shared) = links(p, c);
-        let k = format_ident!("__key_{i}");
-        let value = project(&map.key, shared, &t);
-        quote! { let #k = #value; }
-    });
-    let waits = children.iter().enumerate().map(|(i, &c)| {
-        let k = format_ident!("__key_{i}");
-        let child = &p.maps[c].name;
-        quote! {
-            if !self.#child.is_live_key(&#k) {
-                self.#child.wait(#k, __id);
-                __missing += 1;
-            }
-        }
-    });
-    let reach_body = if children.is_empty() {
+    let reach_body = if p.get(node).children().is_empty() {
         quote! { self.#live_name(__id); }
     } else {
+        let waits = wait_for_children(p, node);
         quote! {
             let __t = self.#field.tuple(__id);
-            #(#child_keys)*
-            let mut __missing = 0u32;
-            #(#waits)*
+            #waits
             if __missing == 0 {
                 self.#live_name(__id);
             } else {
@@ -86,87 +80,10 @@ pub fn join_methods<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
             p.var_list(&map.key)
         ),
     };
-    let cluster = K::top(node).is_none();
-    let take_part = participate(p, node);
-    // Once `changes()` tracks the top join, a tuple that turns live may
-    // take part in the result at once.
-    let hooks = match super::changes::tracked(p) {
-        Some(t) => match K::top(node) {
-            Some(top) => t.live_hooks(p, top),
-            None => (quote! {}, quote! {}),
-        },
-        _ => (quote! {}, quote! {}),
-    };
-    let live_body = match (parent, cluster) {
-        (None, false) => {
-            let (_, after) = hooks;
-            quote! {
-                self.#field.make_live((), __id);
-                #after
-            }
-        }
-        (None, true) => quote! {
-            self.#field.make_live((), __id);
-            self.#take_part(__id);
-        },
-        (Some(q), _) => {
-            let (before, after) = hooks;
-            let up = &p.maps[q].name;
-            let up_live = live(p, q);
-            let key = project(&map.key, shared, &quote! { __t });
-            // `()` is written as such: cloning a unit is noise.
-            let key_copy = if shared.is_empty() {
-                quote! { () }
-            } else {
-                quote! { ::core::clone::Clone::clone(&__key) }
-            };
-            // A cluster tuple takes part at once if a parent tuple with its
-            // key already does; asked before the parent hears of the key,
-            // so that a tuple the parent then activates is not counted
-            // twice.
-            let (active, then) = if cluster {
-                (
-                    quote! { let __active = self.#field.is_active(&__key); },
-                    quote! {
-                        if __active {
-                            self.#take_part(__id);
-                        }
-                    },
-                )
-            } else {
-                (quote! {}, quote! {})
-            };
-            quote! {
-                let __t = self.#field.tuple(__id);
-                let __key = #key;
-                #active
-                #before
-                let __new_key = self.#field.make_live(#key_copy, __id);
-                #then
-                #after
-                if __new_key {
-                    for __waiting in self.#field.take_waiting(&__key) {
-                        if self.#up.satisfy(__waiting) {
-                            self.#up_live(__waiting);
-                        }
-                    }
-                }
-            }
-        }
-    };
-    let live_doc = if cluster {
-        format!(
-            " A `{field}` tuple joins with every atom below it: make it live, let it take part if its parent key is active, and tell the parent if its key is new there."
-        )
-    } else {
-        format!(
-            " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
-        )
-    };
     // A cluster tuple is looked up by its tuple (a repeated insert raises
     // its payload) and may arrive again; a top join value arrives once,
     // when its payload turns non-zero, and needs no lookup.
-    let arrive = if cluster {
+    let arrive = if K::top(node).is_none() {
         quote! {
             let ::core::option::Option::Some(__id) = self.#field.insert(__tuple) else {
                 return;
@@ -181,10 +98,124 @@ pub fn join_methods<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
             #arrive
             #reach_body
         }
+    }
+}
 
+/// `__missing`, the number of children with no live tuple agreeing with
+/// the tuple `__t` (of id `__id`), which waits at each of them.
+fn wait_for_children<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
+    let map = &p.maps[node];
+    let children = p.get(node).children();
+    let t = quote! { __t };
+    let child_keys = children.iter().enumerate().map(|(i, &c)| {
+        let (_, _, shared) = links(p, c);
+        let k = format_ident!("__key_{i}");
+        let value = project(&map.key, shared, &t);
+        quote! { let #k = #value; }
+    });
+    let waits = children.iter().enumerate().map(|(i, &c)| {
+        let k = format_ident!("__key_{i}");
+        let child = &p.maps[c].name;
+        quote! {
+            if !self.#child.is_live_key(&#k) {
+                self.#child.wait(#k, __id);
+                __missing += 1;
+            }
+        }
+    });
+    quote! {
+        #(#child_keys)*
+        let mut __missing = 0u32;
+        #(#waits)*
+    }
+}
+
+/// `live_<node>`: a tuple of the node joins with everything below it.
+fn live_method<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
+    let field = &p.maps[node].name;
+    let live_name = live(p, node);
+    let live_doc = if K::top(node).is_none() {
+        format!(
+            " A `{field}` tuple joins with every atom below it: make it live, let it take part if its parent key is active, and tell the parent if its key is new there."
+        )
+    } else {
+        format!(
+            " A `{field}` value joins with every relation below it: make it live, and tell the parent if its key is new there."
+        )
+    };
+    let live_body = live_body(p, node);
+    quote! {
         #[doc = #live_doc]
         fn #live_name(&mut self, __id: u32) {
             #live_body
+        }
+    }
+}
+
+/// The body of `live_<node>`: make the tuple `__id` live, let it take part
+/// in the result where that is known, and at a new key tell the parent's
+/// tuples waiting there.
+fn live_body<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
+    let map = &p.maps[node];
+    let field = &map.name;
+    let (parent, _, shared) = links(p, node);
+    let take_part = participate(p, node);
+    // Once `changes()` tracks the top join, a tuple that turns live may
+    // take part in the result at once.
+    let (before, after) = match (super::changes::tracked(p), K::top(node)) {
+        (Some(t), Some(top)) => t.live_hooks(p, top),
+        _ => (quote! {}, quote! {}),
+    };
+    let Some(q) = parent else {
+        return match K::top(node) {
+            Some(_) => quote! {
+                self.#field.make_live((), __id);
+                #after
+            },
+            None => quote! {
+                self.#field.make_live((), __id);
+                self.#take_part(__id);
+            },
+        };
+    };
+    let up = &p.maps[q].name;
+    let up_live = live(p, q);
+    let key = project(&map.key, shared, &quote! { __t });
+    // `()` is written as such: cloning a unit is noise.
+    let key_copy = if shared.is_empty() {
+        quote! { () }
+    } else {
+        quote! { ::core::clone::Clone::clone(&__key) }
+    };
+    // A cluster tuple takes part at once if a parent tuple with its key
+    // already does; asked before the parent hears of the key, so that a
+    // tuple the parent then activates is not counted twice.
+    let (active, then) = if K::top(node).is_none() {
+        (
+            quote! { let __active = self.#field.is_active(&__key); },
+            quote! {
+                if __active {
+                    self.#take_part(__id);
+                }
+            },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
+    quote! {
+        let __t = self.#field.tuple(__id);
+        let __key = #key;
+        #active
+        #before
+        let __new_key = self.#field.make_live(#key_copy, __id);
+        #then
+        #after
+        if __new_key {
+            for __waiting in self.#field.take_waiting(&__key) {
+                if self.#up.satisfy(__waiting) {
+                    self.#up_live(__waiting);
+                }
+            }
         }
     }
 }

@@ -20,20 +20,58 @@ use crate::ir::{
 /// Up a view tree: each step replaces the changed factor's old payload by
 /// its new one in the product at one key of its target.
 pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> TokenStream {
-    let k = &p.payload;
+    let block = atom_label(p, atom_id);
+    // Variables no key on the path needs are bound to `_`.
+    let used = used_vars(p, steps);
+    let bind = tuple_binding(p, atom_id, &used);
+    let mut climb = Climb {
+        p,
+        later,
+        // The changed factor's payloads: the tuple's, borrowed, at the
+        // first step; a view's, owned, after it.
+        changed: Payloads {
+            old: quote! { __old },
+            new: quote! { __new },
+        },
+        exit: quote! { break #block },
+        breaks: false,
+        walked: Vec::new(),
+    };
+    let last = steps.len() - 1;
+    let blocks: Vec<TokenStream> = steps
+        .iter()
+        .enumerate()
+        .map(|(s, step)| climb.step(s, step, s == last))
+        .collect();
+    let body = nest_loops(p, steps, blocks, &used);
+    let body = quote! {
+        #bind
+        #body
+    };
+    if climb.breaks {
+        quote! { #block: { #body } }
+    } else {
+        quote! { { #body } }
+    }
+}
+
+/// The label of a path's block, named after the atom (`'edge_v_a` for
+/// `Edge(v, a)`), so a reader sees which atom each early exit leaves.
+fn atom_label(p: &Program, atom_id: AtomId) -> syn::Lifetime {
     let atom = &p.atoms[atom_id];
-    // The block is named after the atom (`'edge_v_a` for `Edge(v, a)`), so
-    // a reader sees which atom each early exit leaves.
     let mut label_name = p.relations[atom.relation].snake.clone();
     for &v in &atom.vars {
         label_name.push('_');
         label_name.push_str(&p.vars[v].name.to_string());
     }
-    let block = syn::Lifetime::new(&format!("'{label_name}"), proc_macro2::Span::call_site());
-    // Bind the atom's variables to the tuple's columns all at once, so a
-    // variable named like another column cannot shadow it.
-    // Variables no key on the path needs are bound to `_`.
-    let used = used_vars(p, steps);
+    syn::Lifetime::new(&format!("'{label_name}"), proc_macro2::Span::call_site())
+}
+
+/// The `let` binding the atom's variables to the tuple's columns all at
+/// once, so a variable named like another column cannot shadow it; those
+/// not in `used` are bound to `_`.
+fn tuple_binding(p: &Program, atom_id: AtomId, used: &[VarId]) -> TokenStream {
+    let atom = &p.atoms[atom_id];
     let names = atom.vars.iter().map(|&v| {
         if used.contains(&v) {
             let name = &p.vars[v].name;
@@ -43,139 +81,91 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
         }
     });
     let fields = super::field_refs(&quote! { __tuple }, atom.vars.len());
-    let bind = quote! { let (#(#names,)*) = #fields; };
+    quote! { let (#(#names,)*) = #fields; }
+}
 
-    let mut breaks = false;
-    let mut blocks = Vec::new();
-    let last = steps.len() - 1;
-    // The changed factor's payloads: the tuple's, borrowed, at the first
-    // step; a view's, owned, after it.
-    let (mut old, mut new) = (quote! { __old }, quote! { __new });
-    // Where a step with nothing left to change goes: out of the path, or,
-    // inside the loops of a step that changes several entries, on to the
-    // next one.
-    let mut exit = quote! { break #block };
-    // The atoms whose tuples the loops so far walk with their payloads: a
-    // step reads such a sibling from the loop instead of its base map.
-    let mut walked: Vec<AtomId> = Vec::new();
-    for (s, step) in steps.iter().enumerate() {
-        walked.extend(step.binds.iter().filter_map(|b| b.walked_atom(p)));
+/// A factor's payloads before and after a change, as expressions.
+#[derive(Clone)]
+struct Payloads {
+    old: TokenStream,
+    new: TokenStream,
+}
+
+/// What the steps of one path share as they climb the tree.
+struct Climb<'a> {
+    p: &'a Program,
+    /// The later atoms of the updated atom's relation (a self-join).
+    later: &'a [AtomId],
+    /// The changed factor's payloads at the current step.
+    changed: Payloads,
+    /// Where a step with nothing left to change goes: out of the path, or,
+    /// inside the loops of a step that changes several entries, on to the
+    /// next one.
+    exit: TokenStream,
+    /// Whether some step leaves the path's block early.
+    breaks: bool,
+    /// The atoms whose tuples the loops so far walk with their payloads: a
+    /// step reads such a sibling from the loop instead of its base map.
+    walked: Vec<AtomId>,
+}
+
+impl Climb<'_> {
+    /// The code of step `s` (without its loops), which is the path's last
+    /// when `is_last`.
+    fn step(&mut self, s: usize, step: &Step, is_last: bool) -> TokenStream {
+        let p = self.p;
+        self.walked
+            .extend(step.binds.iter().filter_map(|b| b.walked_atom(p)));
         if !step.binds.is_empty() {
             let label = step_label(s);
-            exit = quote! { continue #label };
+            self.exit = quote! { continue #label };
         }
-        let exits_block = exit.to_string().starts_with("break");
-        let target = &p.maps[step.target];
-        let field = &target.name;
-        // The product of the siblings at the current key. A sibling that is
-        // a later atom of the same relation, read at the updated tuple, must
-        // still show its old payload (the self-join delta rule).
-        let sibs: Vec<TokenStream> = step
-            .siblings
-            .iter()
-            .map(|&f| {
-                let value = match f {
-                    Factor::Atom(a) if walked.contains(&a) => {
-                        let payload = loop_payload(p, a);
-                        quote! { ::core::clone::Clone::clone(#payload) }
-                    }
-                    _ => factor_value(p, f),
-                };
-                match f {
-                    Factor::Atom(a) if later.contains(&a) => {
-                        let key = key_expr(p, &p.atoms[a].vars);
-                        quote! {
-                            if #key == *__tuple {
-                                ::core::clone::Clone::clone(__old)
-                            } else {
-                                #value
-                            }
-                        }
-                    }
-                    _ => value,
-                }
-            })
-            .collect();
-        let sib_product = (!sibs.is_empty()).then(|| {
-            breaks |= exits_block;
-            let rest = &sibs[1..];
-            let first = &sibs[0];
-            quote! {
-                let __sib: #k = #first;
-                #(let __sib = ::ivm::Semiring::mul(&__sib, &#rest);)*
-                if ::ivm::Semiring::is_zero(&__sib) {
-                    #exit;
-                }
-            }
-        });
+        let exits_block = self.exit.to_string().starts_with("break");
+        let sib_product = self.sibling_product(step);
+        if sib_product.is_some() {
+            self.breaks |= exits_block;
+        }
         // The changed factor times the siblings, before and after.
-        let (old_term, new_term) = if sib_product.is_some() {
-            (
-                quote! { &::ivm::Semiring::mul(#old, &__sib) },
-                quote! { &::ivm::Semiring::mul(#new, &__sib) },
-            )
+        let terms = if sib_product.is_some() {
+            let Payloads { old, new } = &self.changed;
+            Payloads {
+                old: quote! { &::ivm::Semiring::mul(#old, &__sib) },
+                new: quote! { &::ivm::Semiring::mul(#new, &__sib) },
+            }
         } else {
-            (old.clone(), new.clone())
+            self.changed.clone()
         };
+        let target = &p.maps[step.target];
         match step.target {
             Target::Sum(view) => {
+                let field = &target.name;
                 let key = key_expr(p, &target.key);
-                if s == last {
+                let Payloads { old, new } = terms;
+                if is_last {
                     // A root view: nothing above it to tell.
-                    blocks.push(quote! {
+                    return quote! {
                         #sib_product
-                        self.#field.replace(#key, #old_term, #new_term);
-                    });
-                } else {
-                    breaks |= exits_block;
-                    let upkeep = view_index_upkeep(p, view);
-                    blocks.push(quote! {
-                        #sib_product
-                        let ::core::option::Option::Some((__changed_old, __changed_new)) =
-                            self.#field.replace_changed(#key, #old_term, #new_term)
-                        else {
-                            #exit;
-                        };
-                        #upkeep
-                    });
-                    (old, new) = (quote! { &__changed_old }, quote! { &__changed_new });
+                        self.#field.replace(#key, #old, #new);
+                    };
+                }
+                self.breaks |= exits_block;
+                let upkeep = view_index_upkeep(p, view);
+                let exit = &self.exit;
+                self.changed = Payloads {
+                    old: quote! { &__changed_old },
+                    new: quote! { &__changed_new },
+                };
+                quote! {
+                    #sib_product
+                    let ::core::option::Option::Some((__changed_old, __changed_new)) =
+                        self.#field.replace_changed(#key, #old, #new)
+                    else {
+                        #exit;
+                    };
+                    #upkeep
                 }
             }
-            Target::Free(level) => {
-                // The level only records whether the local payload is
-                // non-zero; the payload itself is looked up when read. So a
-                // change between non-zero payloads stops here.
-                let group = key_expr(p, &target.key);
-                let x = super::level_value(p, &p.get(level).vars);
-                let recount = recount(p, level);
-                // Without zero divisors the product's liveness follows the
-                // changed factor's: the siblings are looked up only when it
-                // turns zero or non-zero.
-                let shortcut = sib_product.is_some().then(|| {
-                    quote! {
-                        if <#k as ::ivm::Semiring>::ZERO_DIVISOR_FREE
-                            && ::ivm::Semiring::is_zero(#old) == ::ivm::Semiring::is_zero(#new)
-                        {
-                            #exit;
-                        }
-                    }
-                });
-                let track = quote! { self.#field.track(#group, #x, #old_term, #new_term) };
-                let apply = if recount.is_empty() {
-                    quote! { #track; }
-                } else {
-                    quote! {
-                        if #track {
-                            #recount
-                        }
-                    }
-                };
-                blocks.push(quote! {
-                    #shortcut
-                    #sib_product
-                    #apply
-                });
-            }
+            Target::Free(level) => self.free_level_step(level, sib_product, terms),
             Target::Join(_) | Target::Support(_) => {
                 // Over a positive semiring a non-zero payload stays
                 // non-zero under inserts, and a product of non-zero
@@ -183,17 +173,123 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                 // bring a new value into the support.
                 let key = key_expr(p, &target.key);
                 let reach = super::names::reach(p, step.target.map());
-                blocks.push(quote! {
+                let old = &self.changed.old;
+                let new_term = &terms.new;
+                quote! {
                     #sib_product
                     if ::ivm::Semiring::is_zero(#old) && !::ivm::Semiring::is_zero(#new_term) {
                         self.#reach(#key);
                     }
-                });
+                }
             }
         }
     }
-    // Each step that changes several entries runs itself and the steps
-    // above it once per combination of its loops.
+
+    /// `__sib`, the product of a step's siblings at the current key, and
+    /// the exit when it is zero; `None` without siblings.
+    fn sibling_product(&self, step: &Step) -> Option<TokenStream> {
+        let k = &self.p.payload;
+        let sibs: Vec<TokenStream> = step
+            .siblings
+            .iter()
+            .map(|&f| self.sibling_value(f))
+            .collect();
+        let (first, rest) = sibs.split_first()?;
+        let exit = &self.exit;
+        Some(quote! {
+            let __sib: #k = #first;
+            #(let __sib = ::ivm::Semiring::mul(&__sib, &#rest);)*
+            if ::ivm::Semiring::is_zero(&__sib) {
+                #exit;
+            }
+        })
+    }
+
+    /// The payload of one sibling at the current key. A sibling that is a
+    /// later atom of the same relation, read at the updated tuple, must
+    /// still show its old payload (the self-join delta rule).
+    fn sibling_value(&self, f: Factor) -> TokenStream {
+        let p = self.p;
+        let value = match f {
+            Factor::Atom(a) if self.walked.contains(&a) => {
+                let payload = loop_payload(p, a);
+                quote! { ::core::clone::Clone::clone(#payload) }
+            }
+            _ => factor_value(p, f),
+        };
+        match f {
+            Factor::Atom(a) if self.later.contains(&a) => {
+                let key = key_expr(p, &p.atoms[a].vars);
+                quote! {
+                    if #key == *__tuple {
+                        ::core::clone::Clone::clone(__old)
+                    } else {
+                        #value
+                    }
+                }
+            }
+            _ => value,
+        }
+    }
+
+    /// A step into a free level, which only records whether the local
+    /// payload is non-zero (the payload itself is looked up when read): a
+    /// change between non-zero payloads stops here.
+    fn free_level_step(
+        &self,
+        level: Id<FreeLevel>,
+        sib_product: Option<TokenStream>,
+        terms: Payloads,
+    ) -> TokenStream {
+        let p = self.p;
+        let k = &p.payload;
+        let target = &p.maps[level];
+        let field = &target.name;
+        let group = key_expr(p, &target.key);
+        let x = super::level_value(p, &p.get(level).vars);
+        let recount = recount(p, level);
+        // Without zero divisors the product's liveness follows the
+        // changed factor's: the siblings are looked up only when it turns
+        // zero or non-zero.
+        let shortcut = sib_product.is_some().then(|| {
+            let Payloads { old, new } = &self.changed;
+            let exit = &self.exit;
+            quote! {
+                if <#k as ::ivm::Semiring>::ZERO_DIVISOR_FREE
+                    && ::ivm::Semiring::is_zero(#old) == ::ivm::Semiring::is_zero(#new)
+                {
+                    #exit;
+                }
+            }
+        });
+        let Payloads { old, new } = terms;
+        let track = quote! { self.#field.track(#group, #x, #old, #new) };
+        let apply = if recount.is_empty() {
+            quote! { #track; }
+        } else {
+            quote! {
+                if #track {
+                    #recount
+                }
+            }
+        };
+        quote! {
+            #shortcut
+            #sib_product
+            #apply
+        }
+    }
+}
+
+/// The steps' code wrapped in their loops: each step that changes several
+/// entries runs itself and the steps above it once per combination of its
+/// loops.
+fn nest_loops(
+    p: &Program,
+    steps: &[Step],
+    blocks: Vec<TokenStream>,
+    used: &[VarId],
+) -> TokenStream {
     let mut body = TokenStream::new();
     for (s, (step, tokens)) in steps.iter().zip(blocks).enumerate().rev() {
         body = quote! { #tokens #body };
@@ -202,18 +298,10 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
                 let label = step_label(s);
                 quote! { #label: }
             });
-            body = bind_loop(p, b, &used, label, body);
+            body = bind_loop(p, b, used, label, body);
         }
     }
-    let body = quote! {
-        #bind
-        #body
-    };
-    if breaks {
-        quote! { #block: { #body } }
-    } else {
-        quote! { { #body } }
-    }
+    body
 }
 
 /// The label of the innermost loop of step `s`.
@@ -381,145 +469,175 @@ fn recount(p: &Program, level: Id<FreeLevel>) -> TokenStream {
 /// The reading of a view tree: the product of the scalars and of the free
 /// levels below the roots.
 pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) -> TokenStream {
-    let k = &p.payload;
-    let head_ty = key_type(p, &p.output.head);
-    // The scalar is one when no variable is summed out at the root: then
-    // it is left out rather than multiplied in.
-    let scalar = (!scalars.is_empty()).then(|| {
-        let factors = scalars.iter().map(|&m| {
+    let reading = Levels { p, scalars, roots };
+    let iter = reading.iter();
+    let get = reading.get();
+    let len = reading.len();
+    let scalar = reading.scalar();
+    quote! {
+        #iter
+        #get
+        #len
+        #scalar
+    }
+}
+
+/// What the methods of a view tree's reading share: the nullary views of
+/// the summed-out roots and the root free levels.
+struct Levels<'a> {
+    p: &'a Program,
+    scalars: &'a [Id<SumView>],
+    roots: &'a [Id<FreeLevel>],
+}
+
+impl Levels<'_> {
+    /// Whether there is a scalar: the scalar is one when no variable is
+    /// summed out at the root, and then it is left out rather than
+    /// multiplied in.
+    fn has_scalar(&self) -> bool {
+        !self.scalars.is_empty()
+    }
+
+    /// The `scalar` method, the product of the scalars; `None` without
+    /// any.
+    fn scalar(&self) -> Option<TokenStream> {
+        let p = self.p;
+        let k = &p.payload;
+        let factors = self.scalars.iter().map(|&m| {
             let field = &p.maps[m].name;
             quote! { self.#field.value(&()) }
         });
-        let product = factors
-            .reduce(|acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })
-            .expect("a scalar");
-        quote! {
+        let product = factors.reduce(|acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })?;
+        Some(quote! {
             /// The factor every output tuple's payload is multiplied by:
             /// the views of the summed-out root variables.
             fn scalar(&self) -> #k {
                 #product
             }
-        }
-    });
-    let acc = scalar.as_ref().map(|_| quote! { __scalar });
+        })
+    }
 
-    // Enumeration: a product over the root levels.
-    let tuples = match chain(p, roots) {
-        // A nullary head: the scalar is the one output tuple's payload.
-        None if roots.is_empty() => {
-            let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
-            quote! { ::core::iter::once(((), #acc)) }
-        }
-        // One level under another: the innermost closure has every head
-        // variable in scope and builds the output tuple itself.
-        Some(levels) => chain_product(p, &levels, acc),
-        None => {
-            let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
-            let (tuples, pattern) = levels_product(p, roots, quote! { () }, acc);
-            let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+    /// The `iter` method: enumeration, a product over the root levels.
+    fn iter(&self) -> TokenStream {
+        let (p, roots) = (self.p, self.roots);
+        let k = &p.payload;
+        let head_ty = key_type(p, &p.output.head);
+        let tuples = self.tuples();
+        let filter = p.zero_divisors.then(|| {
+            quote! { .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload)) }
+        });
+        let body = if !self.has_scalar() {
+            quote! { #tuples #filter }
+        } else if roots.is_empty() {
+            // `once(((), __scalar))` unless the scalar is zero.
             quote! {
-                #tuples.map(|(#pattern, __payload)| ((#(#head_names,)*), __payload))
+                let __scalar = self.scalar();
+                (!::ivm::Semiring::is_zero(&__scalar)).then_some(((), __scalar)).into_iter()
             }
-        }
-    };
-    let filter = p.zero_divisors.then(|| {
-        quote! { .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload)) }
-    });
-    let body = if scalar.is_none() {
-        quote! { #tuples #filter }
-    } else if roots.is_empty() {
-        // `once(((), __scalar))` unless the scalar is zero.
+        } else {
+            quote! {
+                let __scalar = self.scalar();
+                (!::ivm::Semiring::is_zero(&__scalar))
+                    .then_some(__scalar)
+                    .into_iter()
+                    .flat_map(move |__scalar| #tuples)
+                    #filter
+            }
+        };
         quote! {
-            let __scalar = self.scalar();
-            (!::ivm::Semiring::is_zero(&__scalar)).then_some(((), __scalar)).into_iter()
-        }
-    } else {
-        quote! {
-            let __scalar = self.scalar();
-            (!::ivm::Semiring::is_zero(&__scalar))
-                .then_some(__scalar)
-                .into_iter()
-                .flat_map(move |__scalar| #tuples)
-                #filter
-        }
-    };
-    let iter = quote! {
-        /// The result: each output tuple (the head variables, in head
-        /// order) with its non-zero payload, with constant delay.
-        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
-            #body
-        }
-    };
-
-    // Lookup: the product of the scalar and the local payloads along the
-    // key, stopping at the first zero.
-    let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
-    let mut factors: Vec<TokenStream> = scalar.iter().map(|_| quote! { self.scalar() }).collect();
-    for m in p.free_levels(roots) {
-        let local = &p.get(m).factors;
-        if !local.is_empty() {
-            factors.push(product_value(p, local));
+            /// The result: each output tuple (the head variables, in head
+            /// order) with its non-zero payload, with constant delay.
+            pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+                #body
+            }
         }
     }
-    let lookup = match factors.as_slice() {
-        [] => quote! { <#k as ::ivm::Semiring>::one() },
-        [only] => only.clone(),
-        [first, rest @ ..] => quote! {
-            let mut __payload: #k = #first;
-            #(
-                if ::ivm::Semiring::is_zero(&__payload) {
-                    return __payload;
-                }
-                __payload = ::ivm::Semiring::mul(&__payload, &#rest);
-            )*
-            __payload
-        },
-    };
-    let get = quote! {
-        /// The payload of one output tuple; zero when it is not in the result.
-        pub fn get(&self, key: &#head_ty) -> #k {
-            let (#(#key_names,)*) = key;
-            #lookup
-        }
-    };
 
-    let len = if p.zero_divisors {
+    /// The output tuples with their payloads, the scalar (`__scalar`, when
+    /// there is one) multiplied in, zero payloads not filtered out.
+    fn tuples(&self) -> TokenStream {
+        let (p, roots) = (self.p, self.roots);
+        let k = &p.payload;
+        let acc = self.has_scalar().then(|| quote! { __scalar });
+        match chain(p, roots) {
+            // A nullary head: the scalar is the one output tuple's payload.
+            None if roots.is_empty() => {
+                let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
+                quote! { ::core::iter::once(((), #acc)) }
+            }
+            // One level under another: the innermost closure has every head
+            // variable in scope and builds the output tuple itself.
+            Some(levels) => chain_product(p, &levels, acc),
+            None => {
+                let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
+                let (tuples, pattern) = levels_product(p, roots, quote! { () }, acc);
+                let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+                quote! {
+                    #tuples.map(|(#pattern, __payload)| ((#(#head_names,)*), __payload))
+                }
+            }
+        }
+    }
+
+    /// The `get` method: lookup, the product of the scalar and the local
+    /// payloads along the key, stopping at the first zero.
+    fn get(&self) -> TokenStream {
+        let p = self.p;
+        let k = &p.payload;
+        let head_ty = key_type(p, &p.output.head);
+        let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
+        let mut factors: Vec<TokenStream> = Vec::new();
+        if self.has_scalar() {
+            factors.push(quote! { self.scalar() });
+        }
+        for m in p.free_levels(self.roots) {
+            let local = &p.get(m).factors;
+            if !local.is_empty() {
+                factors.push(product_value(p, local));
+            }
+        }
+        let lookup = match factors.as_slice() {
+            [] => quote! { <#k as ::ivm::Semiring>::one() },
+            [only] => only.clone(),
+            [first, rest @ ..] => quote! {
+                let mut __payload: #k = #first;
+                #(
+                    if ::ivm::Semiring::is_zero(&__payload) {
+                        return __payload;
+                    }
+                    __payload = ::ivm::Semiring::mul(&__payload, &#rest);
+                )*
+                __payload
+            },
+        };
         quote! {
-            /// The number of output tuples. The semiring has zero divisors,
-            /// so a product of non-zero payloads can vanish: this counts by
-            /// enumerating, in time linear in the result.
-            pub fn len(&self) -> usize {
-                self.iter().count()
-            }
-
-            /// Whether the result is empty.
-            pub fn is_empty(&self) -> bool {
-                self.iter().next().is_none()
+            /// The payload of one output tuple; zero when it is not in the result.
+            pub fn get(&self, key: &#head_ty) -> #k {
+                let (#(#key_names,)*) = key;
+                #lookup
             }
         }
-    } else {
-        let mut totals = roots.iter().map(|&m| {
-            let field = &p.maps[m].name;
-            quote! { self.#field.total(&()) }
-        });
-        let count = if roots.len() == 1 {
-            totals.next().expect("one root")
-        } else {
-            quote! { ::ivm::__private::count_product([#(#totals),*]) }
-        };
-        let count = if roots.is_empty() {
-            // One output tuple, whose payload is the scalar.
-            quote! { usize::from(!::ivm::Semiring::is_zero(&self.scalar())) }
-        } else if scalar.is_some() {
-            quote! {
-                if ::ivm::Semiring::is_zero(&self.scalar()) {
-                    return 0;
+    }
+
+    /// The `len` and `is_empty` methods: by enumerating when the semiring
+    /// has zero divisors, else from the root levels' counts in O(1).
+    fn len(&self) -> TokenStream {
+        if self.p.zero_divisors {
+            return quote! {
+                /// The number of output tuples. The semiring has zero divisors,
+                /// so a product of non-zero payloads can vanish: this counts by
+                /// enumerating, in time linear in the result.
+                pub fn len(&self) -> usize {
+                    self.iter().count()
                 }
-                usize::try_from(#count).expect("ivm: more output tuples than fit in usize")
-            }
-        } else {
-            quote! { usize::try_from(#count).expect("ivm: more output tuples than fit in usize") }
-        };
+
+                /// Whether the result is empty.
+                pub fn is_empty(&self) -> bool {
+                    self.iter().next().is_none()
+                }
+            };
+        }
+        let count = self.count();
         quote! {
             /// The number of output tuples, in O(1).
             pub fn len(&self) -> usize {
@@ -531,13 +649,34 @@ pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) ->
                 self.len() == 0
             }
         }
-    };
+    }
 
-    quote! {
-        #iter
-        #get
-        #len
-        #scalar
+    /// The body of an O(1) `len`: the product of the root levels' counts,
+    /// zero when the scalar is.
+    fn count(&self) -> TokenStream {
+        let (p, roots) = (self.p, self.roots);
+        let mut totals = roots.iter().map(|&m| {
+            let field = &p.maps[m].name;
+            quote! { self.#field.total(&()) }
+        });
+        let count = if roots.len() == 1 {
+            totals.next().expect("one root")
+        } else {
+            quote! { ::ivm::__private::count_product([#(#totals),*]) }
+        };
+        if roots.is_empty() {
+            // One output tuple, whose payload is the scalar.
+            quote! { usize::from(!::ivm::Semiring::is_zero(&self.scalar())) }
+        } else if self.has_scalar() {
+            quote! {
+                if ::ivm::Semiring::is_zero(&self.scalar()) {
+                    return 0;
+                }
+                usize::try_from(#count).expect("ivm: more output tuples than fit in usize")
+            }
+        } else {
+            quote! { usize::try_from(#count).expect("ivm: more output tuples than fit in usize") }
+        }
     }
 }
 

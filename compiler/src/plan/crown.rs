@@ -23,7 +23,8 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    AtomPath, Factor, Id, Message, MessageParent, PathBody, Program, Trigger, VarId, push_map,
+    AtomPath, Factor, Id, JoinNode, Message, MessageParent, PathBody, Program, RelationIndex,
+    RelationIr, Trigger, VarId, push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -32,28 +33,79 @@ use crate::query::Query;
 /// or the top join is cyclic.
 pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Program> {
     let mut p = skeleton(query, verdict);
-    let head = tree.root;
-    let atom_of = |node: usize| tree.nodes[node].atom.expect("only the root is the head");
-    // The variables a node shares with its parent, in increasing order.
-    let shared = |node: usize| -> Vec<VarId> {
-        let parent = tree.nodes[node].parent.expect("not the root");
-        members(tree.nodes[node].vars & tree.nodes[parent].vars).collect()
-    };
-    // Message maps, children before parents (reverse preorder).
-    let mut preorder = vec![head];
-    let mut i = 0;
-    while i < preorder.len() {
-        preorder.extend(tree.nodes[preorder[i]].children.iter().copied());
-        i += 1;
+    let mut crown = Crown::new(tree);
+    crown.push_messages(&mut p);
+    let tops = crown.top_relations(&p);
+    let top_maps = top_join::place(&mut p, tops)?;
+    crown.link_parents(&mut p, &top_maps);
+    p.triggers = crown.triggers(&p);
+    Some(p)
+}
+
+/// The join tree being lowered, with the message map of each atom's node
+/// once it exists.
+struct Crown<'a> {
+    tree: &'a JoinTree,
+    /// The head node, the tree's root.
+    head: usize,
+    /// The nodes in preorder, the head first.
+    preorder: Vec<usize>,
+    /// The message map of each node but the head.
+    message_of: Vec<Option<Id<Message>>>,
+}
+
+impl<'a> Crown<'a> {
+    /// The tree's nodes in preorder, no message placed yet.
+    fn new(tree: &'a JoinTree) -> Self {
+        let head = tree.root;
+        let mut preorder = vec![head];
+        let mut i = 0;
+        while i < preorder.len() {
+            preorder.extend(tree.nodes[preorder[i]].children.iter().copied());
+            i += 1;
+        }
+        Crown {
+            tree,
+            head,
+            preorder,
+            message_of: vec![None; tree.nodes.len()],
+        }
     }
-    let mut message_of: Vec<Option<Id<Message>>> = vec![None; tree.nodes.len()];
-    for &node in preorder.iter().rev().filter(|&&n| n != head) {
-        let atom = atom_of(node);
-        let key = shared(node);
-        let children: Vec<Id<Message>> = tree.nodes[node]
+
+    /// The atom of a node other than the head.
+    fn atom_of(&self, node: usize) -> usize {
+        self.tree.nodes[node]
+            .atom
+            .expect("only the root is the head")
+    }
+
+    /// The variables a node shares with its parent, in increasing order.
+    fn shared(&self, node: usize) -> Vec<VarId> {
+        let nodes = &self.tree.nodes;
+        let parent = nodes[node].parent.expect("not the root");
+        members(nodes[node].vars & nodes[parent].vars).collect()
+    }
+
+    /// Pushes the message maps, children before parents (reverse
+    /// preorder), each with its parent still to be set.
+    fn push_messages(&mut self, p: &mut Program) {
+        let head = self.head;
+        for i in (0..self.preorder.len()).rev() {
+            let node = self.preorder[i];
+            if node != head {
+                self.message_of[node] = Some(self.push_message(p, node));
+            }
+        }
+    }
+
+    /// Pushes the message map of one node, whose children have theirs.
+    fn push_message(&self, p: &mut Program, node: usize) -> Id<Message> {
+        let atom = self.atom_of(node);
+        let key = self.shared(node);
+        let children: Vec<Id<Message>> = self.tree.nodes[node]
             .children
             .iter()
-            .map(|&c| message_of[c].expect("children first"))
+            .map(|&c| self.message_of[c].expect("children first"))
             .collect();
         let label = &p.atoms[atom].label;
         let mut product = vec![format!("`{label}`")];
@@ -63,7 +115,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
                 .map(|&c| format!("`{}`", p.factor_label(Factor::Map(c.map())))),
         );
         let name = super::names::fresh_name(
-            &p,
+            p,
             &[],
             &format!("message_{}", p.relations[p.atoms[atom].relation].snake),
         );
@@ -75,113 +127,132 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
         let message = Message {
             atom,
             children,
-            // Set below, once the parents' maps exist.
+            // Set by `link_parents`, once the parents' maps exist.
             parent: MessageParent::Join(usize::MAX),
         };
         let name = Ident::new(&name, Span::call_site());
-        message_of[node] = Some(push_map(&mut p.maps, name, doc, key, message));
+        push_map(&mut p.maps, name, doc, key, message)
     }
-    // The top join: one relation per child of the head.
-    let below_head = tree.nodes[head].children.clone();
-    let tops: Vec<TopRelation> = below_head
-        .iter()
-        .map(|&c| {
-            let m = message_of[c].expect("mapped").map();
-            let key = p.maps[m].key.clone();
-            let name = format!(
-                "support_{}",
-                p.relations[p.atoms[atom_of(c)].relation].snake
-            );
-            TopRelation {
-                doc: format!(
-                    "The ({}) values where `{}` is non-zero, each added once; live once it joins with the relations below it.",
-                    p.var_list(&key),
-                    p.factor_label(Factor::Map(m))
-                ),
-                name,
-                key,
-                factors: vec![Factor::Map(m)],
-            }
-        })
-        .collect();
-    // Distinct names among the top relations.
-    let mut tops = tops;
-    let mut taken: Vec<String> = Vec::new();
-    for t in &mut tops {
-        t.name = super::names::fresh_name(&p, &taken, &t.name);
-        taken.push(t.name.clone());
-    }
-    let top_maps = top_join::place(&mut p, tops)?;
 
-    // Parents: a join node, or the parent atom's message through an index
-    // of its relation on the shared columns.
-    for &node in &preorder[1..] {
-        let m = message_of[node].expect("mapped");
-        let parent = tree.nodes[node].parent.expect("not the root");
-        let to = if parent == head {
-            let at = below_head.iter().position(|&c| c == node).expect("a child");
-            MessageParent::Join(top_maps[at].map())
-        } else {
-            let patom = atom_of(parent);
-            let vars = &p.atoms[patom].vars;
-            let columns: Vec<usize> = shared(node)
-                .iter()
-                .map(|&v| vars.iter().position(|&w| w == v).expect("shared"))
-                .collect();
-            let relation = p.atoms[patom].relation;
-            let r = &p.relations[relation];
-            let (key, rest): (Vec<String>, Vec<String>) = {
-                let name = |c: usize| r.columns[c].0.to_string();
-                (
-                    columns.iter().map(|&c| name(c)).collect(),
-                    (0..r.columns.len())
-                        .filter(|c| !columns.contains(c))
-                        .map(name)
-                        .collect(),
-                )
-            };
-            let doc = if rest.is_empty() {
-                format!(
-                    "The tuples of `{}` a message may still revisit, by ({}): one `()` each, the key being the whole tuple.",
-                    r.name,
-                    key.join(", ")
-                )
+    /// The relations of the top join, one per child of the head: the
+    /// support of its message, under distinct names.
+    fn top_relations(&self, p: &Program) -> Vec<TopRelation> {
+        let mut tops: Vec<TopRelation> = self.tree.nodes[self.head]
+            .children
+            .iter()
+            .map(|&c| {
+                let m = self.message_of[c].expect("mapped").map();
+                let key = p.maps[m].key.clone();
+                let name = format!(
+                    "support_{}",
+                    p.relations[p.atoms[self.atom_of(c)].relation].snake
+                );
+                TopRelation {
+                    doc: format!(
+                        "The ({}) values where `{}` is non-zero, each added once; live once it joins with the relations below it.",
+                        p.var_list(&key),
+                        p.factor_label(Factor::Map(m))
+                    ),
+                    name,
+                    key,
+                    factors: vec![Factor::Map(m)],
+                }
+            })
+            .collect();
+        let mut taken: Vec<String> = Vec::new();
+        for t in &mut tops {
+            t.name = super::names::fresh_name(p, &taken, &t.name);
+            taken.push(t.name.clone());
+        }
+        tops
+    }
+
+    /// Sets each message's parent: a join node (`top_maps`, in the order
+    /// of the head's children), or the parent atom's message through an
+    /// index of its relation on the shared columns.
+    fn link_parents(&self, p: &mut Program, top_maps: &[Id<JoinNode>]) {
+        let below_head = &self.tree.nodes[self.head].children;
+        for &node in &self.preorder[1..] {
+            let m = self.message_of[node].expect("mapped");
+            let parent = self.tree.nodes[node].parent.expect("not the root");
+            let to = if parent == self.head {
+                let at = below_head.iter().position(|&c| c == node).expect("a child");
+                MessageParent::Join(top_maps[at].map())
             } else {
-                format!(
-                    "The tuples of `{}` a message may still revisit, by ({}): the ({}) of each.",
-                    r.name,
-                    key.join(", "),
-                    rest.join(", ")
-                )
+                MessageParent::Message {
+                    map: self.message_of[parent].expect("mapped"),
+                    index: self.revisit_index(p, node, m),
+                }
             };
-            let index = super::skeleton::index_of(&mut p, relation, columns);
-            p.maps[index].doc = doc;
-            p.get_mut(index).while_growing.push(m);
-            MessageParent::Message {
-                map: message_of[parent].expect("mapped"),
-                index,
-            }
-        };
-        p.get_mut(m).parent = to;
+            p.get_mut(m).parent = to;
+        }
     }
 
-    let triggers = (0..p.relations.len())
-        .map(|rel| Trigger {
-            relation: rel,
-            paths: (0..p.atoms.len())
-                .filter(|&a| p.atoms[a].relation == rel)
-                .map(|atom| {
-                    let node = (0..tree.nodes.len())
-                        .find(|&n| tree.nodes[n].atom == Some(atom))
-                        .expect("every atom is a node");
-                    AtomPath {
-                        atom,
-                        body: PathBody::Raise(message_of[node].expect("every atom has a message")),
-                    }
-                })
-                .collect(),
-        })
+    /// The index of the parent atom's relation on the columns it shares
+    /// with `node`, through which `node`'s message `m` revisits its
+    /// tuples.
+    fn revisit_index(&self, p: &mut Program, node: usize, m: Id<Message>) -> Id<RelationIndex> {
+        let parent = self.tree.nodes[node].parent.expect("not the root");
+        let patom = self.atom_of(parent);
+        let vars = &p.atoms[patom].vars;
+        let columns: Vec<usize> = self
+            .shared(node)
+            .iter()
+            .map(|&v| vars.iter().position(|&w| w == v).expect("shared"))
+            .collect();
+        let relation = p.atoms[patom].relation;
+        let doc = revisit_index_doc(&p.relations[relation], &columns);
+        let index = super::skeleton::index_of(p, relation, columns);
+        p.maps[index].doc = doc;
+        p.get_mut(index).while_growing.push(m);
+        index
+    }
+
+    /// One trigger per relation: each of its atoms raises its message.
+    fn triggers(&self, p: &Program) -> Vec<Trigger> {
+        let nodes = &self.tree.nodes;
+        (0..p.relations.len())
+            .map(|rel| Trigger {
+                relation: rel,
+                paths: (0..p.atoms.len())
+                    .filter(|&a| p.atoms[a].relation == rel)
+                    .map(|atom| {
+                        let node = (0..nodes.len())
+                            .find(|&n| nodes[n].atom == Some(atom))
+                            .expect("every atom is a node");
+                        AtomPath {
+                            atom,
+                            body: PathBody::Raise(
+                                self.message_of[node].expect("every atom has a message"),
+                            ),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// The doc of a relation's index by `columns` that messages revisit.
+fn revisit_index_doc(r: &RelationIr, columns: &[usize]) -> String {
+    let name = |c: usize| r.columns[c].0.to_string();
+    let key: Vec<String> = columns.iter().map(|&c| name(c)).collect();
+    let rest: Vec<String> = (0..r.columns.len())
+        .filter(|c| !columns.contains(c))
+        .map(name)
         .collect();
-    p.triggers = triggers;
-    Some(p)
+    if rest.is_empty() {
+        format!(
+            "The tuples of `{}` a message may still revisit, by ({}): one `()` each, the key being the whole tuple.",
+            r.name,
+            key.join(", ")
+        )
+    } else {
+        format!(
+            "The tuples of `{}` a message may still revisit, by ({}): the ({}) of each.",
+            r.name,
+            key.join(", "),
+            rest.join(", ")
+        )
+    }
 }

@@ -258,25 +258,7 @@ impl Tracked {
 
     /// `changes()` and its helpers.
     pub fn methods(&self, p: &Program) -> TokenStream {
-        let k = &p.payload;
-        let n = self.nodes.len();
-        let at = |m: Id<JoinNode>| self.nodes.iter().position(|&x| x == m).expect("a node");
-
-        // Every factor map with a journal, once.
-        let mut payload_maps: Vec<MapId> = Vec::new();
-        for &node in &self.nodes {
-            for &f in factors(p, node) {
-                let m = p.factor_map(f);
-                if self.noted(m).is_none() && !payload_maps.contains(&m) {
-                    payload_maps.push(m);
-                }
-            }
-        }
-        let epochs = payload_maps
-            .iter()
-            .map(|&m| &p.maps[m].name)
-            .chain(self.noted.iter().map(|(_, n)| n))
-            .map(|field| quote! { self.#field.end_epoch(); });
+        let epochs = self.epoch_ends(p);
         let start = (!children(p, self.nodes[0]).is_empty()).then(|| {
             quote! {
                 if __first {
@@ -284,120 +266,15 @@ impl Tracked {
                 }
             }
         });
-
-        // The touched tuples of each node, from its factors' journals.
-        let touched = self.nodes.iter().enumerate().map(|(i, &node)| {
-            let set = format_ident!("__touched_{i}");
-            let node_key = &p.maps[node].key;
-            let ty = key_type(p, node_key);
-            let per_factor = factors(p, node).iter().map(|&f| {
-                let fkey = p.top_factor_key(f).expect("checked by `change_tracking`");
-                let as_node = project(fkey, node_key, &quote! { __key });
-                let m = p.factor_map(f);
-                let map = &p.maps[m].name;
-                match self.noted(m) {
-                    Some(noted) => quote! {
-                        for (__key, __then) in self.#noted.written_then() {
-                            let __now = self.#map.get(__key).map_or_else(
-                                <#k as ::ivm::Semiring>::zero,
-                                ::core::clone::Clone::clone,
-                            );
-                            if __now != *__then {
-                                #set.insert(#as_node, ());
-                            }
-                        }
-                    },
-                    None => quote! {
-                        for __key in self.#map.changed_then() {
-                            #set.insert(#as_node, ());
-                        }
-                    },
-                }
-            });
-            quote! {
-                let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
-                #(#per_factor)*
-            }
-        });
-        // The touched tuples that take part in the result: where walks start.
-        let starts = self.nodes.iter().enumerate().map(|(i, &node)| {
-            let set = format_ident!("__touched_{i}");
-            let list = format_ident!("__from_{i}");
-            let map = &p.maps[node];
-            let ty = key_type(p, &map.key);
-            let names = map.key.iter().map(|&v| &p.vars[v].name);
-            let fields = super::super::field_refs(&quote! { __r }, map.key.len());
-            let local = product_value(p, factors(p, node));
-            let (parent, kids, shared) = links(p, node);
-            let field = &map.name;
-            let active = parent.is_some().then(|| {
-                let key = project(&map.key, shared, &quote! { __r });
-                quote! { && self.#field.is_active(&#key) }
-            });
-            let below = kids.iter().map(|&c| {
-                let child = &p.maps[c].name;
-                let key = project(&map.key, links(p, c).2, &quote! { __r });
-                quote! { && !self.#child.live(&#key).is_empty() }
-            });
-            quote! {
-                let #list: ::std::vec::Vec<#ty> = #set
-                    .keys()
-                    .filter(|__r| {
-                        let (#(#names,)*) = #fields;
-                        !::ivm::Semiring::is_zero(&#local) #active #(#below)*
-                    })
-                    .cloned()
-                    .collect();
-            }
-        });
+        let touched = self.touched_sets(p);
+        let starts = self.walk_starts(p);
         // Sets a later node's walks check their tuples against.
-        let shared_sets = (0..n.saturating_sub(1)).map(|i| {
+        let shared_sets = (0..self.nodes.len().saturating_sub(1)).map(|i| {
             let set = format_ident!("__touched_{i}");
             quote! { let #set = ::std::rc::Rc::new(#set); }
         });
-        let walks = self.nodes.iter().enumerate().map(|(x, &node)| {
-            let list = format_ident!("__from_{x}");
-            let walk = self.walk(p, node, &at);
-            let r = if p.maps[node].key.is_empty() {
-                quote! { _ }
-            } else {
-                quote! { __r }
-            };
-            let sets: Vec<Ident> = (0..x).map(|w| format_ident!("__touched_{w}")).collect();
-            if sets.is_empty() {
-                quote! { .chain(#list.into_iter().flat_map(move |#r| #walk)) }
-            } else {
-                quote! {
-                    .chain(#list.into_iter().flat_map({
-                        #(let #sets = ::std::rc::Rc::clone(&#sets);)*
-                        move |#r| #walk
-                    }))
-                }
-            }
-        });
-
-        // The payload of an output tuple then and now: each factor of each
-        // node, read with one probe (and one of its journal).
-        let lookups: Vec<TokenStream> = self
-            .nodes
-            .iter()
-            .flat_map(|&node| factors(p, node).iter())
-            .map(|&f| {
-                let m = p.factor_map(f);
-                let key = key_expr(p, p.top_factor_key(f).expect("checked"));
-                match self.noted(m) {
-                    Some(noted) => {
-                        let now = factor_value(p, f);
-                        quote! { self.#noted.then_and_now(&#key, #now) }
-                    }
-                    None => {
-                        let map = &p.maps[m].name;
-                        quote! { self.#map.value_then_and_now(&#key) }
-                    }
-                }
-            })
-            .collect();
-        let touched: Vec<TokenStream> = touched.collect();
+        let walks = self.walks(p);
+        let lookups = self.lookups(p);
         let body = quote! {
             #(#touched)*
             #(#starts)*
@@ -437,6 +314,153 @@ impl Tracked {
             #methods
             #participation
         }
+    }
+
+    /// Ending the epoch of every factor map's journal, once each: the maps
+    /// that track their own changes, then the journals of those that only
+    /// grow.
+    fn epoch_ends(&self, p: &Program) -> Vec<TokenStream> {
+        let mut payload_maps: Vec<MapId> = Vec::new();
+        for &node in &self.nodes {
+            for &f in factors(p, node) {
+                let m = p.factor_map(f);
+                if self.noted(m).is_none() && !payload_maps.contains(&m) {
+                    payload_maps.push(m);
+                }
+            }
+        }
+        payload_maps
+            .iter()
+            .map(|&m| &p.maps[m].name)
+            .chain(self.noted.iter().map(|(_, n)| n))
+            .map(|field| quote! { self.#field.end_epoch(); })
+            .collect()
+    }
+
+    /// `__touched_<i>`: the touched tuples of each node, from its factors'
+    /// journals.
+    fn touched_sets(&self, p: &Program) -> Vec<TokenStream> {
+        let k = &p.payload;
+        let touched = self.nodes.iter().enumerate().map(|(i, &node)| {
+            let set = format_ident!("__touched_{i}");
+            let node_key = &p.maps[node].key;
+            let ty = key_type(p, node_key);
+            let per_factor = factors(p, node).iter().map(|&f| {
+                let fkey = p.top_factor_key(f).expect("checked by `change_tracking`");
+                let as_node = project(fkey, node_key, &quote! { __key });
+                let m = p.factor_map(f);
+                let map = &p.maps[m].name;
+                match self.noted(m) {
+                    Some(noted) => quote! {
+                        for (__key, __then) in self.#noted.written_then() {
+                            let __now = self.#map.get(__key).map_or_else(
+                                <#k as ::ivm::Semiring>::zero,
+                                ::core::clone::Clone::clone,
+                            );
+                            if __now != *__then {
+                                #set.insert(#as_node, ());
+                            }
+                        }
+                    },
+                    None => quote! {
+                        for __key in self.#map.changed_then() {
+                            #set.insert(#as_node, ());
+                        }
+                    },
+                }
+            });
+            quote! {
+                let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
+                #(#per_factor)*
+            }
+        });
+        touched.collect()
+    }
+
+    /// `__from_<i>`: the touched tuples of each node that take part in the
+    /// result, where walks start.
+    fn walk_starts(&self, p: &Program) -> Vec<TokenStream> {
+        let starts = self.nodes.iter().enumerate().map(|(i, &node)| {
+            let set = format_ident!("__touched_{i}");
+            let list = format_ident!("__from_{i}");
+            let map = &p.maps[node];
+            let ty = key_type(p, &map.key);
+            let names = map.key.iter().map(|&v| &p.vars[v].name);
+            let fields = super::super::field_refs(&quote! { __r }, map.key.len());
+            let local = product_value(p, factors(p, node));
+            let (parent, kids, shared) = links(p, node);
+            let field = &map.name;
+            let active = parent.is_some().then(|| {
+                let key = project(&map.key, shared, &quote! { __r });
+                quote! { && self.#field.is_active(&#key) }
+            });
+            let below = kids.iter().map(|&c| {
+                let child = &p.maps[c].name;
+                let key = project(&map.key, links(p, c).2, &quote! { __r });
+                quote! { && !self.#child.live(&#key).is_empty() }
+            });
+            quote! {
+                let #list: ::std::vec::Vec<#ty> = #set
+                    .keys()
+                    .filter(|__r| {
+                        let (#(#names,)*) = #fields;
+                        !::ivm::Semiring::is_zero(&#local) #active #(#below)*
+                    })
+                    .cloned()
+                    .collect();
+            }
+        });
+        starts.collect()
+    }
+
+    /// The `.chain(..)` of each node's walks from its starting tuples, each
+    /// with the touched sets of the nodes before it.
+    fn walks(&self, p: &Program) -> Vec<TokenStream> {
+        let at = |m: Id<JoinNode>| self.nodes.iter().position(|&x| x == m).expect("a node");
+        let walks = self.nodes.iter().enumerate().map(|(x, &node)| {
+            let list = format_ident!("__from_{x}");
+            let walk = self.walk(p, node, &at);
+            let r = if p.maps[node].key.is_empty() {
+                quote! { _ }
+            } else {
+                quote! { __r }
+            };
+            let sets: Vec<Ident> = (0..x).map(|w| format_ident!("__touched_{w}")).collect();
+            if sets.is_empty() {
+                quote! { .chain(#list.into_iter().flat_map(move |#r| #walk)) }
+            } else {
+                quote! {
+                    .chain(#list.into_iter().flat_map({
+                        #(let #sets = ::std::rc::Rc::clone(&#sets);)*
+                        move |#r| #walk
+                    }))
+                }
+            }
+        });
+        walks.collect()
+    }
+
+    /// The payload of an output tuple then and now: each factor of each
+    /// node, read with one probe (and one of its journal).
+    fn lookups(&self, p: &Program) -> Vec<TokenStream> {
+        self.nodes
+            .iter()
+            .flat_map(|&node| factors(p, node).iter())
+            .map(|&f| {
+                let m = p.factor_map(f);
+                let key = key_expr(p, p.top_factor_key(f).expect("checked"));
+                match self.noted(m) {
+                    Some(noted) => {
+                        let now = factor_value(p, f);
+                        quote! { self.#noted.then_and_now(&#key, #now) }
+                    }
+                    None => {
+                        let map = &p.maps[m].name;
+                        quote! { self.#map.value_then_and_now(&#key) }
+                    }
+                }
+            })
+            .collect()
     }
 
     /// The output tuples through the touched tuple `__r` of node `x`, less

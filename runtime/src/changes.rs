@@ -213,6 +213,31 @@ fn note_first<Key: Eq + Hash, K>(now: &mut HashMap<Key, K>, key: Key, old: K) {
     now.entry(key).or_insert(old);
 }
 
+/// What `changes_since` of generated code returns: when `all` is given
+/// (the first call), every output tuple of it against zero, then the
+/// changes the maps' journals led to.
+pub fn since<Key, K: Semiring>(
+    all: Option<impl Iterator<Item = (Key, K)>>,
+    changed: impl Iterator<Item = (Key, K, K)>,
+) -> impl Iterator<Item = (Key, K, K)> {
+    all.into_iter()
+        .flatten()
+        .map(|(key, now)| (key, K::zero(), now))
+        .chain(changed)
+}
+
+/// Output tuple `key` with its payload then and now (`then_and_now` reads
+/// them), if they differ: a candidate that the journals led to but whose
+/// payload came back is no change.
+#[inline]
+pub fn changed<Key, K: PartialEq>(
+    key: Key,
+    then_and_now: impl FnOnce(&Key) -> (K, K),
+) -> Option<(Key, K, K)> {
+    let (then, now) = then_and_now(&key);
+    (then != now).then_some((key, then, now))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,29 +275,4 @@ mod tests {
         );
         assert!(c.diff([(2, Int(3)), (3, Int(1))].into_iter()).is_empty());
     }
-}
-
-/// What `changes_since` of generated code returns: when `all` is given
-/// (the first call), every output tuple of it against zero, then the
-/// changes the maps' journals led to.
-pub fn since<Key, K: Semiring>(
-    all: Option<impl Iterator<Item = (Key, K)>>,
-    changed: impl Iterator<Item = (Key, K, K)>,
-) -> impl Iterator<Item = (Key, K, K)> {
-    all.into_iter()
-        .flatten()
-        .map(|(key, now)| (key, K::zero(), now))
-        .chain(changed)
-}
-
-/// Output tuple `key` with its payload then and now (`then_and_now` reads
-/// them), if they differ: a candidate that the journals led to but whose
-/// payload came back is no change.
-#[inline]
-pub fn changed<Key, K: PartialEq>(
-    key: Key,
-    then_and_now: impl FnOnce(&Key) -> (K, K),
-) -> Option<(Key, K, K)> {
-    let (then, now) = then_and_now(&key);
-    (then != now).then_some((key, then, now))
 }

@@ -44,7 +44,7 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
     let collect = (0..n).map(|j| levels.collect(j));
     let topmost = (0..n).map(|j| levels.topmost(j));
     let shared = levels.shared_sets();
-    let from_levels = (0..n).map(|j| levels.from_level(j));
+    let from_levels = (0..n).map(|j| levels.through_level(j));
     let body = match levels.scalar_changed() {
         None => quote! {
             #(#collect)*
@@ -325,7 +325,7 @@ impl<'a> Levels<'a> {
 
     /// `.chain(..)` of the tuples through level `j`'s topmost changed
     /// prefixes; each closure holds its own handles on the sets it checks.
-    fn from_level(&self, j: usize) -> TokenStream {
+    fn through_level(&self, j: usize) -> TokenStream {
         let list = format_ident!("__from_{j}");
         let walk = self.walk(Some(j));
         let sets: Vec<_> = self

@@ -105,6 +105,20 @@ fn run(case: &Case) -> Report {
     reports.remove(0)
 }
 
+/// The verdict of the rule under the attributes.
+fn verdict(attrs: &'static str, rule: &'static str) -> Verdict {
+    let case = Case {
+        what: attrs,
+        attrs,
+        rule,
+        classes: "",
+        fhtw: "",
+        strategy: "",
+        update_time: "",
+    };
+    run(&case).verdict
+}
+
 /// The accepted verdict; a panic with the rejection otherwise.
 fn accepted(v: Verdict) -> Accepted {
     match v {
@@ -210,18 +224,6 @@ fn witnesses_name_the_cores_of_the_papers() {
 
 #[test]
 fn forced_strategies_are_checked() {
-    let verdict = |attrs: &'static str, rule: &'static str| {
-        let case = Case {
-            what: attrs,
-            attrs,
-            rule,
-            classes: "",
-            fhtw: "",
-            strategy: "",
-            update_time: "",
-        };
-        run(&case).verdict
-    };
     let triangle = "Q() = R(a, b) * S(b, c) * T(c, a)";
     let v = accepted(verdict("#[strategy(ivm_eps(eps = 0.3))]", triangle));
     assert_eq!(v.strategy.keyword(), "ivm_eps");
@@ -266,6 +268,10 @@ fn forced_strategies_are_checked() {
     assert!(v.witness.contains("triangle count"), "{v:?}");
     let v = rejected(verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)"));
     assert!(v.witness.contains("inserts only"), "{v:?}");
+}
+
+#[test]
+fn allow_intractable_takes_the_cheapest_candidate() {
     // `#[allow(intractable)]` turns a rejection into the cheapest of a
     // view tree over a general variable order, the first-order delta and
     // recompute: for the 3-path count, the view tree (one degree for `T`,
@@ -322,18 +328,6 @@ fn forced_strategies_are_checked() {
 
 #[test]
 fn user_semirings_are_judged_by_their_stated_class() {
-    let verdict = |attrs: &'static str, rule: &'static str| {
-        let case = Case {
-            what: attrs,
-            attrs,
-            rule,
-            classes: "",
-            fhtw: "",
-            strategy: "",
-            update_time: "",
-        };
-        run(&case).verdict
-    };
     let v = verdict(
         "#[semiring(my::Prov, positive)] #[updates(insert_only)]",
         "Q(a, c) = R(a, b) * S(a, c) * T(c, d)",

@@ -89,13 +89,38 @@ pub enum Plan {
 pub struct Rejection {
     /// What is wrong, the witness, the lower bound and what to do.
     pub message: String,
-    /// Where the error points: the first and the last atom of the witness;
-    /// else the `#[strategy(...)]` attribute that does not apply; else the
-    /// query's name.
+    /// Where the error points: the `#[strategy(...)]` attribute that does
+    /// not apply; else the first and the last atom (or theta factor) of
+    /// the witness; else the query's name.
     pub span: (Span, Span),
 }
 
 impl Rejection {
+    /// The error of a query the verdict rejects: the reason, the witness,
+    /// the lower bound where the rejection rests on one, and the hint.
+    pub fn of(query: &Query, rejected: &Rejected) -> Rejection {
+        let mut message = format!(
+            "query `{}` cannot be maintained efficiently: {}",
+            query.name, rejected.reason
+        );
+        message.push_str(&format!("\n  witness: {}", rejected.witness));
+        if let Some(bound) = rejected.lower_bound() {
+            let updates = match query.updates {
+                UpdateModel::InsertDelete => "inserts and deletes",
+                UpdateModel::InsertOnly => "inserts only",
+            };
+            message.push_str(&format!(
+                "\n  lower bound: {bound} (under {updates} over `{}`; {})",
+                query.semiring.name, rejected.source
+            ));
+        }
+        message.push_str(&format!("\n  help: {}", rejected.hint));
+        Rejection {
+            message,
+            span: rejection_span(query, rejected),
+        }
+    }
+
     /// The compile error, over the range of `span`.
     pub fn to_error(&self) -> syn::Error {
         let (start, end) = self.span;
@@ -246,33 +271,6 @@ fn feed_derived_relations(p: &mut Program) {
                 relation: source,
                 paths: vec![path],
             }),
-        }
-    }
-}
-
-impl Rejection {
-    /// The error of a query the verdict rejects: the reason, the witness,
-    /// the lower bound where the rejection rests on one, and the hint.
-    pub fn of(query: &Query, rejected: &Rejected) -> Rejection {
-        let mut message = format!(
-            "query `{}` cannot be maintained efficiently: {}",
-            query.name, rejected.reason
-        );
-        message.push_str(&format!("\n  witness: {}", rejected.witness));
-        if let Some(bound) = rejected.lower_bound() {
-            let updates = match query.updates {
-                UpdateModel::InsertDelete => "inserts and deletes",
-                UpdateModel::InsertOnly => "inserts only",
-            };
-            message.push_str(&format!(
-                "\n  lower bound: {bound} (under {updates} over `{}`; {})",
-                query.semiring.name, rejected.source
-            ));
-        }
-        message.push_str(&format!("\n  help: {}", rejected.hint));
-        Rejection {
-            message,
-            span: rejection_span(query, rejected),
         }
     }
 }

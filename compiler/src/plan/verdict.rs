@@ -1,11 +1,13 @@
 //! The verdict (`docs/design.md#verdicts-and-strategies`): from the query's
 //! classes, the update model and the semiring's class to a strategy with its
-//! bounds, or a rejection with the witness the lower bound rests on.
+//! [`Bounds`] ([`Verdict::Accepted`]), or a rejection with what it rests on
+//! ([`Grounds`]: a [`LowerBound`], a forced strategy that does not apply, a
+//! theta factor) and the witness ([`Verdict::Rejected`]).
 //!
 //! The table's rows are tried in order and the first that matches applies.
 //! A strategy forced with `#[strategy(...)]` is checked for soundness
-//! instead; `#[allow(intractable)]` turns a rejection into the first-order
-//! strategy.
+//! instead; `#[allow(intractable)]` turns a rejection into the cheapest
+//! strategy that applies ([`opt_in_choice`]).
 
 use crate::analysis::hypergraph::{bit, members};
 use crate::analysis::variable_order::Over;
@@ -278,7 +280,8 @@ impl Bound {
 /// An atom's cost in a [`Bound::PerAtom`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtomCost {
-    /// The atom as a bound names it ([`short_label`]).
+    /// The atom as a bound names it: its relation, or the atom as written
+    /// where the relation has several atoms.
     pub atom: String,
     /// The degrees whose product bounds its update (none: one entry per
     /// view on its path).

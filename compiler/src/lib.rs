@@ -43,7 +43,7 @@
 //! let r = &reports[0];
 //! assert!(r.analysis.hierarchical.is_ok());
 //! assert!(r.analysis.q_hierarchical.is_err()); // a q-core: y dominates x
-//! assert!(!r.verdict.tractable);
+//! assert!(!r.verdict.tractable());
 //! ```
 
 #![forbid(unsafe_code)]

@@ -22,7 +22,8 @@ pub struct Report {
     /// The strategy chosen, or the rejection, with the bounds and the
     /// reasons.
     pub verdict: Verdict,
-    /// What will be built, or why nothing is.
+    /// What will be built, or why nothing is: the verdict's rejection as
+    /// the error ([`Rejection::of`]), or an internal error.
     pub plan: Result<Plan, Rejection>,
     /// The SQL view the query was lowered from, if it was written in SQL.
     pub sql: Option<String>,

@@ -41,12 +41,12 @@ impl Compiled {
             pipeline::lower(&report).map_err(|e| format!("query {name} is rejected: {e}"))?;
         let strategy = report
             .verdict
-            .strategy
+            .strategy()
             .map(|s| s.keyword())
             .ok_or_else(|| format!("query {name} has no strategy"))?;
         let code = emit::to_file_string(emit::emit(&program)).map_err(|e| e.to_string())?;
         Ok(Compiled {
-            intractable: !report.verdict.tractable,
+            intractable: !report.verdict.tractable(),
             query: report.query,
             strategy,
             code,

@@ -336,8 +336,8 @@ pub fn accept(spec: Spec, aim: Option<Bucket>) -> Option<Generated> {
     let text = spec.text();
     let reports = pipeline::report_str(&text).ok()?;
     let report = reports.first()?;
-    let strategy = report.verdict.strategy?.keyword();
-    let intractable = !report.verdict.tractable;
+    let strategy = report.verdict.strategy()?.keyword();
+    let intractable = !report.verdict.tractable();
     if let Some(bucket) = aim
         && !bucket.wants(strategy, intractable)
     {

@@ -7,6 +7,7 @@
 mod common;
 
 use ivm_compiler::pipeline::{self, Report};
+use ivm_compiler::plan::verdict::{Accepted, Choice, Rejected, Verdict};
 
 struct Case {
     /// What the query is and where it comes from.
@@ -104,6 +105,36 @@ fn run(case: &Case) -> Report {
     reports.remove(0)
 }
 
+/// The verdict of the rule under the attributes.
+fn verdict(attrs: &'static str, rule: &'static str) -> Verdict {
+    let case = Case {
+        what: attrs,
+        attrs,
+        rule,
+        classes: "",
+        fhtw: "",
+        strategy: "",
+        update_time: "",
+    };
+    run(&case).verdict
+}
+
+/// The accepted verdict; a panic with the rejection otherwise.
+fn accepted(v: Verdict) -> Accepted {
+    match v {
+        Verdict::Accepted(a) => a,
+        Verdict::Rejected(r) => panic!("rejected: {r:?}"),
+    }
+}
+
+/// The rejection; a panic with the accepted verdict otherwise.
+fn rejected(v: Verdict) -> Rejected {
+    match v {
+        Verdict::Rejected(r) => r,
+        Verdict::Accepted(a) => panic!("accepted: {a:?}"),
+    }
+}
+
 fn flags(r: &Report) -> String {
     let a = &r.analysis;
     [
@@ -125,7 +156,7 @@ fn catalogue_has_the_expected_classes_widths_and_verdicts() {
     let mut failures = Vec::new();
     for case in CASES {
         let r = run(case);
-        let strategy = r.verdict.strategy.map_or("reject", |s| s.keyword());
+        let strategy = r.verdict.strategy().map_or("reject", |s| s.keyword());
         let got = (flags(&r), r.analysis.fhtw.value.to_string(), strategy);
         let want = (case.classes.to_owned(), case.fhtw.to_owned(), case.strategy);
         if got != want {
@@ -135,16 +166,17 @@ fn catalogue_has_the_expected_classes_widths_and_verdicts() {
             ));
             continue;
         }
-        if r.verdict.accepted() {
-            if r.verdict.update_time != case.update_time {
+        if let Some(v) = r.verdict.accepted() {
+            let update_time = v.bounds.update.to_string();
+            if update_time != case.update_time {
                 failures.push(format!(
-                    "{}: update time {} but want {}",
-                    case.what, r.verdict.update_time, case.update_time
+                    "{}: update time {update_time} but want {}",
+                    case.what, case.update_time
                 ));
             }
-            assert!(r.verdict.tractable, "{}", case.what);
+            assert!(r.verdict.tractable(), "{}", case.what);
         } else {
-            let witness = r.verdict.witness.as_deref().unwrap_or("");
+            let witness = r.verdict.witness().unwrap_or("");
             assert!(
                 !witness.is_empty(),
                 "{}: a rejection names its witness",
@@ -167,7 +199,7 @@ fn witnesses_name_the_cores_of_the_papers() {
             strategy: "",
             update_time: "",
         };
-        run(&case).verdict.witness.unwrap_or_default()
+        run(&case).verdict.witness().unwrap_or_default().to_owned()
     };
     let w = witness(COUNT_IO, "Q(x) = S(x, y) * T(y)");
     assert!(w.starts_with("a q-core"), "{w}");
@@ -192,139 +224,131 @@ fn witnesses_name_the_cores_of_the_papers() {
 
 #[test]
 fn forced_strategies_are_checked() {
-    let verdict = |attrs: &'static str, rule: &'static str| {
-        let case = Case {
-            what: attrs,
-            attrs,
-            rule,
-            classes: "",
-            fhtw: "",
-            strategy: "",
-            update_time: "",
-        };
-        run(&case).verdict
-    };
     let triangle = "Q() = R(a, b) * S(b, c) * T(c, a)";
-    let v = verdict("#[strategy(ivm_eps(eps = 0.3))]", triangle);
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("ivm_eps"));
+    let v = accepted(verdict("#[strategy(ivm_eps(eps = 0.3))]", triangle));
+    assert_eq!(v.strategy.keyword(), "ivm_eps");
     // The views range over pairs of heavy values: O(N) at every ε.
     assert_eq!(
-        (v.update_time.as_str(), v.space.as_deref()),
-        ("O(N^0.7)", Some("O(N)"))
+        (
+            v.bounds.update.to_string(),
+            v.bounds.space.map(|s| s.to_string())
+        ),
+        ("O(N^0.7)".to_owned(), Some("O(N)".to_owned()))
     );
     for eps in ["0", "1", "0.0", "1.0"] {
         let attrs: &'static str =
             Box::leak(format!("#[strategy(ivm_eps(eps = {eps}))]").into_boxed_str());
-        assert_eq!(verdict(attrs, triangle).update_time, "O(N)", "eps = {eps}");
+        let v = accepted(verdict(attrs, triangle));
+        assert_eq!(v.bounds.update.to_string(), "O(N)", "eps = {eps}");
     }
-    let v = verdict("#[strategy(factorized)]", triangle);
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("factorized"));
-    let v = verdict("#[strategy(first_order)]", triangle);
+    let v = accepted(verdict("#[strategy(factorized)]", triangle));
+    assert_eq!(v.strategy.keyword(), "factorized");
+    let v = accepted(verdict("#[strategy(first_order)]", triangle));
     assert_eq!(
-        (v.strategy.map(|s| s.keyword()), v.update_time.as_str()),
-        (Some("first_order"), "O(N)")
+        (v.strategy.keyword(), v.bounds.update.to_string()),
+        ("first_order", "O(N)".to_owned())
     );
-    let v = verdict("#[strategy(recompute)]", triangle);
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("recompute"));
-    assert!(v.delay.starts_with("O(N^1.5)"), "{}", v.delay);
+    let v = accepted(verdict("#[strategy(recompute)]", triangle));
+    assert_eq!(v.strategy.keyword(), "recompute");
+    let delay = v.bounds.delay.to_string();
+    assert!(delay.starts_with("O(N^1.5)"), "{delay}");
     // A view tree over a general variable order applies to the triangle
     // too, with each relation's bound.
-    let v = verdict("#[strategy(view_tree)]", triangle);
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
-    assert!(v.update_time.contains("O(deg_T(c))"), "{}", v.update_time);
+    let v = accepted(verdict("#[strategy(view_tree)]", triangle));
+    assert_eq!(v.strategy.keyword(), "view_tree");
+    let update = v.bounds.update.to_string();
+    assert!(update.contains("O(deg_T(c))"), "{update}");
     // A strategy that does not fit is a rejection that says why.
-    let v = verdict("#[strategy(two_layer)]", triangle);
-    assert!(v.strategy.is_none());
-    let why = v.witness.clone().unwrap_or_default();
+    let v = rejected(verdict("#[strategy(two_layer)]", triangle));
     assert!(
-        v.reason.contains("does not apply") && why.contains("inserts only"),
+        v.reason.contains("does not apply") && v.witness.contains("inserts only"),
         "{v:?}"
     );
-    let v = verdict("#[strategy(ivm_eps)]", "Q(k) = R(k, x) * S(k, y)");
-    assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("triangle count"));
-    let v = verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)");
-    assert!(v.strategy.is_none() && v.witness.unwrap_or_default().contains("inserts only"));
+    let v = rejected(verdict("#[strategy(ivm_eps)]", "Q(k) = R(k, x) * S(k, y)"));
+    assert!(v.witness.contains("triangle count"), "{v:?}");
+    let v = rejected(verdict("#[strategy(crown)]", "Q(k) = R(k, x) * S(k, y)"));
+    assert!(v.witness.contains("inserts only"), "{v:?}");
+}
+
+#[test]
+fn allow_intractable_takes_the_cheapest_candidate() {
     // `#[allow(intractable)]` turns a rejection into the cheapest of a
     // view tree over a general variable order, the first-order delta and
     // recompute: for the 3-path count, the view tree (one degree for `T`,
     // where first order pays two for every atom, in linear space); for
     // matrix multiplication (one degree either way), the first-order delta.
-    let v = verdict("#[allow(intractable)]", "Q() = R(a, b) * S(b, c) * T(c, d)");
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
-    assert!(!v.tractable && v.opted_in && v.witness.is_some());
-    assert_eq!(v.update_time, "O(deg_S(c)) for `T`, O(1) for `R`, `S`");
-    let v = verdict("#[allow(intractable)]", "Q(x, z) = R(x, y) * S(y, z)");
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
-    assert_eq!(v.update_time, "O(N)");
+    let v = accepted(verdict(
+        "#[allow(intractable)]",
+        "Q() = R(a, b) * S(b, c) * T(c, d)",
+    ));
+    assert_eq!(v.strategy.keyword(), "view_tree");
+    assert!(matches!(v.choice, Choice::Intractable { .. }));
+    assert_eq!(
+        v.bounds.update.to_string(),
+        "O(deg_S(c)) for `T`, O(1) for `R`, `S`"
+    );
+    let v = accepted(verdict(
+        "#[allow(intractable)]",
+        "Q(x, z) = R(x, y) * S(y, z)",
+    ));
+    assert_eq!(v.strategy.keyword(), "first_order");
+    assert_eq!(v.bounds.update.to_string(), "O(N)");
     // The 4-cycle over the order `a → c → {b, d}` pays one degree per
     // update where first order pays two, but its views over opposite
     // corners may hold N^2 entries (width 2): saving one degree does not
     // pay for that, so the opt-in takes first order, and says why.
-    let v = verdict(
+    let v = accepted(verdict(
         "#[allow(intractable)]",
         "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
-    );
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("first_order"));
-    assert!(!v.tractable && v.opted_in && v.witness.is_some());
+    ));
+    assert_eq!(v.strategy.keyword(), "first_order");
+    assert!(matches!(v.choice, Choice::Intractable { .. }));
     let weighed = v.weighed.unwrap_or_default();
     assert!(
         weighed.contains("O(N^2) space (its views may outgrow the input by more than it saves)"),
         "{weighed}"
     );
     // Forced, it gets the view tree.
-    let v = verdict(
+    let v = accepted(verdict(
         "#[strategy(view_tree)]",
         "Q() = R(a, b) * S(b, c) * T(c, d) * U(d, a)",
-    );
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    ));
+    assert_eq!(v.strategy.keyword(), "view_tree");
     assert_eq!(
-        v.update_time,
+        v.bounds.update.to_string(),
         "O(deg_S(b)) for `R`, O(deg_R(b)) for `S`, O(deg_U(d)) for `T`, O(deg_T(d)) for `U`"
     );
     // A tractable query is unaffected by it.
-    let v = verdict("#[allow(intractable)]", "Q(k) = R(k, x) * S(k, y)");
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    let v = accepted(verdict("#[allow(intractable)]", "Q(k) = R(k, x) * S(k, y)"));
+    assert_eq!(
+        (v.strategy.keyword(), v.choice),
+        ("view_tree", Choice::Automatic)
+    );
 }
 
 #[test]
 fn user_semirings_are_judged_by_their_stated_class() {
-    let verdict = |attrs: &'static str, rule: &'static str| {
-        let case = Case {
-            what: attrs,
-            attrs,
-            rule,
-            classes: "",
-            fhtw: "",
-            strategy: "",
-            update_time: "",
-        };
-        run(&case).verdict
-    };
     let v = verdict(
         "#[semiring(my::Prov, positive)] #[updates(insert_only)]",
         "Q(a, c) = R(a, b) * S(a, c) * T(c, d)",
     );
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("two_layer"));
-    let v = verdict(
+    assert_eq!(v.strategy().map(|s| s.keyword()), Some("two_layer"));
+    let v = rejected(verdict(
         "#[semiring(my::Prov, positive)]",
         "Q(k) = R(k, x) * S(k, y)",
-    );
-    assert!(
-        v.strategy.is_none() && v.reason.contains("no way to retract"),
-        "{}",
-        v.reason
-    );
+    ));
+    assert!(v.reason.contains("no way to retract"), "{}", v.reason);
     let v = verdict(
         "#[semiring(my::Prov, positive, deletable)]",
         "Q(k) = R(k, x) * S(k, y)",
     );
-    assert_eq!(v.strategy.map(|s| s.keyword()), Some("view_tree"));
+    assert_eq!(v.strategy().map(|s| s.keyword()), Some("view_tree"));
     let v = verdict(
         "#[semiring(my::Ring, ring)] #[updates(insert_only)]",
         "Q(a, c) = R(a, b) * S(a, c) * T(c, d)",
     );
     assert!(
-        v.strategy.is_none(),
+        v.rejected().is_some(),
         "a ring under insert_only is judged as under deletes"
     );
 }
@@ -351,7 +375,7 @@ fn every_accepted_combination_lowers_and_emits() {
                 let report = pipeline::report_str(&text)
                     .unwrap_or_else(|e| panic!("{}: {e}", case.what))
                     .remove(0);
-                if !report.verdict.accepted() {
+                if report.verdict.accepted().is_none() {
                     continue;
                 }
                 match pipeline::lower(&report) {

@@ -82,8 +82,8 @@ fn factorized_needs_a_counting_semiring() {
         }";
     let reports = ivm_compiler::pipeline::report_str(text).unwrap();
     let verdict = &reports[0].verdict;
-    assert_eq!(verdict.strategy, None);
-    let why = verdict.witness.as_deref().unwrap_or_default();
+    assert_eq!(verdict.strategy(), None);
+    let why = verdict.witness().unwrap_or_default();
     assert!(why.contains("needs a counting semiring"), "{why}");
 }
 

@@ -3,6 +3,7 @@
 use serde_json::{Value, json};
 
 use super::Report;
+use crate::plan::verdict::Verdict;
 
 /// The report as a JSON value.
 ///
@@ -19,35 +20,12 @@ use super::Report;
 /// A query written in SQL has `sql`, the view it was lowered from.
 pub fn to_json(r: &Report) -> Value {
     let a = &r.analysis;
-    let v = &r.verdict;
-    let strategy = match v.strategy {
-        Some(s) => s.keyword(),
-        None => "reject",
-    };
-    let mut verdict = json!({
-        "tractable": v.tractable,
-        "accepted": v.accepted(),
-        "strategy": strategy,
-        "update_time": v.update_time,
-        "delay": v.delay,
-        "witness": v.witness,
-        "reason": v.reason,
-        "source": v.source,
-    });
-    if let Some(crate::query::Strategy::IvmEps { eps }) = v.strategy {
-        verdict["eps"] = json!(eps);
-    }
-    if let Some(space) = &v.space {
-        verdict["space"] = json!(space);
-    }
-    if let Some(weighed) = &v.weighed {
-        verdict["weighed"] = json!(weighed);
-    }
+    let mut verdict = verdict_json(&r.verdict);
     if let Some(changes) = super::changes(r) {
         verdict["changes"] = json!(changes);
     }
-    if let Some(hint) = &v.hint {
-        verdict["hint"] = json!(hint);
+    if let Verdict::Rejected(v) = &r.verdict {
+        verdict["hint"] = json!(v.hint);
     }
     let local_steps: Vec<Value> = super::local_steps(&r.query)
         .into_iter()
@@ -73,8 +51,8 @@ pub fn to_json(r: &Report) -> Value {
             let part = |p: &Report| {
                 json!({
                     "rule": p.query.rule_text(),
-                    "strategy": p.verdict.strategy.map_or("reject", |s| s.keyword()),
-                    "update_time": p.verdict.update_time,
+                    "strategy": strategy(&p.verdict),
+                    "update_time": update_time(&p.verdict),
                 })
             };
             json!({
@@ -112,4 +90,53 @@ pub fn to_json(r: &Report) -> Value {
         out["sql"] = json!(sql);
     }
     out
+}
+
+/// The verdict's fields, but for `changes` and `hint`: its strategy (or
+/// `reject`), bounds, witness, reason and source, and what was weighed.
+fn verdict_json(v: &Verdict) -> Value {
+    let mut verdict = json!({
+        "tractable": v.tractable(),
+        "accepted": v.accepted().is_some(),
+        "strategy": strategy(v),
+        "update_time": update_time(v),
+        "delay": match v {
+            Verdict::Accepted(v) => v.bounds.delay.to_string(),
+            Verdict::Rejected(_) => update_time(v),
+        },
+        "witness": v.witness(),
+        "reason": v.reason(),
+        "source": match v {
+            Verdict::Accepted(v) => v.source,
+            Verdict::Rejected(v) => v.source,
+        },
+    });
+    if let Verdict::Accepted(v) = v {
+        if let crate::query::Strategy::IvmEps { eps } = v.strategy {
+            verdict["eps"] = json!(eps);
+        }
+        if let Some(space) = &v.bounds.space {
+            verdict["space"] = json!(space.to_string());
+        }
+        if let Some(weighed) = &v.weighed {
+            verdict["weighed"] = json!(weighed);
+        }
+    }
+    verdict
+}
+
+/// The strategy's keyword, or `reject`.
+fn strategy(v: &Verdict) -> &'static str {
+    v.strategy().map_or("reject", |s| s.keyword())
+}
+
+/// The update time of an accepted verdict; for a rejection, its lower
+/// bound, or `not applicable` where it rests on none.
+fn update_time(v: &Verdict) -> String {
+    match v {
+        Verdict::Accepted(v) => v.bounds.update.to_string(),
+        Verdict::Rejected(v) => v
+            .lower_bound()
+            .map_or_else(|| "not applicable".to_owned(), |b| b.to_string()),
+    }
 }

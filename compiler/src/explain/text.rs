@@ -7,6 +7,7 @@ use super::tree::{self, Node};
 use crate::analysis::decomposition::Subquery;
 use crate::analysis::hypergraph::{Mask, members};
 use crate::analysis::{Analysis, Hypergraph, InequalityJoin, JoinTree, Triangle, VariableOrder};
+use crate::plan::verdict::{Accepted, Choice, Rejected, Verdict};
 use crate::plan::{Plan, verdict};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring;
@@ -104,59 +105,59 @@ fn classes_section(out: &mut String, a: &Analysis) {
 /// or the rejection with its lower bound, witness, hint and the
 /// semirings over which the query would be tractable.
 fn verdict_section(out: &mut String, r: &Report) {
-    let a = &r.analysis;
-    let v = &r.verdict;
-    match v.strategy {
-        Some(s) => {
-            let name = match s {
-                Strategy::IvmEps { eps } => format!("ivm_eps (ε = {eps})"),
-                other => other.keyword().to_owned(),
-            };
-            let how = if v.opted_in && !v.tractable {
-                " (opted in: the query is not tractable)"
-            } else if v.opted_in {
-                " (forced with #[strategy])"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "verdict: maintained with {name}{how}");
-            let _ = writeln!(out, "  update time  {} amortized", v.update_time);
-            let _ = writeln!(out, "  delay        {}", v.delay);
-            if let Some(changes) = super::changes(r) {
-                let _ = writeln!(out, "  changes()    {changes}");
-            }
-            if let Some(space) = &v.space {
-                let _ = writeln!(out, "  space        {space}");
-            }
-            if let Some(weighed) = &v.weighed {
-                let _ = writeln!(out, "  weighed      {weighed}");
-            }
-            let _ = writeln!(out, "  why          {}", v.reason);
-            if let Some(w) = &v.witness {
-                let _ = writeln!(out, "  witness      {w}");
-            }
-            let _ = writeln!(out, "  source       {}", v.source);
-        }
-        None => {
-            let _ = writeln!(out, "verdict: rejected");
-            if v.update_time != verdict::NOT_APPLICABLE {
-                let _ = writeln!(out, "  lower bound  {}", v.update_time);
-            }
-            let _ = writeln!(out, "  why          {}", v.reason);
-            if let Some(w) = &v.witness {
-                let _ = writeln!(out, "  witness      {w}");
-            }
-            let _ = writeln!(out, "  source       {}", v.source);
-            if let Some(h) = &v.hint {
-                let _ = writeln!(out, "  help         {h}");
-            }
-            let alternatives = tractable_elsewhere(a);
-            if !alternatives.is_empty() {
-                let _ = writeln!(out, "  tractable over");
-                for alt in alternatives {
-                    let _ = writeln!(out, "    {alt}");
-                }
-            }
+    match &r.verdict {
+        Verdict::Accepted(v) => accepted_section(out, r, v),
+        Verdict::Rejected(v) => rejected_section(out, &r.analysis, v),
+    }
+}
+
+/// An accepted verdict: the strategy, how it was chosen, its bounds, what
+/// was weighed, why and the source.
+fn accepted_section(out: &mut String, r: &Report, v: &Accepted) {
+    let name = match v.strategy {
+        Strategy::IvmEps { eps } => format!("ivm_eps (ε = {eps})"),
+        other => other.keyword().to_owned(),
+    };
+    let how = match v.choice {
+        Choice::Automatic => "",
+        Choice::Forced => " (forced with #[strategy])",
+        Choice::Intractable { .. } => " (opted in: the query is not tractable)",
+    };
+    let _ = writeln!(out, "verdict: maintained with {name}{how}");
+    let _ = writeln!(out, "  update time  {} amortized", v.bounds.update);
+    let _ = writeln!(out, "  delay        {}", v.bounds.delay);
+    if let Some(changes) = super::changes(r) {
+        let _ = writeln!(out, "  changes()    {changes}");
+    }
+    if let Some(space) = &v.bounds.space {
+        let _ = writeln!(out, "  space        {space}");
+    }
+    if let Some(weighed) = &v.weighed {
+        let _ = writeln!(out, "  weighed      {weighed}");
+    }
+    let _ = writeln!(out, "  why          {}", v.reason);
+    if let Some(w) = v.choice.witness() {
+        let _ = writeln!(out, "  witness      {w}");
+    }
+    let _ = writeln!(out, "  source       {}", v.source);
+}
+
+/// A rejection: its lower bound (where it rests on one), why, the
+/// witness, the source, the hint, and where the query would be tractable.
+fn rejected_section(out: &mut String, a: &Analysis, v: &Rejected) {
+    let _ = writeln!(out, "verdict: rejected");
+    if let Some(bound) = v.lower_bound() {
+        let _ = writeln!(out, "  lower bound  {bound}");
+    }
+    let _ = writeln!(out, "  why          {}", v.reason);
+    let _ = writeln!(out, "  witness      {}", v.witness);
+    let _ = writeln!(out, "  source       {}", v.source);
+    let _ = writeln!(out, "  help         {}", v.hint);
+    let alternatives = tractable_elsewhere(a);
+    if !alternatives.is_empty() {
+        let _ = writeln!(out, "  tractable over");
+        for alt in alternatives {
+            let _ = writeln!(out, "    {alt}");
         }
     }
 }
@@ -171,13 +172,12 @@ fn tractable_elsewhere(a: &Analysis) -> Vec<String> {
             if known.class.ring && updates == UpdateModel::InsertOnly {
                 continue;
             }
-            let v = verdict::auto(a, &known.class, updates);
-            if let Some(s) = v.strategy {
+            if let Verdict::Accepted(v) = verdict::auto(a, &known.class, updates) {
                 out.push(format!(
                     "{name:<14} {:<14} {} in {}",
                     updates.keyword(),
-                    s.keyword(),
-                    v.update_time
+                    v.strategy.keyword(),
+                    v.bounds.update
                 ));
             }
         }
@@ -194,10 +194,14 @@ fn plan_text(r: &Report) -> String {
     let mut out = String::new();
     match &r.plan {
         Ok(Plan::RangeJoin(join)) => range_join_text(&mut out, hg, join),
-        Ok(Plan::ViewTree(order)) if a.variable_order.is_none() => {
-            general_order_text(&mut out, a, order);
-        }
-        Ok(Plan::ViewTree(order)) => {
+        Ok(Plan::ViewTree {
+            order,
+            general: true,
+        }) => general_order_text(&mut out, a, order),
+        Ok(Plan::ViewTree {
+            order,
+            general: false,
+        }) => {
             out.push_str("plan: canonical free-top variable order (one view per variable; free variables marked *)\n");
             tree::draw(&order_forest(hg, order), "  ", &mut out);
         }
@@ -553,13 +557,11 @@ fn semijoins(out: &mut String, r: &Report) {
         };
         let _ = writeln!(out, "    reads {relation}: {holds}");
         let mut part = |what: &str, p: &Report| {
-            let how = match p.verdict.strategy {
-                Some(strategy) => format!(
-                    "{}, {} per update",
-                    strategy.keyword(),
-                    p.verdict.update_time
-                ),
-                None => "rejected".to_owned(),
+            let how = match &p.verdict {
+                Verdict::Accepted(v) => {
+                    format!("{}, {} per update", v.strategy.keyword(), v.bounds.update)
+                }
+                Verdict::Rejected(_) => "rejected".to_owned(),
             };
             let _ = writeln!(out, "    {what} {}: {how}", p.query.rule_text());
         };

@@ -26,7 +26,7 @@ pub mod view_tree;
 
 pub use skeleton::skeleton;
 
-pub use verdict::{Verdict, decide};
+pub use verdict::{Accepted, Rejected, Verdict, decide};
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 
@@ -42,8 +42,13 @@ use crate::query::{Query, Strategy, UpdateModel};
 #[derive(Debug, Clone)]
 pub enum Plan {
     /// An F-IVM view tree over a free-top variable order: the canonical
-    /// one, or (for an opted-in query without one) a general one.
-    ViewTree(VariableOrder),
+    /// one, or (for a query without one) a general one.
+    ViewTree {
+        /// The variable order.
+        order: VariableOrder,
+        /// Whether it is a general order: the query has no canonical one.
+        general: bool,
+    },
     /// Two layers: a view tree per free-dominated subquery (over the
     /// semiring), and the insert-only join of their supports on top
     /// (materialized with worst-case-optimal delta joins when `cyclic`).
@@ -84,13 +89,38 @@ pub enum Plan {
 pub struct Rejection {
     /// What is wrong, the witness, the lower bound and what to do.
     pub message: String,
-    /// Where the error points: the first and the last atom of the witness;
-    /// else the `#[strategy(...)]` attribute that does not apply; else the
-    /// query's name.
+    /// Where the error points: the `#[strategy(...)]` attribute that does
+    /// not apply; else the first and the last atom (or theta factor) of
+    /// the witness; else the query's name.
     pub span: (Span, Span),
 }
 
 impl Rejection {
+    /// The error of a query the verdict rejects: the reason, the witness,
+    /// the lower bound where the rejection rests on one, and the hint.
+    pub fn of(query: &Query, rejected: &Rejected) -> Rejection {
+        let mut message = format!(
+            "query `{}` cannot be maintained efficiently: {}",
+            query.name, rejected.reason
+        );
+        message.push_str(&format!("\n  witness: {}", rejected.witness));
+        if let Some(bound) = rejected.lower_bound() {
+            let updates = match query.updates {
+                UpdateModel::InsertDelete => "inserts and deletes",
+                UpdateModel::InsertOnly => "inserts only",
+            };
+            message.push_str(&format!(
+                "\n  lower bound: {bound} (under {updates} over `{}`; {})",
+                query.semiring.name, rejected.source
+            ));
+        }
+        message.push_str(&format!("\n  help: {}", rejected.hint));
+        Rejection {
+            message,
+            span: rejection_span(query, rejected),
+        }
+    }
+
     /// The compile error, over the range of `span`.
     pub fn to_error(&self) -> syn::Error {
         let (start, end) = self.span;
@@ -104,10 +134,12 @@ impl Rejection {
     }
 }
 
-/// The plan of a query with its verdict, or why there is none.
+/// The plan of a query with its verdict, or why there is none: the
+/// verdict's rejection as an error ([`Rejection::of`]).
 pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Plan, Rejection> {
-    let Some(strategy) = verdict.strategy else {
-        return Err(rejection(query, verdict));
+    let strategy = match verdict {
+        Verdict::Accepted(accepted) => accepted.strategy,
+        Verdict::Rejected(rejected) => return Err(Rejection::of(query, rejected)),
     };
     let missing = |what: &str| Rejection {
         message: format!(
@@ -119,13 +151,17 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
     };
     let hg = &analysis.hypergraph;
     Ok(match strategy {
-        Strategy::ViewTree => Plan::ViewTree(
-            analysis
-                .variable_order
-                .clone()
-                .or_else(|| analysis.general_order.clone())
-                .ok_or_else(|| missing("variable order"))?,
-        ),
+        Strategy::ViewTree => match (&analysis.variable_order, &analysis.general_order) {
+            (Some(order), _) => Plan::ViewTree {
+                order: order.clone(),
+                general: false,
+            },
+            (None, Some(order)) => Plan::ViewTree {
+                order: order.clone(),
+                general: true,
+            },
+            (None, None) => return Err(missing("variable order")),
+        },
         Strategy::TwoLayer => {
             let subqueries = analysis
                 .decomposition
@@ -185,7 +221,7 @@ pub fn lower(
         )
     };
     let mut program = match plan {
-        Plan::ViewTree(order) => view_tree::lower(query, order, verdict),
+        Plan::ViewTree { order, .. } => view_tree::lower(query, order, verdict),
         Plan::TwoLayer { subqueries, cyclic } => {
             two_layer::lower(query, subqueries, *cyclic, verdict)
                 .ok_or_else(|| internal("the subqueries' supports have no join tree"))?
@@ -240,40 +276,20 @@ fn feed_derived_relations(p: &mut Program) {
     }
 }
 
-/// The rejection of a query the verdict does not maintain.
-fn rejection(query: &Query, verdict: &Verdict) -> Rejection {
-    let mut message = format!(
-        "query `{}` cannot be maintained efficiently: {}",
-        query.name, verdict.reason
-    );
-    if let Some(w) = &verdict.witness {
-        message.push_str(&format!("\n  witness: {w}"));
+/// Where a rejection points: a forced strategy that does not apply, at its
+/// attribute; a theta factor that the strategy cannot apply (the witness
+/// is that factor alone), at the factor; a query the dichotomies rule
+/// out, at the first and last atom (or theta factor) of the witness.
+fn rejection_span(query: &Query, rejected: &Rejected) -> (Span, Span) {
+    let whole = (query.span, query.span);
+    if let verdict::Grounds::NotApplicable { .. } = rejected.grounds {
+        return query
+            .strategy
+            .map_or(whole, |forced| (forced.span, forced.span));
     }
-    if verdict.update_time != verdict::NOT_APPLICABLE {
-        let updates = match query.updates {
-            UpdateModel::InsertDelete => "inserts and deletes",
-            UpdateModel::InsertOnly => "inserts only",
-        };
-        message.push_str(&format!(
-            "\n  lower bound: {} (under {updates} over `{}`; {})",
-            verdict.update_time, query.semiring.name, verdict.source
-        ));
+    let edges: Vec<usize> = members(rejected.witness_atoms).collect();
+    match edges.as_slice() {
+        [first, .., last] | [first @ last] => (query.edge_span(*first), query.edge_span(*last)),
+        [] => whole,
     }
-    if let Some(h) = &verdict.hint {
-        message.push_str(&format!("\n  help: {h}"));
-    }
-    // A theta factor that the strategy cannot apply (the witness is that
-    // factor alone) points at the factor; a forced strategy that does not
-    // apply, at its attribute; a query the dichotomies rule out, at the
-    // atoms (and theta factors) of the witness.
-    let edges: Vec<usize> = members(verdict.witness_atoms).collect();
-    let span = match (edges.as_slice(), query.strategy) {
-        ([e], _) if *e >= query.atoms.len() => (query.edge_span(*e), query.edge_span(*e)),
-        (_, Some(forced)) => (forced.span, forced.span),
-        ([first, .., last] | [first @ last], None) => {
-            (query.edge_span(*first), query.edge_span(*last))
-        }
-        ([], None) => (query.span, query.span),
-    };
-    Rejection { message, span }
 }

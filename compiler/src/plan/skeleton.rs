@@ -103,21 +103,8 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         absorbing: query.updates == crate::query::UpdateModel::InsertOnly
             && query.semiring.class.idempotent
             && !query.semiring.class.ring,
-        summary: format!(
-            "Maintained with the `{}` strategy: {} per update, {} enumeration delay.",
-            verdict.strategy.map_or("?", |s| s.keyword()),
-            verdict.update_time,
-            verdict.delay
-        ),
-        warning: (!verdict.tractable).then(|| {
-            format!(
-                "query `{}` is not tractable ({}); it is maintained with the `{}` strategy in {} per update because of `#[allow(intractable)]`",
-                query.name,
-                verdict.witness.as_deref().unwrap_or("see `ivmc explain`"),
-                verdict.strategy.map_or("?", |s| s.keyword()),
-                verdict.update_time
-            )
-        }),
+        summary: verdict.accepted().map_or_else(String::new, |v| v.summary()),
+        warning: verdict.accepted().and_then(|v| v.warning(&query.name)),
         vars,
         relations,
         atoms,

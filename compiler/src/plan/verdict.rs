@@ -1,11 +1,13 @@
 //! The verdict (`docs/design.md#verdicts-and-strategies`): from the query's
 //! classes, the update model and the semiring's class to a strategy with its
-//! bounds, or a rejection with the witness the lower bound rests on.
+//! [`Bounds`] ([`Verdict::Accepted`]), or a rejection with what it rests on
+//! ([`Grounds`]: a [`LowerBound`], a forced strategy that does not apply, a
+//! theta factor) and the witness ([`Verdict::Rejected`]).
 //!
 //! The table's rows are tried in order and the first that matches applies.
 //! A strategy forced with `#[strategy(...)]` is checked for soundness
-//! instead; `#[allow(intractable)]` turns a rejection into the first-order
-//! strategy.
+//! instead; `#[allow(intractable)]` turns a rejection into the cheapest
+//! strategy that applies ([`opt_in_choice`]).
 
 use crate::analysis::hypergraph::{bit, members};
 use crate::analysis::variable_order::Over;
@@ -14,47 +16,329 @@ use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio, VariableOrder};
 use crate::query::{Strategy, UpdateModel};
 use crate::semiring::SemiringClass;
 
-/// The outcome of planning one query.
+/// The outcome of planning one query: a strategy with its bounds, or a
+/// rejection with the lower bound and witness it rests on.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
-    /// Whether the automatic choice maintains the query (no rejection).
-    pub tractable: bool,
-    /// The strategy that maintains it; `None` when it is rejected.
-    pub strategy: Option<Strategy>,
-    /// Whether the strategy was forced with `#[strategy(...)]` or taken on
-    /// with `#[allow(intractable)]` rather than chosen.
-    pub opted_in: bool,
-    /// Amortized update time (an upper bound), or the lower bound that
-    /// rules out efficient maintenance when rejected.
-    pub update_time: String,
-    /// Enumeration delay.
-    pub delay: String,
-    /// Space, where the strategy's source states it.
-    pub space: Option<String>,
+pub enum Verdict {
+    /// Code will be generated, with [`Accepted::strategy`].
+    Accepted(Accepted),
+    /// No code: the query is rejected.
+    Rejected(Rejected),
+}
+
+impl Verdict {
+    /// The accepted verdict, where the query is maintained.
+    pub fn accepted(&self) -> Option<&Accepted> {
+        match self {
+            Verdict::Accepted(a) => Some(a),
+            Verdict::Rejected(_) => None,
+        }
+    }
+
+    /// The rejection, where the query is not maintained.
+    pub fn rejected(&self) -> Option<&Rejected> {
+        match self {
+            Verdict::Accepted(_) => None,
+            Verdict::Rejected(r) => Some(r),
+        }
+    }
+
+    /// The strategy that maintains the query; `None` when it is rejected.
+    pub fn strategy(&self) -> Option<Strategy> {
+        self.accepted().map(|a| a.strategy)
+    }
+
+    /// Whether the automatic choice maintains the query: an accepted
+    /// verdict that was not taken on despite a failed class test, or the
+    /// rejection of a forced strategy where the automatic one applies.
+    pub fn tractable(&self) -> bool {
+        match self {
+            Verdict::Accepted(a) => !matches!(a.choice, Choice::Intractable { .. }),
+            Verdict::Rejected(r) => matches!(r.grounds, Grounds::NotApplicable { tractable: true }),
+        }
+    }
+
     /// Why this strategy, or why the rejection, in one sentence.
+    pub fn reason(&self) -> &str {
+        match self {
+            Verdict::Accepted(a) => &a.reason,
+            Verdict::Rejected(r) => &r.reason,
+        }
+    }
+
+    /// The witness of the failed class test: a rejection's, or that of a
+    /// query taken on although it is not tractable.
+    pub fn witness(&self) -> Option<&str> {
+        match self {
+            Verdict::Accepted(a) => a.choice.witness(),
+            Verdict::Rejected(r) => Some(&r.witness),
+        }
+    }
+}
+
+/// A verdict that maintains the query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accepted {
+    /// The strategy that maintains it.
+    pub strategy: Strategy,
+    /// Whether the strategy is the automatic choice, forced, or taken on
+    /// despite a failed class test.
+    pub choice: Choice,
+    /// The strategy's bounds.
+    pub bounds: Bounds,
+    /// Why this strategy, in one sentence.
     pub reason: String,
-    /// Where the bound comes from.
+    /// Where the bounds come from.
     pub source: &'static str,
-    /// The witness of the failed class test behind a rejection (also kept
-    /// when the user opted in to a slower strategy).
-    pub witness: Option<String>,
-    /// The atoms the witness names, a bit per atom: where a rejection's
-    /// error points. Zero when the witness is not about the query's shape
-    /// (a semiring that cannot retract, a forced strategy that does not
-    /// apply).
-    pub witness_atoms: Mask,
-    /// What the user can do, when rejected.
-    pub hint: Option<String>,
     /// For a query taken on with `#[allow(intractable)]`: the candidates
     /// [`opt_in_choice`] weighed, each with its price.
     pub weighed: Option<String>,
 }
 
-impl Verdict {
-    /// Whether code will be generated for the query.
-    pub fn accepted(&self) -> bool {
-        self.strategy.is_some()
+impl Accepted {
+    /// The verdict in one sentence, for the generated struct's docs.
+    pub fn summary(&self) -> String {
+        format!(
+            "Maintained with the `{}` strategy: {} per update, {} enumeration delay.",
+            self.strategy.keyword(),
+            self.bounds.update,
+            self.bounds.delay
+        )
     }
+
+    /// The deprecation warning of a query taken on although it is not
+    /// tractable.
+    pub fn warning(&self, query: &impl std::fmt::Display) -> Option<String> {
+        let witness = self.choice.witness()?;
+        Some(format!(
+            "query `{query}` is not tractable ({witness}); it is maintained with the `{}` strategy in {} per update because of `#[allow(intractable)]`",
+            self.strategy.keyword(),
+            self.bounds.update
+        ))
+    }
+}
+
+/// How the strategy of an accepted verdict came to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// The first matching row of the verdict table, or a forced strategy
+    /// that is that row's.
+    Automatic,
+    /// Forced with `#[strategy(...)]` over a tractable query, other than
+    /// the automatic choice.
+    Forced,
+    /// The query is not tractable: compiled anyway, with
+    /// `#[allow(intractable)]` or a forced strategy.
+    Intractable {
+        /// The witness of the failed class test behind the rejection it
+        /// would otherwise have been.
+        witness: String,
+    },
+}
+
+impl Choice {
+    /// The witness of the failed class test, for a query taken on despite
+    /// it.
+    pub fn witness(&self) -> Option<&str> {
+        match self {
+            Choice::Intractable { witness } => Some(witness),
+            Choice::Automatic | Choice::Forced => None,
+        }
+    }
+}
+
+/// A verdict that rejects the query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejected {
+    /// What the rejection rests on.
+    pub grounds: Grounds,
+    /// Why the rejection, in one sentence.
+    pub reason: String,
+    /// Where the lower bound (or the rule) comes from.
+    pub source: &'static str,
+    /// The witness of the failed class test, or why a forced strategy
+    /// does not apply.
+    pub witness: String,
+    /// The atoms the witness names, a bit per atom: where the error points.
+    /// Zero when the witness is not about the query's shape (a semiring
+    /// that cannot retract, a forced strategy that does not apply).
+    pub witness_atoms: Mask,
+    /// What the user can do.
+    pub hint: String,
+}
+
+impl Rejected {
+    /// The lower bound that rules out efficient maintenance, where the
+    /// rejection rests on one.
+    pub fn lower_bound(&self) -> Option<LowerBound> {
+        match self.grounds {
+            Grounds::LowerBound(b) => Some(b),
+            Grounds::NotApplicable { .. } | Grounds::Theta => None,
+        }
+    }
+}
+
+/// What a rejection rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grounds {
+    /// A conditional lower bound (or the lack of any known strategy) rules
+    /// out efficient maintenance.
+    LowerBound(LowerBound),
+    /// The strategy forced with `#[strategy(...)]` does not apply to the
+    /// query.
+    NotApplicable {
+        /// Whether the automatic choice maintains the query.
+        tractable: bool,
+    },
+    /// The strategy cannot apply a theta factor of the query.
+    Theta,
+}
+
+/// The lower bound behind a rejection (`docs/design.md#lower-bounds`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LowerBound {
+    /// No O(N^(1/2-γ)) update time with O(N^(1/2-γ)) delay (OMv).
+    Omv,
+    /// The semiring cannot take a contribution back.
+    NoRetraction,
+    /// No strategy and no bound are known for the semiring's class.
+    Unknown,
+    /// No O(1) update time with O(1) delay, even over `Bool` (OMv, BMM or
+    /// hyperclique).
+    NotConstant,
+}
+
+impl std::fmt::Display for LowerBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LowerBound::Omv => {
+                "no O(N^(1/2-γ)) update time with O(N^(1/2-γ)) delay, for any γ > 0, under the OMv conjecture"
+            }
+            LowerBound::NoRetraction => {
+                "no retraction: the semiring cannot take a contribution back"
+            }
+            LowerBound::Unknown => "no known bound",
+            LowerBound::NotConstant => {
+                "no O(1) update time with O(1) delay, even over Bool, under the OMv, BMM or hyperclique conjectures"
+            }
+        })
+    }
+}
+
+/// The bounds of an accepted strategy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bounds {
+    /// Amortized update time (an upper bound).
+    pub update: Bound,
+    /// Enumeration delay.
+    pub delay: Bound,
+    /// Space, where the strategy's source states it.
+    pub space: Option<Bound>,
+}
+
+impl Bounds {
+    /// Update time `update`, constant delay, space unstated.
+    fn update(update: Bound) -> Bounds {
+        Bounds {
+            update,
+            delay: Bound::constant(),
+            space: None,
+        }
+    }
+}
+
+/// One upper bound, rendered as explain and the generated docs print it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Bound {
+    /// `O(N^e)`, written the usual way ([`power`]).
+    Power(f64),
+    /// `O(log N)`: ordered multisets.
+    LogN,
+    /// `O(log U)`: a walk of a range-sum trie over a key type of range U.
+    LogU,
+    /// A view tree over a general variable order: per atom, the degrees
+    /// of the loops its update runs, times `per_entry` for each entry it
+    /// changes ([`general_update_time`]).
+    PerAtom {
+        /// Each atom with the degrees of its loops, in the atoms' order.
+        atoms: Vec<AtomCost>,
+        /// The cost of changing one entry (`O(1)` or `O(log N)`).
+        per_entry: Box<Bound>,
+    },
+    /// A read that evaluates the join: `O(N^e)` (the AGM bound) before the
+    /// first tuple, then O(1).
+    AfterJoin(f64),
+}
+
+impl Bound {
+    /// `O(1)`.
+    pub fn constant() -> Bound {
+        Bound::Power(0.0)
+    }
+}
+
+/// An atom's cost in a [`Bound::PerAtom`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AtomCost {
+    /// The atom as a bound names it: its relation, or the atom as written
+    /// where the relation has several atoms.
+    pub atom: String,
+    /// The degrees whose product bounds its update (none: one entry per
+    /// view on its path).
+    pub degrees: Vec<String>,
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::Power(e) => f.write_str(&power(*e)),
+            Bound::LogN => f.write_str("O(log N)"),
+            Bound::LogU => f.write_str("O(log U)"),
+            Bound::PerAtom { atoms, per_entry } => write_per_atom(f, atoms, per_entry),
+            Bound::AfterJoin(e) => write!(
+                f,
+                "{} before the first tuple (generic join, the AGM bound), then O(1)",
+                power(*e)
+            ),
+        }
+    }
+}
+
+/// A [`Bound::PerAtom`]: the atoms that loop, each with the product of
+/// its degrees, then those that do not, together.
+fn write_per_atom(
+    f: &mut std::fmt::Formatter<'_>,
+    atoms: &[AtomCost],
+    per_entry: &Bound,
+) -> std::fmt::Result {
+    let per_entry = per_entry.to_string();
+    let mut costly: Vec<String> = Vec::new();
+    let mut cheap: Vec<String> = Vec::new();
+    for AtomCost { atom, degrees } in atoms {
+        if degrees.is_empty() {
+            cheap.push(format!("`{atom}`"));
+        } else {
+            costly.push(format!(
+                "O({}{}) for `{atom}`",
+                degrees.join(" · "),
+                if per_entry == "O(1)" {
+                    String::new()
+                } else {
+                    format!(
+                        " · {}",
+                        per_entry.trim_start_matches("O(").trim_end_matches(')')
+                    )
+                }
+            ));
+        }
+    }
+    if costly.is_empty() {
+        return f.write_str(&per_entry);
+    }
+    if !cheap.is_empty() {
+        costly.push(format!("{per_entry} for {}", cheap.join(", ")));
+    }
+    f.write_str(&costly.join(", "))
 }
 
 /// The inputs of the verdict besides the analysis.
@@ -71,12 +355,6 @@ pub struct Setting<'a> {
     /// `#[allow(intractable)]`.
     pub allow_intractable: bool,
 }
-
-/// The `update_time` of a verdict whose forced strategy does not fit.
-pub const NOT_APPLICABLE: &str = "not applicable";
-
-const OMV: &str =
-    "no O(N^(1/2-γ)) update time with O(N^(1/2-γ)) delay, for any γ > 0, under the OMv conjecture";
 
 /// `O(N^e)` written the usual way: `O(1)`, `O(N)`, `O(N^2)`, `O(N^0.5)`.
 pub fn power(e: f64) -> String {
@@ -96,50 +374,42 @@ fn ratio_power(r: Ratio) -> String {
     power(r.to_f64())
 }
 
-fn accept(
-    strategy: Strategy,
-    update_time: String,
-    reason: String,
-    source: &'static str,
-) -> Verdict {
-    Verdict {
-        tractable: true,
-        strategy: Some(strategy),
-        opted_in: false,
-        update_time,
-        delay: "O(1)".to_owned(),
-        space: None,
+/// An automatic verdict of `strategy` with `update` time and constant
+/// delay.
+fn accept(strategy: Strategy, update: Bound, reason: String, source: &'static str) -> Accepted {
+    Accepted {
+        strategy,
+        choice: Choice::Automatic,
+        bounds: Bounds::update(update),
         reason,
         source,
-        witness: None,
-        witness_atoms: 0,
-        hint: None,
         weighed: None,
     }
 }
 
+impl From<Accepted> for Verdict {
+    fn from(a: Accepted) -> Verdict {
+        Verdict::Accepted(a)
+    }
+}
+
+/// A rejection resting on `lower_bound`.
 fn reject(
-    lower_bound: &str,
+    lower_bound: LowerBound,
     reason: String,
     source: &'static str,
     witness: String,
     witness_atoms: Mask,
     hint: String,
 ) -> Verdict {
-    Verdict {
-        tractable: false,
-        strategy: None,
-        opted_in: false,
-        update_time: lower_bound.to_owned(),
-        delay: lower_bound.to_owned(),
-        space: None,
+    Verdict::Rejected(Rejected {
+        grounds: Grounds::LowerBound(lower_bound),
         reason,
         source,
-        witness: Some(witness),
+        witness,
         witness_atoms,
-        hint: Some(hint),
-        weighed: None,
-    }
+        hint,
+    })
 }
 
 /// Whether deletes must be supported: under `insert_delete`, or in a ring,
@@ -149,17 +419,18 @@ fn with_deletes(class: &SemiringClass, updates: UpdateModel) -> bool {
     updates == UpdateModel::InsertDelete || class.ring
 }
 
-fn ivm_eps(a: &Analysis, eps: f64, reason: String) -> Verdict {
+/// IVMε at `eps` for the triangle count.
+fn ivm_eps(a: &Analysis, eps: f64, reason: String) -> Accepted {
     let factors = a.triangle.map_or(0, |t| t.factors);
     let mut v = accept(
         Strategy::IvmEps { eps },
-        power(eps.max(1.0 - eps)),
+        Bound::Power(eps.max(1.0 - eps)),
         reason + &factors_note(factors),
         "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (IVMε)",
     );
     // The views hold one entry per pair of heavy values, at most
     // (N/M^ε)·(N/M^(1−ε)) = O(N), beside the relations.
-    v.space = Some(power(1.0));
+    v.bounds.space = Some(Bound::Power(1.0));
     v
 }
 
@@ -181,7 +452,7 @@ fn insert_only_alternatives(a: &Analysis) -> Vec<(&'static str, Strategy)> {
                 return None;
             }
             auto_with(a, &known.class, UpdateModel::InsertOnly, false)
-                .strategy
+                .strategy()
                 .map(|s| (*name, s))
         })
         .collect()
@@ -211,20 +482,22 @@ fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> V
         if class.deletable {
             return accept(
                 Strategy::ViewTree,
-                "O(1)".to_owned(),
+                Bound::constant(),
                 format!(
                     "q-hierarchical under inserts and deletes, and the semiring has O(1)-deletable aggregates{ring_note}"
                 ),
                 "F-IVM view trees; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
-            );
+            )
+            .into();
         }
         if class.ordered_deletes {
             return accept(
                 Strategy::ViewTree,
-                "O(log N)".to_owned(),
+                Bound::LogN,
                 "q-hierarchical under inserts and deletes; the semiring's aggregates are retracted through ordered multisets, and Ω(log N) is unavoidable for it".to_owned(),
                 "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
-            );
+            )
+            .into();
         }
     }
     if a.triangle.is_some() && (class.ring || class.counting) {
@@ -234,11 +507,12 @@ fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> V
             format!(
                 "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2, optimal under the OMv conjecture{ring_note}"
             ),
-        );
+        )
+        .into();
     }
     if a.q_hierarchical.is_ok() {
         return reject(
-            "no retraction: the semiring cannot take a contribution back",
+            LowerBound::NoRetraction,
             "q-hierarchical, but the semiring states no way to retract a contribution".to_owned(),
             "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
             "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
@@ -252,7 +526,7 @@ fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> V
         .map(|w| w.describe(hg))
         .unwrap_or_default();
     reject(
-        OMV,
+        LowerBound::Omv,
         format!(
             "not q-hierarchical, so under inserts and deletes it cannot be maintained with sublinear update time and delay{ring_note}"
         ),
@@ -273,7 +547,8 @@ fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
             0.5,
             "the triangle count over a counting semiring: heavy/light partitions with ε = 1/2"
                 .to_owned(),
-        );
+        )
+        .into();
     }
     // A q-hierarchical query needs no second layer: its view tree is O(1)
     // under inserts as under deletes, over any semiring, with less state
@@ -282,30 +557,33 @@ fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
     if a.q_hierarchical.is_ok() {
         return accept(
             Strategy::ViewTree,
-            "O(1)".to_owned(),
+            Bound::constant(),
             "q-hierarchical: a view tree maintains it in O(1) under inserts, over any semiring"
                 .to_owned(),
             "F-IVM view trees",
-        );
+        )
+        .into();
     }
     if class.positive && a.p_hierarchical.is_ok() {
-        return two_layer(a);
+        return two_layer(a).into();
     }
     if class.bounded_monotone && a.free_connex.is_ok() {
         return accept(
             Strategy::Crown,
-            "O(1)".to_owned(),
+            Bound::constant(),
             "free-connex under inserts over a bounded monotone semiring: a payload improves O(1) times".to_owned(),
             "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.1 (Lemma 18); CROWN",
-        );
+        )
+        .into();
     }
     if class.max_max && a.free_connex.is_ok() && !a.has_q_core() {
         return accept(
             Strategy::ClusterCrown,
-            "O(1)".to_owned(),
+            Bound::constant(),
             "free-connex without a q-core under inserts over the max-max semiring".to_owned(),
             "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.2",
-        );
+        )
+        .into();
     }
     if a.free_connex.is_ok() {
         return not_strong_connex(a, class, hints);
@@ -316,11 +594,11 @@ fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
 /// Two layers, for a p-hierarchical query under inserts over a positive
 /// semiring: O(1) when α-acyclic, else the cost of the top join's
 /// worst-case-optimal delta joins.
-fn two_layer(a: &Analysis) -> Verdict {
+fn two_layer(a: &Analysis) -> Accepted {
     if a.acyclic.is_ok() {
         return accept(
             Strategy::TwoLayer,
-            "O(1)".to_owned(),
+            Bound::constant(),
             "p-hierarchical and α-acyclic under inserts over a positive semiring".to_owned(),
             "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1; \"Answering Conjunctive Queries with Aggregations under Updates\", section 5.1",
         );
@@ -328,7 +606,7 @@ fn two_layer(a: &Analysis) -> Verdict {
     let rho = top_cover(a);
     accept(
         Strategy::TwoLayer,
-        ratio_power(Ratio::new(rho.numer() - rho.denom(), rho.denom())),
+        Bound::Power(Ratio::new(rho.numer() - rho.denom(), rho.denom()).to_f64()),
         format!(
             "p-hierarchical but cyclic under inserts over a positive semiring: the top join of the subqueries' supports is materialized with worst-case-optimal delta joins, whose costs add up to the AGM bound N^({rho}) (\"The Role of Semirings in Incremental View Maintenance\", Theorem 1, states O(N^(fhtw−1)) over a tree decomposition, fhtw = {})",
             a.fhtw
@@ -375,7 +653,11 @@ fn not_strong_connex(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdic
         )
     };
     reject(
-        if hard { OMV } else { "no known bound" },
+        if hard {
+            LowerBound::Omv
+        } else {
+            LowerBound::Unknown
+        },
         reason,
         "\"Answering Conjunctive Queries with Aggregations under Updates\", Corollary 14; \"The Role of Semirings in Incremental View Maintenance\", Theorem 2",
         witness,
@@ -404,7 +686,7 @@ fn not_free_connex(a: &Analysis, class: &SemiringClass) -> Verdict {
         _ => String::new(),
     };
     reject(
-        "no O(1) update time with O(1) delay, even over Bool, under the OMv, BMM or hyperclique conjectures",
+        LowerBound::NotConstant,
         "not free-connex, and not a p-hierarchical query over a positive semiring".to_owned(),
         "\"The Role of Semirings in Incremental View Maintenance\", Theorem 2; \"Answering Conjunctive Queries with Aggregations under Updates\", Table 1",
         format!("{witness}{extra}"),
@@ -442,7 +724,7 @@ pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> OptI
     if a.inequality_join.is_some() && class.ring {
         return OptIn {
             strategy: Strategy::RangeJoin,
-            time: "O(log U)".to_owned(),
+            time: Bound::LogU,
             weighed: None,
         };
     }
@@ -498,14 +780,14 @@ pub fn opt_in_choice(a: &Analysis, class: &SemiringClass, deletes: bool) -> OptI
     let time = match (strategy, order) {
         (Strategy::ViewTree, Some(order)) => {
             let per_entry = if deletes && !class.deletable {
-                "O(log N)"
+                Bound::LogN
             } else {
-                "O(1)"
+                Bound::constant()
             };
             general_update_time(a, order, per_entry)
         }
-        (Strategy::Recompute, _) => "O(1)".to_owned(),
-        _ => ratio_power(first_order_exponent(hg)),
+        (Strategy::Recompute, _) => Bound::constant(),
+        _ => Bound::Power(first_order_exponent(hg).to_f64()),
     };
     OptIn {
         strategy,
@@ -569,7 +851,7 @@ pub struct OptIn {
     /// The strategy.
     pub strategy: Strategy,
     /// Its update time.
-    pub time: String,
+    pub time: Bound,
     /// The candidates' prices in the degree model, for explain; `None`
     /// where nothing was weighed (the range join).
     pub weighed: Option<String>,
@@ -610,11 +892,11 @@ fn first_order_loops(hg: &crate::analysis::Hypergraph) -> Vec<u32> {
 }
 
 /// The verdict of the range join.
-fn range_join(a: &Analysis) -> Verdict {
+fn range_join(a: &Analysis) -> Accepted {
     let factors = a.inequality_join.map_or(0, |j| j.factors);
     accept(
         Strategy::RangeJoin,
-        "O(log U)".to_owned(),
+        Bound::LogU,
         "range join: each side's payloads summed by its compared variable in a range-sum trie, so an update reads the other side's sum below or above its key (U: the key type's range, 2^32 for `u32`)".to_owned() + &factors_note(factors),
         "range-aggregate indexes (prefix sums over an ordered key)",
     )
@@ -666,14 +948,15 @@ fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
     if class.ring {
         return format!("the semiring is a ring, so inserts-only does not help; {opt_in}");
     }
-    let v = auto(a, class, UpdateModel::InsertOnly);
-    match v.strategy {
-        Some(s) => format!(
+    match auto(a, class, UpdateModel::InsertOnly) {
+        Verdict::Accepted(v) => format!(
             "with `#[updates(insert_only)]` it is maintainable with the `{}` strategy in {} amortized; or {opt_in}",
-            s.keyword(),
-            v.update_time
+            v.strategy.keyword(),
+            v.bounds.update
         ),
-        None => format!("inserts-only does not make it tractable over this semiring; {opt_in}"),
+        Verdict::Rejected(_) => {
+            format!("inserts-only does not make it tractable over this semiring; {opt_in}")
+        }
     }
 }
 
@@ -681,40 +964,54 @@ fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
 /// strategy, with `#[allow(intractable)]` applied.
 pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
     let auto_verdict = auto(a, setting.semiring, setting.updates);
-    let mut v = match setting.forced {
+    let v = match setting.forced {
         None => auto_verdict,
         Some(s) => forced(a, setting, s, &auto_verdict),
     };
-    if let Some(theta) = v.strategy.and_then(|s| unhonoured_theta(a, s)) {
-        v = theta;
+    let v = match v {
+        Verdict::Accepted(v) => match unhonoured_theta(a, v.strategy) {
+            Some(theta) => Verdict::Rejected(theta),
+            None => Verdict::Accepted(v),
+        },
+        rejected => rejected,
+    };
+    match v {
+        Verdict::Rejected(r) if setting.allow_intractable && setting.forced.is_none() => {
+            opt_in(a, setting, r).into()
+        }
+        v => v,
     }
-    if v.strategy.is_none() && setting.allow_intractable && setting.forced.is_none() {
-        let deletes = with_deletes(setting.semiring, setting.updates);
-        let choice = opt_in_choice(a, setting.semiring, deletes);
-        let mut f = match choice.strategy {
-            Strategy::ViewTree => forced(a, setting, Strategy::ViewTree, &v),
-            Strategy::RangeJoin => range_join(a),
-            Strategy::Recompute => forced(a, setting, Strategy::Recompute, &v),
-            _ => first_order(a),
-        };
-        f.weighed = choice.weighed;
-        f.tractable = false;
-        f.opted_in = true;
-        f.witness = v.witness.take();
-        f.witness_atoms = v.witness_atoms;
-        f.reason = format!(
-            "{} — compiled anyway because of `#[allow(intractable)]`",
-            v.reason
-        );
-        v = f;
-    }
-    v
+}
+
+/// What `#[allow(intractable)]` makes of `rejected`: the strategy
+/// [`opt_in_choice`] picks, with what it weighed, the rejection's reason
+/// and its witness.
+fn opt_in(a: &Analysis, setting: Setting<'_>, rejected: Rejected) -> Accepted {
+    let deletes = with_deletes(setting.semiring, setting.updates);
+    let choice = opt_in_choice(a, setting.semiring, deletes);
+    let fits = match choice.strategy {
+        // `opt_in_choice` weighs a view tree only where one applies.
+        Strategy::ViewTree => forced_view_tree(a, setting).ok(),
+        Strategy::RangeJoin => Some(range_join(a)),
+        Strategy::Recompute => Some(recompute(a)),
+        _ => None,
+    };
+    let mut f = fits.unwrap_or_else(|| first_order(a));
+    f.weighed = choice.weighed;
+    f.choice = Choice::Intractable {
+        witness: rejected.witness,
+    };
+    f.reason = format!(
+        "{} — compiled anyway because of `#[allow(intractable)]`",
+        rejected.reason
+    );
+    f
 }
 
 /// The rejection of strategy `s` for a query with a theta factor, which
 /// only the first-order and recompute strategies apply: the others keep
 /// views of single atoms, where its variables never meet.
-fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Verdict> {
+fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Rejected> {
     let hg = &a.hypergraph;
     let edge = members(hg.conditions).next()?;
     if matches!(
@@ -733,37 +1030,34 @@ fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Verdict> {
         })
         .collect();
     let first_order = first_order_exponent(hg);
-    let mut v = reject(
-        NOT_APPLICABLE,
-        format!(
+    Some(Rejected {
+        grounds: Grounds::Theta,
+        reason: format!(
             "the `{}` strategy cannot apply the theta factor `{label}`",
             s.keyword()
         ),
-        "docs/design.md#local-steps-and-theta-factors",
-        format!(
+        source: "docs/design.md#local-steps-and-theta-factors",
+        witness: format!(
             "`{label}` reads {}, which no atom holds together: a hyperedge of its own",
             reads.join(" and ")
         ),
-        bit(edge),
-        format!(
+        witness_atoms: bit(edge),
+        hint: format!(
             "`#[strategy(first_order)]` (or `#[allow(intractable)]`) applies it to each derivation, in {} per update; `#[strategy(recompute)]` when the result is read",
             ratio_power(first_order)
         ),
-    );
-    v.tractable = false;
-    Some(v)
+    })
 }
 
-fn first_order(a: &Analysis) -> Verdict {
+/// The first-order delta, which applies to every query.
+fn first_order(a: &Analysis) -> Accepted {
     let k = first_order_exponent(&a.hypergraph);
-    let mut v = accept(
+    accept(
         Strategy::FirstOrder,
-        ratio_power(k),
+        Bound::Power(k.to_f64()),
         "first-order delta: each update joins its tuple with the other relations through hash indexes".to_owned(),
         "classical IVM (DBToaster's first-order deltas)",
-    );
-    v.tractable = true;
-    v
+    )
 }
 
 /// The verdict of a strategy forced with `#[strategy(...)]`: its bounds
@@ -782,13 +1076,16 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     };
     let mut v = match fits {
         Ok(v) => v,
-        Err(NotApplicable(why)) => return not_applicable(s, auto_verdict, why),
+        Err(NotApplicable(why)) => return Verdict::Rejected(not_applicable(s, auto_verdict, why)),
     };
-    v.tractable = auto_verdict.tractable;
-    v.opted_in = auto_verdict.strategy != Some(s);
-    v.witness = auto_verdict.witness.clone();
-    v.witness_atoms = auto_verdict.witness_atoms;
-    v
+    v.choice = match auto_verdict {
+        Verdict::Accepted(auto) if auto.strategy == s => Choice::Automatic,
+        Verdict::Accepted(_) => Choice::Forced,
+        Verdict::Rejected(r) => Choice::Intractable {
+            witness: r.witness.clone(),
+        },
+    };
+    v.into()
 }
 
 /// Why a forced strategy does not apply to the query, as the rejection's
@@ -798,30 +1095,30 @@ struct NotApplicable(String);
 /// The rejection of forced strategy `s`, which does not apply (`why`): the
 /// hint points to the automatic strategy, or to those that apply to every
 /// query.
-fn not_applicable(s: Strategy, auto_verdict: &Verdict, why: String) -> Verdict {
-    let mut v = reject(
-        NOT_APPLICABLE,
-        format!("`#[strategy({})]` does not apply to this query", s.keyword()),
-        "docs/design.md#forcing-a-strategy",
-        why,
-        0,
-        match auto_verdict.strategy {
-            Some(auto) => format!(
-                "remove the attribute to get the `{}` strategy ({})",
-                auto.keyword(),
-                auto_verdict.update_time
-            ),
-            None => "use `#[strategy(first_order)]` or `#[strategy(recompute)]`, which apply to every query".to_owned(),
+fn not_applicable(s: Strategy, auto_verdict: &Verdict, why: String) -> Rejected {
+    Rejected {
+        grounds: Grounds::NotApplicable {
+            tractable: auto_verdict.tractable(),
         },
-    );
-    v.tractable = auto_verdict.tractable;
-    v
+        reason: format!("`#[strategy({})]` does not apply to this query", s.keyword()),
+        source: "docs/design.md#forcing-a-strategy",
+        witness: why,
+        witness_atoms: 0,
+        hint: match auto_verdict {
+            Verdict::Accepted(auto) => format!(
+                "remove the attribute to get the `{}` strategy ({})",
+                auto.strategy.keyword(),
+                auto.bounds.update
+            ),
+            Verdict::Rejected(_) => "use `#[strategy(first_order)]` or `#[strategy(recompute)]`, which apply to every query".to_owned(),
+        },
+    }
 }
 
 /// A forced view tree: over the canonical order of a q-hierarchical
 /// query, or over a general order, where the semiring can retract under
 /// deletes.
-fn forced_view_tree(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+fn forced_view_tree(a: &Analysis, setting: Setting<'_>) -> Result<Accepted, NotApplicable> {
     let s = Strategy::ViewTree;
     let class = setting.semiring;
     let deletes = with_deletes(class, setting.updates);
@@ -840,9 +1137,9 @@ fn forced_view_tree(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotAp
         )));
     }
     let time = if deletes && !class.deletable {
-        "O(log N)"
+        Bound::LogN
     } else {
-        "O(1)"
+        Bound::constant()
     };
     Ok(match &a.general_order {
         Some(order) if a.q_hierarchical.is_err() => accept(
@@ -853,7 +1150,7 @@ fn forced_view_tree(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotAp
         ),
         _ => accept(
             s,
-            time.to_owned(),
+            time,
             "view tree over the canonical free-top variable order".to_owned(),
             "F-IVM view trees",
         ),
@@ -871,7 +1168,7 @@ fn inserts_only() -> NotApplicable {
 
 /// Forced two layers: inserts only, a positive semiring and a
 /// p-hierarchical query.
-fn forced_two_layer(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+fn forced_two_layer(a: &Analysis, setting: Setting<'_>) -> Result<Accepted, NotApplicable> {
     let class = setting.semiring;
     if with_deletes(class, setting.updates) {
         return Err(inserts_only());
@@ -896,7 +1193,7 @@ fn forced_two_layer(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotAp
     };
     Ok(accept(
         Strategy::TwoLayer,
-        ratio_power(e),
+        Bound::Power(e.to_f64()),
         "two layers over the free-dominated subqueries".to_owned(),
         "\"The Role of Semirings in Incremental View Maintenance\", Theorem 1",
     ))
@@ -905,7 +1202,11 @@ fn forced_two_layer(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotAp
 /// Forced CROWN, `s` plain or over clusters: inserts only, a free-connex
 /// query, and a bounded monotone semiring (or the max-max semiring and no
 /// q-core).
-fn forced_crown(a: &Analysis, setting: Setting<'_>, s: Strategy) -> Result<Verdict, NotApplicable> {
+fn forced_crown(
+    a: &Analysis,
+    setting: Setting<'_>,
+    s: Strategy,
+) -> Result<Accepted, NotApplicable> {
     let class = setting.semiring;
     if with_deletes(class, setting.updates) {
         return Err(inserts_only());
@@ -929,14 +1230,14 @@ fn forced_crown(a: &Analysis, setting: Setting<'_>, s: Strategy) -> Result<Verdi
     }
     Ok(accept(
         s,
-        "O(1)".to_owned(),
+        Bound::constant(),
         "CROWN over a free-connex join tree".to_owned(),
         "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5",
     ))
 }
 
 /// Forced IVMε at `eps`: the triangle count over a counting semiring.
-fn forced_ivm_eps(a: &Analysis, setting: Setting<'_>, eps: f64) -> Result<Verdict, NotApplicable> {
+fn forced_ivm_eps(a: &Analysis, setting: Setting<'_>, eps: f64) -> Result<Accepted, NotApplicable> {
     let class = setting.semiring;
     if a.triangle.is_none() {
         return Err(NotApplicable(
@@ -959,7 +1260,7 @@ fn forced_ivm_eps(a: &Analysis, setting: Setting<'_>, eps: f64) -> Result<Verdic
 
 /// The forced factorized baseline: the triangle count over a counting
 /// semiring.
-fn forced_factorized(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+fn forced_factorized(a: &Analysis, setting: Setting<'_>) -> Result<Accepted, NotApplicable> {
     let class = setting.semiring;
     if a.triangle.is_none() {
         return Err(NotApplicable("the factorized baseline is implemented for the triangle count only; use `first_order` for other queries".to_owned()));
@@ -972,21 +1273,21 @@ fn forced_factorized(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotA
     }
     let mut v = accept(
         Strategy::Factorized,
-        "O(N)".to_owned(),
+        Bound::Power(1.0),
         "factorized IVM: one materialized view V(B, A) = Σ_C S(B, C)·T(C, A); O(1) for updates to the first relation, O(N) for the other two".to_owned()
             + &factors_note(a.triangle.map_or(0, |t| t.factors)),
         "\"Counting Triangles under Updates in Worst-Case Optimal Time\" (factorized IVM)",
     );
-    v.space = Some("O(N^2)".to_owned());
+    v.bounds.space = Some(Bound::Power(2.0));
     Ok(v)
 }
 
 /// Recompute, which applies to every query: O(1) per update, and a read
 /// evaluates the join (the AGM bound before the first tuple).
-fn recompute(a: &Analysis) -> Verdict {
+fn recompute(a: &Analysis) -> Accepted {
     let mut v = accept(
         Strategy::Recompute,
-        "O(1)".to_owned(),
+        Bound::constant(),
         "recompute: updates only store the tuple; the result is evaluated from scratch with a worst-case-optimal join when read".to_owned(),
         "worst-case-optimal joins",
     );
@@ -994,15 +1295,12 @@ fn recompute(a: &Analysis) -> Verdict {
         &a.hypergraph.relation_edges(),
         a.hypergraph.vars(),
     );
-    v.delay = format!(
-        "{} before the first tuple (generic join, the AGM bound), then O(1)",
-        ratio_power(rho)
-    );
+    v.bounds.delay = Bound::AfterJoin(rho.to_f64());
     v
 }
 
 /// The forced range join: a two-atom inequality join over a ring.
-fn forced_range_join(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotApplicable> {
+fn forced_range_join(a: &Analysis, setting: Setting<'_>) -> Result<Accepted, NotApplicable> {
     if a.inequality_join.is_none() {
         return Err(NotApplicable("it maintains a two-atom inequality join, `Q() = R(.., x, ..) * S(.., y, ..) * { x < y }` (or `<=`, `>`, `>=`), whose atoms share no variable, maybe times nullary factors".to_owned()));
     }
@@ -1020,36 +1318,17 @@ fn forced_range_join(a: &Analysis, setting: Setting<'_>) -> Result<Verdict, NotA
 /// loops over the sibling atoms that bind the rest, so the atom costs the
 /// product of their degrees (`deg_S(c)`: the tuples of `S` with a given
 /// `c`), times `per_entry` for each entry changed.
-pub fn general_update_time(a: &Analysis, order: &VariableOrder, per_entry: &str) -> String {
-    let per_atom = general_bounds(a, order);
-    let mut costly: Vec<String> = Vec::new();
-    let mut cheap: Vec<String> = Vec::new();
-    for (atom, degrees) in per_atom {
-        let label = short_label(&a.hypergraph, atom);
-        if degrees.is_empty() {
-            cheap.push(format!("`{label}`"));
-        } else {
-            costly.push(format!(
-                "O({}{}) for `{label}`",
-                degrees.join(" · "),
-                if per_entry == "O(1)" {
-                    String::new()
-                } else {
-                    format!(
-                        " · {}",
-                        per_entry.trim_start_matches("O(").trim_end_matches(')')
-                    )
-                }
-            ));
-        }
+pub fn general_update_time(a: &Analysis, order: &VariableOrder, per_entry: Bound) -> Bound {
+    Bound::PerAtom {
+        atoms: general_bounds(a, order)
+            .into_iter()
+            .map(|(atom, degrees)| AtomCost {
+                atom: short_label(&a.hypergraph, atom),
+                degrees,
+            })
+            .collect(),
+        per_entry: Box::new(per_entry),
     }
-    if costly.is_empty() {
-        return per_entry.to_owned();
-    }
-    if !cheap.is_empty() {
-        costly.push(format!("{per_entry} for {}", cheap.join(", ")));
-    }
-    costly.join(", ")
 }
 
 /// Per atom, the degrees whose product bounds its update in a

@@ -1,0 +1,41 @@
+-- Views of the shapes of DBToaster's employee test queries (wide filtered
+-- selects, grouped aggregates, joins, EXISTS and IN subqueries, CASE), for
+-- the build-time measurement of `run.sh` (see docs/benchmarks.md).
+CREATE TABLE employee (employee_id INT, last_name TEXT, first_name TEXT, middle_name TEXT, job_id INT, manager_id INT, hire_date DATE, salary INT, commission INT, department_id INT);
+CREATE TABLE department (department_id INT, name TEXT, location_id INT);
+CREATE TABLE job (job_id INT, function TEXT);
+CREATE TABLE location (location_id INT, city TEXT);
+CREATE VIEW v1 AS SELECT employee_id, last_name, first_name, middle_name, job_id, manager_id, hire_date, salary, commission, department_id FROM employee WHERE salary BETWEEN 2749 AND 4500;
+CREATE VIEW v2 AS SELECT employee_id, last_name, first_name, middle_name, job_id, manager_id, hire_date, salary, commission, department_id FROM employee WHERE commission > 0;
+CREATE VIEW v3 AS SELECT employee_id, last_name, first_name, salary FROM employee WHERE department_id = 20;
+CREATE VIEW v4 AS SELECT employee_id, last_name, hire_date FROM employee WHERE hire_date > DATE '1985-01-01';
+CREATE VIEW v5 AS SELECT last_name, first_name, job_id, salary, commission FROM employee WHERE salary > 1000 AND commission < 500;
+CREATE VIEW v6 AS SELECT employee_id, salary + commission AS total FROM employee;
+CREATE VIEW v7 AS SELECT employee_id, last_name, first_name, middle_name, job_id, manager_id, hire_date, salary, commission, department_id FROM employee WHERE manager_id <> 7839;
+CREATE VIEW v8 AS SELECT employee_id, middle_name FROM employee WHERE middle_name = 'A';
+CREATE VIEW v9 AS SELECT department_id, SUM(salary) FROM employee GROUP BY department_id;
+CREATE VIEW v10 AS SELECT department_id, COUNT(*) FROM employee GROUP BY department_id;
+CREATE VIEW v11 AS SELECT department_id, AVG(salary) FROM employee GROUP BY department_id;
+CREATE VIEW v12 AS SELECT department_id, MIN(salary) FROM employee GROUP BY department_id;
+CREATE VIEW v13 AS SELECT department_id, MAX(salary) FROM employee GROUP BY department_id;
+CREATE VIEW v14 AS SELECT department_id, SUM(salary * 2 + commission) FROM employee GROUP BY department_id;
+CREATE VIEW v15 AS SELECT job_id, department_id, COUNT(*), SUM(salary) FROM employee GROUP BY job_id, department_id;
+CREATE VIEW v16 AS SELECT manager_id, MAX(hire_date) FROM employee GROUP BY manager_id;
+CREATE VIEW v17 AS SELECT SUM(salary) FROM employee WHERE job_id = 667;
+CREATE VIEW v18 AS SELECT COUNT(*) FROM employee;
+CREATE VIEW v19 WITH (intractable = 'allow') AS SELECT e.employee_id, e.last_name, d.name FROM employee e, department d WHERE e.department_id = d.department_id;
+CREATE VIEW v20 WITH (intractable = 'allow') AS SELECT d.name, SUM(e.salary) FROM employee e JOIN department d ON e.department_id = d.department_id GROUP BY d.name;
+CREATE VIEW v21 WITH (intractable = 'allow') AS SELECT l.city, COUNT(*) FROM employee e, department d, location l WHERE e.department_id = d.department_id AND d.location_id = l.location_id GROUP BY l.city;
+CREATE VIEW v22 WITH (intractable = 'allow') AS SELECT j.function, AVG(e.salary) FROM employee e JOIN job j ON e.job_id = j.job_id GROUP BY j.function;
+CREATE VIEW v23 WITH (intractable = 'allow') AS SELECT e.last_name, m.last_name FROM employee e, employee m WHERE e.manager_id = m.employee_id;
+CREATE VIEW v24 WITH (intractable = 'allow') AS SELECT e.department_id, COUNT(*) FROM employee e, employee m WHERE e.manager_id = m.employee_id AND e.salary > m.salary GROUP BY e.department_id;
+CREATE VIEW v25 WITH (intractable = 'allow') AS SELECT d.name, j.function, COUNT(*) FROM employee e, department d, job j WHERE e.department_id = d.department_id AND e.job_id = j.job_id GROUP BY d.name, j.function;
+CREATE VIEW v26 AS SELECT d.department_id, MIN(e.salary), MAX(e.salary) FROM department d JOIN employee e ON d.department_id = e.department_id GROUP BY d.department_id;
+CREATE VIEW v27 WITH (intractable = 'allow') AS SELECT employee_id, last_name FROM employee e WHERE EXISTS (SELECT * FROM department d WHERE d.department_id = e.department_id AND d.location_id = 122);
+CREATE VIEW v28 AS SELECT employee_id FROM employee e WHERE NOT EXISTS (SELECT * FROM employee m WHERE m.manager_id = e.employee_id);
+CREATE VIEW v29 WITH (intractable = 'allow') AS SELECT department_id, COUNT(*) FROM employee e WHERE EXISTS (SELECT * FROM job j WHERE j.job_id = e.job_id AND j.function = 'SALES') GROUP BY department_id;
+CREATE VIEW v30 WITH (intractable = 'allow') AS SELECT d.name FROM department d WHERE NOT EXISTS (SELECT * FROM employee e WHERE e.department_id = d.department_id);
+CREATE VIEW v31 WITH (intractable = 'allow') AS SELECT e.employee_id, e.salary FROM employee e WHERE e.department_id IN (SELECT d.department_id FROM department d WHERE d.location_id = 167);
+CREATE VIEW v32 AS SELECT COUNT(*) FROM employee WHERE department_id IN (SELECT department_id FROM department WHERE name = 'SALES');
+CREATE VIEW v33 AS SELECT department_id, SUM(CASE WHEN commission > 0 THEN salary ELSE 0 END) FROM employee GROUP BY department_id;
+CREATE VIEW v34 AS SELECT job_id, SUM(salary) / COUNT(*) FROM employee GROUP BY job_id;

@@ -16,19 +16,19 @@
 //! |---|---|---|---|
 //! | `relation.rs` | `Base`, `Index` | (the update API, and the propagation of each relation's changes) | |
 //! | `view_tree.rs` | `Sum`, `Free` | `Steps` | `Levels` (and `bulk_load` in one pass) |
-//! | `delta.rs` | `Result` | `Delta` | `Materialized` |
-//! | `triangle.rs` | `Triangle` | `Triangle` | `Counted` |
-//! | `nullary.rs` | | | a nullary `Counted` or `Materialized` times nullary factors |
+//! | `first_order.rs` | `Result` | `DeltaJoin` | `Result` |
+//! | `triangle.rs` | `Triangle` | `Triangle` | `Triangle` |
+//! | `nullary.rs` | | | a nullary `Triangle` or `Result` times nullary factors |
 //! | `top_join.rs` | `Join`, `Support`, `Extension`, `Joined` | | `TopJoin`, `Joined` |
 //! | `message.rs` | `Message`, `Best` | `Raise` | |
-//! | `cluster.rs` | `Cluster` | `Cluster` | |
+//! | `cluster_crown.rs` | `Cluster` | `Cluster` | |
 //! | `recompute.rs` | | | `Recompute` |
 
 mod bulk;
 mod changes;
-mod cluster;
-mod delta;
+mod cluster_crown;
 mod fallback;
+mod first_order;
 mod local;
 mod message;
 mod names;
@@ -344,7 +344,10 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
             )
         }
         MapKind::Message(_) | MapKind::Best(_) => (message::field_type(p, map), hash_map_init()),
-        MapKind::Cluster(node) => (cluster::field_type(p, node), cluster::field_init()),
+        MapKind::Cluster(node) => (
+            cluster_crown::field_type(p, node),
+            cluster_crown::field_init(),
+        ),
     }
 }
 
@@ -354,7 +357,7 @@ fn map_methods(p: &Program, m: MapId) -> TokenStream {
         Typed::Join(node) => top_join::join_methods(p, node),
         Typed::Cluster(node) => {
             let mut methods = top_join::join_methods(p, node);
-            methods.extend(cluster::participate_method(p, node));
+            methods.extend(cluster_crown::participate_method(p, node));
             methods
         }
         Typed::Message(id) => message::raise_method(p, message::Grown::Message(id)),
@@ -380,10 +383,10 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
             steps,
             later_same_relation,
         } => view_tree::path(p, path.atom, steps, later_same_relation),
-        PathBody::Delta(join) => delta::path(p, path.atom, join),
+        PathBody::DeltaJoin(join) => first_order::path(p, path.atom, join),
         &PathBody::Triangle { map, role, columns } => triangle::path(p, map, role, columns),
         &PathBody::Raise(message) => message::path(p, path.atom, message),
-        &PathBody::Cluster(node) => cluster::path(p, node),
+        &PathBody::Cluster(node) => cluster_crown::path(p, node),
         &PathBody::Feed(d) => local::path(p, d),
         &PathBody::Semijoin { semijoin, relation } => semijoin::path(p, semijoin, relation),
         PathBody::Range(step) => range_join::path(p, path.atom, step),
@@ -394,8 +397,8 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
 fn reading(p: &Program) -> TokenStream {
     match &p.output.reading {
         Reading::Levels { scalars, roots } => view_tree::reading(p, scalars, roots),
-        Reading::Materialized { map, scalars } => delta::reading(p, *map, scalars),
-        Reading::Counted { map, scalars } => triangle::reading(p, *map, scalars),
+        Reading::Result { map, scalars } => first_order::reading(p, *map, scalars),
+        Reading::Triangle { map, scalars } => triangle::reading(p, *map, scalars),
         Reading::TopJoin(top) => top_join::reading(p, top),
         &Reading::Joined(joined) => top_join::joined_reading(p, joined),
         Reading::Recompute(plan) => recompute::reading(p, plan),

@@ -1,6 +1,6 @@
 //! The inequality join (`MapKind::RangeSums`, `PathBody::Range`): each
 //! side's range-sum trie and the path of an update, read through the
-//! materialized result (`emit/delta.rs`).
+//! materialized result (`emit/first_order.rs`).
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -1,6 +1,6 @@
 //! IVMε and the factorized baseline for the triangle count: the runtime's
 //! triangle state (`MapKind::Triangle`), the update of one role
-//! (`PathBody::Triangle`) and the count (`Reading::Counted`).
+//! (`PathBody::Triangle`) and the count (`Reading::Triangle`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

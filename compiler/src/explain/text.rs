@@ -212,7 +212,7 @@ fn plan_text(r: &Report) -> String {
             out.push_str("plan: free-connex join tree (rooted at the head); each atom sends its parent a message keyed by the variables they share, which grows a bounded number of times; the head's children are the top join\n");
             tree::draw(&[join_forest(r, tree, tree.root)], "  ", &mut out);
         }
-        Ok(Plan::Clusters(clusters)) => clusters_text(&mut out, hg, clusters),
+        Ok(Plan::ClusterCrown(clusters)) => clusters_text(&mut out, hg, clusters),
         Ok(Plan::Triangle {
             triangle,
             eps,

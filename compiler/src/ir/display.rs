@@ -443,11 +443,11 @@ impl Program {
                     writeln!(f, "  over the values of {}", self.maps[r].name)?;
                 }
             }
-            Reading::Counted { map, scalars } => {
+            Reading::Triangle { map, scalars } => {
                 writeln!(f, "  the count of {}", self.maps[*map].name)?;
                 self.write_scalars(f, scalars)?;
             }
-            Reading::Materialized { map, scalars } => {
+            Reading::Result { map, scalars } => {
                 writeln!(f, "  over the entries of {}", self.maps[*map].name)?;
                 self.write_scalars(f, scalars)?;
             }
@@ -559,7 +559,7 @@ impl Program {
                 },
                 self.maps[r.own].name
             ),
-            PathBody::Delta(join) => self.fmt_delta_join(f, join),
+            PathBody::DeltaJoin(join) => self.fmt_delta_join(f, join),
             PathBody::Steps {
                 steps,
                 later_same_relation,

@@ -969,7 +969,7 @@ pub enum PathBody {
         later_same_relation: Vec<AtomId>,
     },
     /// The first-order delta: the join of the other atoms.
-    Delta(DeltaJoin),
+    DeltaJoin(DeltaJoin),
     /// IVMε: the role this atom plays in the triangle map.
     Triangle {
         /// The triangle map.
@@ -1206,7 +1206,7 @@ pub enum Reading {
     /// The materialized result (first-order delta, the range join), times
     /// the one-entry views of nullary factors beside a range join
     /// (`plan/nullary.rs`; then the result is nullary).
-    Materialized {
+    Result {
         /// The result map.
         map: Id<ResultMap>,
         /// Nullary factors' views whose product multiplies the result.
@@ -1214,7 +1214,7 @@ pub enum Reading {
     },
     /// The count of an IVMε or factorized triangle map (a nullary result),
     /// times the one-entry views of nullary factors beside it.
-    Counted {
+    Triangle {
         /// The triangle map.
         map: Id<TriangleState>,
         /// Nullary factors' views whose product multiplies the count.
@@ -1409,7 +1409,7 @@ impl Program {
     pub fn change_tracking(&self) -> ChangeTracking {
         match &self.output.reading {
             // A result times nullary factors is nullary: compared whole.
-            Reading::Materialized { scalars, .. } if scalars.is_empty() => ChangeTracking::Journal,
+            Reading::Result { scalars, .. } if scalars.is_empty() => ChangeTracking::Journal,
             Reading::Levels { scalars, roots } => match self.journaled_levels(roots) {
                 Some(levels) => ChangeTracking::Levels {
                     levels,

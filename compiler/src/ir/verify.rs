@@ -272,8 +272,8 @@ fn reading_is_complete(p: &Program) -> Result<(), String> {
             Some(&root) if p.get(root).parent.is_none() => Ok(()),
             _ => Err("the top join's reading does not start at its root".to_owned()),
         },
-        Reading::Materialized { .. }
-        | Reading::Counted { .. }
+        Reading::Result { .. }
+        | Reading::Triangle { .. }
         | Reading::Joined(_)
         | Reading::Recompute(_) => Ok(()),
     }

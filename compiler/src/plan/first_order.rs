@@ -36,7 +36,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     );
     let name = Ident::new("result", Span::call_site());
     let result = push_map(&mut p.maps, name, doc, query.head.clone(), ResultMap);
-    p.output.reading = Reading::Materialized {
+    p.output.reading = Reading::Result {
         map: result,
         scalars: Vec::new(),
     };
@@ -123,7 +123,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             );
             loops.push(Loop { atom: j, access });
         }
-        PathBody::Delta(DeltaJoin {
+        PathBody::DeltaJoin(DeltaJoin {
             loops,
             result,
             earlier_same_relation: earlier.to_vec(),

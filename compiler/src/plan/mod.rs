@@ -11,7 +11,6 @@ pub mod cluster_crown;
 pub mod crown;
 pub mod first_order;
 pub mod generic_join;
-pub mod ivm_eps;
 pub mod names;
 mod nullary;
 pub mod range_join;
@@ -20,6 +19,7 @@ pub mod semijoin;
 mod skeleton;
 pub mod storage;
 pub mod top_join;
+pub mod triangle;
 pub mod two_layer;
 pub mod verdict;
 pub mod view_tree;
@@ -63,7 +63,7 @@ pub enum Plan {
     /// Max-max: per cluster (atoms connected through summed-out
     /// variables), which tuples take part in a full result and the best
     /// payload among them, and a Boolean CROWN over the clusters on top.
-    Clusters(Vec<Mask>),
+    ClusterCrown(Vec<Mask>),
     /// The triangle count: IVMε with exponent `eps`, or the factorized
     /// baseline when `eps` is `None`.
     Triangle {
@@ -179,13 +179,13 @@ pub fn plan(query: &Query, analysis: &Analysis, verdict: &Verdict) -> Result<Pla
                 .clone()
                 .ok_or_else(|| missing("free-connex join tree"))?,
         ),
-        Strategy::ClusterCrown => Plan::Clusters(decomposition::clusters(hg)),
+        Strategy::ClusterCrown => Plan::ClusterCrown(decomposition::clusters(hg)),
         Strategy::IvmEps { eps } => {
             let triangle = analysis.triangle.ok_or_else(|| missing("triangle"))?;
             Plan::Triangle {
                 triangle,
                 eps: Some(eps),
-                cycle: ivm_eps::is_cycle(query, &triangle),
+                cycle: triangle::is_cycle(query, &triangle),
             }
         }
         Strategy::Factorized => Plan::Triangle {
@@ -228,13 +228,13 @@ pub fn lower(
         }
         Plan::Crown(tree) => crown::lower(query, tree, verdict)
             .ok_or_else(|| internal("CROWN's top join has no join tree"))?,
-        Plan::Clusters(clusters) => cluster_crown::lower(query, clusters, verdict)
+        Plan::ClusterCrown(clusters) => cluster_crown::lower(query, clusters, verdict)
             .ok_or_else(|| internal("a cluster or the top join has no join tree"))?,
         Plan::Triangle {
             triangle,
             eps,
             cycle,
-        } => ivm_eps::lower(query, triangle, *eps, *cycle, verdict),
+        } => triangle::lower(query, triangle, *eps, *cycle, verdict),
         Plan::FirstOrder => first_order::lower(query, verdict),
         Plan::RangeJoin(join) => range_join::lower(query, join, verdict),
         Plan::Recompute => recompute::lower(query, verdict),

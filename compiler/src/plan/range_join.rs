@@ -49,7 +49,7 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
         push_map(&mut p.maps, name, doc, vec![var], RangeSums { atom, var })
     });
     let factors = super::nullary::views(&mut p, join.factors);
-    p.output.reading = Reading::Materialized {
+    p.output.reading = Reading::Result {
         map: result,
         scalars: factors.iter().map(|&(_, view)| view).collect(),
     };

@@ -127,7 +127,7 @@ fn kept(p: &Program, r: RelId) -> Kept {
         // supports, all the semijoin reads, are the same. In a ring an
         // insert can take a tuple away, which only the kept payload tells.
         PathBody::Semijoin { semijoin, .. } => p.semijoins[*semijoin].positive,
-        PathBody::Delta(_)
+        PathBody::DeltaJoin(_)
         | PathBody::Triangle { .. }
         | PathBody::Cluster(_)
         | PathBody::Range(_) => false,

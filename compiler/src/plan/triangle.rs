@@ -48,7 +48,7 @@ pub fn lower(
         },
     );
     let factors = super::nullary::views(&mut p, triangle.factors);
-    p.output.reading = Reading::Counted {
+    p.output.reading = Reading::Triangle {
         map,
         scalars: factors.iter().map(|&(_, view)| view).collect(),
     };

@@ -1,6 +1,6 @@
 //! The first-order delta: the materialized result (`MapKind::Result`), the
-//! join of the other atoms that an update runs (`PathBody::Delta`), and the
-//! reading over the result's entries (`Reading::Materialized`).
+//! join of the other atoms that an update runs (`PathBody::DeltaJoin`), and the
+//! reading over the result's entries (`Reading::Result`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

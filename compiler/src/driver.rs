@@ -69,22 +69,16 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let file = syntax::ast::File {
         items: vec![view.item.clone()],
     };
-    let query = syntax::check(&file)
-        .map_err(|e| in_sql_words(e, view))?
-        .pop()
-        .expect("one view, one query");
+    let query = syntax::check(&file)?.pop().expect("one view, one query");
     let deletes = query.updates == UpdateModel::InsertDelete;
     let report = pipeline::report(query);
     let mut out = TokenStream::new();
     let result = match lower(&report) {
-        Ok(mut program) => {
-            // The deprecation note of an opted-in view speaks SQL too.
-            program.warning = program.warning.map(|w| sql_words(&w, view));
+        Ok(program) => {
             out.extend(emit::emit(&program));
             Ok(())
         }
         Err(e) => {
-            let e = in_sql_words(e, view);
             out.extend(e.to_compile_error());
             out.extend(emit::fallback(&report.query));
             Err(e)
@@ -92,36 +86,6 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     };
     out.extend(emit::sql_wrapper(&view.wrapper, deletes));
     result.map(|()| out)
-}
-
-/// An error about a view's rule, said as the SQL says it: the view's name
-/// for the rule's, and `WITH (..)` options for the rule's attributes.
-fn in_sql_words(e: syn::Error, view: &sql::View) -> syn::Error {
-    e.into_iter()
-        .map(|e| syn::Error::new(e.span(), sql_words(&e.to_string(), view)))
-        .reduce(|mut all, e| {
-            all.combine(e);
-            all
-        })
-        .expect("an error has a message")
-}
-
-/// A message about a view's rule in the view's words.
-fn sql_words(message: &str, view: &sql::View) -> String {
-    message
-        .replace(
-            &format!("query `{}`", view.item.name),
-            &format!("view `{}`", view.wrapper.sql_name),
-        )
-        .replace("`#[allow(intractable)]`", "`WITH (intractable = 'allow')`")
-        .replace(
-            "`not exists(..)` correlates on",
-            "the `NOT EXISTS` (or `NOT IN`) subquery correlates on",
-        )
-        .replace(
-            "`#[updates(insert_only)]`",
-            "`WITH (updates = 'insert_only')`",
-        )
 }
 
 /// Compiles SQL text (a `.sql` file) to formatted Rust source: for each

@@ -53,6 +53,7 @@ pub fn report(query: Query) -> Report {
             updates: query.updates,
             forced: query.strategy.map(|s| s.strategy),
             allow_intractable: query.allow_intractable,
+            dialect: &query.dialect,
         },
     );
     let plan = plan::plan(&query, &analysis, &verdict);
@@ -110,13 +111,16 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
     let mut errors: Option<syn::Error> = plan.as_ref().err().cloned();
     for (s, r) in report.query.semijoins.iter().zip(&report.semijoins) {
         let of_semijoin = |e: syn::Error| {
-            let inner = r.body.query.name.to_string();
-            let outer = format!("`{}` in query `{}`", s.text(), report.query.name);
+            // The body and the domain are queries of their own, named in
+            // their errors as queries are: that name becomes the
+            // semijoin's, in the outer query.
+            let subject = |q: &Query| q.dialect.subject(&q.name);
+            let outer = format!("`{}` in {}", s.text(), subject(&report.query));
             e.into_iter()
                 .map(|e| {
-                    let message = e.to_string().replace(&format!("query `{inner}`"), &outer);
+                    let message = e.to_string().replace(&subject(&r.body.query), &outer);
                     let message = match &r.domain {
-                        Some(d) => message.replace(&format!("query `{}`", d.query.name), &outer),
+                        Some(d) => message.replace(&subject(&d.query), &outer),
                         None => message,
                     };
                     syn::Error::new(e.span(), message)

@@ -20,6 +20,8 @@ pub type RelId = usize;
 pub struct Query {
     /// The item's name (the generated struct's name).
     pub name: Ident,
+    /// The language it was written in, which its messages speak.
+    pub dialect: Dialect,
     /// The item's visibility, given to the generated struct.
     pub vis: Visibility,
     /// The item's doc comment lines.
@@ -604,4 +606,61 @@ pub fn type_string(ty: &Type) -> String {
         .replace(" ,", ",")
         .replace(" :: ", "::")
         .replace(":: ", "::")
+}
+
+/// The language a query was written in: its messages name it and its
+/// options as that language writes them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// The rule language: `query Q { .. }` with `#[..]` attributes.
+    #[default]
+    Rule,
+    /// A SQL view, lowered to a rule: `CREATE VIEW v WITH (..) AS ..`.
+    Sql {
+        /// The view's name as the SQL writes it.
+        view: String,
+    },
+}
+
+impl Dialect {
+    /// What a message calls the query named `name`: "query `Q`", or
+    /// "view `v`" for the SQL view it lowers.
+    pub fn subject(&self, name: &impl std::fmt::Display) -> String {
+        match self {
+            Dialect::Rule => format!("query `{name}`"),
+            Dialect::Sql { view } => format!("view `{view}`"),
+        }
+    }
+
+    /// The option that takes on a query that is not tractable.
+    pub fn allow_intractable(&self) -> &'static str {
+        match self {
+            Dialect::Rule => "`#[allow(intractable)]`",
+            Dialect::Sql { .. } => "`WITH (intractable = 'allow')`",
+        }
+    }
+
+    /// The option that declares inserts only.
+    pub fn insert_only(&self) -> &'static str {
+        match self {
+            Dialect::Rule => "`#[updates(insert_only)]`",
+            Dialect::Sql { .. } => "`WITH (updates = 'insert_only')`",
+        }
+    }
+
+    /// The option that forces strategy `s`.
+    pub fn strategy(&self, s: Strategy) -> String {
+        match self {
+            Dialect::Rule => format!("`#[strategy({})]`", s.keyword()),
+            Dialect::Sql { .. } => format!("`WITH (strategy = '{}')`", s.keyword()),
+        }
+    }
+
+    /// A `not exists` factor, as written.
+    pub fn not_exists(&self) -> &'static str {
+        match self {
+            Dialect::Rule => "`not exists(..)`",
+            Dialect::Sql { .. } => "the `NOT EXISTS` (or `NOT IN`) subquery",
+        }
+    }
 }

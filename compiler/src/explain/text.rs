@@ -172,7 +172,10 @@ fn tractable_elsewhere(a: &Analysis) -> Vec<String> {
             if known.class.ring && updates == UpdateModel::InsertOnly {
                 continue;
             }
-            if let Verdict::Accepted(v) = verdict::auto(a, &known.class, updates) {
+            // Only the strategy and bounds are read: no hint, so no dialect.
+            if let Verdict::Accepted(v) =
+                verdict::auto(a, &known.class, updates, &crate::query::Dialect::Rule)
+            {
                 out.push(format!(
                     "{name:<14} {:<14} {} in {}",
                     updates.keyword(),

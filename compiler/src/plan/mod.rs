@@ -100,8 +100,9 @@ impl Rejection {
     /// the lower bound where the rejection rests on one, and the hint.
     pub fn of(query: &Query, rejected: &Rejected) -> Rejection {
         let mut message = format!(
-            "query `{}` cannot be maintained efficiently: {}",
-            query.name, rejected.reason
+            "{} cannot be maintained efficiently: {}",
+            query.dialect.subject(&query.name),
+            rejected.reason
         );
         message.push_str(&format!("\n  witness: {}", rejected.witness));
         if let Some(bound) = rejected.lower_bound() {

@@ -104,7 +104,9 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             && query.semiring.class.idempotent
             && !query.semiring.class.ring,
         summary: verdict.accepted().map_or_else(String::new, |v| v.summary()),
-        warning: verdict.accepted().and_then(|v| v.warning(&query.name)),
+        warning: verdict
+            .accepted()
+            .and_then(|v| v.warning(&query.name, &query.dialect)),
         vars,
         relations,
         atoms,

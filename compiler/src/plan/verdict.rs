@@ -13,7 +13,7 @@ use crate::analysis::hypergraph::{bit, members};
 use crate::analysis::variable_order::Over;
 use crate::analysis::width::first_order_exponent;
 use crate::analysis::{Analysis, Mask, NotFreeConnex, Ratio, VariableOrder};
-use crate::query::{Strategy, UpdateModel};
+use crate::query::{Dialect, Strategy, UpdateModel};
 use crate::semiring::SemiringClass;
 
 /// The outcome of planning one query: a strategy with its bounds, or a
@@ -108,12 +108,14 @@ impl Accepted {
 
     /// The deprecation warning of a query taken on although it is not
     /// tractable.
-    pub fn warning(&self, query: &impl std::fmt::Display) -> Option<String> {
+    pub fn warning(&self, query: &impl std::fmt::Display, d: &Dialect) -> Option<String> {
         let witness = self.choice.witness()?;
         Some(format!(
-            "query `{query}` is not tractable ({witness}); it is maintained with the `{}` strategy in {} per update because of `#[allow(intractable)]`",
+            "{} is not tractable ({witness}); it is maintained with the `{}` strategy in {} per update because of {}",
+            d.subject(query),
             self.strategy.keyword(),
-            self.bounds.update
+            self.bounds.update,
+            d.allow_intractable()
         ))
     }
 }
@@ -354,6 +356,8 @@ pub struct Setting<'a> {
     pub forced: Option<Strategy>,
     /// `#[allow(intractable)]`.
     pub allow_intractable: bool,
+    /// The language the query was written in, which the hints speak.
+    pub dialect: &'a crate::query::Dialect,
 }
 
 /// `O(N^e)` written the usual way: `O(1)`, `O(N)`, `O(N^2)`, `O(N^0.5)`.
@@ -436,8 +440,8 @@ fn ivm_eps(a: &Analysis, eps: f64, reason: String) -> Accepted {
 
 /// The automatic verdict: the first matching row of the verdict table
 /// (`docs/design.md#the-verdict-table`).
-pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdict {
-    auto_with(a, class, updates, true)
+pub fn auto(a: &Analysis, class: &SemiringClass, updates: UpdateModel, d: &Dialect) -> Verdict {
+    auto_with(a, class, updates, true, d)
 }
 
 /// The catalogue semirings over which the query is maintainable under
@@ -451,27 +455,44 @@ fn insert_only_alternatives(a: &Analysis) -> Vec<(&'static str, Strategy)> {
             if known.class.ring {
                 return None;
             }
-            auto_with(a, &known.class, UpdateModel::InsertOnly, false)
-                .strategy()
-                .map(|s| (*name, s))
+            auto_with(
+                a,
+                &known.class,
+                UpdateModel::InsertOnly,
+                false,
+                &Dialect::Rule,
+            )
+            .strategy()
+            .map(|s| (*name, s))
         })
         .collect()
 }
 
 /// [`auto`], with the hints that look at other semirings only when
 /// `hints` (they call back in here without).
-fn auto_with(a: &Analysis, class: &SemiringClass, updates: UpdateModel, hints: bool) -> Verdict {
+fn auto_with(
+    a: &Analysis,
+    class: &SemiringClass,
+    updates: UpdateModel,
+    hints: bool,
+    d: &Dialect,
+) -> Verdict {
     if with_deletes(class, updates) {
-        under_deletes(a, class, updates)
+        under_deletes(a, class, updates, d)
     } else {
-        under_inserts(a, class, hints)
+        under_inserts(a, class, hints, d)
     }
 }
 
 /// The rows of the verdict table under deletes (or over a ring): a view
 /// tree for a q-hierarchical query over a semiring that retracts, IVMε for
 /// the triangle count, else a rejection.
-fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> Verdict {
+fn under_deletes(
+    a: &Analysis,
+    class: &SemiringClass,
+    updates: UpdateModel,
+    d: &Dialect,
+) -> Verdict {
     let hg = &a.hypergraph;
     let ring_note = if class.ring && updates == UpdateModel::InsertOnly {
         " (a ring is maintained as under inserts and deletes: an insert with a negative payload is a delete)"
@@ -517,7 +538,10 @@ fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> V
             "\"Answering Conjunctive Queries with Aggregations under Updates\", section 5.3",
             "the semiring is not declared `ring`, `deletable` or `ordered`".to_owned(),
             0,
-            "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use `#[updates(insert_only)]`".to_owned(),
+            format!(
+                "declare how it retracts (e.g. `#[semiring(my::K, deletable)]`), or use {}",
+                d.insert_only()
+            ),
         );
     }
     let witness = a
@@ -533,14 +557,14 @@ fn under_deletes(a: &Analysis, class: &SemiringClass, updates: UpdateModel) -> V
         "the q-hierarchical dichotomy, for queries without self-joins (\"The Role of Semirings in Incremental View Maintenance\"; \"Answering Conjunctive Queries with Aggregations under Updates\")",
         witness,
         a.q_hierarchical.err().map_or(0, |w| w.atoms()),
-        insert_only_hint(a, class),
+        insert_only_hint(a, class, d),
     )
 }
 
 /// The rows of the verdict table under inserts only, over a semiring that
 /// is not a ring: IVMε, a view tree, two layers, CROWN or its clusters,
 /// else a rejection.
-fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
+fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool, d: &Dialect) -> Verdict {
     if a.triangle.is_some() && class.counting {
         return ivm_eps(
             a,
@@ -586,9 +610,9 @@ fn under_inserts(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
         .into();
     }
     if a.free_connex.is_ok() {
-        return not_strong_connex(a, class, hints);
+        return not_strong_connex(a, class, hints, d);
     }
-    not_free_connex(a, class)
+    not_free_connex(a, class, d)
 }
 
 /// Two layers, for a p-hierarchical query under inserts over a positive
@@ -618,7 +642,7 @@ fn two_layer(a: &Analysis) -> Accepted {
 /// The rejection, under inserts only, of a free-connex query that is not
 /// strong-connex (no strategy fits its semiring's class); with `hints`,
 /// it names the catalogue semirings over which it is maintainable.
-fn not_strong_connex(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdict {
+fn not_strong_connex(a: &Analysis, class: &SemiringClass, hints: bool, d: &Dialect) -> Verdict {
     // Inserts only, and the semiring is not a ring.
     let deletes = false;
     let witness = a
@@ -639,7 +663,7 @@ fn not_strong_connex(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdic
     } else {
         Vec::new()
     };
-    let opt_in = opt_in_hint(a, class, deletes);
+    let opt_in = opt_in_hint(a, class, deletes, d);
     let hint = if others.is_empty() {
         opt_in
     } else {
@@ -668,7 +692,7 @@ fn not_strong_connex(a: &Analysis, class: &SemiringClass, hints: bool) -> Verdic
 
 /// The rejection, under inserts only, of a query that is not free-connex
 /// (nor p-hierarchical over a positive semiring).
-fn not_free_connex(a: &Analysis, class: &SemiringClass) -> Verdict {
+fn not_free_connex(a: &Analysis, class: &SemiringClass, d: &Dialect) -> Verdict {
     // Inserts only, and the semiring is not a ring.
     let deletes = false;
     let hg = &a.hypergraph;
@@ -691,7 +715,7 @@ fn not_free_connex(a: &Analysis, class: &SemiringClass) -> Verdict {
         "\"The Role of Semirings in Incremental View Maintenance\", Theorem 2; \"Answering Conjunctive Queries with Aggregations under Updates\", Table 1",
         format!("{witness}{extra}"),
         atoms,
-        opt_in_hint(a, class, deletes),
+        opt_in_hint(a, class, deletes, d),
     )
 }
 
@@ -914,19 +938,20 @@ fn factors_note(factors: crate::analysis::hypergraph::Mask) -> String {
 }
 
 /// The hint of a rejection: what `#[allow(intractable)]` would compile.
-fn opt_in_hint(a: &Analysis, class: &SemiringClass, deletes: bool) -> String {
+fn opt_in_hint(a: &Analysis, class: &SemiringClass, deletes: bool, d: &Dialect) -> String {
     let OptIn { strategy, time, .. } = opt_in_choice(a, class, deletes);
+    let option = d.allow_intractable();
     match strategy {
         Strategy::ViewTree => format!(
-            "`#[allow(intractable)]` compiles it with the `view_tree` strategy over a general variable order in {time} per update"
+            "{option} compiles it with the `view_tree` strategy over a general variable order in {time} per update"
         ),
-        Strategy::RangeJoin => format!(
-            "`#[allow(intractable)]` compiles it with the `range_join` strategy in {time} per update"
+        Strategy::RangeJoin => {
+            format!("{option} compiles it with the `range_join` strategy in {time} per update")
+        }
+        Strategy::Recompute => format!(
+            "{option} compiles it with the `recompute` strategy (O(1) per update, the whole join per read)"
         ),
-        Strategy::Recompute => "`#[allow(intractable)]` compiles it with the `recompute` strategy (O(1) per update, the whole join per read)".to_owned(),
-        _ => format!(
-            "`#[allow(intractable)]` compiles it with the first-order strategy in {time} per update"
-        ),
+        _ => format!("{option} compiles it with the first-order strategy in {time} per update"),
     }
 }
 
@@ -943,14 +968,15 @@ fn top_cover(a: &Analysis) -> Ratio {
 }
 
 /// What `#[updates(insert_only)]` would give, for a rejection under deletes.
-fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
-    let opt_in = opt_in_hint(a, class, true);
+fn insert_only_hint(a: &Analysis, class: &SemiringClass, d: &Dialect) -> String {
+    let opt_in = opt_in_hint(a, class, true, d);
     if class.ring {
         return format!("the semiring is a ring, so inserts-only does not help; {opt_in}");
     }
-    match auto(a, class, UpdateModel::InsertOnly) {
+    match auto(a, class, UpdateModel::InsertOnly, d) {
         Verdict::Accepted(v) => format!(
-            "with `#[updates(insert_only)]` it is maintainable with the `{}` strategy in {} amortized; or {opt_in}",
+            "with {} it is maintainable with the `{}` strategy in {} amortized; or {opt_in}",
+            d.insert_only(),
             v.strategy.keyword(),
             v.bounds.update
         ),
@@ -963,13 +989,13 @@ fn insert_only_hint(a: &Analysis, class: &SemiringClass) -> String {
 /// The verdict for a query: the automatic one, or the check of a forced
 /// strategy, with `#[allow(intractable)]` applied.
 pub fn decide(a: &Analysis, setting: Setting<'_>) -> Verdict {
-    let auto_verdict = auto(a, setting.semiring, setting.updates);
+    let auto_verdict = auto(a, setting.semiring, setting.updates, setting.dialect);
     let v = match setting.forced {
         None => auto_verdict,
         Some(s) => forced(a, setting, s, &auto_verdict),
     };
     let v = match v {
-        Verdict::Accepted(v) => match unhonoured_theta(a, v.strategy) {
+        Verdict::Accepted(v) => match unhonoured_theta(a, v.strategy, setting.dialect) {
             Some(theta) => Verdict::Rejected(theta),
             None => Verdict::Accepted(v),
         },
@@ -1002,8 +1028,9 @@ fn opt_in(a: &Analysis, setting: Setting<'_>, rejected: Rejected) -> Accepted {
         witness: rejected.witness,
     };
     f.reason = format!(
-        "{} — compiled anyway because of `#[allow(intractable)]`",
-        rejected.reason
+        "{} — compiled anyway because of {}",
+        rejected.reason,
+        setting.dialect.allow_intractable()
     );
     f
 }
@@ -1011,7 +1038,7 @@ fn opt_in(a: &Analysis, setting: Setting<'_>, rejected: Rejected) -> Accepted {
 /// The rejection of strategy `s` for a query with a theta factor, which
 /// only the first-order and recompute strategies apply: the others keep
 /// views of single atoms, where its variables never meet.
-fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Rejected> {
+fn unhonoured_theta(a: &Analysis, s: Strategy, d: &Dialect) -> Option<Rejected> {
     let hg = &a.hypergraph;
     let edge = members(hg.conditions).next()?;
     if matches!(
@@ -1043,8 +1070,11 @@ fn unhonoured_theta(a: &Analysis, s: Strategy) -> Option<Rejected> {
         ),
         witness_atoms: bit(edge),
         hint: format!(
-            "`#[strategy(first_order)]` (or `#[allow(intractable)]`) applies it to each derivation, in {} per update; `#[strategy(recompute)]` when the result is read",
-            ratio_power(first_order)
+            "{} (or {}) applies it to each derivation, in {} per update; {} when the result is read",
+            d.strategy(Strategy::FirstOrder),
+            d.allow_intractable(),
+            ratio_power(first_order),
+            d.strategy(Strategy::Recompute)
         ),
     })
 }
@@ -1076,7 +1106,9 @@ fn forced(a: &Analysis, setting: Setting<'_>, s: Strategy, auto_verdict: &Verdic
     };
     let mut v = match fits {
         Ok(v) => v,
-        Err(NotApplicable(why)) => return Verdict::Rejected(not_applicable(s, auto_verdict, why)),
+        Err(NotApplicable(why)) => {
+            return Verdict::Rejected(not_applicable(s, auto_verdict, why, setting.dialect));
+        }
     };
     v.choice = match auto_verdict {
         Verdict::Accepted(auto) if auto.strategy == s => Choice::Automatic,
@@ -1095,12 +1127,12 @@ struct NotApplicable(String);
 /// The rejection of forced strategy `s`, which does not apply (`why`): the
 /// hint points to the automatic strategy, or to those that apply to every
 /// query.
-fn not_applicable(s: Strategy, auto_verdict: &Verdict, why: String) -> Rejected {
+fn not_applicable(s: Strategy, auto_verdict: &Verdict, why: String, d: &Dialect) -> Rejected {
     Rejected {
         grounds: Grounds::NotApplicable {
             tractable: auto_verdict.tractable(),
         },
-        reason: format!("`#[strategy({})]` does not apply to this query", s.keyword()),
+        reason: format!("{} does not apply to this query", d.strategy(s)),
         source: "docs/design.md#forcing-a-strategy",
         witness: why,
         witness_atoms: 0,
@@ -1110,7 +1142,11 @@ fn not_applicable(s: Strategy, auto_verdict: &Verdict, why: String) -> Rejected 
                 auto.strategy.keyword(),
                 auto.bounds.update
             ),
-            Verdict::Rejected(_) => "use `#[strategy(first_order)]` or `#[strategy(recompute)]`, which apply to every query".to_owned(),
+            Verdict::Rejected(_) => format!(
+                "use {} or {}, which apply to every query",
+                d.strategy(Strategy::FirstOrder),
+                d.strategy(Strategy::Recompute)
+            ),
         },
     }
 }
@@ -1159,11 +1195,11 @@ fn forced_view_tree(a: &Analysis, setting: Setting<'_>) -> Result<Accepted, NotA
 
 /// Why a strategy that maintains inserts only does not apply under
 /// deletes.
-fn inserts_only() -> NotApplicable {
-    NotApplicable(
-        "it maintains inserts only: use `#[updates(insert_only)]` over a semiring that is not a ring"
-            .to_owned(),
-    )
+fn inserts_only(d: &Dialect) -> NotApplicable {
+    NotApplicable(format!(
+        "it maintains inserts only: use {} over a semiring that is not a ring",
+        d.insert_only()
+    ))
 }
 
 /// Forced two layers: inserts only, a positive semiring and a
@@ -1171,7 +1207,7 @@ fn inserts_only() -> NotApplicable {
 fn forced_two_layer(a: &Analysis, setting: Setting<'_>) -> Result<Accepted, NotApplicable> {
     let class = setting.semiring;
     if with_deletes(class, setting.updates) {
-        return Err(inserts_only());
+        return Err(inserts_only(setting.dialect));
     }
     if !class.positive {
         return Err(NotApplicable(format!(
@@ -1209,7 +1245,7 @@ fn forced_crown(
 ) -> Result<Accepted, NotApplicable> {
     let class = setting.semiring;
     if with_deletes(class, setting.updates) {
-        return Err(inserts_only());
+        return Err(inserts_only(setting.dialect));
     }
     if let Err(w) = a.free_connex {
         return Err(NotApplicable(format!(

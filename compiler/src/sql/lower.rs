@@ -1093,6 +1093,9 @@ impl<'a> Lowering<'a> {
             vis: syn::parse_quote! { pub },
             query_token: span,
             name: rule_name.clone(),
+            dialect: crate::query::Dialect::Sql {
+                view: name.value.to_lowercase(),
+            },
             relations: relation_decls(&read_tables, span),
             rule: Rule {
                 head_name: Ident::new("Q", span),

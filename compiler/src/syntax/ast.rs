@@ -23,6 +23,8 @@ pub struct QueryItem {
     pub query_token: Span,
     /// The query's name, which becomes the generated struct's name.
     pub name: Ident,
+    /// The language it was written in (a SQL view lowers to an item).
+    pub dialect: crate::query::Dialect,
     /// `relation` declarations in source order.
     pub relations: Vec<RelationDecl>,
     /// The query's single rule.

@@ -113,7 +113,10 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     if variables.len() > MAX_VARIABLES || atoms.len() > MAX_VARIABLES {
         errors.push(
             span,
-            format!("query `{}` is too large: at most {MAX_VARIABLES} variables and {MAX_VARIABLES} atoms are supported", item.name),
+            format!(
+                "{} is too large: at most {MAX_VARIABLES} variables and {MAX_VARIABLES} atoms are supported",
+                item.dialect.subject(&item.name)
+            ),
         );
     }
 
@@ -122,6 +125,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
     }
     Some(Query {
         name: item.name.clone(),
+        dialect: item.dialect.clone(),
         vis: item.vis.clone(),
         docs: item.docs.clone(),
         span,

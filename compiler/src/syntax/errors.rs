@@ -49,5 +49,8 @@ pub(super) fn unknown_relation(item: &ast::QueryItem, key: &str) -> String {
             declared.join(", ")
         )
     };
-    format!("unknown relation `{key}` in query `{}`: {hint}", item.name)
+    format!(
+        "unknown relation `{key}` in {}: {hint}",
+        item.dialect.subject(&item.name)
+    )
 }

@@ -130,6 +130,7 @@ impl Parse for QueryItem {
             vis,
             query_token: query_token.span,
             name,
+            dialect: crate::query::Dialect::Rule,
             relations,
             rule,
         })

@@ -264,6 +264,7 @@ fn check_body(
         vis: syn::Visibility::Inherited,
         query_token: item.query_token,
         name: item.name.clone(),
+        dialect: item.dialect.clone(),
         relations: item
             .relations
             .iter()
@@ -368,7 +369,8 @@ fn check_domain(
         errors.push(
             e.span,
             format!(
-                "`not exists(..)` correlates on {}, which no one atom of the rule binds together: its indicator would range over a product of domains; not supported yet",
+                "{} correlates on {}, which no one atom of the rule binds together: its indicator would range over a product of domains; not supported yet",
+                item.dialect.not_exists(),
                 names.join(", ")
             ),
         );
@@ -394,6 +396,7 @@ fn check_domain(
         vis: syn::Visibility::Inherited,
         query_token: item.query_token,
         name: item.name.clone(),
+        dialect: item.dialect.clone(),
         relations: vec![decl.clone()],
         rule: Rule {
             head_name: Ident::new(&format!("{name}Domain"), anchor.span),

@@ -22,7 +22,7 @@
 //!
 //! The planners: view trees
 //! ([`plan::view_tree`]), the first-order delta ([`plan::first_order`]),
-//! IVMε and factorized IVM for the triangle count ([`plan::ivm_eps`]), and
+//! IVMε and factorized IVM for the triangle count ([`plan::triangle`]), and
 //! under inserts only the two layers ([`plan::two_layer`]), CROWN
 //! ([`plan::crown`]) and the max-max clusters ([`plan::cluster_crown`]) over
 //! one insert-only top join ([`plan::top_join`]). The classes and verdicts
@@ -61,3 +61,4 @@ pub mod query;
 pub mod semiring;
 pub mod sql;
 pub mod syntax;
+pub mod tuple;

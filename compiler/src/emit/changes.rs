@@ -73,7 +73,7 @@ fn chain(p: &Program) -> Option<Chain> {
 pub fn field(p: &Program) -> (TokenStream, TokenStream) {
     let name = field_name(p);
     let k = &p.payload;
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
+    let head_ty = super::head_type(p);
     let doc = if chain(p).is_some() || tracked(p).is_some() || tracked_joined(p).is_some() {
         " Whether `changes()` was called: from then on the views, relations and free levels it reads keep journals of each epoch."
     } else if journaled(p) {
@@ -84,7 +84,7 @@ pub fn field(p: &Program) -> (TokenStream, TokenStream) {
     (
         quote! {
             #[doc = #doc]
-            #name: ::ivm::__private::Changes<(#(#head_tys,)*), #k>,
+            #name: ::ivm::__private::Changes<#head_ty, #k>,
         },
         quote! { #name: ::core::default::Default::default(), },
     )
@@ -128,8 +128,7 @@ pub(super) fn walking_methods(
 ) -> TokenStream {
     let name = field_name(p);
     let k = &p.payload;
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let head_ty = quote! { (#(#head_tys,)*) };
+    let head_ty = super::head_type(p);
     let then_and_now = match lookups.split_first() {
         None => quote! {
             (<#k as ::ivm::Semiring>::one(), <#k as ::ivm::Semiring>::one())
@@ -145,7 +144,7 @@ pub(super) fn walking_methods(
             (__then, __now)
         },
     };
-    let key_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+    let head_pattern = super::head_pattern(p);
     let doc = CHANGES_DOC.iter().chain(&[""]).chain(cost).map(|line| {
         if line.is_empty() {
             String::new()
@@ -171,7 +170,7 @@ pub(super) fn walking_methods(
         /// [`get`](Self::get) as of the start of the epoch that just ended,
         /// and now.
         fn get_then_and_now(&self, key: &#head_ty) -> (#k, #k) {
-            let (#(#key_names,)*) = key;
+            let #head_pattern = key;
             #then_and_now
         }
     }
@@ -190,8 +189,7 @@ pub fn method(p: &Program) -> TokenStream {
     }
     let name = field_name(p);
     let k = &p.payload;
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let head_ty = quote! { (#(#head_tys,)*) };
+    let head_ty = super::head_type(p);
     let (cost, body) = if journaled(p) {
         (
             " Costs one lookup per result entry written since the previous call.",

@@ -328,8 +328,7 @@ pub fn reading(p: &Program, result: Id<ResultMap>, scalars: &[Id<SumView>]) -> T
         // Beside a range join: a nullary result times nullary factors.
         return super::nullary::reading(p, quote! { self.#field.value(&()) }, scalars);
     }
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let head_ty = quote! { (#(#head_tys,)*) };
+    let head_ty = super::head_type(p);
     quote! {
         /// The result: each output tuple (the head variables, in head
         /// order) with its non-zero payload, read from the materialized

@@ -49,6 +49,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
+use crate::tuple::{item, tuple};
+
 use crate::ir::{
     AtomPath, BaseMap, BestMap, Factor, Kept, MapId, MapKind, Message, PathBody, Program, Reading,
     Typed, VarId,
@@ -427,30 +429,6 @@ fn payload_map(p: &Program, key: TokenStream) -> TokenStream {
     }
 }
 
-/// Items as one Rust tuple, of types or of values: flat up to 12 items,
-/// nested in chunks of 12 beyond (the standard library implements `Hash`,
-/// `Eq` and `Clone` for tuples of up to 12), so that a relation may have
-/// any number of columns (up to 144).
-fn tuple(items: impl IntoIterator<Item = TokenStream>) -> TokenStream {
-    let items: Vec<TokenStream> = items.into_iter().collect();
-    if items.len() <= 12 {
-        return quote! { (#(#items,)*) };
-    }
-    let chunks = items.chunks(12).map(|chunk| tuple(chunk.to_vec()));
-    quote! { (#(#chunks,)*) }
-}
-
-/// Item `i` of a tuple of `n` items built by [`tuple`]: `t.3`, or
-/// `t.1.3` for item 15 of 16.
-fn item(base: &TokenStream, i: usize, n: usize) -> TokenStream {
-    if n <= 12 {
-        let i = syn::Index::from(i);
-        return quote! { #base.#i };
-    }
-    let (chunk, at) = (syn::Index::from(i / 12), syn::Index::from(i % 12));
-    quote! { #base.#chunk.#at }
-}
-
 /// References to every item of `base`, a tuple of `n` items: `(&t.0,
 /// &t.1, ..)`, to bind names to with a flat pattern.
 fn field_refs(base: &TokenStream, n: usize) -> TokenStream {
@@ -494,14 +472,32 @@ fn level_value(p: &Program, vars: &[VarId]) -> TokenStream {
 /// The pattern that binds a free level's variables, by reference, to one
 /// of its values (given as a reference).
 fn level_pattern(p: &Program, vars: &[VarId]) -> TokenStream {
-    let names = vars.iter().map(|&v| &p.vars[v].name);
     match vars {
         [one] => {
             let name = &p.vars[*one].name;
             quote! { #name }
         }
-        _ => quote! { (#(#names,)*) },
+        _ => names_pattern(p, vars),
     }
+}
+
+/// The pattern that binds `vars`, by reference, to a key over them (given
+/// as a reference), nested as [`tuple`] nests the key.
+fn names_pattern(p: &Program, vars: &[VarId]) -> TokenStream {
+    tuple(vars.iter().map(|&v| {
+        let name = &p.vars[v].name;
+        quote! { #name }
+    }))
+}
+
+/// The type of an output tuple: the head variables' types, in head order.
+fn head_type(p: &Program) -> TokenStream {
+    key_type(p, &p.output.head)
+}
+
+/// The pattern that binds the head variables to an output tuple.
+fn head_pattern(p: &Program) -> TokenStream {
+    names_pattern(p, &p.output.head)
 }
 
 /// The tuple type of a relation's tuples.

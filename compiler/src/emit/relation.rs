@@ -881,8 +881,7 @@ pub fn view_impls(p: &Program) -> TokenStream {
     let name = &p.name;
     let k = &p.payload;
     let change = change_name(p);
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let key = quote! { (#(#head_tys,)*) };
+    let key = super::head_type(p);
     let retract = (p.updates == UpdateModel::InsertDelete).then(|| {
         let arms = change_arms(p, "retract");
         quote! {

@@ -81,7 +81,7 @@ impl<'a> Wrapper<'a> {
             view,
             deletes,
             row: format_ident!("{}Row", view.name),
-            key: quote! { ( #(#key_types,)* ) },
+            key: crate::tuple::tuple(key_types.iter().cloned()),
             texts,
         }
     }
@@ -526,7 +526,7 @@ fn view_impls(view: &SqlView, deletes: bool) -> TokenStream {
     let payload = &view.payload;
     let change = format_ident!("{}Change", name);
     let key_types = &view.key_types;
-    let key = quote! { ( #(#key_types,)* ) };
+    let key = crate::tuple::tuple(key_types.iter().cloned());
     let change_enum = change_enum(view, &change, deletes);
     let inserts = change_arms(view, &change, "insert");
     let retract = deletes.then(|| {

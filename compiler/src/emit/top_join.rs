@@ -224,8 +224,7 @@ fn live_body<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
 pub fn reading(p: &Program, top: &[Id<JoinNode>]) -> TokenStream {
     let k = &p.payload;
     let n = top.len();
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let head_ty = quote! { (#(#head_tys,)*) };
+    let head_ty = super::head_type(p);
     let root = &p.maps[top[0]].name;
     // One flat_map per node below the root, each after its parent: the
     // state is the array of the nodes' tuple ids.
@@ -400,8 +399,7 @@ pub fn support_method(p: &Program, support: Id<Support>) -> TokenStream {
 pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
     let k = &p.payload;
     let field = &p.maps[joined].name;
-    let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-    let head_ty = quote! { (#(#head_tys,)*) };
+    let head_ty = super::head_type(p);
     let factors: Vec<Factor> = p
         .maps
         .iter()
@@ -448,8 +446,8 @@ pub fn joined_reading(p: &Program, joined: MapId) -> TokenStream {
 /// `let (x, y) = key;`: binds the head variables to a key of the result
 /// (by reference), for looking the payload up.
 fn destructure_head(p: &Program) -> TokenStream {
-    let names = p.output.head.iter().map(|&v| &p.vars[v].name);
-    quote! { let (#(#names,)*) = key; }
+    let pattern = super::head_pattern(p);
+    quote! { let #pattern = key; }
 }
 
 /// The field type of a relation of the top join, and its empty value.

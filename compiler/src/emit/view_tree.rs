@@ -585,7 +585,7 @@ impl Levels<'_> {
         let p = self.p;
         let k = &p.payload;
         let head_ty = key_type(p, &p.output.head);
-        let key_names: Vec<_> = p.output.head.iter().map(|&v| &p.vars[v].name).collect();
+        let head_pattern = super::head_pattern(p);
         let mut factors: Vec<TokenStream> = Vec::new();
         if self.has_scalar() {
             factors.push(quote! { self.scalar() });
@@ -613,7 +613,7 @@ impl Levels<'_> {
         quote! {
             /// The payload of one output tuple; zero when it is not in the result.
             pub fn get(&self, key: &#head_ty) -> #k {
-                let (#(#key_names,)*) = key;
+                let #head_pattern = key;
                 #lookup
             }
         }

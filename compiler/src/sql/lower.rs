@@ -1454,12 +1454,12 @@ impl<'a> Lowering<'a> {
     ) -> Result<(TokenStream, SqlType), Failure> {
         Ok(match out {
             Out::Key(k) => {
-                let index = syn::Index::from(*k);
+                let key = crate::tuple::item(&quote! { __key }, *k, self.keys.len());
                 let ty = self.keys[*k].ty();
                 let value = if ty == SqlType::Text {
-                    quote! { ::core::clone::Clone::clone(&__key.#index) }
+                    quote! { ::core::clone::Clone::clone(&#key) }
                 } else {
-                    quote! { __key.#index }
+                    key
                 };
                 (value, ty)
             }

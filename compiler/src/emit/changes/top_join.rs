@@ -280,8 +280,7 @@ impl Tracked {
             #(#starts)*
             #(#shared_sets)*
         };
-        let head_tys = p.output.head.iter().map(|&v| &p.vars[v].ty);
-        let head_ty = quote! { (#(#head_tys,)*) };
+        let head_ty = super::super::head_type(p);
         let since = quote! {
             ::core::iter::empty()
                 #(#walks)*

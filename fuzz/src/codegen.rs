@@ -191,6 +191,16 @@ pub fn write_cases(
     Ok(queries)
 }
 
+/// The field path of item `i` of a tuple of `n` items as
+/// [`nested_tuple`] builds it: `3`, or `1.3` for item 15 of 16.
+fn nested_item(i: usize, n: usize) -> String {
+    if n <= 12 {
+        i.to_string()
+    } else {
+        format!("{}.{}", i / 12, i % 12)
+    }
+}
+
 /// Items as the generated code's tuples: flat up to 12, else nested in
 /// chunks of 12.
 fn nested_tuple(items: &[&str]) -> String {
@@ -287,7 +297,12 @@ fn query_module(c: &Compiled) -> String {
         })
         .collect();
     let head_values: Vec<String> = (0..q.head.len())
-        .map(|i| format!("::ivm_fuzz::Column::value(&key.{i})"))
+        .map(|i| {
+            format!(
+                "::ivm_fuzz::Column::value(&key.{})",
+                nested_item(i, q.head.len())
+            )
+        })
         .collect();
     let head_key = tuple(
         (0..q.head.len())

@@ -33,7 +33,7 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
             old: quote! { __old },
             new: quote! { __new },
         },
-        exit: quote! { break #block },
+        exit: Exit::Block(block.clone()),
         breaks: false,
         walked: Vec::new(),
     };
@@ -91,6 +91,25 @@ struct Payloads {
     new: TokenStream,
 }
 
+/// Where a step with nothing left to change goes: out of the path's
+/// block, or, inside the loops of a step that changes several entries, on
+/// to the loops' next combination.
+enum Exit {
+    /// `break` out of the block labelled after the atom.
+    Block(syn::Lifetime),
+    /// `continue` the innermost loop of a step.
+    Loop(syn::Lifetime),
+}
+
+impl quote::ToTokens for Exit {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(match self {
+            Exit::Block(label) => quote! { break #label },
+            Exit::Loop(label) => quote! { continue #label },
+        });
+    }
+}
+
 /// What the steps of one path share as they climb the tree.
 struct Climb<'a> {
     p: &'a Program,
@@ -98,10 +117,8 @@ struct Climb<'a> {
     later: &'a [AtomId],
     /// The changed factor's payloads at the current step.
     changed: Payloads,
-    /// Where a step with nothing left to change goes: out of the path, or,
-    /// inside the loops of a step that changes several entries, on to the
-    /// next one.
-    exit: TokenStream,
+    /// Where a step with nothing left to change goes.
+    exit: Exit,
     /// Whether some step leaves the path's block early.
     breaks: bool,
     /// The atoms whose tuples the loops so far walk with their payloads: a
@@ -118,9 +135,9 @@ impl Climb<'_> {
             .extend(step.binds.iter().filter_map(|b| b.walked_atom(p)));
         if !step.binds.is_empty() {
             let label = step_label(s);
-            self.exit = quote! { continue #label };
+            self.exit = Exit::Loop(label);
         }
-        let exits_block = self.exit.to_string().starts_with("break");
+        let exits_block = matches!(self.exit, Exit::Block(_));
         let sib_product = self.sibling_product(step);
         if sib_product.is_some() {
             self.breaks |= exits_block;

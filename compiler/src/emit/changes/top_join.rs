@@ -471,22 +471,24 @@ impl Tracked {
         at: &dyn Fn(Id<JoinNode>) -> usize,
     ) -> TokenStream {
         let n = self.nodes.len();
-        // Each node after `x`, with the placed node it is reached from and
-        // whether it is that node's parent (reached up) or child (down).
-        let mut steps: Vec<(Id<JoinNode>, Id<JoinNode>, bool)> = Vec::new();
-        fn down(p: &Program, y: Id<JoinNode>, steps: &mut Vec<(Id<JoinNode>, Id<JoinNode>, bool)>) {
+        // Each node after `x`, reached from a placed node.
+        let mut steps: Vec<Reach> = Vec::new();
+        fn down(p: &Program, y: Id<JoinNode>, steps: &mut Vec<Reach>) {
             for &c in children(p, y) {
-                steps.push((c, y, false));
+                steps.push(Reach::Down { node: c, from: y });
                 down(p, c, steps);
             }
         }
         down(p, x, &mut steps);
         let mut from = x;
         while let Some(parent) = links(p, from).0 {
-            steps.push((parent, from, true));
+            steps.push(Reach::Up { node: parent, from });
             for &c in children(p, parent) {
                 if c != from {
-                    steps.push((c, parent, false));
+                    steps.push(Reach::Down {
+                        node: c,
+                        from: parent,
+                    });
                     down(p, c, &mut steps);
                 }
             }
@@ -503,17 +505,27 @@ impl Tracked {
         };
         // `__r` is read where a projection of it is not empty.
         let reads_r = |m: Id<JoinNode>, vars: &[crate::ir::VarId]| m == x && !vars.is_empty();
-        let chain = steps.iter().map(|&(y, anchor, up)| {
+        let chain = steps.iter().map(|&step| {
+            let (y, anchor) = match step {
+                Reach::Up { node, from } | Reach::Down { node, from } => (node, from),
+            };
             let yi = at(y);
             let anchor_key = &p.maps[anchor].key;
-            let source = if up {
-                let key = project(anchor_key, links(p, anchor).2, &tuple(anchor));
-                let above = self.above(anchor);
-                quote! { self.#above.get(&#key) }
-            } else {
-                let key = project(anchor_key, links(p, y).2, &tuple(anchor));
-                let child = &p.maps[y].name;
-                quote! { self.#child.live(&#key) }
+            // The variables shared along the edge walked: the lower node's.
+            let vars = match step {
+                Reach::Up { .. } => links(p, anchor).2,
+                Reach::Down { .. } => links(p, y).2,
+            };
+            let key = project(anchor_key, vars, &tuple(anchor));
+            let source = match step {
+                Reach::Up { .. } => {
+                    let above = self.above(anchor);
+                    quote! { self.#above.get(&#key) }
+                }
+                Reach::Down { .. } => {
+                    let child = &p.maps[y].name;
+                    quote! { self.#child.live(&#key) }
+                }
             };
             let body = quote! {
                 move |__ids: [u32; #n]| {
@@ -523,11 +535,6 @@ impl Tracked {
                         __ids
                     })
                 }
-            };
-            let vars = if up {
-                links(p, anchor).2
-            } else {
-                links(p, y).2
             };
             if reads_r(anchor, vars) {
                 quote! {
@@ -598,4 +605,22 @@ impl Tracked {
                 .map(move |#ids: [u32; #n]| (#(#items,)*))
         }
     }
+}
+
+/// One node of a walk through the top join, reached from a node placed
+/// before it.
+#[derive(Debug, Clone, Copy)]
+enum Reach {
+    /// `node` is the parent of `from`: its tuples are those above the
+    /// placed tuple's key.
+    Up {
+        node: Id<JoinNode>,
+        from: Id<JoinNode>,
+    },
+    /// `node` is a child of `from`: its live tuples under the placed
+    /// tuple's key.
+    Down {
+        node: Id<JoinNode>,
+        from: Id<JoinNode>,
+    },
 }

@@ -190,16 +190,10 @@ fn catalogue_has_the_expected_classes_widths_and_verdicts() {
 #[test]
 fn witnesses_name_the_cores_of_the_papers() {
     let witness = |attrs, rule| {
-        let case = Case {
-            what: "",
-            attrs,
-            rule,
-            classes: "",
-            fhtw: "",
-            strategy: "",
-            update_time: "",
-        };
-        run(&case).verdict.witness().unwrap_or_default().to_owned()
+        verdict(attrs, rule)
+            .witness()
+            .unwrap_or_default()
+            .to_owned()
     };
     let w = witness(COUNT_IO, "Q(x) = S(x, y) * T(y)");
     assert!(w.starts_with("a q-core"), "{w}");

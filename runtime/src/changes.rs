@@ -214,28 +214,33 @@ fn note_first<Key: Eq + Hash, K>(now: &mut HashMap<Key, K>, key: Key, old: K) {
 }
 
 /// What `changes_since` of generated code returns: when `all` is given
-/// (the first call), every output tuple of it against zero, then the
-/// changes the maps' journals led to.
+/// (the first call), every output tuple of it against zero; then each
+/// candidate the maps' journals led to whose payload then and now (as
+/// `then_and_now` reads them) differ. A candidate whose payload came back
+/// is no change.
 pub fn since<Key, K: Semiring>(
     all: Option<impl Iterator<Item = (Key, K)>>,
-    changed: impl Iterator<Item = (Key, K, K)>,
+    candidates: impl Iterator<Item = Key>,
+    then_and_now: impl Fn(&Key) -> (K, K),
 ) -> impl Iterator<Item = (Key, K, K)> {
+    let changed = candidates.filter_map(move |key| {
+        let (then, now) = then_and_now(&key);
+        (then != now).then_some((key, then, now))
+    });
     all.into_iter()
         .flatten()
         .map(|(key, now)| (key, K::zero(), now))
         .chain(changed)
 }
 
-/// Output tuple `key` with its payload then and now (`then_and_now` reads
-/// them), if they differ: a candidate that the journals led to but whose
-/// payload came back is no change.
-#[inline]
-pub fn changed<Key, K: PartialEq>(
-    key: Key,
-    then_and_now: impl FnOnce(&Key) -> (K, K),
-) -> Option<(Key, K, K)> {
-    let (then, now) = then_and_now(&key);
-    (then != now).then_some((key, then, now))
+/// The distinct keys among `keys`: the changed prefixes of one free level,
+/// gathered from its factors' journals.
+pub fn key_set<Key: Eq + Hash>(keys: impl Iterator<Item = Key>) -> HashMap<Key, ()> {
+    let mut set = new_map();
+    for key in keys {
+        set.insert(key, ());
+    }
+    set
 }
 
 #[cfg(test)]

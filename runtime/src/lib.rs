@@ -115,6 +115,7 @@ pub mod maintained;
 mod output;
 mod payload_map;
 mod range;
+mod relation;
 pub mod semiring;
 #[cfg(feature = "serde")]
 pub mod snapshot;
@@ -150,7 +151,7 @@ pub mod __private {
         pub use crate::claims::*;
     }
     pub use crate::catalogue::{Catalogue, catalogue};
-    pub use crate::changes::{Changes, Noted, changed, since};
+    pub use crate::changes::{Changes, Noted, key_set, since};
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, times};
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
@@ -165,7 +166,7 @@ pub mod __private {
     pub use crate::triangle::{Factorized, GraphTriangle, Triangle};
     pub use crate::{
         __impl_change_state as impl_change_state, __impl_snapshot as impl_snapshot,
-        __impl_state as impl_state,
+        __impl_state as impl_state, __relation_methods as relation_methods,
     };
     pub use hashbrown::hash_map::{Entry, EntryRef};
     /// The serde the `impl_state!` family implements (the `serde` feature).

@@ -95,17 +95,72 @@ pub trait Retract: View {
     fn retract(&mut self, change: Self::Change) -> Result<(), Error>;
 }
 
-/// Implements [`View`] for a generated query by forwarding to its inherent
-/// methods of the same names: `impl_view!(Query, QueryChange, Key,
-/// Payload)`, with a trailing `retract` for a query that implements
-/// [`Retract`]. Generated code reaches it as `::ivm::__private::impl_view!`.
+/// Implements a generated query's `apply` (inherent), [`View`], and under
+/// inserts and deletes [`Retract`], from its change enum's variants and the
+/// method each one calls:
+///
+/// ```text
+/// impl_view!(Query, Key, Payload, QueryChange {
+///     Sales = 0 { store, item, delta } => update_sales / retract_sales,
+///     Prices = 1 { store, item, delta } => update_prices / retract_prices,
+/// });
+/// ```
+///
+/// A query without deletes names its update methods only. The indexes
+/// number the variants for serde (`impl_change_state!`). `Default` is
+/// `new()`. `View`'s
+/// other methods forward to the inherent ones of the same names. Generated
+/// code reaches it as `::ivm::__private::impl_view!`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_view {
-    ($query:ident, $change:ty, $key:ty, $payload:ty) => {
-        $crate::__impl_view!(@with $query, $change, $key, $payload, {});
+    // Under inserts and deletes.
+    ($query:ident, $key:ty, $payload:ty, $change:ident {
+        $($variant:ident = $index:literal { $($field:ident),* } => $update:ident / $retract:ident),+ $(,)?
+    }) => {
+        $crate::__impl_change_state!($change { $($variant = $index { $($field),* }),+ });
+        $crate::__impl_view!(@apply $query, $change { $($variant { $($field),* } => $update),+ });
+        $crate::__impl_view!(@view $query, $key, $payload, $change, {
+            fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
+                ::core::option::Option::Some(<$query as $crate::Retract>::retract(self, change))
+            }
+        });
+        impl $crate::Retract for $query {
+            fn retract(&mut self, change: $change) -> $crate::Result<()> {
+                match change {
+                    $($change::$variant { $($field),* } => self.$retract($($field),*),)+
+                }
+            }
+        }
     };
-    (@with $query:ident, $change:ty, $key:ty, $payload:ty, { $($more:tt)* }) => {
+    // Under inserts only.
+    ($query:ident, $key:ty, $payload:ty, $change:ident {
+        $($variant:ident = $index:literal { $($field:ident),* } => $update:ident),+ $(,)?
+    }) => {
+        $crate::__impl_change_state!($change { $($variant = $index { $($field),* }),+ });
+        $crate::__impl_view!(@apply $query, $change { $($variant { $($field),* } => $update),+ });
+        $crate::__impl_view!(@view $query, $key, $payload, $change, {});
+    };
+    (@apply $query:ident, $change:ident { $($variant:ident { $($field:ident),* } => $update:ident),+ }) => {
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        impl $query {
+            /// Applies a batch of updates in order.
+            pub fn apply<I: ::core::iter::IntoIterator<Item = $change>>(&mut self, changes: I) {
+                for change in changes {
+                    match change {
+                        $($change::$variant { $($field),* } => self.$update($($field),*),)+
+                    }
+                }
+            }
+        }
+    };
+    (@view $query:ident, $key:ty, $payload:ty, $change:ident, { $($more:tt)* }) => {
+        impl ::core::default::Default for $query {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
         impl $crate::View for $query {
             $($more)*
 
@@ -137,13 +192,5 @@ macro_rules! __impl_view {
                 $query::changes(self)
             }
         }
-    };
-    // A query with deletes: `View::__retract` forwards to its `Retract`.
-    ($query:ident, $change:ty, $key:ty, $payload:ty, retract) => {
-        $crate::__impl_view!(@with $query, $change, $key, $payload, {
-            fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
-                ::core::option::Option::Some(<$query as $crate::Retract>::retract(self, change))
-            }
-        });
     };
 }

@@ -101,21 +101,17 @@ pub fn note(p: &Program, result: &Ident, key: &TokenStream) -> TokenStream {
 }
 
 /// The first paragraph of every `changes()` doc comment.
-const CHANGES_DOC: [&str; 6] = [
-    "The output tuples whose payload changed since the previous",
-    "call, each with its payload then and now (zero where the tuple",
-    "was not in the result, or is not now); a tuple that changed and",
-    "changed back is not among them. The first call reports the",
-    "whole result, against the empty one: tracking starts there, so a",
-    "program that never calls it pays nothing for it.",
+const CHANGES_DOC: [&str; 2] = [
+    "The output tuples whose payload changed since the previous call,",
+    "each with its payload then and now: see [`ivm::View::changes`].",
 ];
 
 /// `changes()`, `changes_since()` and `get_then_and_now()` of a program
 /// whose maps keep journals: `cost`, the doc comment's second paragraph;
 /// `start`, what `changes()` does after starting the tracking and before
 /// reading (ending the maps' epochs); `body`, the statements of
-/// `changes_since` before `since`, an iterator of `(key, then, now)`
-/// (it may call `get_then_and_now`); `lookups`, each factor of an output
+/// `changes_since` before `candidates`, an iterator of output tuples
+/// whose payload may have changed; `lookups`, each factor of an output
 /// tuple's payload read then and now at the head variables, whose product
 /// `get_then_and_now` returns.
 pub(super) fn walking_methods(
@@ -123,7 +119,7 @@ pub(super) fn walking_methods(
     cost: &[&str],
     start: TokenStream,
     body: TokenStream,
-    since: TokenStream,
+    candidates: TokenStream,
     lookups: &[TokenStream],
 ) -> TokenStream {
     let name = field_name(p);
@@ -164,7 +160,11 @@ pub(super) fn walking_methods(
         /// against nothing, when `first`).
         fn changes_since(&self, first: bool) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
             #body
-            ::ivm::__private::since(first.then(|| self.iter()), #since)
+            ::ivm::__private::since(
+                first.then(|| self.iter()),
+                #candidates,
+                move |__key| self.get_then_and_now(__key),
+            )
         }
 
         /// [`get`](Self::get) as of the start of the epoch that just ended,

@@ -71,7 +71,6 @@ pub fn emit(p: &Program) -> TokenStream {
         .map(|&m| &p.maps[m].name)
         .chain(semijoin::field_names(p))
         .collect();
-    let change_state = relation::change_state(p);
     let changes_field = changes::field_name(p);
     let fresh = std::iter::once(&changes_field).chain(tracked_fields.iter().map(|(_, _, n)| n));
     let changes_method = changes::method(p);
@@ -120,12 +119,6 @@ pub fn emit(p: &Program) -> TokenStream {
             #(#top)*
         }
 
-        impl ::core::default::Default for #name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
         #change
 
         #view
@@ -133,7 +126,6 @@ pub fn emit(p: &Program) -> TokenStream {
         // serde for snapshots and durable logs, with `ivm`'s `serde`
         // feature; nothing without it.
         ::ivm::__private::impl_state!(#name { #(#field_names),* } fresh { #(#fresh),* });
-        #change_state
     };
     // A snapshot restores only into a struct with the same plan
     // (`Program::plan_hash`).

@@ -45,11 +45,7 @@ pub fn methods(p: &Program) -> TokenStream {
             relation_methods(p, r)
         }
     });
-    let apply = apply(p);
-    quote! {
-        #(#per_relation)*
-        #apply
-    }
+    quote! { #(#per_relation)* }
 }
 
 /// Keeping a relation's indexes in step with its tuples.
@@ -325,7 +321,7 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
 fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     let api = UpdateApi::new(p, rel_id);
     if p.kept(rel_id) == Kept::InTriangle {
-        return in_triangle_methods(p, rel_id, &api.update_doc, &api.insert_doc);
+        return in_triangle_methods(p, &api);
     }
     if p.stores(rel_id) {
         return api.stored_methods();
@@ -362,8 +358,6 @@ struct UpdateApi<'a> {
     on_changed: Ident,
     /// The first doc line of `update_<relation>`.
     update_doc: String,
-    /// The doc line of `insert_<relation>`.
-    insert_doc: String,
 }
 
 impl<'a> UpdateApi<'a> {
@@ -380,7 +374,6 @@ impl<'a> UpdateApi<'a> {
         let update_doc = format!(
             " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."
         );
-        let insert_doc = format!(" Inserts `{tuple_doc}` once: `{update}(..., one)`.");
         UpdateApi {
             p,
             rel_id,
@@ -392,27 +385,37 @@ impl<'a> UpdateApi<'a> {
             insert: method("insert", &r.snake),
             on_changed: method("on", &format!("{}_changed", r.snake)),
             update_doc,
-            insert_doc,
         }
     }
 
-    /// `insert_<relation>`: an update by one.
-    fn insert_method(&self) -> TokenStream {
-        let UpdateApi {
-            cols,
-            params,
-            update,
-            insert,
-            insert_doc,
-            ..
-        } = self;
-        quote! {
-            #[doc = #insert_doc]
-            #[inline]
-            pub fn #insert(&mut self, #params) {
-                self.#update(#(#cols,)* ::ivm::Semiring::one());
-            }
+    /// `insert_<relation>` (an update by one) and, under inserts and
+    /// deletes, `delete_<relation>` (a retraction of one), over the
+    /// `update_<relation>` and `retract_<relation>` written beside them.
+    fn shortcuts(&self) -> TokenStream {
+        let head = self.head();
+        let names = self.names();
+        quote! { ::ivm::__private::relation_methods!(#head; #(#names),*); }
+    }
+
+    /// `R(a: u32, b: u64)`, the relation as `relation_methods!` takes it.
+    fn head(&self) -> TokenStream {
+        let r = &self.p.relations[self.rel_id];
+        let name = &r.name;
+        let cols = &self.cols;
+        let tys = r.columns.iter().map(|(_, t)| t);
+        quote! { #name(#(#cols: #tys),*) }
+    }
+
+    /// The update, insert, retract and delete methods' names (the last
+    /// two under inserts and deletes).
+    fn names(&self) -> Vec<Ident> {
+        let snake = &self.p.relations[self.rel_id].snake;
+        let mut names = vec![self.update.clone(), self.insert.clone()];
+        if self.p.updates == UpdateModel::InsertDelete {
+            names.push(method("retract", snake));
+            names.push(method("delete", snake));
         }
+        names
     }
 
     /// The methods of a relation whose payloads are not kept and whose
@@ -433,7 +436,7 @@ impl<'a> UpdateApi<'a> {
         let (revisit, flags) = revisit_known(p, *rel_id, atom, &known);
         let inserts = index_inserts(p, *rel_id, &flags);
         let raise = super::message::raise_from_update(p, message, delta, &known);
-        let insert = self.insert_method();
+        let insert = self.shortcuts();
         quote! {
             #[doc = #update_doc]
             ///
@@ -494,7 +497,7 @@ impl<'a> UpdateApi<'a> {
                 },
             )
         };
-        let insert = self.insert_method();
+        let insert = self.shortcuts();
         quote! {
             #[doc = #update_doc]
             ///
@@ -537,6 +540,17 @@ impl<'a> UpdateApi<'a> {
             enter,
             leave,
         } = index_upkeep(p, *rel_id);
+        let plain = p.kept(*rel_id) != Kept::Revisitable
+            && [&revisit, &enter, &leave].iter().all(|t| t.is_empty());
+        if plain {
+            // The base map and the propagation are all there is.
+            let head = self.head();
+            let wide = (self.cols.len() > 12).then(|| quote! { as #tuple });
+            let names = self.names();
+            return quote! {
+                ::ivm::__private::relation_methods!(#head #wide => #base, #on_changed; delta: #k; #(#names),*);
+            };
+        }
         // The tuple stays in use after it went into the base map.
         let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
             quote! { __tuple }
@@ -578,7 +592,7 @@ impl<'a> UpdateApi<'a> {
                 }
             }
         });
-        let insert = self.insert_method();
+        let insert = self.shortcuts();
         let mut out = quote! {
             #[doc = #update_doc]
             #kept_doc
@@ -597,7 +611,7 @@ impl<'a> UpdateApi<'a> {
         };
         if p.updates == UpdateModel::InsertDelete {
             let rel = r.name.to_string();
-            out.extend(deletion_methods(
+            out.extend(retract_method(
                 p,
                 *rel_id,
                 quote! {
@@ -616,21 +630,19 @@ impl<'a> UpdateApi<'a> {
 /// The update methods of a relation held by its IVMε triangle state
 /// (`Kept::InTriangle`): each goes straight to the state, which looks the
 /// tuple up once.
-fn in_triangle_methods(
-    p: &Program,
-    rel_id: RelId,
-    update_doc: &str,
-    insert_doc: &str,
-) -> TokenStream {
+fn in_triangle_methods(p: &Program, api: &UpdateApi) -> TokenStream {
+    let rel_id = api.rel_id;
     let r = &p.relations[rel_id];
     let k = &p.payload;
     let rel = r.name.to_string();
-    let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-    let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
-    let params = quote! { #(#cols: #tys),* };
-    let delta = delta_name(r);
-    let update = method("update", &r.snake);
-    let insert = method("insert", &r.snake);
+    let UpdateApi {
+        cols,
+        params,
+        delta,
+        update,
+        update_doc,
+        ..
+    } = api;
     let (map, [x, y]) = p
         .triggers
         .iter()
@@ -645,6 +657,7 @@ fn in_triangle_methods(
         .expect("checked by plan::storage");
     let field = &p.maps[map].name;
     let (x, y) = (cols[x], cols[y]);
+    let shortcuts = api.shortcuts();
     let mut out = quote! {
         #[doc = #update_doc]
         ///
@@ -655,14 +668,10 @@ fn in_triangle_methods(
             self.#field.add(&#x, &#y, &#delta);
         }
 
-        #[doc = #insert_doc]
-        #[inline]
-        pub fn #insert(&mut self, #params) {
-            self.#update(#(#cols,)* ::ivm::Semiring::one());
-        }
+        #shortcuts
     };
     if p.updates == UpdateModel::InsertDelete {
-        out.extend(deletion_methods(
+        out.extend(retract_method(
             p,
             rel_id,
             quote! { self.#field.retract(&#x, &#y, &#delta, #rel) },
@@ -671,31 +680,20 @@ fn in_triangle_methods(
     out
 }
 
-/// `delete_<relation>` and `retract_<relation>` (under inserts and
-/// deletes), the latter with `body`, which has the columns and the delta in
-/// scope and returns `ivm::Result<()>`.
-fn deletion_methods(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStream {
+/// `retract_<relation>` (under inserts and deletes), with `body`, which
+/// has the columns and the delta in scope and returns `ivm::Result<()>`.
+fn retract_method(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStream {
     let r = &p.relations[rel_id];
     let k = &p.payload;
     let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
     let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
     let params = quote! { #(#cols: #tys),* };
     let delta = delta_name(r);
-    let (update, insert) = (method("update", &r.snake), method("insert", &r.snake));
-    let (delete, retract) = (method("delete", &r.snake), method("retract", &r.snake));
+    let (update, retract) = (method("update", &r.snake), method("retract", &r.snake));
     let tuple_doc = tuple_doc(r);
-    let delete_doc = format!(
-        " Retracts one earlier `{insert}` of `{tuple_doc}`: `{retract}(..., one)`, with its errors."
-    );
     let retract_doc =
         format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
     quote! {
-        #[doc = #delete_doc]
-        #[inline]
-        pub fn #delete(&mut self, #params) -> ::ivm::Result<()> {
-            self.#retract(#(#cols,)* ::ivm::Semiring::one())
-        }
-
         #[doc = #retract_doc]
         ///
         /// # Errors
@@ -712,37 +710,6 @@ fn deletion_methods(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStrea
 /// The name of the change enum: `<Query>Change`.
 fn change_name(p: &Program) -> Ident {
     format_ident!("{}Change", p.name)
-}
-
-/// The match arms that send each variant of the change enum to the
-/// relation's `<prefix>_<relation>` method, with the tuple and the delta.
-fn change_arms(p: &Program, prefix: &str) -> Vec<TokenStream> {
-    let change = change_name(p);
-    p.declared()
-        .map(|r| {
-            let variant = &r.name;
-            let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-            let delta = delta_name(r);
-            let call = method(prefix, &r.snake);
-            quote! { #change::#variant { #(#cols,)* #delta } => self.#call(#(#cols,)* #delta), }
-        })
-        .collect()
-}
-
-/// `apply`: a batch of updates in order.
-fn apply(p: &Program) -> TokenStream {
-    let change = change_name(p);
-    let arms = change_arms(p, "update");
-    quote! {
-        /// Applies a batch of updates in order.
-        pub fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
-            for __change in changes {
-                match __change {
-                    #(#arms)*
-                }
-            }
-        }
-    }
 }
 
 /// The enum of single-tuple updates that `apply` takes.
@@ -778,22 +745,6 @@ pub fn change_enum(p: &Program) -> TokenStream {
         #vis enum #change {
             #(#variants)*
         }
-    }
-}
-
-/// serde for the change enum (`ivm`'s `serde` feature): each variant, by
-/// its index, a tuple of its fields.
-pub fn change_state(p: &Program) -> TokenStream {
-    let change = change_name(p);
-    let variants = p.declared().enumerate().map(|(i, r)| {
-        let variant = &r.name;
-        let index = proc_macro2::Literal::u32_unsuffixed(i as u32);
-        let cols = r.columns.iter().map(|(c, _)| c);
-        let delta = delta_name(r);
-        quote! { #variant = #index { #(#cols,)* #delta } }
-    });
-    quote! {
-        ::ivm::__private::impl_change_state!(#change { #(#variants),* });
     }
 }
 
@@ -874,29 +825,28 @@ pub fn index_field(p: &Program, index: &RelationIndex) -> (TokenStream, TokenStr
     }
 }
 
-/// The runtime traits every generated struct implements: `ivm::View`,
-/// and `ivm::Retract` under inserts and deletes. Each method calls the
-/// struct's own.
+/// `apply` and the runtime traits every generated struct implements:
+/// `ivm::View`, and `ivm::Retract` under inserts and deletes, from the
+/// method each variant of the change enum calls.
 pub fn view_impls(p: &Program) -> TokenStream {
     let name = &p.name;
     let k = &p.payload;
     let change = change_name(p);
     let key = super::head_type(p);
-    let retract = (p.updates == UpdateModel::InsertDelete).then(|| {
-        let arms = change_arms(p, "retract");
-        quote! {
-            impl ::ivm::Retract for #name {
-                fn retract(&mut self, change: #change) -> ::ivm::Result<()> {
-                    match change {
-                        #(#arms)*
-                    }
-                }
-            }
-        }
+    let deletes = p.updates == UpdateModel::InsertDelete;
+    let variants = p.declared().enumerate().map(|(i, r)| {
+        let variant = &r.name;
+        let index = proc_macro2::Literal::u32_unsuffixed(i as u32);
+        let cols = r.columns.iter().map(|(c, _)| c);
+        let delta = delta_name(r);
+        let update = method("update", &r.snake);
+        let retract = deletes.then(|| {
+            let retract = method("retract", &r.snake);
+            quote! { / #retract }
+        });
+        quote! { #variant = #index { #(#cols,)* #delta } => #update #retract }
     });
-    let takes_retractions = retract.is_some().then(|| quote! { , retract });
     quote! {
-        ::ivm::__private::impl_view!(#name, #change, #key, #k #takes_retractions);
-        #retract
+        ::ivm::__private::impl_view!(#name, #key, #k, #change { #(#variants),* });
     }
 }

@@ -98,7 +98,6 @@ impl TrackedJoined {
     pub fn methods(&self, p: &Program) -> TokenStream {
         let joined = &p.maps[self.joined].name;
         let head = &p.maps[self.joined].key;
-        let head_ty = key_type(p, head);
         let names: Vec<&Ident> = head.iter().map(|&v| &p.vars[v].name).collect();
 
         let mut maps: Vec<MapId> = Vec::new();
@@ -216,22 +215,14 @@ impl TrackedJoined {
             #(#shared_sets)*
         };
         let since = quote! {
-            ::core::iter::empty()
-                #(#reads)*
-                .filter_map(move |__key: &#head_ty| {
-                    let (__then, __now) = self.get_then_and_now(__key);
-                    (__then != __now).then(|| (::core::clone::Clone::clone(__key), __then, __now))
-                })
+            ::core::iter::empty() #(#reads)* .cloned()
         };
         super::walking_methods(
             p,
             &[
-                "Starts from the relations and views written since the previous",
-                "call, and reads only the joined tuples through the values that",
-                "changed: its cost is the number of entries written plus the",
-                "number of tuples it yields, each of which changed (unless the",
-                "semiring lets a changed factor leave a product as it was). The",
-                "first call also indexes the join by each support's key, once.",
+                "Costs the entries written since the previous call plus the",
+                "joined tuples through them; the first call also indexes the",
+                "join by each support's key, once.",
             ],
             start,
             body,

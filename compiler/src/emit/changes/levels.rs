@@ -44,14 +44,17 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
     let collect = (0..n).map(|j| levels.collect(j));
     let topmost = (0..n).map(|j| levels.topmost(j));
     let shared = levels.shared_sets();
-    let from_levels = (0..n).map(|j| levels.through_level(j));
+    let mut from_levels = (0..n).map(|j| levels.through_level(j));
     let body = match levels.scalar_changed() {
-        None => quote! {
-            #(#collect)*
-            #(#topmost)*
-            #(#shared)*
-            let __tuples = ::core::iter::empty() #(#from_levels)*;
-        },
+        None => {
+            let first = from_levels.next().expect("a view tree has a free level");
+            quote! {
+                #(#collect)*
+                #(#topmost)*
+                #(#shared)*
+                let __tuples = #first #(.chain(#from_levels))*;
+            }
+        }
         Some(scalar_changed) => {
             let everything = levels.walk(None);
             quote! {
@@ -64,20 +67,11 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
                     .then(|| #everything)
                     .into_iter()
                     .flatten()
-                    #(#from_levels)*;
+                    #(.chain(#from_levels))*;
             }
         }
     };
-    let head = p
-        .output
-        .head
-        .iter()
-        .map(|&v| levels.clone_var(quote! { __p }, v));
-    let since = quote! {
-        __tuples.filter_map(move |__p| {
-            ::ivm::__private::changed((#(#head,)*), |__key| self.get_then_and_now(__key))
-        })
-    };
+    let since = levels.head_tuples();
     let epochs = levels.journaled().map(|m| {
         let field = &p.maps[m].name;
         quote! { self.#field.end_epoch(); }
@@ -85,11 +79,8 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
     super::walking_methods(
         p,
         &[
-            "Starts from the entries of the views and relations written since",
-            "the previous call, and walks only the output tuples through",
-            "them: its cost is the number of those entries plus the number",
-            "of tuples it yields, each of which changed (unless the semiring",
-            "lets a changed factor leave a product as it was).",
+            "Costs the entries written since the previous call plus the",
+            "output tuples through them.",
         ],
         quote! { #(#epochs)* },
         body,
@@ -193,6 +184,16 @@ impl<'a> Levels<'a> {
                 let item = item(&quote! { __key }, col, key.len());
                 quote! { ::core::clone::Clone::clone(&#item) }
             };
+            // A journal keyed by the path itself, in order, gives the
+            // prefixes as they are.
+            let path_vars: Vec<VarId> = self.paths[j]
+                .iter()
+                .flat_map(|&i| self.vars[i].to_vec())
+                .collect();
+            let single = self.paths[j].iter().all(|&i| self.vars[i].len() == 1);
+            if single && path_vars == key && key.len() <= 12 {
+                return quote! { self.#map.changed_then().cloned() };
+            }
             let items = self.paths[j].iter().map(|&i| match self.vars[i] {
                 [one] => column(*one),
                 several => {
@@ -200,15 +201,13 @@ impl<'a> Levels<'a> {
                     quote! { (#(#columns,)*) }
                 }
             });
-            quote! {
-                for __key in self.#map.changed_then() {
-                    #set.insert((#(#items,)*), ());
-                }
-            }
+            quote! { self.#map.changed_then().map(|__key| (#(#items,)*)) }
         });
-        quote! {
-            let mut #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
-            #(#per_factor)*
+        match per_factor.reduce(|a, b| quote! { #a.chain(#b) }) {
+            Some(keys) => quote! { let #set = ::ivm::__private::key_set(#keys); },
+            None => quote! {
+                let #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
+            },
         }
     }
 
@@ -218,7 +217,6 @@ impl<'a> Levels<'a> {
     fn topmost(&self, j: usize) -> TokenStream {
         let list = format_ident!("__from_{j}");
         let set = format_ident!("__changed_{j}");
-        let ty = self.path_type(j);
         let ancestors = &self.paths[j][..self.paths[j].len() - 1];
         let above = ancestors.iter().enumerate().map(|(depth, &i)| {
             let upper = format_ident!("__changed_{i}");
@@ -227,10 +225,10 @@ impl<'a> Levels<'a> {
         });
         let keep = (!ancestors.is_empty()).then(|| quote! { .filter(|__r| !(#(#above)||*)) });
         if self.c.scalars.is_empty() {
-            quote! { let #list: ::std::vec::Vec<#ty> = #set.keys() #keep .cloned().collect(); }
+            quote! { let #list: ::std::vec::Vec<_> = #set.keys() #keep .cloned().collect(); }
         } else {
             quote! {
-                let #list: ::std::vec::Vec<#ty> = if __everything {
+                let #list: ::std::vec::Vec<_> = if __everything {
                     ::std::vec::Vec::new()
                 } else {
                     #set.keys() #keep .cloned().collect()
@@ -261,7 +259,18 @@ impl<'a> Levels<'a> {
     /// `__r` of level `fixed` (through anything, when `None`).
     fn walk(&self, fixed: Option<usize>) -> TokenStream {
         let path: &[usize] = fixed.map_or(&[], |j| &self.paths[j]);
-        let steps = (0..self.c.levels.len()).map(|i| self.step(path, i));
+        // A prefix of the first levels in preorder starts the tuple as it
+        // is; the steps after it read nothing of it.
+        let leading = fixed.is_some_and(|j| self.walk_is_prefix(j));
+        let steps: Vec<TokenStream> = if leading {
+            (path.len()..self.c.levels.len())
+                .map(|i| self.step(path, i))
+                .collect()
+        } else {
+            (0..self.c.levels.len())
+                .map(|i| self.step(path, i))
+                .collect()
+        };
         // Tuples through a changed prefix of an earlier level that is no
         // ancestor are that level's.
         let earlier = fixed.map(|j| self.earlier(j)).unwrap_or_default();
@@ -323,26 +332,54 @@ impl<'a> Levels<'a> {
         }
     }
 
-    /// `.chain(..)` of the tuples through level `j`'s topmost changed
-    /// prefixes; each closure holds its own handles on the sets it checks.
+    /// The tuples through level `j`'s topmost changed prefixes; each
+    /// closure holds its own handles on the sets it checks.
     fn through_level(&self, j: usize) -> TokenStream {
         let list = format_ident!("__from_{j}");
-        let walk = self.walk(Some(j));
         let sets: Vec<_> = self
             .earlier(j)
             .into_iter()
             .map(|i| format_ident!("__changed_{i}"))
             .collect();
+        let walk = self.walk(Some(j));
+        // A prefix of the first levels in preorder is where the tuples
+        // start: the walk extends it.
+        if self.walk_is_prefix(j) {
+            // `chain` takes the list itself when nothing extends it.
+            if walk.is_empty() && (j > 0 || !self.c.scalars.is_empty()) {
+                return quote! { #list };
+            }
+            return quote! { #list.into_iter() #walk };
+        }
         if sets.is_empty() {
-            quote! { .chain(#list.into_iter().flat_map(move |__r| #walk)) }
+            quote! { #list.into_iter().flat_map(move |__r| #walk) }
         } else {
             quote! {
-                .chain(#list.into_iter().flat_map({
+                #list.into_iter().flat_map({
                     #(let #sets = ::std::rc::Rc::clone(&#sets);)*
                     move |__r| #walk
-                }))
+                })
             }
         }
+    }
+
+    /// Whether level `j`'s path is the first levels in preorder.
+    fn walk_is_prefix(&self, j: usize) -> bool {
+        self.paths[j].iter().enumerate().all(|(d, &i)| d == i)
+    }
+
+    /// The output tuples the walks lead to (`__tuples`, in preorder), in
+    /// head order.
+    fn head_tuples(&self) -> TokenStream {
+        let head = &self.p.output.head;
+        let preorder: Vec<VarId> = self.vars.iter().flat_map(|v| v.to_vec()).collect();
+        let single = self.vars.iter().all(|v| v.len() == 1);
+        if single && preorder == *head && head.len() <= 12 {
+            return quote! { __tuples };
+        }
+        let items = head.iter().map(|&v| self.clone_var(quote! { __p }, v));
+        let tuple = crate::tuple::tuple(items);
+        quote! { __tuples.map(|__p| #tuple) }
     }
 
     /// Whether a scalar changed, when there are scalars.

@@ -280,25 +280,15 @@ impl Tracked {
             #(#starts)*
             #(#shared_sets)*
         };
-        let head_ty = super::super::head_type(p);
         let since = quote! {
-            ::core::iter::empty()
-                #(#walks)*
-                .filter_map(move |__key: #head_ty| {
-                    let (__then, __now) = self.get_then_and_now(&__key);
-                    (__then != __now).then_some((__key, __then, __now))
-                })
+            ::core::iter::empty() #(#walks)*
         };
         let methods = super::walking_methods(
             p,
             &[
-                "Starts from the entries of the views, relations and messages",
-                "written since the previous call, and walks only the output",
-                "tuples through them: its cost is the number of those entries",
-                "plus the number of tuples it yields, each of which changed",
-                "(unless the semiring lets a changed factor leave a product as",
-                "it was). The first call also finds which tuples of the top",
-                "join take part in the result, once.",
+                "Costs the entries written since the previous call plus the",
+                "output tuples through them; the first call also finds which",
+                "tuples of the top join take part in the result, once.",
             ],
             quote! {
                 #(#epochs)*

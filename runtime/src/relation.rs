@@ -1,0 +1,103 @@
+//! `relation_methods!`: the public update methods of one relation of a
+//! generated struct, written once here instead of once per relation in
+//! every generated file.
+//!
+//! A relation `R(a, b)` gets `update_r(a, b, delta)` (`R(a, b) ⊕= delta`),
+//! `insert_r(a, b)` (an update by one) and, under inserts and deletes,
+//! `retract_r(a, b, delta)` and `delete_r(a, b)` (a retraction of one).
+//! Where the relation's tuples live in a base map whose changes propagate
+//! through `on_r_changed`, the macro writes all four; otherwise generated
+//! code writes `update_r` and `retract_r` itself and the macro adds the
+//! two shortcuts.
+
+/// The update methods of one relation: see the module's doc.
+///
+/// ```text
+/// // Kept in `self.sales`, changes carried by `self.on_sales_changed`:
+/// relation_methods!(Sales(store: u32, item: u64) => sales, on_sales_changed; delta: Int;
+///     update_sales, insert_sales, retract_sales, delete_sales);
+/// // The shortcuts only, over generated `update_sales` and `retract_sales`:
+/// relation_methods!(Sales(store: u32, item: u64);
+///     update_sales, insert_sales, retract_sales, delete_sales);
+/// ```
+///
+/// The retraction pair is left out under inserts only. A relation of more
+/// than twelve columns passes its nested tuple after `as`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __relation_methods {
+    // Kept in a base map: the tuple without `as`.
+    ($relation:ident($($col:ident: $ty:ty),+) => $base:ident, $on_changed:ident; delta: $k:ty;
+        $($names:ident),+) => {
+        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => $base, $on_changed; delta: $k; $($names),+);
+    };
+    // Kept in a base map, under inserts only.
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => $base:ident, $on_changed:ident; delta: $k:ty;
+        $update:ident, $insert:ident) => {
+        $crate::__relation_methods!(@update $relation($($col: $ty),+) as $tuple => $base, $on_changed; delta: $k; $update);
+        $crate::__relation_methods!($relation($($col: $ty),+); $update, $insert);
+    };
+    // Kept in a base map, under inserts and deletes.
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => $base:ident, $on_changed:ident; delta: $k:ty;
+        $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
+        $crate::__relation_methods!(@update $relation($($col: $ty),+) as $tuple => $base, $on_changed; delta: $k; $update);
+        #[doc = ::core::concat!(
+            " Retracts one earlier `", ::core::stringify!($update), "` of `",
+            ::core::stringify!($relation), "(", ::core::stringify!($($col),+), ")` with this `delta`.",
+        )]
+        ///
+        /// # Errors
+        ///
+        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+        /// such contribution is alive; nothing changes then.
+        #[inline]
+        pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
+            let tuple = $tuple;
+            let retracted = self.$base.retract(&tuple, &delta, ::core::stringify!($relation))?;
+            if let ::core::option::Option::Some((old, new)) = retracted {
+                self.$on_changed(&tuple, &old, &new);
+            }
+            ::core::result::Result::Ok(())
+        }
+        $crate::__relation_methods!($relation($($col: $ty),+); $update, $insert, $retract, $delete);
+    };
+    (@update $relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => $base:ident, $on_changed:ident; delta: $k:ty;
+        $update:ident) => {
+        #[doc = ::core::concat!(
+            " `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
+            ") ⊕= delta`: adds one contribution `delta` to the tuple's payload (a zero `delta` changes nothing).",
+        )]
+        #[inline]
+        pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
+            let tuple = $tuple;
+            let added = self.$base.add(::core::clone::Clone::clone(&tuple), &delta);
+            if let ::core::option::Option::Some((old, new)) = added {
+                self.$on_changed(&tuple, &old, &new);
+            }
+        }
+    };
+    // The shortcuts, under inserts only.
+    ($relation:ident($($col:ident: $ty:ty),+); $update:ident, $insert:ident) => {
+        #[doc = ::core::concat!(
+            " Inserts `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
+            ")` once: `", ::core::stringify!($update), "(..., one)`.",
+        )]
+        #[inline]
+        pub fn $insert(&mut self, $($col: $ty),+) {
+            self.$update($($col,)+ $crate::Semiring::one());
+        }
+    };
+    // The shortcuts, under inserts and deletes.
+    ($relation:ident($($col:ident: $ty:ty),+); $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
+        $crate::__relation_methods!($relation($($col: $ty),+); $update, $insert);
+        #[doc = ::core::concat!(
+            " Retracts one earlier `", ::core::stringify!($insert), "` of `",
+            ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
+            ")`: `", ::core::stringify!($retract), "(..., one)`, with its errors.",
+        )]
+        #[inline]
+        pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
+            self.$retract($($col,)+ $crate::Semiring::one())
+        }
+    };
+}

@@ -150,6 +150,8 @@ pub mod __private {
     pub mod claims {
         pub use crate::claims::*;
     }
+    #[cfg(feature = "sql")]
+    pub use crate::__sql_view as sql_view;
     pub use crate::catalogue::{Catalogue, catalogue};
     pub use crate::changes::{Changes, Noted, key_set, since};
     pub use crate::enumerate::{Product, product};

@@ -38,6 +38,8 @@ use std::fmt;
 mod date;
 mod decimal;
 mod double;
+#[doc(hidden)]
+pub mod rows;
 mod text;
 mod view;
 

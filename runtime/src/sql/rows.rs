@@ -1,0 +1,559 @@
+//! What every view written in SQL does the same way, whatever its columns:
+//! reading its rows off the rule it lowered to, reporting their changes,
+//! and rendering them as text. Generated code implements [`Rows`] (through
+//! `sql_view!`) and its inherent methods call the functions here.
+//!
+//! A view has one of three shapes: grouped (one row per group that has
+//! rows), keyless (aggregates without GROUP BY: always exactly one row,
+//! under the key `()`), or a bag (no aggregates: a row per copy in the
+//! text interface, each distinct row once in `iter`).
+
+use crate::{Semiring, View};
+
+/// A generated SQL view's struct: the rule it holds and how a row is read
+/// off a group's key and payload.
+pub trait Rows {
+    /// The rule the view lowered to.
+    type Rule: View;
+    /// The row struct, one field per select item.
+    type Row;
+
+    /// The rule.
+    fn rule(&self) -> &Self::Rule;
+    /// The rule, to change or to read its changes.
+    fn rule_mut(&mut self) -> &mut Self::Rule;
+    /// Whether `changes()` or `text_changes()` was called, which it sets.
+    fn changes_started(&mut self) -> &mut bool;
+    /// A group's row, read off its key and payload.
+    fn row(key: &Key<Self>, payload: &Payload<Self>) -> Self::Row;
+    /// A row's select items as text, in select-list order.
+    fn text(row: &Self::Row) -> Vec<String>;
+    /// The copies of a group's row the text interface lists: 1 unless the
+    /// view is a bag.
+    fn copies(payload: &Payload<Self>) -> i64 {
+        let _ = payload;
+        1
+    }
+}
+
+/// A group key of view `V`: its GROUP BY values.
+pub type Key<V> = <<V as Rows>::Rule as View>::Key;
+/// A group's payload of view `V`: its row count and aggregates' components.
+pub type Payload<V> = <<V as Rows>::Rule as View>::Payload;
+
+/// A change of one group: its key and its row then and now.
+pub type Change<V> = (Key<V>, Option<<V as Rows>::Row>, Option<<V as Rows>::Row>);
+
+/// The rows of a grouped view or a bag, each with its group key.
+pub fn iter<V: Rows>(view: &V) -> impl Iterator<Item = (Key<V>, V::Row)> + '_ {
+    view.rule().iter().map(|(key, payload)| {
+        let row = V::row(&key, &payload);
+        (key, row)
+    })
+}
+
+/// The row of one group, `None` when the group has no rows.
+pub fn get<V: Rows>(view: &V, key: &Key<V>) -> Option<V::Row> {
+    let payload = view.rule().get(key);
+    (!payload.is_zero()).then(|| V::row(key, &payload))
+}
+
+/// The changed groups of a grouped view or a bag, with their rows then and
+/// now (`None` where the group had no rows, or has none now).
+pub fn changes<V: Rows>(view: &mut V) -> impl Iterator<Item = Change<V>> + '_ {
+    *view.changes_started() = true;
+    view.rule_mut().changes().map(|(key, then, now)| {
+        let row = |payload: &Payload<V>| (!payload.is_zero()).then(|| V::row(&key, payload));
+        let (then, now) = (row(&then), row(&now));
+        (key, then, now)
+    })
+}
+
+/// Every row of a grouped view or a bag as text, a bag's once per copy.
+pub fn text_rows<V: Rows>(view: &V) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for (key, payload) in view.rule().iter() {
+        let text = V::text(&V::row(&key, &payload));
+        for _ in 0..V::copies(&payload) {
+            rows.push(text.clone());
+        }
+    }
+    rows
+}
+
+/// The rows of a grouped view or a bag that went and that came since the
+/// previous call, as text (a bag's once per copy).
+pub fn text_changes<V: Rows>(view: &mut V) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let (mut gone, mut came) = (Vec::new(), Vec::new());
+    *view.changes_started() = true;
+    for (key, then, now) in view.rule_mut().changes() {
+        for (payload, into) in [(&then, &mut gone), (&now, &mut came)] {
+            if !payload.is_zero() {
+                let text = V::text(&V::row(&key, payload));
+                for _ in 0..V::copies(payload) {
+                    into.push(text.clone());
+                }
+            }
+        }
+    }
+    (gone, came)
+}
+
+/// The one row of a keyless view.
+pub fn keyless_row<V: Rows>(view: &V) -> V::Row
+where
+    V::Rule: View<Key = ()>,
+{
+    V::row(&(), &view.rule().get(&()))
+}
+
+/// The changes of a keyless view: its one row as new at the first call,
+/// then its change, if any.
+pub fn keyless_changes<V: Rows>(view: &mut V) -> impl Iterator<Item = Change<V>> + '_
+where
+    V::Rule: View<Key = ()>,
+{
+    let first = !std::mem::replace(view.changes_started(), true);
+    let changed: Vec<_> = view.rule_mut().changes().collect();
+    let out: Vec<Change<V>> = if first {
+        vec![((), None, Some(keyless_row(view)))]
+    } else {
+        changed
+            .into_iter()
+            .map(|(key, then, now)| (key, Some(V::row(&(), &then)), Some(V::row(&(), &now))))
+            .collect()
+    };
+    out.into_iter()
+}
+
+/// The text changes of a keyless view: its one row came at the first
+/// call; later, the row it was and the row it is, when it changed.
+pub fn keyless_text_changes<V: Rows>(view: &mut V) -> (Vec<Vec<String>>, Vec<Vec<String>>)
+where
+    V::Rule: View<Key = ()>,
+{
+    let (mut gone, mut came) = (Vec::new(), Vec::new());
+    for (_, then, now) in keyless_changes(view) {
+        gone.extend(then.map(|row| V::text(&row)));
+        came.extend(now.map(|row| V::text(&row)));
+    }
+    (gone, came)
+}
+
+/// A field of a row as the text interface renders it: numbers as Rust
+/// prints them, dates as `yyyy-mm-dd`, `NULL` for SQL's NULL (`None`).
+pub trait SqlText {
+    /// The field as text.
+    fn sql_text(&self) -> String;
+}
+
+macro_rules! sql_text_by_display {
+    ($($ty:ty),* $(,)?) => {$(
+        impl SqlText for $ty {
+            fn sql_text(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+sql_text_by_display!(
+    bool,
+    i16,
+    i32,
+    i64,
+    String,
+    super::Date,
+    super::Decimal,
+    super::Double,
+);
+
+impl<T: SqlText> SqlText for Option<T> {
+    fn sql_text(&self) -> String {
+        match self {
+            Some(value) => value.sql_text(),
+            None => String::from("NULL"),
+        }
+    }
+}
+
+/// The API of a view written in SQL around its rule: the typed
+/// `insert_<table>`/`delete_<table>`, `iter`, `get`, `len`, `is_empty`,
+/// `changes`, the text interface, `ivm::sql::TextView` (and
+/// `TextRetract`), its change enum (a row of one of its tables) with
+/// `ivm::View` (and `Retract`), `Default` and the snapshot. The view's
+/// struct (fields `rule` and `changes_started`), its row struct and its
+/// `row(key, payload)` are generated code's own.
+///
+/// ```text
+/// sql_view! {
+///     V = "v", "CREATE VIEW v AS ..." over VRule;
+///     rows VRow { a, total }, key = (i32,), payload = Int, grouped;
+///     change VChange {
+///         R = 0 "r" (a: i32 = "a", price: Decimal = "price" at scale 2) => insert_r / delete_r,
+///     }
+/// }
+/// ```
+///
+/// The shape is `grouped`, `keyless`, or `bag |payload| copies`; a view
+/// without deletes names its insert methods only.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sql_view {
+    // Under inserts and deletes.
+    (
+        $name:ident = $sql_name:literal, $sql:literal over $rule:ident;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        change $change:ident { $(
+            $variant:ident = $index:literal $table:literal
+            ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
+            => $insert:ident / $delete:ident
+        ),+ $(,)? }
+    ) => {
+        $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
+            rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?;
+            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert),+ }
+            retract {
+                fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
+                    ::core::option::Option::Some(<Self as $crate::Retract>::retract(self, change))
+                }
+            }
+        );
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        #[allow(clippy::too_many_arguments, reason = "one parameter per column")]
+        impl $name {
+            $(
+                #[doc = ::core::concat!(
+                    " Deletes one copy of a row of `", $table,
+                    "` inserted before, whether or not the view's conditions keep it.",
+                )]
+                ///
+                /// # Errors
+                ///
+                /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when
+                /// there is no such row; nothing changes then.
+                pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
+                    $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+                        ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
+                    );)?)+
+                    self.rule.$delete($($col),+)
+                }
+            )+
+
+            /// Deletes one copy of a row given as text, as `insert_text`
+            /// reads it.
+            ///
+            /// # Errors
+            ///
+            /// As `insert_text`, and [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple)
+            /// when no such row was inserted; nothing changes then.
+            pub fn delete_text(&mut self, table: &str, fields: &[&str]) -> $crate::Result<()> {
+                $(if table.eq_ignore_ascii_case($table) {
+                    let &[$($col),+] = fields else {
+                        return $crate::__sql_view!(@field_count $table, fields, $($sqlcol),+);
+                    };
+                    return self.$delete($($crate::sql::read_field($col, $table, $sqlcol)?),+);
+                })+
+                ::core::result::Result::Err($crate::Error::UnknownTable { table: ::std::string::String::from(table) })
+            }
+        }
+
+        impl $crate::sql::TextRetract for $name {
+            fn delete_text(&mut self, table: &str, fields: &[&str]) -> $crate::Result<()> {
+                $name::delete_text(self, table, fields)
+            }
+        }
+
+        impl $crate::Retract for $name {
+            fn retract(&mut self, change: $change) -> $crate::Result<()> {
+                match change {
+                    $($change::$variant { $($col),+ } => self.$delete($($col),+),)+
+                }
+            }
+        }
+    };
+    // Under inserts only.
+    (
+        $name:ident = $sql_name:literal, $sql:literal over $rule:ident;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        change $change:ident { $(
+            $variant:ident = $index:literal $table:literal
+            ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
+            => $insert:ident
+        ),+ $(,)? }
+    ) => {
+        $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
+            rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?;
+            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert),+ }
+            retract {}
+        );
+    };
+    (@field_count $table:literal, $fields:ident, $($sqlcol:literal),+) => {
+        ::core::result::Result::Err($crate::Error::FieldCount {
+            table: $table,
+            expected: [$($sqlcol),+].len(),
+            found: $fields.len(),
+        })
+    };
+    (@common
+        $name:ident = $sql_name:literal, $sql:literal over $rule:ident;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        change $change:ident { $(
+            $variant:ident = $index:literal $table:literal
+            ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
+            => $insert:ident
+        ),+ }
+        retract { $($retract:tt)* }
+    ) => {
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        #[allow(clippy::too_many_arguments, reason = "one parameter per column")]
+        impl $name {
+            /// The tables the view reads, by their SQL names: what
+            /// `insert_text` accepts.
+            pub const TABLES: &'static [&'static str] = &[$($table),+];
+
+            /// An empty database.
+            pub fn new() -> Self {
+                $name { rule: $rule::new(), changes_started: false }
+            }
+
+            $(
+                #[doc = ::core::concat!(" Inserts one row into `", $table, "` (one more copy of it).")]
+                pub fn $insert(&mut self, $($col: $ty),+) {
+                    // A `DECIMAL(p, s)` value is stored at scale `s`, rounded
+                    // half away from zero as PostgreSQL stores it.
+                    $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+                        ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
+                    );)?)+
+                    self.rule.$insert($($col),+)
+                }
+            )+
+
+            $crate::__sql_view!(@reading $shape, $key, $row);
+
+            /// Inserts one row given as text: one field per column, in the
+            /// order of `CREATE TABLE`, each read by its column's type
+            /// (integers, decimals such as `-17.25`, dates `yyyy-mm-dd`,
+            /// strings as they are). The table's name is matched without
+            /// regard to case.
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::UnknownTable`](::ivm::Error::UnknownTable),
+            /// [`ivm::Error::FieldCount`](::ivm::Error::FieldCount) or
+            /// [`ivm::Error::BadField`](::ivm::Error::BadField); nothing
+            /// changes then.
+            pub fn insert_text(&mut self, table: &str, fields: &[&str]) -> $crate::Result<()> {
+                $(if table.eq_ignore_ascii_case($table) {
+                    let &[$($col),+] = fields else {
+                        return $crate::__sql_view!(@field_count $table, fields, $($sqlcol),+);
+                    };
+                    self.$insert($($crate::sql::read_field($col, $table, $sqlcol)?),+);
+                    return ::core::result::Result::Ok(());
+                })+
+                ::core::result::Result::Err($crate::Error::UnknownTable { table: ::std::string::String::from(table) })
+            }
+
+            /// The maintained rule this view lowered to.
+            pub fn rule(&self) -> &$rule {
+                &self.rule
+            }
+        }
+
+        impl $crate::sql::rows::Rows for $name {
+            type Rule = $rule;
+            type Row = $row;
+
+            fn rule(&self) -> &$rule {
+                &self.rule
+            }
+            fn rule_mut(&mut self) -> &mut $rule {
+                &mut self.rule
+            }
+            fn changes_started(&mut self) -> &mut bool {
+                &mut self.changes_started
+            }
+            fn row(key: &$key, payload: &$payload) -> $row {
+                $name::row(key, payload)
+            }
+            fn text(row: &$row) -> ::std::vec::Vec<::std::string::String> {
+                ::std::vec![$($crate::sql::rows::SqlText::sql_text(&row.$field)),*]
+            }
+            $(fn copies($p: &$payload) -> i64 {
+                $copies
+            })?
+        }
+
+        impl ::core::default::Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $crate::sql::TextView for $name {
+            fn name(&self) -> &'static str {
+                $sql_name
+            }
+            fn sql(&self) -> &'static str {
+                $sql
+            }
+            fn tables(&self) -> &'static [&'static str] {
+                Self::TABLES
+            }
+            fn insert_text(&mut self, table: &str, fields: &[&str]) -> $crate::Result<()> {
+                $name::insert_text(self, table, fields)
+            }
+            fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+                $name::text_rows(self)
+            }
+            fn text_changes(
+                &mut self,
+            ) -> (
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            ) {
+                $name::text_changes(self)
+            }
+        }
+
+        #[doc = ::core::concat!(
+            " A row of a table [`", ::core::stringify!($name),
+            "`] reads: [`View::apply`](::ivm::View::apply) inserts one copy of it.",
+        )]
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(dead_code, reason = "generated API: not every table's rows are used")]
+        pub enum $change {
+            $(
+                #[doc = ::core::concat!(" A row of `", $table, "`, its columns in the order of `CREATE TABLE`.")]
+                #[allow(missing_docs, reason = "the variant's doc names its fields")]
+                $variant { $($col: $ty),+ },
+            )+
+        }
+
+        $crate::__impl_change_state!($change { $($variant = $index { $($col),+ }),+ });
+
+        impl $crate::View for $name {
+            type Change = $change;
+            type Key = $key;
+            type Payload = $payload;
+
+            fn apply<I: ::core::iter::IntoIterator<Item = $change>>(&mut self, changes: I) {
+                for change in changes {
+                    match change {
+                        $($change::$variant { $($col),+ } => self.$insert($($col),+),)+
+                    }
+                }
+            }
+            fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $payload)> + '_ {
+                self.rule.iter()
+            }
+            fn get(&self, key: &$key) -> $payload {
+                self.rule.get(key)
+            }
+            fn len(&self) -> usize {
+                self.rule.len()
+            }
+            fn is_empty(&self) -> bool {
+                self.rule.is_empty()
+            }
+            fn changes(&mut self) -> impl ::core::iter::Iterator<Item = ($key, $payload, $payload)> + '_ {
+                <$rule as $crate::View>::changes(&mut self.rule)
+            }
+            $($retract)*
+        }
+
+        // The view's snapshot is its rule's state (and a flag that starts
+        // fresh): the plan is the rule's plan.
+        $crate::__impl_snapshot!($name, <$rule as $crate::snapshot::Snapshot>::PLAN);
+    };
+    (@reading keyless, $key:ty, $row:ident) => {
+        /// The view's one row (a view without GROUP BY always has one,
+        /// as in SQL), under the key `()`.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), $row)> + '_ {
+            ::core::iter::once(((), $crate::sql::rows::keyless_row(self)))
+        }
+        /// The row of key `()`.
+        pub fn get(&self, key: &()) -> ::core::option::Option<$row> {
+            let () = key;
+            ::core::option::Option::Some($crate::sql::rows::keyless_row(self))
+        }
+        /// The number of rows: always 1.
+        pub fn len(&self) -> usize {
+            1
+        }
+        /// Whether the view has no rows: never.
+        pub fn is_empty(&self) -> bool {
+            false
+        }
+        /// The row then and now, if it changed since the previous call;
+        /// the first call reports it as new. See the rule's `changes()`.
+        pub fn changes(
+            &mut self,
+        ) -> impl ::core::iter::Iterator<Item = ((), ::core::option::Option<$row>, ::core::option::Option<$row>)> + '_ {
+            $crate::sql::rows::keyless_changes(self)
+        }
+        /// Every row rendered as text, its select items in order
+        /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+        /// for SQL's NULL): the one row.
+        pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+            ::std::vec![<Self as $crate::sql::rows::Rows>::text(&$crate::sql::rows::keyless_row(self))]
+        }
+        /// [`changes`](Self::changes) as text: the row that went and the
+        /// row that came, each rendered as `text_rows` renders it.
+        pub fn text_changes(
+            &mut self,
+        ) -> (
+            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+        ) {
+            $crate::sql::rows::keyless_text_changes(self)
+        }
+    };
+    (@reading $shape:ident, $key:ty, $row:ident) => {
+        /// The rows, each with its group key (the GROUP BY values, in
+        /// order); a bag's each distinct row once (`text_rows` lists a
+        /// row once per copy).
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $row)> + '_ {
+            $crate::sql::rows::iter(self)
+        }
+        /// The row of one group, `None` when the group has no rows.
+        pub fn get(&self, key: &$key) -> ::core::option::Option<$row> {
+            $crate::sql::rows::get(self, key)
+        }
+        /// The number of groups.
+        pub fn len(&self) -> usize {
+            self.rule.len()
+        }
+        /// Whether the view has no rows.
+        pub fn is_empty(&self) -> bool {
+            self.rule.is_empty()
+        }
+        /// The rows that changed since the previous call: each group's key
+        /// with its row then and now (`None` where the group had no rows,
+        /// or has none now); the first call reports every row. See the
+        /// rule's `changes()`.
+        pub fn changes(
+            &mut self,
+        ) -> impl ::core::iter::Iterator<Item = ($key, ::core::option::Option<$row>, ::core::option::Option<$row>)> + '_ {
+            $crate::sql::rows::changes(self)
+        }
+        /// Every row rendered as text, its select items in order
+        /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+        /// for SQL's NULL), in no particular order of rows; a bag's row
+        /// once per copy.
+        pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+            $crate::sql::rows::text_rows(self)
+        }
+        /// [`changes`](Self::changes) as text: the rows that went and the
+        /// rows that came (a bag's row once per copy), each rendered as
+        /// `text_rows` renders it.
+        pub fn text_changes(
+            &mut self,
+        ) -> (
+            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+        ) {
+            $crate::sql::rows::text_changes(self)
+        }
+    };
+}

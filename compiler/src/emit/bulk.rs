@@ -42,7 +42,7 @@ fn bulk_by_updates(p: &Program) -> TokenStream {
     let k = &p.payload;
     let params = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
-        let ty = super::relation_type(r);
+        let ty = super::relation_type(p, r);
         quote! { #name: impl ::core::iter::IntoIterator<Item = (#ty, #k)> }
     });
     let feed = p.declared().map(|r| {

@@ -140,7 +140,17 @@ pub(super) fn walking_methods(
             (__then, __now)
         },
     };
-    let head_pattern = super::head_pattern(p);
+    let bind = if lookups.iter().any(|l| reads_head(p, l)) {
+        let head_pattern = super::head_pattern(p);
+        quote! { let #head_pattern = key; }
+    } else if !lookups
+        .iter()
+        .any(|l| super::aliases::mentions(l, &format_ident!("key")))
+    {
+        quote! { let _ = key; }
+    } else {
+        quote! {}
+    };
     let doc = CHANGES_DOC.iter().chain(&[""]).chain(cost).map(|line| {
         if line.is_empty() {
             String::new()
@@ -170,10 +180,18 @@ pub(super) fn walking_methods(
         /// [`get`](Self::get) as of the start of the epoch that just ended,
         /// and now.
         fn get_then_and_now(&self, key: &#head_ty) -> (#k, #k) {
-            let #head_pattern = key;
+            #bind
             #then_and_now
         }
     }
+}
+
+/// Whether `code` reads a head variable by name.
+fn reads_head(p: &Program, code: &TokenStream) -> bool {
+    p.output
+        .head
+        .iter()
+        .any(|&v| super::aliases::mentions(code, &p.vars[v].name))
 }
 
 /// The `changes()` method.

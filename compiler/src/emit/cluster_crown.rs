@@ -95,7 +95,7 @@ pub fn field_type(p: &Program, node: &ClusterNode) -> TokenStream {
         shared,
         ..
     } = node;
-    let tuple_ty = super::relation_type(&p.relations[p.atoms[*atom].relation]);
+    let tuple_ty = super::relation_type(p, &p.relations[p.atoms[*atom].relation]);
     let up = if parent.is_some() {
         super::key_type(p, shared)
     } else {

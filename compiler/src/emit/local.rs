@@ -29,7 +29,11 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     // A variable is bound by name where the key, a factor, a computed
     // column that is itself read or a repeated column reads it; else its
     // column is summed out like `_`.
-    let mut read: Vec<usize> = vars.clone();
+    // A key of every column in order is the tuple itself.
+    let whole = args.len() == vars.len()
+        && args.iter().zip(vars).all(|(a, v)| matches!(a, Arg::Var(w) if w == v))
+        && (1..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
+    let mut read: Vec<usize> = if whole { Vec::new() } else { vars.clone() };
     read.extend(factors.iter().flat_map(|f| f.vars.iter().copied()));
     let mut computed = Vec::new();
     for l in lets.iter().rev() {
@@ -77,7 +81,18 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
         }
     }
     let fields = super::field_refs(&quote! { __tuple }, args.len());
-    let key = key_expr(p, vars);
+    // A key of every column in order is the tuple itself.
+    let whole = args.len() == vars.len()
+        && args
+            .iter()
+            .zip(vars)
+            .all(|(a, v)| matches!(a, Arg::Var(w) if w == v))
+        && (1..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
+    let key = if whole {
+        super::cloned_whole(p, vars, &quote! { __tuple })
+    } else {
+        key_expr(p, vars)
+    };
     let body = body(key, !factors.is_empty());
     let body = if factors.is_empty() {
         body
@@ -111,8 +126,13 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
             }
         }
     };
+    // Nothing to bind when the tuple goes up whole.
+    let bind = names
+        .iter()
+        .any(|n| n.to_string() != "_")
+        .then(|| quote! { let (#(#names,)*) = #fields; });
     quote! {{
-        let (#(#names,)*) = #fields;
+        #bind
         #guarded
     }}
 }

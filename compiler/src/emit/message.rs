@@ -26,7 +26,7 @@ fn contribution(
     children.iter().fold(payload, |acc, &c| {
         let v = match known.iter().find(|(m, _)| *m == c) {
             Some((_, local)) => quote! { ::core::clone::Clone::clone(&#local) },
-            None => factor_value(p, Factor::Map(c.map())),
+            None => factor_value(p, Factor::Map(c.map()), None),
         };
         quote! { ::ivm::Semiring::mul(&#acc, &#v) }
     })
@@ -170,7 +170,7 @@ pub fn read_children(
         })
         .collect();
     let reads = known.iter().map(|(c, local)| {
-        let v = factor_value(p, Factor::Map(c.map()));
+        let v = factor_value(p, Factor::Map(c.map()), None);
         quote! { let #local: #k = #v; }
     });
     (quote! { #bind #(#reads)* }, known)

@@ -24,6 +24,7 @@
 //! | `cluster_crown.rs` | `Cluster` | `Cluster` | |
 //! | `recompute.rs` | | | `Recompute` |
 
+mod aliases;
 mod bulk;
 mod changes;
 mod cluster_crown;
@@ -133,7 +134,9 @@ pub fn emit(p: &Program) -> TokenStream {
         &format!("{:#018x}_u64", p.plan_hash()),
         proc_macro2::Span::call_site(),
     );
+    let aliases = aliases::definitions(p, &code);
     quote! {
+        #aliases
         #code
         ::ivm::__private::impl_snapshot!(#name, #plan);
     }
@@ -421,24 +424,41 @@ fn payload_map(p: &Program, key: TokenStream) -> TokenStream {
     }
 }
 
-/// References to every item of `base`, a tuple of `n` items: `(&t.0,
-/// &t.1, ..)`, to bind names to with a flat pattern.
+/// What a flat pattern of `n` names binds by reference to the items of
+/// `base`, a tuple of `n` items: `&base` (match ergonomics bind each item
+/// by reference, through any references `base` is behind), or `(&t.0,
+/// &t.1, ..)` for a tuple nested beyond twelve items.
 fn field_refs(base: &TokenStream, n: usize) -> TokenStream {
+    if n <= 12 {
+        return quote! { &#base };
+    }
     let fields = (0..n).map(|i| item(base, i, n));
     quote! { (#(&#fields,)*) }
 }
 
-/// The tuple type of a key over `vars`: `()`, `(u32,)`, `(u32, u64)`.
+/// The tuple type of a key over `vars`: `()`, `(u32,)`, `(u32, u64)`,
+/// or the name of a wide one (`aliases`).
 fn key_type(p: &Program, vars: &[VarId]) -> TokenStream {
-    tuple(vars.iter().map(|&v| {
-        let ty = &p.vars[v].ty;
-        quote! { #ty }
-    }))
+    aliases::named(
+        p,
+        tuple(vars.iter().map(|&v| {
+            let ty = &p.vars[v].ty;
+            quote! { #ty }
+        })),
+        None,
+    )
 }
 
 /// A key value over `vars` from variables in scope (bound as references).
 fn key_expr(p: &Program, vars: &[VarId]) -> TokenStream {
     tuple(vars.iter().map(|&v| owned(p, v)))
+}
+
+/// `base`, a tuple over `vars` behind a reference, cloned: a key over all
+/// of its items in order.
+fn cloned_whole(p: &Program, vars: &[VarId], base: &TokenStream) -> TokenStream {
+    let ty = key_type(p, vars);
+    quote! { <#ty as ::core::clone::Clone>::clone(#base) }
 }
 
 /// The type of a free level's values: its variable's type, or the tuple
@@ -492,9 +512,11 @@ fn head_pattern(p: &Program) -> TokenStream {
     names_pattern(p, &p.output.head)
 }
 
-/// The tuple type of a relation's tuples.
-fn relation_type(r: &crate::ir::RelationIr) -> TokenStream {
-    tuple(r.columns.iter().map(|(_, ty)| quote! { #ty }))
+/// The tuple type of a relation's tuples, or its name when it is wide
+/// (`aliases`).
+fn relation_type(p: &Program, r: &crate::ir::RelationIr) -> TokenStream {
+    let ty = tuple(r.columns.iter().map(|(_, ty)| quote! { #ty }));
+    aliases::named(p, ty, Some(&r.name))
 }
 
 /// The value of a variable in scope (bound as a reference): copied for a
@@ -511,23 +533,49 @@ fn owned(p: &Program, v: VarId) -> TokenStream {
 /// The product of `factors` at the key formed by the variables in scope
 /// (one when there are none): a free variable's local payload.
 fn product_value(p: &Program, factors: &[Factor]) -> TokenStream {
+    product_value_at(p, factors, None)
+}
+
+/// A tuple in scope, behind a reference, and the variables it holds in
+/// order: a factor keyed by exactly those variables is read at it, with
+/// no key built.
+#[derive(Clone, Copy)]
+struct Whole<'a> {
+    vars: &'a [VarId],
+    tuple: &'a TokenStream,
+}
+
+/// [`product_value`], reading a factor keyed like `whole` at it.
+fn product_value_at(p: &Program, factors: &[Factor], whole: Option<Whole>) -> TokenStream {
     let k = &p.payload;
     if factors.is_empty() {
         return quote! { <#k as ::ivm::Semiring>::one() };
     }
-    let mut values = factors.iter().map(|&f| factor_value(p, f));
+    let mut values = factors.iter().map(|&f| factor_value(p, f, whole));
     let first = values.next().expect("at least one factor");
     values.fold(first, |acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) })
 }
 
+/// A reference to the key over `vars`: `whole`'s tuple when it holds
+/// exactly them, else a key built from the variables in scope.
+fn key_ref(p: &Program, vars: &[VarId], whole: Option<Whole>) -> TokenStream {
+    match whole {
+        Some(Whole { vars: w, tuple }) if w == vars => quote! { #tuple },
+        _ => {
+            let key = key_expr(p, vars);
+            quote! { &#key }
+        }
+    }
+}
+
 /// The payload of a factor at the key formed by the variables in scope.
-fn factor_value(p: &Program, f: Factor) -> TokenStream {
+fn factor_value(p: &Program, f: Factor, whole: Option<Whole>) -> TokenStream {
     let k = &p.payload;
     match f {
         Factor::Atom(a) => {
             let base = &p.maps[p.relations[p.atoms[a].relation].base].name;
-            let key = key_expr(p, &p.atoms[a].vars);
-            quote! { self.#base.value(&#key) }
+            let key = key_ref(p, &p.atoms[a].vars, whole);
+            quote! { self.#base.value(#key) }
         }
         Factor::Map(m)
             if matches!(
@@ -537,9 +585,9 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
         {
             // Messages only grow: their entries are plain payloads.
             let map = &p.maps[m].name;
-            let key = key_expr(p, &p.maps[m].key);
+            let key = key_ref(p, &p.maps[m].key, whole);
             quote! {
-                self.#map.get(&#key).map_or_else(
+                self.#map.get(#key).map_or_else(
                     <#k as ::ivm::Semiring>::zero,
                     ::core::clone::Clone::clone,
                 )
@@ -547,8 +595,8 @@ fn factor_value(p: &Program, f: Factor) -> TokenStream {
         }
         Factor::Map(m) => {
             let map = &p.maps[m].name;
-            let key = key_expr(p, &p.maps[m].key);
-            quote! { self.#map.value(&#key) }
+            let key = key_ref(p, &p.maps[m].key, whole);
+            quote! { self.#map.value(#key) }
         }
     }
 }

@@ -265,7 +265,7 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
         leave,
     } = index_upkeep(p, rel_id);
     let base = &p.maps[r.base].name;
-    let tuple_ty = super::relation_type(&p.relations[rel_id]);
+    let tuple_ty = super::relation_type(p, &p.relations[rel_id]);
     let feed = method("feed", &r.snake);
     let on_changed = method("on", &format!("{}_changed", r.snake));
     let doc = format!(
@@ -766,7 +766,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
     let k = &p.payload;
     let r = &p.relations[t.relation];
     let name = method("on", &format!("{}_changed", r.snake));
-    let tuple_ty = super::relation_type(&p.relations[t.relation]);
+    let tuple_ty = super::relation_type(p, &p.relations[t.relation]);
     let doc = format!(
         " Propagates a change of one `{}` tuple's payload from `old` to `new` through the views above each atom of `{}`.",
         r.name, r.name
@@ -783,7 +783,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 
 /// The field type of a relation's base map: each tuple's state.
 pub fn base_type(p: &Program, base: &BaseMap) -> TokenStream {
-    super::payload_map(p, super::relation_type(&p.relations[base.relation]))
+    super::payload_map(p, super::relation_type(p, &p.relations[base.relation]))
 }
 
 /// The field type of an index of a relation, and its empty value.
@@ -799,7 +799,7 @@ pub fn index_field(p: &Program, index: &RelationIndex) -> (TokenStream, TokenStr
         let ty = &r.columns[c].1;
         quote! { #ty }
     }));
-    let all = super::relation_type(r);
+    let all = super::relation_type(p, r);
     // CROWN's indexes lose no tuple one at a time (inserts only), only
     // whole groups once their messages stop growing.
     if *payloads {

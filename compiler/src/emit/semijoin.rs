@@ -64,7 +64,7 @@ pub fn methods(p: &Program) -> TokenStream {
     let k = &p.payload;
     let methods = p.semijoins.iter().map(|s| {
         let r = &p.relations[s.relation];
-        let key_ty = super::relation_type(r);
+        let key_ty = super::relation_type(p, r);
         let holds = method(&r.snake, "holds");
         let settle = method(&r.snake, "settle");
         let feed = method("feed", &r.snake);
@@ -193,7 +193,7 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
     );
     let (start, turned) = if unkeyed {
         let body = &s.body.field;
-        let key_ty = super::relation_type(&p.relations[s.relation]);
+        let key_ty = super::relation_type(p, &p.relations[s.relation]);
         let held = match s.domain() {
             None => quote! { !::ivm::Semiring::is_zero(&__then) },
             Some(d) => {

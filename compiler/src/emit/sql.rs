@@ -30,7 +30,8 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         ..
     } = view;
     let row = format_ident!("{}Row", name);
-    let key = crate::tuple::tuple(key_types.iter().cloned());
+    // The group key is the rule's output tuple.
+    let key = quote! { <#rule as ::ivm::View>::Key };
     let structs = structs(view, &row);
     let field_values = fields.iter().map(|f| {
         let (field, value) = (&f.name, &f.value);
@@ -38,9 +39,6 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
     });
     let unused_key =
         (*shape == ViewShape::Keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
-    let wide = (key_types.len() > 3).then(|| {
-        quote! { #[allow(clippy::type_complexity, reason = "a wide group key spells a long type")] }
-    });
     let field_names = fields.iter().map(|f| &f.name);
     let shape = match shape {
         ViewShape::Grouped => quote! { grouped },
@@ -61,7 +59,6 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
 
         impl #name {
             /// A group's row, read off its key and payload.
-            #wide
             fn row(__key: &#key, __payload: &#payload) -> #row {
                 #unused_key
                 #row { #(#field_values,)* }

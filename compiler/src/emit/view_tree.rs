@@ -232,7 +232,7 @@ impl Climb<'_> {
                 let payload = loop_payload(p, a);
                 quote! { ::core::clone::Clone::clone(#payload) }
             }
-            _ => factor_value(p, f),
+            _ => factor_value(p, f, None),
         };
         match f {
             Factor::Atom(a) if self.later.contains(&a) => {
@@ -596,13 +596,9 @@ impl Levels<'_> {
         }
     }
 
-    /// The `get` method: lookup, the product of the scalar and the local
-    /// payloads along the key, stopping at the first zero.
-    fn get(&self) -> TokenStream {
+    /// The factors of `get`: the scalar, then each level's local payload.
+    fn get_factors(&self, whole: Option<super::Whole>) -> Vec<TokenStream> {
         let p = self.p;
-        let k = &p.payload;
-        let head_ty = key_type(p, &p.output.head);
-        let head_pattern = super::head_pattern(p);
         let mut factors: Vec<TokenStream> = Vec::new();
         if self.has_scalar() {
             factors.push(quote! { self.scalar() });
@@ -610,9 +606,38 @@ impl Levels<'_> {
         for m in p.free_levels(self.roots) {
             let local = &p.get(m).factors;
             if !local.is_empty() {
-                factors.push(product_value(p, local));
+                factors.push(super::product_value_at(p, local, whole));
             }
         }
+        factors
+    }
+
+    /// The `get` method: lookup, the product of the scalar and the local
+    /// payloads along the key, stopping at the first zero.
+    fn get(&self) -> TokenStream {
+        let p = self.p;
+        let k = &p.payload;
+        let head_ty = key_type(p, &p.output.head);
+        let key = quote! { key };
+        // A factor keyed by the whole output tuple is read at `key`; the
+        // variables are bound by name only if some other factor reads them.
+        let whole = super::Whole {
+            vars: &p.output.head,
+            tuple: &key,
+        };
+        let mut factors = self.get_factors(Some(whole));
+        let bind = if factors.iter().any(|f| reads_names(p, f)) {
+            factors = self.get_factors(None);
+            let head_pattern = super::head_pattern(p);
+            quote! { let #head_pattern = key; }
+        } else if !factors
+            .iter()
+            .any(|f| super::aliases::mentions(f, &format_ident!("key")))
+        {
+            quote! { let _ = key; }
+        } else {
+            quote! {}
+        };
         let lookup = match factors.as_slice() {
             [] => quote! { <#k as ::ivm::Semiring>::one() },
             [only] => only.clone(),
@@ -630,7 +655,7 @@ impl Levels<'_> {
         quote! {
             /// The payload of one output tuple; zero when it is not in the result.
             pub fn get(&self, key: &#head_ty) -> #k {
-                let #head_pattern = key;
+                #bind
                 #lookup
             }
         }
@@ -697,6 +722,14 @@ impl Levels<'_> {
     }
 }
 
+/// Whether `code` reads a head variable by name.
+fn reads_names(p: &Program, code: &TokenStream) -> bool {
+    p.output
+        .head
+        .iter()
+        .any(|&v| super::aliases::mentions(code, &p.vars[v].name))
+}
+
 /// The free levels as one chain, top-down, when there is at most one root
 /// and no level has two children.
 fn chain(p: &Program, roots: &[Id<FreeLevel>]) -> Option<Vec<Id<FreeLevel>>> {
@@ -723,6 +756,23 @@ fn chain_product(p: &Program, levels: &[Id<FreeLevel>], acc: Option<TokenStream>
             Some(acc) => quote! { let __acc = ::ivm::Semiring::mul(&#acc, &#local); },
         }
     });
+    // A lone level of the whole output tuple hands out the tuple itself.
+    if below.is_empty()
+        && acc.is_none()
+        && map.key.is_empty()
+        && *vars == p.output.head
+        && vars.len() > 1
+    {
+        let x = quote! { __x };
+        let whole = super::Whole { vars, tuple: &x };
+        let local = super::product_value_at(p, factors, Some(whole));
+        if !reads_names(p, &local) {
+            let head = super::cloned_whole(p, vars, &x);
+            return quote! {
+                self.#field.values(&()).map(move |__x| (#head, #local))
+            };
+        }
+    }
     if below.is_empty() {
         // The payload moves out only if this closure computed it.
         let head = key_expr(p, &p.output.head);
@@ -835,7 +885,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
     let k = &p.payload;
     let params = p.declared().map(|r| {
         let name = format_ident!("{}", r.snake);
-        let ty = super::relation_type(r);
+        let ty = super::relation_type(p, r);
         quote! { #name: impl ::core::iter::IntoIterator<Item = (#ty, #k)> }
     });
     let fill = p.declared().map(|r| {
@@ -932,7 +982,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
 /// The product of `factors` inside a [`scan`] of the first, whose payload
 /// the scan has in `__first`.
 fn scanned_product(p: &Program, factors: &[Factor]) -> TokenStream {
-    factors[1..].iter().map(|&f| factor_value(p, f)).fold(
+    factors[1..].iter().map(|&f| factor_value(p, f, None)).fold(
         quote! { __first },
         |acc, v| quote! { ::ivm::Semiring::mul(&#acc, &#v) },
     )

@@ -17,7 +17,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::super::{item, key_expr, level_type};
+use super::super::{item, level_type};
 use crate::ir::{FreeLevel, Id, MapId, Program, SumView, VarId};
 
 /// The free levels in preorder, and the scalar views.
@@ -196,6 +196,7 @@ impl<'a> Levels<'a> {
             }
             let items = self.paths[j].iter().map(|&i| match self.vars[i] {
                 [one] => column(*one),
+                several if several == key => quote! { ::core::clone::Clone::clone(__key) },
                 several => {
                     let columns = several.iter().map(|&v| column(v));
                     quote! { (#(#columns,)*) }
@@ -377,6 +378,11 @@ impl<'a> Levels<'a> {
         if single && preorder == *head && head.len() <= 12 {
             return quote! { __tuples };
         }
+        if let [only] = self.vars.as_slice()
+            && *only == head.as_slice()
+        {
+            return quote! { __tuples.map(|(__x,)| __x) };
+        }
         let items = head.iter().map(|&v| self.clone_var(quote! { __p }, v));
         let tuple = crate::tuple::tuple(items);
         quote! { __tuples.map(|__p| #tuple) }
@@ -398,6 +404,25 @@ impl<'a> Levels<'a> {
     /// level's factors, each read then and now with one probe.
     fn lookups(&self) -> Vec<TokenStream> {
         let p = self.p;
+        // A factor keyed by the whole output tuple is read at `key`, unless
+        // another reads the variables by name (then all do).
+        let key = quote! { key };
+        let whole = super::super::Whole {
+            vars: &p.output.head,
+            tuple: &key,
+        };
+        let at_key = self.lookups_at(Some(whole));
+        if at_key.iter().any(|l| super::reads_head(p, l)) {
+            self.lookups_at(None)
+        } else {
+            at_key
+        }
+    }
+
+    /// [`lookups`](Self::lookups), reading a factor keyed like `whole` at
+    /// it.
+    fn lookups_at(&self, whole: Option<super::super::Whole>) -> Vec<TokenStream> {
+        let p = self.p;
         self.c
             .scalars
             .iter()
@@ -406,10 +431,10 @@ impl<'a> Levels<'a> {
                 quote! { self.#map.value_then_and_now(&()) }
             })
             .chain(self.c.levels.iter().flat_map(|&m| {
-                p.get(m).factors.iter().map(|&f| {
+                p.get(m).factors.iter().map(move |&f| {
                     let map = &p.maps[p.factor_map(f)].name;
-                    let key = key_expr(p, p.journal_key(f).expect("checked"));
-                    quote! { self.#map.value_then_and_now(&#key) }
+                    let key = super::super::key_ref(p, p.journal_key(f).expect("checked"), whole);
+                    quote! { self.#map.value_then_and_now(#key) }
                 })
             }))
             .collect()

@@ -440,7 +440,7 @@ impl Tracked {
                 let key = key_expr(p, p.top_factor_key(f).expect("checked"));
                 match self.noted(m) {
                     Some(noted) => {
-                        let now = factor_value(p, f);
+                        let now = factor_value(p, f, None);
                         quote! { self.#noted.then_and_now(&#key, #now) }
                     }
                     None => {

@@ -390,10 +390,15 @@ impl Query {
         self.head.contains(&var)
     }
 
-    /// The atom as written, e.g. `S(x, y)`, `exists(T(y, _))`.
+    /// The atom as written, e.g. `S(x, y)`, `exists(T(y, _))`; for a SQL
+    /// view, the table and the columns the view reads of it,
+    /// `orders(o_orderkey, o_custkey)`.
     pub fn atom_label(&self, index: usize) -> String {
         if let Some(s) = self.semijoins.iter().find(|s| s.atom == index) {
             return s.text();
+        }
+        if let Some(label) = self.sql_atom_label(index) {
+            return label;
         }
         let atom = &self.atoms[index];
         let Some(local) = &atom.local else {
@@ -418,6 +423,82 @@ impl Query {
             })
             .collect();
         format!("{}({})", self.relations[local.source].name, args.join(", "))
+    }
+
+    /// A SQL view's atom as the SQL names it: its table with the columns
+    /// read (bound to a variable or compared with a constant).
+    fn sql_atom_label(&self, index: usize) -> Option<String> {
+        let Dialect::Sql { tables, .. } = &self.dialect else {
+            return None;
+        };
+        let atom = &self.atoms[index];
+        let (relation, args): (usize, Vec<bool>) = match &atom.local {
+            Some(local) => (
+                local.source,
+                local
+                    .args
+                    .iter()
+                    .map(|a| !matches!(a, Arg::Wildcard))
+                    .collect(),
+            ),
+            None => (atom.relation, vec![true; atom.vars.len()]),
+        };
+        let table = self.sql_table(relation, tables)?;
+        let columns: Vec<String> = self.relations[relation]
+            .columns
+            .iter()
+            .zip(&args)
+            .filter(|(_, read)| **read)
+            .map(|(c, _)| c.name.to_string())
+            .collect();
+        Some(format!("{table}({})", columns.join(", ")))
+    }
+
+    /// The SQL name of declared relation `relation`.
+    fn sql_table<'a>(&self, relation: usize, tables: &'a [(String, String)]) -> Option<&'a String> {
+        let r = &self.relations[relation];
+        if r.origin != Origin::Declared {
+            return None;
+        }
+        tables
+            .iter()
+            .find(|(name, _)| r.name == name)
+            .map(|(_, sql)| sql)
+    }
+
+    /// A variable as a message names it: its name, or for a SQL view the
+    /// columns it stands for, `c_custkey = o_custkey`.
+    pub fn var_label(&self, var: VarId) -> String {
+        let Dialect::Sql { .. } = &self.dialect else {
+            return self.variables[var].name.to_string();
+        };
+        let mut columns: Vec<String> = Vec::new();
+        for atom in &self.atoms {
+            let (relation, args): (usize, Vec<Option<VarId>>) = match &atom.local {
+                Some(local) => (
+                    local.source,
+                    local
+                        .args
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Var(v) => Some(*v),
+                            _ => None,
+                        })
+                        .collect(),
+                ),
+                None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
+            };
+            for (column, arg) in self.relations[relation].columns.iter().zip(args) {
+                let name = column.name.to_string();
+                if arg == Some(var) && !columns.contains(&name) {
+                    columns.push(name);
+                }
+            }
+        }
+        if columns.is_empty() {
+            return self.variables[var].name.to_string();
+        }
+        columns.join(" = ")
     }
 
     /// The relation an atom reads, with its columns, e.g. `Exists1(b)`.
@@ -619,6 +700,9 @@ pub enum Dialect {
     Sql {
         /// The view's name as the SQL writes it.
         view: String,
+        /// The tables it reads: each relation's name and the table's SQL
+        /// name.
+        tables: Vec<(String, String)>,
     },
 }
 
@@ -628,7 +712,7 @@ impl Dialect {
     pub fn subject(&self, name: &impl std::fmt::Display) -> String {
         match self {
             Dialect::Rule => format!("query `{name}`"),
-            Dialect::Sql { view } => format!("view `{view}`"),
+            Dialect::Sql { view, .. } => format!("view `{view}`"),
         }
     }
 

@@ -66,7 +66,7 @@ sql_error!(
 sql_error!(
     exists_join_missing_the_key,
     "CREATE VIEW v AS SELECT o.cust, COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c, orders o2 WHERE c.cust = o.cust AND o2.id = c.nation)\n  GROUP BY o.cust;",
-    "`exists(Customers(cust, _, id) * Orders(id, _, _, _, _))` in view `v` cannot be maintained efficiently"
+    "`exists(customers(cust, nation) * orders(id))` in view `v` cannot be maintained efficiently"
 );
 sql_error!(
     not_exists_over_two_tables,

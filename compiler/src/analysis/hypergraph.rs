@@ -92,7 +92,9 @@ impl Hypergraph {
     pub fn of(query: &Query) -> Self {
         let atoms = query.atoms.len();
         let mut hg = Hypergraph::new(
-            query.variables.iter().map(|v| v.name.to_string()).collect(),
+            (0..query.variables.len())
+                .map(|v| query.var_label(v))
+                .collect(),
             query
                 .atoms
                 .iter()

@@ -31,7 +31,10 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     // column is summed out like `_`.
     // A key of every column in order is the tuple itself.
     let whole = args.len() == vars.len()
-        && args.iter().zip(vars).all(|(a, v)| matches!(a, Arg::Var(w) if w == v))
+        && args
+            .iter()
+            .zip(vars)
+            .all(|(a, v)| matches!(a, Arg::Var(w) if w == v))
         && (1..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
     let mut read: Vec<usize> = if whole { Vec::new() } else { vars.clone() };
     read.extend(factors.iter().flat_map(|f| f.vars.iter().copied()));

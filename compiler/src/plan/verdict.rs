@@ -1386,7 +1386,12 @@ pub fn general_bounds(a: &Analysis, order: &VariableOrder) -> Vec<(usize, Vec<St
                             let label = &hg.atom_labels[b];
                             label.split('(').next().unwrap_or(label).to_owned()
                         }
-                        Over::View(v) => format!("V_{}", hg.var_names[v]),
+                        // (a SQL view's variable is named by its first
+                        // column, `c_custkey` of `c_custkey = o_custkey`).
+                        Over::View(v) => {
+                            let var = &hg.var_names[v];
+                            format!("V_{}", var.split(" = ").next().unwrap_or(var))
+                        }
                     };
                     if on == 0 {
                         format!("|{name}|")

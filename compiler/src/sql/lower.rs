@@ -1095,6 +1095,10 @@ impl<'a> Lowering<'a> {
             name: rule_name.clone(),
             dialect: crate::query::Dialect::Sql {
                 view: name.value.to_lowercase(),
+                tables: read_tables
+                    .iter()
+                    .map(|t| (camel(&t.name), t.name.clone()))
+                    .collect(),
             },
             relations: relation_decls(&read_tables, span),
             rule: Rule {

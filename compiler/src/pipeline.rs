@@ -62,7 +62,7 @@ pub fn report(query: Query) -> Report {
         .iter()
         .map(|s| SemijoinReports {
             body: report((*s.body).clone()),
-            domain: s.domain.as_deref().cloned().map(report),
+            domain: s.domain().cloned().map(report),
         })
         .collect();
     Report {

@@ -74,21 +74,30 @@ pub struct Query {
 /// is known after each update by two lookups.
 #[derive(Debug, Clone)]
 pub struct Semijoin {
-    /// `not exists`.
-    pub negated: bool,
+    /// `exists`, or `not exists` with its domain.
+    pub polarity: Polarity,
     /// The atom of the rule that reads the indicator.
     pub atom: usize,
     /// The body, as a query over `Int` whose head is the correlated
     /// variables (in the order of `atom`'s variables).
     pub body: Box<Query>,
-    /// For `not exists`: the values of the correlated variables in the
-    /// relation of the first atom of the rule that binds them all (the
-    /// anchor), as a query over `Int` with the same head. The indicator is
-    /// 1 where the domain holds the value and the body does not, so the
-    /// relation stays finite.
-    pub domain: Option<Box<Query>>,
     /// Where it is written.
     pub span: Span,
+}
+
+/// Which way a semijoin reads its body.
+#[derive(Debug, Clone)]
+pub enum Polarity {
+    /// `exists`: 1 where the body has a derivation.
+    Exists,
+    /// `not exists`: 1 where the domain holds the value and the body has
+    /// no derivation, so the relation stays finite.
+    NotExists {
+        /// The values of the correlated variables in the relation of the
+        /// first atom of the rule that binds them all (the anchor), as a
+        /// query over `Int` with the body's head.
+        domain: Box<Query>,
+    },
 }
 
 /// The semiring named by `#[semiring(...)]`.
@@ -621,8 +630,21 @@ impl Semijoin {
     pub fn text(&self) -> String {
         let rule = self.body.rule_text();
         let body = rule.split_once(" = ").map_or(rule.as_str(), |(_, b)| b);
-        let not = if self.negated { "not " } else { "" };
+        let not = if self.negated() { "not " } else { "" };
         format!("{not}exists({body})")
+    }
+
+    /// Whether it is `not exists`.
+    pub fn negated(&self) -> bool {
+        matches!(self.polarity, Polarity::NotExists { .. })
+    }
+
+    /// The domain of a `not exists`.
+    pub fn domain(&self) -> Option<&Query> {
+        match &self.polarity {
+            Polarity::Exists => None,
+            Polarity::NotExists { domain } => Some(domain),
+        }
     }
 
     /// The relations the body reads through an atom that misses one of

@@ -418,7 +418,7 @@ fn query_module(c: &Compiled) -> String {
             );
             format!(
                 "::ivm_fuzz::SemijoinCase {{ negated: {}, atoms: &[{}], constants: semijoin{j}_constants, condition: {condition} }}",
-                s.negated,
+                s.negated(),
                 own_atoms.join(", ")
             )
         })

@@ -228,10 +228,13 @@ pub fn raise_method(p: &Program, grown: Grown) -> TokenStream {
     // After the entry grew: whether it was zero before, to reach the top
     // join; its new value, to revisit the tuples waiting on it.
     let (after, tell) = match grown {
-        Grown::Best(best) => tell_join(p, p.get(best).top),
+        Grown::Best(best) => tell_join(p, fed_node(p, best.map())),
         Grown::Message(m) => match p.get(m).parent {
-            MessageParent::Join(node) => tell_join(p, node),
-            MessageParent::Message { map: up, index } => revisit_parent(p, m, up, index),
+            MessageParent::Join => tell_join(p, fed_node(p, m.map())),
+            MessageParent::Message { index } => {
+                let up = p.parent_message(m).expect("checked by ir::verify");
+                revisit_parent(p, m, up, index)
+            }
         },
     };
     let doc = format!(
@@ -308,6 +311,11 @@ pub fn raise_method(p: &Program, grown: Grown) -> TokenStream {
 
 /// After an entry turned non-zero at `__key`: offer the key to the top
 /// join node the map feeds.
+/// The top join node that map `m` feeds (`ir::verify` checks there is one).
+fn fed_node(p: &Program, m: MapId) -> MapId {
+    p.fed_node(m).expect("checked by ir::verify").map()
+}
+
 fn tell_join(p: &Program, node: MapId) -> (After, TokenStream) {
     let reach_name = reach(p, node);
     (

@@ -57,7 +57,7 @@ pub fn to_json(r: &Report) -> Value {
             };
             json!({
                 "factor": s.text(),
-                "negated": s.negated,
+                "negated": s.negated(),
                 "reads": r.query.label_of_relation(s.atom),
                 "fanning_out": s.fanning_out(),
                 "body": part(&reports.body),

@@ -548,7 +548,7 @@ fn semijoins(out: &mut String, r: &Report) {
         // Correlated on nothing, it is one value: a condition on the whole
         // result (`syntax/nullary.rs`).
         let uncorrelated = s.body.head.is_empty();
-        let holds = match (uncorrelated, s.negated) {
+        let holds = match (uncorrelated, s.negated()) {
             (true, true) => {
                 "1 (one entry) while the body has no derivation and the domain some, that is, a condition on the whole result"
             }

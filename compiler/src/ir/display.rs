@@ -4,9 +4,9 @@ use std::fmt;
 
 use super::{
     AtomId, BaseMap, BestMap, ClusterNode, DeltaJoin, Extension, FreeLevel, Id, JoinNode,
-    JoinedMap, Kept, Map, MapKind, Message, MessageParent, PathBody, Program, RangeSums, Reading,
-    RelId, RelationIndex, ResultMap, Step, SumView, Support, Target, TopDelta, TriangleState,
-    Trigger, VarId, ViewIndex,
+    JoinedMap, Kept, Map, MapId, MapKind, Message, MessageParent, PathBody, Program, RangeSums,
+    Reading, RelId, RelationIndex, ResultMap, Step, SumView, Support, Target, TopDelta,
+    TriangleState, Trigger, VarId, ViewIndex,
 };
 
 impl fmt::Display for Program {
@@ -22,8 +22,8 @@ impl fmt::Display for Program {
             writeln!(f, "  theta {} (times each derivation)", factor.text())?;
         }
         writeln!(f, "maps")?;
-        for map in &self.maps {
-            self.fmt_map(f, map)?;
+        for (m, map) in self.maps.iter().enumerate() {
+            self.fmt_map(f, m, map)?;
         }
         self.fmt_semijoins(f)?;
         for t in &self.triggers {
@@ -42,7 +42,7 @@ impl fmt::Display for Program {
 impl Program {
     /// What one map holds: its line under `maps` (and, for a cyclic top
     /// join's support, the lines of its delta).
-    fn fmt_map(&self, f: &mut fmt::Formatter<'_>, map: &Map) -> fmt::Result {
+    fn fmt_map(&self, f: &mut fmt::Formatter<'_>, m: MapId, map: &Map) -> fmt::Result {
         let key = self.var_list(&map.key);
         match &map.kind {
             MapKind::Base(BaseMap { relation, kept }) => self.fmt_base(f, map, *relation, kept),
@@ -124,16 +124,17 @@ impl Program {
                 "  {}[{key}] := the join of the supports, materialized",
                 map.name
             ),
-            MapKind::Best(BestMap { top }) => writeln!(
+            MapKind::Best(BestMap) => writeln!(
                 f,
                 "  {}[{key}] := max payload of a taking-part tuple (grows only); its support is {}",
-                map.name, self.maps[*top].name
+                map.name,
+                self.fed_node_name(m)
             ),
             MapKind::Message(Message {
                 atom,
                 children,
                 parent,
-            }) => self.fmt_message(f, map, &key, *atom, children, parent),
+            }) => self.fmt_message(f, m, &key, *atom, children, parent),
         }
     }
 
@@ -337,12 +338,20 @@ impl Program {
         )
     }
 
+    /// The name of the top join node that map `m` feeds.
+    fn fed_node_name(&self, m: MapId) -> String {
+        self.fed_node(m).map_or_else(
+            || "none".to_owned(),
+            |node| self.maps[node].name.to_string(),
+        )
+    }
+
     /// A message of a cluster's tree: the product it sums and whom it
     /// tells.
     fn fmt_message(
         &self,
         f: &mut fmt::Formatter<'_>,
-        map: &Map,
+        m: MapId,
         key: &str,
         atom: AtomId,
         children: &[Id<Message>],
@@ -352,14 +361,16 @@ impl Program {
         factors.extend(children.iter().map(|&c| super::Factor::Map(c.map())));
         let product = self.product_label(&factors);
         let to = match parent {
-            MessageParent::Message { map, index } => format!(
+            MessageParent::Message { index } => format!(
                 "tells {} through {}",
-                self.maps[*map].name, self.maps[*index].name
+                self.id::<Message>(m)
+                    .and_then(|id| self.parent_message(id))
+                    .map_or_else(|| "nothing".to_owned(), |up| self.maps[up].name.to_string()),
+                self.maps[*index].name
             ),
-            MessageParent::Join(m) => {
-                format!("its support is {}", self.maps[*m].name)
-            }
+            MessageParent::Join => format!("its support is {}", self.fed_node_name(m)),
         };
+        let map = &self.maps[m];
         writeln!(
             f,
             "  {}[{key}] := ⊕ of {} (grows only); {to}",

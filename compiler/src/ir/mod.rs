@@ -302,6 +302,21 @@ impl Program {
         })
     }
 
+    /// The top join node whose factors hold map `m` (a CROWN message of a
+    /// child of the head, a max-max cluster's best map), if any.
+    pub fn fed_node(&self, m: MapId) -> Option<Id<JoinNode>> {
+        self.all::<JoinNode>()
+            .find(|(_, node)| node.factors.contains(&Factor::Map(m)))
+            .map(|(id, _)| id)
+    }
+
+    /// The message that lists message `m` among its children, if any.
+    pub fn parent_message(&self, m: Id<Message>) -> Option<Id<Message>> {
+        self.all::<Message>()
+            .find(|(_, message)| message.children.contains(&m))
+            .map(|(id, _)| id)
+    }
+
     /// The field name of a map.
     pub fn name_of<K>(&self, id: Id<K>) -> &Ident {
         &self.maps[id.index].name
@@ -785,10 +800,7 @@ pub struct ClusterNode {
 /// payload of a tuple of the cluster that takes part in a full result
 /// of the cluster's join. Its support is a relation of the top join.
 #[derive(Debug, Clone)]
-pub struct BestMap {
-    /// The top join relation fed by its support.
-    pub top: MapId,
-}
+pub struct BestMap;
 
 /// CROWN: what one atom tells its parent in the free-connex join tree.
 /// For each value of the key (the variables it shares with the parent),
@@ -855,16 +867,17 @@ pub type Candidates = (AtomId, Vec<VarId>);
 /// Where a CROWN message goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MessageParent {
-    /// The message of the parent atom, whose tuples sharing the key are
-    /// found through `index` (an index of its relation on those columns).
+    /// The message of the parent atom (the one that lists this message
+    /// among its children, [`Program::parent_message`]), whose tuples
+    /// sharing the key are found through `index` (an index of its relation
+    /// on those columns).
     Message {
-        /// The parent's message map.
-        map: Id<Message>,
         /// The index of the parent atom's relation on the shared columns.
         index: Id<RelationIndex>,
     },
-    /// A node of the top join: the message's support is that relation.
-    Join(MapId),
+    /// A node of the top join: the one whose factors hold the message
+    /// ([`Program::fed_node`]).
+    Join,
 }
 
 /// Which tuples of a relation its base map keeps.

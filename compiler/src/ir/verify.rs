@@ -93,38 +93,27 @@ fn links_agree<K: Linked>(p: &Program, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A CROWN message's parent message lists it among its children, and its
-/// index is over the parent atom's relation.
+/// A CROWN message below a child of the head has a parent message (which
+/// lists it among its children) over the relation of its index; one below
+/// the head feeds a top join node.
 fn messages_agree(p: &Program) -> Result<(), String> {
     for (id, message) in p.all::<Message>() {
+        let name = &p.maps[id].name;
         match message.parent {
-            MessageParent::Message { map, index } => {
-                let up = p.get(map);
-                if !up.children.contains(&id) {
+            MessageParent::Message { index } => {
+                let Some(up) = p.parent_message(id) else {
+                    return Err(format!("the message `{name}` has no parent message"));
+                };
+                if p.get(index).relation != p.atoms[p.get(up).atom].relation {
                     return Err(format!(
-                        "the message `{}` is not among the children of `{}`",
-                        p.maps[id].name, p.maps[map].name
-                    ));
-                }
-                if p.get(index).relation != p.atoms[up.atom].relation {
-                    return Err(format!(
-                        "the message `{}` revisits its parent through an index of another relation",
-                        p.maps[id].name
+                        "the message `{name}` revisits its parent through an index of another relation"
                     ));
                 }
             }
-            MessageParent::Join(node)
-                if !p
-                    .maps
-                    .get(node)
-                    .is_some_and(|m| matches!(m.kind, MapKind::Join(_))) =>
-            {
-                return Err(format!(
-                    "the message `{}` tells a map that is no top join node",
-                    p.maps[id].name
-                ));
+            MessageParent::Join if p.fed_node(id.map()).is_none() => {
+                return Err(format!("the message `{name}` feeds no top join node"));
             }
-            MessageParent::Join(_) => {}
+            MessageParent::Join => {}
         }
     }
     Ok(())
@@ -133,12 +122,8 @@ fn messages_agree(p: &Program) -> Result<(), String> {
 /// A max-max cluster's best map feeds a node of the top join, and a
 /// cyclic top join's supports deliver to the joined map.
 fn bests_feed_the_top_join(p: &Program) -> Result<(), String> {
-    for (id, best) in p.all::<super::BestMap>() {
-        if !p
-            .maps
-            .get(best.top)
-            .is_some_and(|m| matches!(m.kind, MapKind::Join(_)))
-        {
+    for (id, _) in p.all::<super::BestMap>() {
+        if p.fed_node(id.map()).is_none() {
             return Err(format!(
                 "the best map `{}` feeds no top join node",
                 p.maps[id].name

@@ -96,14 +96,8 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
             labels.join(", ")
         );
         let name = Ident::new(&best_name, Span::call_site());
-        // Its top join node is set once the top join is placed.
-        let best = push_map(
-            &mut p.maps,
-            name,
-            doc,
-            key.clone(),
-            BestMap { top: usize::MAX },
-        );
+        // It feeds the top join node placed for it below.
+        let best = push_map(&mut p.maps, name, doc, key.clone(), BestMap);
         let mut nodes: Vec<Id<ClusterNode>> = Vec::with_capacity(n);
         for &i in &preorder {
             let atom = atoms[i];
@@ -146,10 +140,7 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
         t.name = super::names::fresh_name(&p, &taken, &t.name);
         taken.push(t.name.clone());
     }
-    let top_maps = top_join::place(&mut p, tops)?;
-    for (&best, &top) in bests.iter().zip(&top_maps) {
-        p.get_mut(best).top = top.map();
-    }
+    top_join::place(&mut p, tops)?;
     p.triggers = (0..p.relations.len())
         .map(|rel| Trigger {
             relation: rel,

@@ -23,8 +23,8 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    AtomPath, Factor, Id, JoinNode, Message, MessageParent, PathBody, Program, RelationIndex,
-    RelationIr, Trigger, VarId, push_map,
+    AtomPath, Factor, Id, Message, MessageParent, PathBody, Program, RelationIndex, RelationIr,
+    Trigger, VarId, push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -36,8 +36,7 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
     let mut crown = Crown::new(tree);
     crown.push_messages(&mut p);
     let tops = crown.top_relations(&p);
-    let top_maps = top_join::place(&mut p, tops)?;
-    crown.link_parents(&mut p, &top_maps);
+    top_join::place(&mut p, tops)?;
     p.triggers = crown.triggers(&p);
     Some(p)
 }
@@ -87,7 +86,7 @@ impl<'a> Crown<'a> {
     }
 
     /// Pushes the message maps, children before parents (reverse
-    /// preorder), each with its parent still to be set.
+    /// preorder).
     fn push_messages(&mut self, p: &mut Program) {
         let head = self.head;
         for i in (0..self.preorder.len()).rev() {
@@ -124,14 +123,26 @@ impl<'a> Crown<'a> {
             p.var_list(&key),
             product.join(" ⊗ ")
         );
+        // Below the head, the message revisits its parent atom's tuples
+        // through an index of their relation.
+        let parent = self.tree.nodes[node].parent.expect("not the root");
+        let (parent, index) = if parent == self.head {
+            (MessageParent::Join, None)
+        } else {
+            let index = self.revisit_index(p, node);
+            (MessageParent::Message { index }, Some(index))
+        };
         let message = Message {
             atom,
             children,
-            // Set by `link_parents`, once the parents' maps exist.
-            parent: MessageParent::Join(usize::MAX),
+            parent,
         };
         let name = Ident::new(&name, Span::call_site());
-        push_map(&mut p.maps, name, doc, key, message)
+        let m = push_map(&mut p.maps, name, doc, key, message);
+        if let Some(index) = index {
+            p.get_mut(index).while_growing.push(m);
+        }
+        m
     }
 
     /// The relations of the top join, one per child of the head: the
@@ -167,31 +178,9 @@ impl<'a> Crown<'a> {
         tops
     }
 
-    /// Sets each message's parent: a join node (`top_maps`, in the order
-    /// of the head's children), or the parent atom's message through an
-    /// index of its relation on the shared columns.
-    fn link_parents(&self, p: &mut Program, top_maps: &[Id<JoinNode>]) {
-        let below_head = &self.tree.nodes[self.head].children;
-        for &node in &self.preorder[1..] {
-            let m = self.message_of[node].expect("mapped");
-            let parent = self.tree.nodes[node].parent.expect("not the root");
-            let to = if parent == self.head {
-                let at = below_head.iter().position(|&c| c == node).expect("a child");
-                MessageParent::Join(top_maps[at].map())
-            } else {
-                MessageParent::Message {
-                    map: self.message_of[parent].expect("mapped"),
-                    index: self.revisit_index(p, node, m),
-                }
-            };
-            p.get_mut(m).parent = to;
-        }
-    }
-
     /// The index of the parent atom's relation on the columns it shares
-    /// with `node`, through which `node`'s message `m` revisits its
-    /// tuples.
-    fn revisit_index(&self, p: &mut Program, node: usize, m: Id<Message>) -> Id<RelationIndex> {
+    /// with `node`, through which `node`'s message revisits its tuples.
+    fn revisit_index(&self, p: &mut Program, node: usize) -> Id<RelationIndex> {
         let parent = self.tree.nodes[node].parent.expect("not the root");
         let patom = self.atom_of(parent);
         let vars = &p.atoms[patom].vars;
@@ -204,7 +193,6 @@ impl<'a> Crown<'a> {
         let doc = revisit_index_doc(&p.relations[relation], &columns);
         let index = super::skeleton::index_of(p, relation, columns);
         p.maps[index].doc = doc;
-        p.get_mut(index).while_growing.push(m);
         index
     }
 

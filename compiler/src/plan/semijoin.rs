@@ -36,7 +36,7 @@ pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
         let domain = domain.map(|d| {
             sub(
                 d,
-                s.domain.as_deref().expect("a domain's program has a query"),
+                s.domain().expect("a domain's program has a query"),
                 "domain",
             )
         });

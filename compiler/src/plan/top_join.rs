@@ -139,20 +139,23 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
     let n = relations.len();
     let first = p.maps.len();
     let keys: Vec<Vec<VarId>> = relations.iter().map(|r| r.key.clone()).collect();
+    // The joined map comes right after the supports.
+    let joined = first + n;
     for r in relations {
         p.maps.push(r.into_map(|factors| {
             MapKind::Support(Support {
                 factors,
-                // Filled in below, once the extension indexes exist.
+                // Its checks and steps follow once the extension indexes
+                // exist.
                 delta: TopDelta {
                     checks: Vec::new(),
                     steps: Vec::new(),
-                    joined: usize::MAX,
+                    joined,
                 },
             })
         }));
     }
-    let joined = p.maps.len();
+    assert_eq!(p.maps.len(), joined, "the supports come first");
     p.maps.push(Map {
         name: Ident::new(&super::names::fresh_name(p, &[], "joined"), Span::call_site()),
         doc: format!(
@@ -178,11 +181,8 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
             })
             .collect();
         if let MapKind::Support(Support { delta, .. }) = &mut p.maps[first + j].kind {
-            *delta = TopDelta {
-                checks,
-                steps,
-                joined,
-            };
+            delta.checks = checks;
+            delta.steps = steps;
         }
     }
     p.output.reading = Reading::Joined(joined);

@@ -529,27 +529,23 @@ fn place_semijoins(
     for checked in checked {
         // An insert into its body turns a `not exists` from 1 to 0: a
         // delete, which only a ring takes under inserts only.
-        if checked.semijoin.negated
+        if checked.negated()
             && attributes.updates == UpdateModel::InsertOnly
             && !semiring.class.ring
         {
             errors.push(
-                checked.semijoin.span,
+                checked.span,
                 format!(
                     "`not exists(..)` under `#[updates(insert_only)]` over `{}`: an insert into its body deletes from the result, which an insert-only query over a semiring that is not a ring cannot do; use `#[updates(insert_delete)]`",
                     semiring.name
                 ),
             );
         }
-        let index = semijoins.len();
-        let mut relation = checked.relation;
-        relation.origin = Origin::Semijoin(index);
+        let (relation, vars, semijoin) = checked.placed(semijoins.len(), atoms.len());
         relations.push(relation);
-        let mut semijoin = checked.semijoin;
-        semijoin.atom = atoms.len();
         atoms.push(Atom {
             relation: relations.len() - 1,
-            vars: checked.vars,
+            vars,
             local: None,
             span: semijoin.span,
         });

@@ -25,7 +25,9 @@ use syn::{Ident, Type};
 use super::ast::idents;
 use super::ast::{self, ArgSyntax, Attribute, ExistsSyntax, QueryItem, Rule};
 use super::errors::{Errors, unknown_relation};
-use crate::query::{Arg, Atom, Column, Origin, Query, Relation, Semijoin, VarId, type_string};
+use crate::query::{
+    Arg, Atom, Column, Origin, Polarity, Query, Relation, Semijoin, VarId, type_string,
+};
 
 /// What the rule's check knows when it reaches its semijoins.
 pub(super) struct Outer<'a> {
@@ -43,13 +45,47 @@ pub(super) struct Outer<'a> {
     pub check_item: fn(&QueryItem, &mut Errors) -> Option<Query>,
 }
 
-/// A semijoin checked: the atom the rule reads it through, the relation
-/// of that atom, and the semijoin itself (its `atom` is set by the
-/// caller, which places the atom).
+/// A semijoin checked, not yet placed: the columns of its indicator
+/// relation, the variables of the atom the rule reads it through, and the
+/// semijoin's parts.
 pub(super) struct Checked {
-    pub relation: Relation,
+    /// The indicator relation's name.
+    name: Ident,
+    /// Its columns: the correlated variables.
+    columns: Vec<Column>,
+    /// The variables of the atom that reads it.
     pub vars: Vec<VarId>,
-    pub semijoin: Semijoin,
+    /// `exists`, or `not exists` with its domain.
+    polarity: Polarity,
+    body: Box<Query>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl Checked {
+    /// Whether it is `not exists`.
+    pub fn negated(&self) -> bool {
+        matches!(self.polarity, Polarity::NotExists { .. })
+    }
+
+    /// The semijoin placed as the `index`-th of the query, read by atom
+    /// `atom`: its indicator relation, the atom's variables and the
+    /// semijoin.
+    pub fn placed(self, index: usize, atom: usize) -> (Relation, Vec<VarId>, Semijoin) {
+        let semijoin = Semijoin {
+            polarity: self.polarity,
+            atom,
+            body: self.body,
+            span: self.span,
+        };
+        let relation = Relation {
+            name: self.name,
+            docs: vec![format!(" The values where `{}` holds", semijoin.text())],
+            columns: self.columns,
+            origin: Origin::Semijoin(index),
+        };
+        (relation, self.vars, semijoin)
+    }
 }
 
 /// Checks the semijoins of a rule, in order; `None` for one with an error
@@ -94,26 +130,20 @@ fn check_one(
     if errors.count() > before {
         return None;
     }
-    let domain = if e.negated {
+    let polarity = if e.negated {
         let correlation = Correlation {
             name: &name,
             correlated: &correlated,
             vars: &vars,
         };
-        Some(check_domain(outer, e, &correlation, errors)?)
+        Polarity::NotExists {
+            domain: check_domain(outer, e, &correlation, errors)?,
+        }
     } else {
-        None
+        Polarity::Exists
     };
-    let semijoin = Semijoin {
-        negated: e.negated,
-        atom: usize::MAX,
-        body: Box::new(body),
-        domain,
-        span: e.span,
-    };
-    let relation = Relation {
+    Some(Checked {
         name: rel_name,
-        docs: vec![format!(" The values where `{}` holds", semijoin.text())],
         columns: correlated
             .iter()
             .map(|c| Column {
@@ -121,13 +151,10 @@ fn check_one(
                 ty: outer.bound[&c.to_string()].1.clone(),
             })
             .collect(),
-        // Set by the caller, which places the semijoin.
-        origin: Origin::Semijoin(usize::MAX),
-    };
-    Some(Checked {
-        relation,
         vars,
-        semijoin,
+        polarity,
+        body: Box::new(body),
+        span: e.span,
     })
 }
 

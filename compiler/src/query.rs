@@ -475,6 +475,27 @@ impl Query {
             .map(|(_, sql)| sql)
     }
 
+    /// The relation atom `atom` is written over (before its local step)
+    /// and the variable each of its columns binds (`None` for a constant
+    /// or `_`).
+    pub fn written_columns(&self, atom: usize) -> (RelId, Vec<Option<VarId>>) {
+        let atom = &self.atoms[atom];
+        match &atom.local {
+            Some(local) => (
+                local.source,
+                local
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Var(v) => Some(*v),
+                        Arg::Const(_) | Arg::Wildcard => None,
+                    })
+                    .collect(),
+            ),
+            None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
+        }
+    }
+
     /// A variable as a message names it: its name, or for a SQL view the
     /// columns it stands for, `c_custkey = o_custkey`.
     pub fn var_label(&self, var: VarId) -> String {
@@ -482,21 +503,8 @@ impl Query {
             return self.variables[var].name.to_string();
         };
         let mut columns: Vec<String> = Vec::new();
-        for atom in &self.atoms {
-            let (relation, args): (usize, Vec<Option<VarId>>) = match &atom.local {
-                Some(local) => (
-                    local.source,
-                    local
-                        .args
-                        .iter()
-                        .map(|a| match a {
-                            Arg::Var(v) => Some(*v),
-                            _ => None,
-                        })
-                        .collect(),
-                ),
-                None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
-            };
+        for atom in 0..self.atoms.len() {
+            let (relation, args) = self.written_columns(atom);
             for (column, arg) in self.relations[relation].columns.iter().zip(args) {
                 let name = column.name.to_string();
                 if arg == Some(var) && !columns.contains(&name) {

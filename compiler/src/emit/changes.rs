@@ -140,17 +140,7 @@ pub(super) fn walking_methods(
             (__then, __now)
         },
     };
-    let bind = if lookups.iter().any(|l| reads_head(p, l)) {
-        let head_pattern = super::head_pattern(p);
-        quote! { let #head_pattern = key; }
-    } else if !lookups
-        .iter()
-        .any(|l| super::aliases::mentions(l, &format_ident!("key")))
-    {
-        quote! { let _ = key; }
-    } else {
-        quote! {}
-    };
+    let bind = super::head_binding(p, lookups);
     let doc = CHANGES_DOC.iter().chain(&[""]).chain(cost).map(|line| {
         if line.is_empty() {
             String::new()
@@ -184,14 +174,6 @@ pub(super) fn walking_methods(
             #then_and_now
         }
     }
-}
-
-/// Whether `code` reads a head variable by name.
-fn reads_head(p: &Program, code: &TokenStream) -> bool {
-    p.output
-        .head
-        .iter()
-        .any(|&v| super::aliases::mentions(code, &p.vars[v].name))
 }
 
 /// The `changes()` method.

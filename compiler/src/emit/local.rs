@@ -26,9 +26,6 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     // Bind each column: a variable's first column by its name, the others
     // as `__c<i>` to compare, wildcards to nothing.
     let vars = &p.atoms[*atom].vars;
-    // A variable is bound by name where the key, a factor, a computed
-    // column that is itself read or a repeated column reads it; else its
-    // column is summed out like `_`.
     // A key of every column in order is the tuple itself.
     let whole = args.len() == vars.len()
         && args
@@ -36,6 +33,9 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
             .zip(vars)
             .all(|(a, v)| matches!(a, Arg::Var(w) if w == v))
         && (1..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
+    // A variable is bound by name where the key (unless it is the whole
+    // tuple), a factor, a computed column that is itself read or a
+    // repeated column reads it; else its column is summed out like `_`.
     let mut read: Vec<usize> = if whole { Vec::new() } else { vars.clone() };
     read.extend(factors.iter().flat_map(|f| f.vars.iter().copied()));
     let mut computed = Vec::new();
@@ -84,13 +84,6 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
         }
     }
     let fields = super::field_refs(&quote! { __tuple }, args.len());
-    // A key of every column in order is the tuple itself.
-    let whole = args.len() == vars.len()
-        && args
-            .iter()
-            .zip(vars)
-            .all(|(a, v)| matches!(a, Arg::Var(w) if w == v))
-        && (1..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
     let key = if whole {
         super::cloned_whole(p, vars, &quote! { __tuple })
     } else {

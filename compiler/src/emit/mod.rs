@@ -507,6 +507,31 @@ fn head_type(p: &Program) -> TokenStream {
     key_type(p, &p.output.head)
 }
 
+/// Whether `code` reads a head variable by name.
+fn reads_head(p: &Program, code: &TokenStream) -> bool {
+    p.output
+        .head
+        .iter()
+        .any(|&v| aliases::mentions(code, &p.vars[v].name))
+}
+
+/// What binds `key` (an output tuple, by reference) for `parts` to read:
+/// the head variables by name where a part reads one, nothing where the
+/// parts read `key` itself, and `let _ = key;` where they read neither.
+fn head_binding(p: &Program, parts: &[TokenStream]) -> TokenStream {
+    if parts.iter().any(|part| reads_head(p, part)) {
+        let pattern = head_pattern(p);
+        quote! { let #pattern = key; }
+    } else if parts
+        .iter()
+        .any(|part| aliases::mentions(part, &format_ident!("key")))
+    {
+        quote! {}
+    } else {
+        quote! { let _ = key; }
+    }
+}
+
 /// The pattern that binds the head variables to an output tuple.
 fn head_pattern(p: &Program) -> TokenStream {
     names_pattern(p, &p.output.head)

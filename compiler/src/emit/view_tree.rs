@@ -626,18 +626,10 @@ impl Levels<'_> {
             tuple: &key,
         };
         let mut factors = self.get_factors(Some(whole));
-        let bind = if factors.iter().any(|f| reads_names(p, f)) {
+        if factors.iter().any(|f| super::reads_head(p, f)) {
             factors = self.get_factors(None);
-            let head_pattern = super::head_pattern(p);
-            quote! { let #head_pattern = key; }
-        } else if !factors
-            .iter()
-            .any(|f| super::aliases::mentions(f, &format_ident!("key")))
-        {
-            quote! { let _ = key; }
-        } else {
-            quote! {}
-        };
+        }
+        let bind = super::head_binding(p, &factors);
         let lookup = match factors.as_slice() {
             [] => quote! { <#k as ::ivm::Semiring>::one() },
             [only] => only.clone(),
@@ -722,14 +714,6 @@ impl Levels<'_> {
     }
 }
 
-/// Whether `code` reads a head variable by name.
-fn reads_names(p: &Program, code: &TokenStream) -> bool {
-    p.output
-        .head
-        .iter()
-        .any(|&v| super::aliases::mentions(code, &p.vars[v].name))
-}
-
 /// The free levels as one chain, top-down, when there is at most one root
 /// and no level has two children.
 fn chain(p: &Program, roots: &[Id<FreeLevel>]) -> Option<Vec<Id<FreeLevel>>> {
@@ -766,7 +750,7 @@ fn chain_product(p: &Program, levels: &[Id<FreeLevel>], acc: Option<TokenStream>
         let x = quote! { __x };
         let whole = super::Whole { vars, tuple: &x };
         let local = super::product_value_at(p, factors, Some(whole));
-        if !reads_names(p, &local) {
+        if !super::reads_head(p, &local) {
             let head = super::cloned_whole(p, vars, &x);
             return quote! {
                 self.#field.values(&()).map(move |__x| (#head, #local))

@@ -13,7 +13,7 @@ use proc_macro2::Ident;
 use crate::ir::{
     AtomPath, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead, Trigger,
 };
-use crate::query::{Arg, Query};
+use crate::query::Query;
 
 /// The lowered programs of one semijoin: its body's, and its domain's
 /// for `not exists`.
@@ -80,22 +80,9 @@ pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
 /// of each of its atoms that hold the subquery's head.
 fn reads(outer: &Program, q: &Query) -> Vec<SubprogramRead> {
     let mut out: Vec<SubprogramRead> = Vec::new();
-    for atom in &q.atoms {
+    for atom in 0..q.atoms.len() {
         // The written relation and what each of its columns binds.
-        let (source, columns): (usize, Vec<Option<usize>>) = match &atom.local {
-            Some(local) => (
-                local.source,
-                local
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Arg::Var(v) => Some(*v),
-                        Arg::Const(_) | Arg::Wildcard => None,
-                    })
-                    .collect(),
-            ),
-            None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
-        };
+        let (source, columns) = q.written_columns(atom);
         // The columns holding the head, if the atom binds all of it.
         let key: Option<Vec<usize>> = q
             .head

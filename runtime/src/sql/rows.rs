@@ -41,6 +41,9 @@ pub type Key<V> = <<V as Rows>::Rule as View>::Key;
 /// A group's payload of view `V`: its row count and aggregates' components.
 pub type Payload<V> = <<V as Rows>::Rule as View>::Payload;
 
+/// The rows that went and the rows that came, as text.
+pub type TextChanges = (Vec<Vec<String>>, Vec<Vec<String>>);
+
 /// A change of one group: its key and its row then and now.
 pub type Change<V> = (Key<V>, Option<<V as Rows>::Row>, Option<<V as Rows>::Row>);
 
@@ -83,7 +86,7 @@ pub fn text_rows<V: Rows>(view: &V) -> Vec<Vec<String>> {
 
 /// The rows of a grouped view or a bag that went and that came since the
 /// previous call, as text (a bag's once per copy).
-pub fn text_changes<V: Rows>(view: &mut V) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+pub fn text_changes<V: Rows>(view: &mut V) -> TextChanges {
     let (mut gone, mut came) = (Vec::new(), Vec::new());
     *view.changes_started() = true;
     for (key, then, now) in view.rule_mut().changes() {
@@ -128,7 +131,7 @@ where
 
 /// The text changes of a keyless view: its one row came at the first
 /// call; later, the row it was and the row it is, when it changed.
-pub fn keyless_text_changes<V: Rows>(view: &mut V) -> (Vec<Vec<String>>, Vec<Vec<String>>)
+pub fn keyless_text_changes<V: Rows>(view: &mut V) -> TextChanges
 where
     V::Rule: View<Key = ()>,
 {
@@ -408,10 +411,7 @@ macro_rules! __sql_view {
             }
             fn text_changes(
                 &mut self,
-            ) -> (
-                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-                ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-            ) {
+            ) -> $crate::sql::rows::TextChanges {
                 $name::text_changes(self)
             }
         }
@@ -502,10 +502,7 @@ macro_rules! __sql_view {
         /// row that came, each rendered as `text_rows` renders it.
         pub fn text_changes(
             &mut self,
-        ) -> (
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-        ) {
+        ) -> $crate::sql::rows::TextChanges {
             $crate::sql::rows::keyless_text_changes(self)
         }
     };
@@ -549,10 +546,7 @@ macro_rules! __sql_view {
         /// `text_rows` renders it.
         pub fn text_changes(
             &mut self,
-        ) -> (
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-        ) {
+        ) -> $crate::sql::rows::TextChanges {
             $crate::sql::rows::text_changes(self)
         }
     };

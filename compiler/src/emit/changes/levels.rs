@@ -412,7 +412,7 @@ impl<'a> Levels<'a> {
             tuple: &key,
         };
         let at_key = self.lookups_at(Some(whole));
-        if at_key.iter().any(|l| super::reads_head(p, l)) {
+        if at_key.iter().any(|l| super::super::reads_head(p, l)) {
             self.lookups_at(None)
         } else {
             at_key

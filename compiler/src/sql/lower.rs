@@ -21,6 +21,7 @@ use sqlparser::tokenizer::Span as Loc;
 use syn::Ident;
 
 use super::expr::{Arith, Cmp, Column, Scalar, negate, scalar};
+use super::row::{Nulls, RowValue, Term, Typed};
 use super::span::SpanMap;
 use super::types::{SqlType, Value};
 use super::{SqlView, Table, ViewField, ViewOptions, ViewShape, ViewTable};
@@ -77,16 +78,14 @@ impl Component {
             Component::Best { max: true, .. } => quote! { ::ivm::semiring::MaxPlus },
         }
     }
-}
 
-/// One term of a sum, as read off the payload.
-#[derive(Debug, Clone)]
-enum Term {
-    /// A component of the payload.
-    Component(usize),
-    /// A constant, summed once per row: the row count times it (a
-    /// constant reads no column, so no FROM item's lift could carry it).
-    PerRow(Value),
+    /// The SQL type of the component's values.
+    fn ty(&self) -> SqlType {
+        match self {
+            Component::Count => SqlType::BigInt,
+            Component::Sum(ty, _) | Component::Best { ty, .. } => *ty,
+        }
+    }
 }
 
 /// An aggregate of the select list, as read off the payload.
@@ -1110,29 +1109,23 @@ impl<'a> Lowering<'a> {
             },
         };
         // The wrapper: fields read off the key and the payload.
-        let count = {
-            let p = payload.at(0);
-            quote! { #p.0 }
-        };
         // A bag of constants only has no key either, and a row per copy.
         let shape = match (bag, self.keys.is_empty()) {
             (true, _) => ViewShape::Bag,
             (false, true) => ViewShape::Keyless,
             (false, false) => ViewShape::Grouped,
         };
-        let fields = self.fields(&outs, &payload, shape, &count, span)?;
-        let semiring = &payload.ty;
+        let fields = self.fields(&outs, shape, span)?;
         let view = SqlView {
             name: struct_name,
             sql_name: name.value.to_lowercase(),
             rule: rule_name,
             sql: sql.to_string(),
             tables: view_tables(&read_tables, span),
-            payload: quote! { #semiring },
-            key_types: self.keys.iter().map(|k| k.ty().rust()).collect(),
+            components: payload.semirings.len(),
+            key_types: self.keys.iter().map(Key::ty).collect(),
             fields,
             shape,
-            count,
             span,
         };
         Ok((item, view))
@@ -1380,16 +1373,13 @@ impl<'a> Lowering<'a> {
     }
 
     /// The row's fields, one per select item, each with its value read
-    /// off `__key` and `__payload` (`count` is the row count there).
+    /// off the group's key and payload.
     fn fields(
         &self,
         outs: &[(&Expr, Option<String>, Out)],
-        payload: &Payload,
         shape: ViewShape,
-        count: &TokenStream,
         span: Span,
     ) -> Result<Vec<ViewField>, Failure> {
-        let payload_at = |i: usize| payload.at(i);
         let mut fields = Vec::new();
         let mut names: Vec<String> = Vec::new();
         for (i, (e, alias, out)) in outs.iter().enumerate() {
@@ -1398,94 +1388,53 @@ impl<'a> Lowering<'a> {
             // A quotient is NULL (`None`) where its divisor is zero, and
             // so is anything but a count of a view without GROUP BY and
             // without rows.
-            let (value, ty, quotient) = match out {
-                Out::Arith(Arith::Div, a, b) => {
-                    let (value, ty) = self.quotient(a, b, &payload_at, e.span())?;
-                    (value, ty.rust(), true)
-                }
-                _ => {
-                    let (value, ty) = self.read_out(out, &payload_at, e.span())?;
-                    (value, ty, false)
-                }
+            let (value, quotient) = match out {
+                Out::Arith(Arith::Div, a, b) => (self.quotient(a, b, e.span())?, true),
+                _ => (self.typed_out(out, e.span())?, false),
             };
             let empty_is_null =
                 shape == ViewShape::Keyless && reads_non_count(out, &self.aggregates);
-            let nullable = empty_is_null || quotient;
-            // An argument or a field's value: no parentheses of its own.
-            let value = super::expr::bare(value);
-            let value = match (empty_is_null, quotient) {
-                (true, true) => quote! {
-                    if #count == 0 { ::core::option::Option::None } else { #value }
-                },
-                (true, false) => quote! {
-                    if #count == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
-                },
-                (false, _) => value,
-            };
-            let ty = if nullable {
-                quote! { ::core::option::Option<#ty> }
-            } else {
-                ty
+            let nulls = match (empty_is_null, quotient) {
+                (true, true) => Nulls::NoRowsOrZeroDivisor,
+                (true, false) => Nulls::NoRows,
+                (false, true) => Nulls::ZeroDivisor,
+                (false, false) => Nulls::Never,
             };
             fields.push(ViewField {
                 sql: e.to_string(),
                 name: Ident::new(&field_name, span),
-                ty,
                 value,
-                nullable,
+                nulls,
             });
         }
         Ok(fields)
     }
 
-    /// The Rust expression of a select item's value and its type, over
-    /// `__key` and `__payload`.
-    fn read_out(
-        &self,
-        out: &Out,
-        payload_at: &dyn Fn(usize) -> TokenStream,
-        loc: Loc,
-    ) -> Result<(TokenStream, TokenStream), Failure> {
-        let (value, ty) = self.typed_out(out, payload_at, loc)?;
-        Ok((value, ty.rust()))
-    }
-
-    fn typed_out(
-        &self,
-        out: &Out,
-        payload_at: &dyn Fn(usize) -> TokenStream,
-        loc: Loc,
-    ) -> Result<(TokenStream, SqlType), Failure> {
+    /// A select item's value and its type, or why it does not type.
+    fn typed_out(&self, out: &Out, loc: Loc) -> Result<Typed, Failure> {
         Ok(match out {
-            Out::Key(k) => {
-                let key = crate::tuple::item(&quote! { __key }, *k, self.keys.len());
-                let ty = self.keys[*k].ty();
-                let value = if ty == SqlType::Text {
-                    quote! { ::core::clone::Clone::clone(&#key) }
-                } else {
-                    key
-                };
-                (value, ty)
-            }
-            // A row owns its text: a string constant is a `String` there.
-            Out::Const(Value::Text(s)) => {
-                (quote! { ::std::string::String::from(#s) }, SqlType::Text)
-            }
-            Out::Const(v) => (v.rust(v.ty()), v.ty()),
-            Out::Aggregate(a) => self.read_aggregate(&self.aggregates[*a], payload_at),
+            Out::Key(k) => Typed {
+                value: RowValue::Key(*k),
+                ty: self.keys[*k].ty(),
+            },
+            Out::Const(v) => Typed {
+                value: RowValue::Const(v.clone()),
+                ty: v.ty(),
+            },
+            Out::Aggregate(a) => self.typed_aggregate(&self.aggregates[*a]),
             Out::Neg(e) => {
-                let (v, ty) = self.typed_out(e, payload_at, loc)?;
-                if !ty.is_number() {
-                    return Err((loc, format!("cannot negate a {}", ty.name())));
+                let e = self.typed_out(e, loc)?;
+                if !e.ty.is_number() {
+                    return Err((loc, format!("cannot negate a {}", e.ty.name())));
                 }
-                if ty.is_integer() {
-                    let v = super::expr::widen(v, ty, SqlType::BigInt);
-                    (
-                        quote! { ::core::option::Option::expect(i64::checked_neg(#v), "ivm: BIGINT overflow") },
-                        SqlType::BigInt,
-                    )
+                let ty = if e.ty.is_integer() {
+                    SqlType::BigInt
                 } else {
-                    (quote! { (-#v) }, ty)
+                    e.ty
+                };
+                Typed {
+                    value: RowValue::Neg(Box::new(e)),
+                    ty,
                 }
             }
             Out::Arith(Arith::Div, ..) => {
@@ -1495,156 +1444,68 @@ impl<'a> Lowering<'a> {
                 ));
             }
             Out::Arith(op, a, b) => {
-                let (av, bv, ty) = self.operands(a, b, payload_at, loc)?;
-                let value = if ty == SqlType::BigInt {
-                    let method = format_ident!(
-                        "{}",
-                        match op {
-                            Arith::Add => "checked_add",
-                            Arith::Sub => "checked_sub",
-                            _ => "checked_mul",
-                        }
-                    );
-                    quote! { ::core::option::Option::expect(i64::#method(#av, #bv), "ivm: BIGINT overflow") }
-                } else {
-                    match op {
-                        Arith::Add => quote! { (#av + #bv) },
-                        Arith::Sub => quote! { (#av - #bv) },
-                        _ => quote! { (#av * #bv) },
-                    }
-                };
-                (value, ty)
-            }
-        })
-    }
-
-    /// The two operands of arithmetic over aggregates, both brought to
-    /// their common numeric type, and that type.
-    fn operands(
-        &self,
-        a: &Out,
-        b: &Out,
-        payload_at: &dyn Fn(usize) -> TokenStream,
-        loc: Loc,
-    ) -> Result<(TokenStream, TokenStream, SqlType), Failure> {
-        let (av, at) = self.typed_out(a, payload_at, loc)?;
-        let (bv, bt) = self.typed_out(b, payload_at, loc)?;
-        let ty = at.common(bt).filter(|t| t.is_number()).ok_or_else(|| {
-            (
-                loc,
-                format!("cannot compute with a {} and a {}", at.name(), bt.name()),
-            )
-        })?;
-        Ok((
-            super::expr::widen(av, at, ty),
-            super::expr::widen(bv, bt, ty),
-            ty,
-        ))
-    }
-
-    /// `a / b` over aggregates: an `Option`, `None` where `b` is zero; in
-    /// `DOUBLE` when either is one, else in `BIGINT` (truncating, as SQL
-    /// divides integers) or `DECIMAL` (`Decimal::checked_div`).
-    fn quotient(
-        &self,
-        a: &Out,
-        b: &Out,
-        payload_at: &dyn Fn(usize) -> TokenStream,
-        loc: Loc,
-    ) -> Result<(TokenStream, SqlType), Failure> {
-        let (av, bv, ty) = self.operands(a, b, payload_at, loc)?;
-        // Arguments of a call: no parentheses of their own.
-        let (av, bv) = (super::expr::bare(av), super::expr::bare(bv));
-        Ok(match ty {
-            SqlType::BigInt => (quote! { i64::checked_div(#av, #bv) }, SqlType::BigInt),
-            SqlType::Double => (
-                quote! { ::ivm::sql::Double::checked_div(#av, #bv) },
-                SqlType::Double,
-            ),
-            _ => (
-                quote! { ::ivm::sql::Decimal::checked_div(#av, #bv) },
-                SqlType::Decimal(None),
-            ),
-        })
-    }
-
-    fn read_aggregate(
-        &self,
-        a: &Aggregate,
-        payload_at: &dyn Fn(usize) -> TokenStream,
-    ) -> (TokenStream, SqlType) {
-        let count = {
-            let p = payload_at(0);
-            quote! { #p.0 }
-        };
-        let sum = |ty: SqlType, terms: &[(bool, Term)]| -> TokenStream {
-            let mut acc: Option<TokenStream> = None;
-            for (negated, term) in terms {
-                let value = match term {
-                    Term::Component(c) => {
-                        let p = payload_at(*c);
-                        match ty {
-                            SqlType::BigInt => quote! { #p.0 },
-                            SqlType::Double => quote! { ::ivm::sql::Double(#p.0) },
-                            _ => quote! { #p },
-                        }
-                    }
-                    Term::PerRow(v) => per_row(v, ty, &count),
-                };
-                acc = Some(match (acc, ty) {
-                    (None, SqlType::BigInt) if *negated => {
-                        quote! { ::core::option::Option::expect(i64::checked_neg(#value), "ivm: BIGINT overflow") }
-                    }
-                    (None, _) if *negated => quote! { (-#value) },
-                    (None, _) => value,
-                    (Some(a), SqlType::BigInt) => {
-                        let method = if *negated {
-                            quote! { checked_sub }
-                        } else {
-                            quote! { checked_add }
-                        };
-                        quote! { ::core::option::Option::expect(i64::#method(#a, #value), "ivm: BIGINT overflow") }
-                    }
-                    (Some(a), _) if *negated => quote! { (#a - #value) },
-                    (Some(a), _) => quote! { (#a + #value) },
-                });
-            }
-            acc.expect("a term")
-        };
-        match a {
-            Aggregate::Count => (count, SqlType::BigInt),
-            Aggregate::Sum { ty, terms } => (sum(*ty, terms), *ty),
-            Aggregate::Avg { ty, terms } => {
-                let s = sum(*ty, terms);
-                match ty {
-                    SqlType::Double => (
-                        quote! { ::ivm::sql::Double(#s.0 / #count as f64) },
-                        SqlType::Double,
-                    ),
-                    SqlType::BigInt => (
-                        quote! { ::ivm::sql::Decimal::avg(::ivm::sql::Decimal::from(#s), #count) },
-                        SqlType::Decimal(None),
-                    ),
-                    _ => (
-                        quote! { ::ivm::sql::Decimal::avg(#s, #count) },
-                        SqlType::Decimal(None),
-                    ),
+                let (a, b, ty) = self.operands(a, b, loc)?;
+                Typed {
+                    value: RowValue::Arith(*op, Box::new(a), Box::new(b)),
+                    ty,
                 }
             }
-            Aggregate::Best(c) => {
-                let p = payload_at(*c);
-                let Component::Best { ty, .. } = &self.components[*c] else {
-                    unreachable!("a best component")
-                };
-                let value = match ty {
-                    SqlType::Date => quote! { ::ivm::sql::Date::from_days(#p.0 as i32) },
-                    SqlType::Decimal(Some(s)) => quote! { ::ivm::sql::Decimal::new(#p.0, #s) },
-                    SqlType::Double => quote! { ::ivm::sql::Double::from_order_key(#p.0) },
-                    _ => quote! { #p.0 },
-                };
-                (value, *ty)
-            }
-        }
+        })
+    }
+
+    /// The two operands of arithmetic over aggregates, and the common
+    /// numeric type both are brought to.
+    fn operands(&self, a: &Out, b: &Out, loc: Loc) -> Result<(Typed, Typed, SqlType), Failure> {
+        let a = self.typed_out(a, loc)?;
+        let b = self.typed_out(b, loc)?;
+        let ty = a.ty.common(b.ty).filter(|t| t.is_number()).ok_or_else(|| {
+            (
+                loc,
+                format!(
+                    "cannot compute with a {} and a {}",
+                    a.ty.name(),
+                    b.ty.name()
+                ),
+            )
+        })?;
+        Ok((a, b, ty))
+    }
+
+    /// `a / b` over aggregates: in `DOUBLE` when either is one, else in
+    /// `BIGINT` (truncating, as SQL divides integers) or `DECIMAL`.
+    fn quotient(&self, a: &Out, b: &Out, loc: Loc) -> Result<Typed, Failure> {
+        let (a, b, common) = self.operands(a, b, loc)?;
+        let ty = match common {
+            SqlType::BigInt | SqlType::Double => common,
+            _ => SqlType::Decimal(None),
+        };
+        Ok(Typed {
+            value: RowValue::Quotient {
+                common,
+                operands: Box::new((a, b)),
+            },
+            ty,
+        })
+    }
+
+    /// An aggregate's value and type.
+    fn typed_aggregate(&self, a: &Aggregate) -> Typed {
+        let (value, ty) = match a {
+            Aggregate::Count => (RowValue::Count, SqlType::BigInt),
+            Aggregate::Sum { ty, terms } => (RowValue::Sum(terms.clone()), *ty),
+            Aggregate::Avg { ty, terms } => (
+                RowValue::Avg {
+                    sum: *ty,
+                    terms: terms.clone(),
+                },
+                match ty {
+                    SqlType::Double => SqlType::Double,
+                    _ => SqlType::Decimal(None),
+                },
+            ),
+            Aggregate::Best(c) => (RowValue::Best(*c), self.components[*c].ty()),
+        };
+        Typed { value, ty }
     }
 }
 
@@ -1690,16 +1551,6 @@ impl Payload {
             semirings,
             tuple,
             ty,
-        }
-    }
-
-    /// Component `i` of `__payload`: the whole of it, when not a tuple.
-    fn at(&self, i: usize) -> TokenStream {
-        if self.tuple {
-            let index = syn::Index::from(i);
-            quote! { __payload.#index }
-        } else {
-            quote! { __payload }
         }
     }
 }
@@ -1865,21 +1716,6 @@ fn subquery_select(query: &sqlparser::ast::Query) -> Result<&Select, Failure> {
         }
     }
     Ok(select)
-}
-
-/// `count` copies of the constant `v`, a term of a sum of type `ty`.
-fn per_row(v: &Value, ty: SqlType, count: &TokenStream) -> TokenStream {
-    match (v, ty) {
-        (Value::Int(1), SqlType::BigInt) => count.clone(),
-        (Value::Int(i), SqlType::BigInt) => quote! {
-            ::core::option::Option::expect(i64::checked_mul(#count, #i), "ivm: BIGINT overflow")
-        },
-        (Value::Double(d), _) => quote! { ::ivm::sql::Double(#count as f64 * #d) },
-        _ => {
-            let v = v.rust(ty);
-            quote! { (::ivm::sql::Decimal::from(#count) * #v) }
-        }
-    }
 }
 
 /// Whether an expression is a plain name (a variable), which needs no

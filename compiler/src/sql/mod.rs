@@ -22,10 +22,11 @@
 
 mod expr;
 pub mod lower;
+pub mod row;
 mod span;
 pub mod types;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::Span;
 use sqlparser::ast::{
     ColumnOption, CreateTableOptions, Expr, ObjectName, ObjectNamePart, SetExpr, SqlOption,
     Statement, Value as SqlValue,
@@ -35,6 +36,7 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Location, Span as Loc};
 use syn::Ident;
 
+pub use expr::{Arith, bare, widen};
 pub use span::SpanMap;
 pub use types::SqlType;
 
@@ -68,14 +70,10 @@ pub struct ViewField {
     pub sql: String,
     /// The field's name (the select item's alias, column or aggregate).
     pub name: Ident,
-    /// Its Rust type.
-    pub ty: TokenStream,
-    /// Its value, an expression over `__key` (a reference to the group
-    /// key tuple) and `__payload` (a reference to the group's payload).
-    pub value: TokenStream,
-    /// Whether it is an `Option`, `None` while a view without GROUP BY
-    /// has no rows (SQL's NULL of `SUM`, `AVG`, `MIN` and `MAX` of nothing).
-    pub nullable: bool,
+    /// Its value, read off the group's key and payload, and its type.
+    pub value: row::Typed,
+    /// When it is SQL's NULL (`None`).
+    pub nulls: row::Nulls,
 }
 
 /// A table the view reads, as its wrapper exposes it.
@@ -104,17 +102,15 @@ pub struct SqlView {
     pub sql: String,
     /// The tables it reads, each once, in order of first use.
     pub tables: Vec<ViewTable>,
-    /// The rule's payload type (a semiring or a tuple of them).
-    pub payload: TokenStream,
-    /// The types of the group key's components (GROUP BY order).
-    pub key_types: Vec<TokenStream>,
+    /// The payload's components, the row count first: a tuple of them
+    /// when there are several.
+    pub components: usize,
+    /// The types of the group key's items (GROUP BY order).
+    pub key_types: Vec<SqlType>,
     /// The row's fields, in select-list order.
     pub fields: Vec<ViewField>,
     /// How its rows are keyed.
     pub shape: ViewShape,
-    /// The number of rows of a group, an `i64` expression over
-    /// `__payload`.
-    pub count: TokenStream,
     /// Where the view is named.
     pub span: Span,
 }

@@ -15,6 +15,10 @@ use quote::{format_ident, quote};
 use crate::sql::types::SqlType;
 use crate::sql::{SqlView, ViewShape, ViewTable};
 
+mod row;
+
+use row::Reader;
+
 /// The view's struct, its row struct, how a row is read off a group, and
 /// the rest of its API from `ivm::__private::sql_view!`.
 pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
@@ -23,18 +27,19 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         rule,
         sql,
         sql_name,
-        payload,
         fields,
         key_types,
         shape,
         ..
     } = view;
+    let reader = Reader::new(view);
     let row = format_ident!("{}Row", name);
-    // The group key is the rule's output tuple.
+    // The group key is the rule's output tuple, the payload its payload.
     let key = quote! { <#rule as ::ivm::View>::Key };
+    let payload = quote! { <#rule as ::ivm::View>::Payload };
     let structs = structs(view, &row);
     let field_values = fields.iter().map(|f| {
-        let (field, value) = (&f.name, &f.value);
+        let (field, value) = (&f.name, reader.field(f));
         quote! { #field: #value }
     });
     let unused_key =
@@ -44,7 +49,7 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         ViewShape::Grouped => quote! { grouped },
         ViewShape::Keyless => quote! { keyless },
         ViewShape::Bag => {
-            let count = &view.count;
+            let count = reader.count();
             quote! { bag |__payload| #count }
         }
     };
@@ -88,8 +93,8 @@ fn structs(view: &SqlView, row: &Ident) -> TokenStream {
     let sql_doc = format!(" ```sql\n {sql}\n ```");
     let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
     let field_defs = view.fields.iter().map(|f| {
-        let (field, ty) = (&f.name, &f.ty);
-        let doc = if f.nullable {
+        let (field, ty) = (&f.name, Reader::field_type(f));
+        let doc = if f.nulls.nullable() {
             format!(
                 " `{}` (`None`, SQL's NULL, while the view has no rows).",
                 f.sql

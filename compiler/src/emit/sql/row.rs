@@ -1,0 +1,204 @@
+//! A SQL view's row fields as Rust: each select item's value
+//! ([`Typed`]) read off `__key` (the group key, by reference) and
+//! `__payload` (the group's payload, by reference).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::sql::row::{Nulls, RowValue, Term, Typed};
+use crate::sql::types::Value;
+use crate::sql::{Arith, SqlType, SqlView, ViewField, bare, widen};
+
+/// The reader of one view's rows.
+pub(super) struct Reader<'a> {
+    view: &'a SqlView,
+}
+
+impl<'a> Reader<'a> {
+    pub(super) fn new(view: &'a SqlView) -> Self {
+        Reader { view }
+    }
+
+    /// A field's value, `None` where it is SQL's NULL.
+    pub(super) fn field(&self, f: &ViewField) -> TokenStream {
+        // An argument or a field's value: no parentheses of its own.
+        let value = bare(self.value(&f.value));
+        let count = self.count();
+        match f.nulls {
+            Nulls::NoRowsOrZeroDivisor => quote! {
+                if #count == 0 { ::core::option::Option::None } else { #value }
+            },
+            Nulls::NoRows => quote! {
+                if #count == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
+            },
+            Nulls::Never | Nulls::ZeroDivisor => value,
+        }
+    }
+
+    /// A field's type: an `Option` where it may be NULL.
+    pub(super) fn field_type(f: &ViewField) -> TokenStream {
+        let ty = f.value.ty.rust();
+        if f.nulls.nullable() {
+            quote! { ::core::option::Option<#ty> }
+        } else {
+            ty
+        }
+    }
+
+    /// The row count of the group: the payload's first component.
+    pub(super) fn count(&self) -> TokenStream {
+        let p = self.payload_at(0);
+        quote! { #p.0 }
+    }
+
+    /// Component `i` of `__payload`: the whole of it, when not a tuple.
+    fn payload_at(&self, i: usize) -> TokenStream {
+        if self.view.components > 1 {
+            let index = syn::Index::from(i);
+            quote! { __payload.#index }
+        } else {
+            quote! { __payload }
+        }
+    }
+
+    /// A value, of type `t.ty`.
+    fn value(&self, t: &Typed) -> TokenStream {
+        match &t.value {
+            RowValue::Key(k) => {
+                let key = crate::tuple::item(&quote! { __key }, *k, self.view.key_types.len());
+                if t.ty == SqlType::Text {
+                    quote! { ::core::clone::Clone::clone(&#key) }
+                } else {
+                    key
+                }
+            }
+            // A row owns its text: a string constant is a `String` there.
+            RowValue::Const(Value::Text(s)) => quote! { ::std::string::String::from(#s) },
+            RowValue::Const(v) => v.rust(v.ty()),
+            RowValue::Count => self.count(),
+            RowValue::Sum(terms) => self.sum(t.ty, terms),
+            RowValue::Avg { sum, terms } => self.avg(*sum, terms),
+            RowValue::Best(c) => self.best(*c, t.ty),
+            RowValue::Neg(e) => {
+                let v = self.value(e);
+                if e.ty.is_integer() {
+                    let v = widen(v, e.ty, SqlType::BigInt);
+                    quote! { ::core::option::Option::expect(i64::checked_neg(#v), "ivm: BIGINT overflow") }
+                } else {
+                    quote! { (-#v) }
+                }
+            }
+            RowValue::Arith(op, a, b) => self.arith(*op, a, b, t.ty),
+            RowValue::Quotient { common, operands } => {
+                let (a, b) = &**operands;
+                // Arguments of a call: no parentheses of their own.
+                let av = bare(widen(self.value(a), a.ty, *common));
+                let bv = bare(widen(self.value(b), b.ty, *common));
+                match common {
+                    SqlType::BigInt => quote! { i64::checked_div(#av, #bv) },
+                    SqlType::Double => quote! { ::ivm::sql::Double::checked_div(#av, #bv) },
+                    _ => quote! { ::ivm::sql::Decimal::checked_div(#av, #bv) },
+                }
+            }
+        }
+    }
+
+    /// `a op b`, both brought to `ty`; checked in `BIGINT`.
+    fn arith(&self, op: Arith, a: &Typed, b: &Typed, ty: SqlType) -> TokenStream {
+        let av = widen(self.value(a), a.ty, ty);
+        let bv = widen(self.value(b), b.ty, ty);
+        if ty == SqlType::BigInt {
+            let method = format_ident!(
+                "{}",
+                match op {
+                    Arith::Add => "checked_add",
+                    Arith::Sub => "checked_sub",
+                    _ => "checked_mul",
+                }
+            );
+            return quote! { ::core::option::Option::expect(i64::#method(#av, #bv), "ivm: BIGINT overflow") };
+        }
+        match op {
+            Arith::Add => quote! { (#av + #bv) },
+            Arith::Sub => quote! { (#av - #bv) },
+            _ => quote! { (#av * #bv) },
+        }
+    }
+
+    /// The signed sum of `terms` in `ty`.
+    fn sum(&self, ty: SqlType, terms: &[(bool, Term)]) -> TokenStream {
+        let mut acc: Option<TokenStream> = None;
+        for (negated, term) in terms {
+            let value = match term {
+                Term::Component(c) => {
+                    let p = self.payload_at(*c);
+                    match ty {
+                        SqlType::BigInt => quote! { #p.0 },
+                        SqlType::Double => quote! { ::ivm::sql::Double(#p.0) },
+                        _ => quote! { #p },
+                    }
+                }
+                Term::PerRow(v) => self.per_row(v, ty),
+            };
+            acc = Some(match (acc, ty) {
+                (None, SqlType::BigInt) if *negated => {
+                    quote! { ::core::option::Option::expect(i64::checked_neg(#value), "ivm: BIGINT overflow") }
+                }
+                (None, _) if *negated => quote! { (-#value) },
+                (None, _) => value,
+                (Some(a), SqlType::BigInt) => {
+                    let method = if *negated {
+                        quote! { checked_sub }
+                    } else {
+                        quote! { checked_add }
+                    };
+                    quote! { ::core::option::Option::expect(i64::#method(#a, #value), "ivm: BIGINT overflow") }
+                }
+                (Some(a), _) if *negated => quote! { (#a - #value) },
+                (Some(a), _) => quote! { (#a + #value) },
+            });
+        }
+        acc.expect("a sum has a term")
+    }
+
+    /// A constant summed once per row: the row count times it.
+    fn per_row(&self, v: &Value, ty: SqlType) -> TokenStream {
+        let count = self.count();
+        match (v, ty) {
+            (Value::Int(1), SqlType::BigInt) => count,
+            (Value::Int(i), SqlType::BigInt) => quote! {
+                ::core::option::Option::expect(i64::checked_mul(#count, #i), "ivm: BIGINT overflow")
+            },
+            (Value::Double(d), _) => quote! { ::ivm::sql::Double(#count as f64 * #d) },
+            _ => {
+                let v = v.rust(ty);
+                quote! { (::ivm::sql::Decimal::from(#count) * #v) }
+            }
+        }
+    }
+
+    /// `AVG`: the sum (taken in `ty`) over the row count.
+    fn avg(&self, ty: SqlType, terms: &[(bool, Term)]) -> TokenStream {
+        let s = self.sum(ty, terms);
+        let count = self.count();
+        match ty {
+            SqlType::Double => quote! { ::ivm::sql::Double(#s.0 / #count as f64) },
+            SqlType::BigInt => {
+                quote! { ::ivm::sql::Decimal::avg(::ivm::sql::Decimal::from(#s), #count) }
+            }
+            _ => quote! { ::ivm::sql::Decimal::avg(#s, #count) },
+        }
+    }
+
+    /// `MIN` or `MAX`: component `c`, decoded from its order-keeping
+    /// `i64` to `ty`.
+    fn best(&self, c: usize, ty: SqlType) -> TokenStream {
+        let p = self.payload_at(c);
+        match ty {
+            SqlType::Date => quote! { ::ivm::sql::Date::from_days(#p.0 as i32) },
+            SqlType::Decimal(Some(s)) => quote! { ::ivm::sql::Decimal::new(#p.0, #s) },
+            SqlType::Double => quote! { ::ivm::sql::Double::from_order_key(#p.0) },
+            _ => quote! { #p.0 },
+        }
+    }
+}

@@ -29,8 +29,8 @@ struct Alias {
 /// The program's wide tuple types with their names: the output tuple
 /// first, then each relation's.
 fn aliases(p: &Program) -> Vec<Alias> {
-    let head = (p.output.head.len() > WIDE).then(|| {
-        let ty = tuple(p.output.head.iter().map(|&v| {
+    let head = (p.head.len() > WIDE).then(|| {
+        let ty = tuple(p.head.iter().map(|&v| {
             let ty = &p.vars[v].ty;
             quote! { #ty }
         }));

@@ -19,7 +19,7 @@ pub fn bulk_load(p: &Program) -> TokenStream {
         })
     });
     // A semijoin's counts are filled by the updates that reach them.
-    if matches!(p.output.reading, Reading::Levels { .. })
+    if matches!(p.reading, Reading::Levels { .. })
         && (0..p.relations.len()).all(|r| p.stores(r))
         && !general
         && p.semijoins.is_empty()

@@ -32,7 +32,7 @@ mod levels;
 mod top_join;
 
 pub use joined::tracked_joined;
-pub use top_join::tracked;
+pub use top_join::{LiveHooks, tracked};
 
 use levels::Chain;
 

@@ -44,7 +44,7 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
 /// The variables some key, the head or a theta factor reads; the others
 /// are bound to `_`.
 fn needed_vars(p: &Program, join: &DeltaJoin) -> Vec<VarId> {
-    let mut needed: Vec<usize> = p.output.head.clone();
+    let mut needed: Vec<usize> = p.head.clone();
     needed.extend(p.theta.iter().flat_map(|f| f.vars.iter().copied()));
     for l in &join.loops {
         match &l.access {
@@ -89,7 +89,7 @@ fn derivation(p: &Program, join: &DeltaJoin) -> TokenStream {
     let olds = others.iter().map(|a| format_ident!("__old_{a}"));
     let news = others.iter().map(|a| format_ident!("__new_{a}"));
     let result = &p.maps[join.result].name;
-    let head = key_expr(p, &p.output.head);
+    let head = key_expr(p, &p.head);
     let note = super::changes::note(p, result, &head);
     let body = quote! {
         let __old_term: #k = ::core::clone::Clone::clone(__old);

@@ -234,7 +234,7 @@ fn semiring_checks(p: &Program) -> TokenStream {
     let catalogue = catalogue_checks(p);
     // The insert-only strategies rely on a positive semiring; say so where
     // the compiler checks it.
-    let positive = p.output.reading.is_top_join().then(|| {
+    let positive = p.reading.is_top_join().then(|| {
         let k = &p.payload;
         quote! {
             const _: () = ::ivm::__private::require_positive::<#k>();
@@ -392,7 +392,7 @@ fn atom_path(p: &Program, path: &AtomPath) -> TokenStream {
 
 /// The reading methods (`iter`, `get`, `len`, `is_empty`), by construct.
 fn reading(p: &Program) -> TokenStream {
-    match &p.output.reading {
+    match &p.reading {
         Reading::Levels { scalars, roots } => view_tree::reading(p, scalars, roots),
         Reading::Result { map, scalars } => first_order::reading(p, *map, scalars),
         Reading::Triangle { map, scalars } => triangle::reading(p, *map, scalars),
@@ -504,13 +504,12 @@ fn names_pattern(p: &Program, vars: &[VarId]) -> TokenStream {
 
 /// The type of an output tuple: the head variables' types, in head order.
 fn head_type(p: &Program) -> TokenStream {
-    key_type(p, &p.output.head)
+    key_type(p, &p.head)
 }
 
 /// Whether `code` reads a head variable by name.
 fn reads_head(p: &Program, code: &TokenStream) -> bool {
-    p.output
-        .head
+    p.head
         .iter()
         .any(|&v| aliases::mentions(code, &p.vars[v].name))
 }
@@ -534,7 +533,7 @@ fn head_binding(p: &Program, parts: &[TokenStream]) -> TokenStream {
 
 /// The pattern that binds the head variables to an output tuple.
 fn head_pattern(p: &Program) -> TokenStream {
-    names_pattern(p, &p.output.head)
+    names_pattern(p, &p.head)
 }
 
 /// The tuple type of a relation's tuples, or its name when it is wide

@@ -10,7 +10,7 @@ use crate::ir::{Program, Recompute};
 /// `evaluate`, `iter`, `get`, `len` and `is_empty`.
 pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
     let k = &p.payload;
-    let head_ty = key_type(p, &p.output.head);
+    let head_ty = key_type(p, &p.head);
     // One candidate list per (atom, variable): built from the atom's
     // relation, keyed by the atom's earlier variables.
     let mut builds = Vec::new();
@@ -61,7 +61,7 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
             let __product = ::ivm::Semiring::mul(&__product, &__p);
         }
     });
-    let head = key_expr(p, &p.output.head);
+    let head = key_expr(p, &p.head);
     let mut body = quote! {
         #(#payloads)*
         let __entry = __result.entry(#head).or_insert_with(<#k as ::ivm::Semiring>::zero);

@@ -37,7 +37,7 @@ pub fn fields(p: &Program) -> Vec<(TokenStream, TokenStream)> {
                 " For `{}`: {what} `{}`, counted per ({}).",
                 s.text,
                 part.program.rule,
-                part.program.var_list(&part.program.output.head)
+                part.program.var_list(&part.program.head)
             );
             out.push((
                 quote! { #[doc = #doc] #name: #ty, },

@@ -162,10 +162,11 @@ fn live_body<K: TreeNode>(p: &Program, node: Id<K>) -> TokenStream {
     let take_part = participate(p, node);
     // Once `changes()` tracks the top join, a tuple that turns live may
     // take part in the result at once.
-    let (before, after) = match (super::changes::tracked(p), K::top(node)) {
-        (Some(t), Some(top)) => t.live_hooks(p, top),
-        _ => (quote! {}, quote! {}),
-    };
+    let super::changes::LiveHooks { before, after } =
+        match (super::changes::tracked(p), K::top(node)) {
+            (Some(t), Some(top)) => t.live_hooks(p, top),
+            _ => super::changes::LiveHooks::default(),
+        };
     let Some(q) = parent else {
         return match K::top(node) {
             Some(_) => quote! {
@@ -250,7 +251,7 @@ pub fn reading(p: &Program, top: &[Id<JoinNode>]) -> TokenStream {
         }
     });
     // Each head variable from the first node that holds it.
-    let binds = p.output.head.iter().map(|&v| {
+    let binds = p.head.iter().map(|&v| {
         let (i, &node) = top
             .iter()
             .enumerate()
@@ -268,7 +269,7 @@ pub fn reading(p: &Program, top: &[Id<JoinNode>]) -> TokenStream {
         .flat_map(|&m| p.get(m).factors.iter().copied())
         .collect();
     let payload = product_value(p, &factors);
-    let head = key_expr(p, &p.output.head);
+    let head = key_expr(p, &p.head);
     let destructure = destructure_head(p);
     quote! {
         /// The result: each output tuple (the head variables, in head

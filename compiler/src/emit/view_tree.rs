@@ -538,7 +538,7 @@ impl Levels<'_> {
     fn iter(&self) -> TokenStream {
         let (p, roots) = (self.p, self.roots);
         let k = &p.payload;
-        let head_ty = key_type(p, &p.output.head);
+        let head_ty = key_type(p, &p.head);
         let tuples = self.tuples();
         let filter = p.zero_divisors.then(|| {
             quote! { .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload)) }
@@ -588,7 +588,7 @@ impl Levels<'_> {
             None => {
                 let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
                 let (tuples, pattern) = levels_product(p, roots, quote! { () }, acc);
-                let head_names = p.output.head.iter().map(|&v| &p.vars[v].name);
+                let head_names = p.head.iter().map(|&v| &p.vars[v].name);
                 quote! {
                     #tuples.map(|(#pattern, __payload)| ((#(#head_names,)*), __payload))
                 }
@@ -617,12 +617,12 @@ impl Levels<'_> {
     fn get(&self) -> TokenStream {
         let p = self.p;
         let k = &p.payload;
-        let head_ty = key_type(p, &p.output.head);
+        let head_ty = key_type(p, &p.head);
         let key = quote! { key };
         // A factor keyed by the whole output tuple is read at `key`; the
         // variables are bound by name only if some other factor reads them.
         let whole = super::Whole {
-            vars: &p.output.head,
+            vars: &p.head,
             tuple: &key,
         };
         let mut factors = self.get_factors(Some(whole));
@@ -741,11 +741,7 @@ fn chain_product(p: &Program, levels: &[Id<FreeLevel>], acc: Option<TokenStream>
         }
     });
     // A lone level of the whole output tuple hands out the tuple itself.
-    if below.is_empty()
-        && acc.is_none()
-        && map.key.is_empty()
-        && *vars == p.output.head
-        && vars.len() > 1
+    if below.is_empty() && acc.is_none() && map.key.is_empty() && *vars == p.head && vars.len() > 1
     {
         let x = quote! { __x };
         let whole = super::Whole { vars, tuple: &x };
@@ -759,7 +755,7 @@ fn chain_product(p: &Program, levels: &[Id<FreeLevel>], acc: Option<TokenStream>
     }
     if below.is_empty() {
         // The payload moves out only if this closure computed it.
-        let head = key_expr(p, &p.output.head);
+        let head = key_expr(p, &p.head);
         let item = match (factors.is_empty(), acc) {
             (false, None) => {
                 let local = product_value(p, factors);

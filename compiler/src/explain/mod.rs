@@ -16,11 +16,7 @@ use crate::query::Query;
 /// is rejected): from the IR it lowers to.
 pub fn changes(r: &Report) -> Option<&'static str> {
     let program = pipeline::lower(r).ok()?;
-    Some(
-        program
-            .change_tracking()
-            .describe(program.output.head.is_empty()),
-    )
+    Some(program.change_tracking().describe(program.head.is_empty()))
 }
 
 /// What explain says of one atom's local step.

@@ -445,9 +445,9 @@ impl Program {
 
     /// The `enumerate` section: how the output's tuples are read.
     fn fmt_output(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let head = self.var_list(&self.output.head);
+        let head = self.var_list(&self.head);
         writeln!(f, "enumerate ({head})")?;
-        match &self.output.reading {
+        match &self.reading {
             Reading::Levels { scalars, roots } => {
                 self.write_scalars(f, scalars)?;
                 for &r in roots {
@@ -689,7 +689,7 @@ impl Program {
 }
 
 fn head_list(p: &Program) -> String {
-    p.var_list(&p.output.head)
+    p.var_list(&p.head)
 }
 
 /// One step of a generic join: `var` bound from the shortest of the

@@ -135,7 +135,7 @@ macro_rules! kinds {
             )*
         }
 
-        impl Program {
+        impl Draft {
             /// Map `m`'s typed id.
             pub fn typed(&self, m: MapId) -> Typed {
                 match &self.maps[m].kind {
@@ -278,7 +278,7 @@ pub fn id_in<K: Kind>(maps: &[Map], m: MapId) -> Option<Id<K>> {
     })
 }
 
-impl Program {
+impl Draft {
     /// The map `id` names, of its kind.
     pub fn get<K: Kind>(&self, id: Id<K>) -> &K {
         map_in(&self.maps, id)
@@ -333,9 +333,11 @@ pub type RelId = usize;
 /// Index of an atom in [`Program::atoms`].
 pub type AtomId = usize;
 
-/// A query lowered for maintenance.
+/// A query being lowered for maintenance: everything of its [`Program`]
+/// but where the result is read from, which the planner gives last
+/// ([`Draft::finish`]), once the maps that hold the result exist.
 #[derive(Debug, Clone)]
-pub struct Program {
+pub struct Draft {
     /// The generated struct's name.
     pub name: Ident,
     /// Its visibility.
@@ -384,11 +386,45 @@ pub struct Program {
     pub maps: Vec<Map>,
     /// One trigger per relation, in relation order.
     pub triggers: Vec<Trigger>,
-    /// How the result is read.
-    pub output: Output,
+    /// The head variables, in head order: an output tuple's items.
+    pub head: Vec<VarId>,
     /// The semijoins: each keeps one relation of this program equal to
     /// its indicator, from the programs of its body (and domain).
     pub semijoins: Vec<Semijoin>,
+}
+
+impl Draft {
+    /// The program, its result read from `reading`.
+    pub fn finish(self, reading: Reading) -> Program {
+        Program {
+            draft: self,
+            reading,
+        }
+    }
+}
+
+/// A query lowered for maintenance: its [`Draft`] (every map, trigger and
+/// relation, which a program reads through `Deref` as its own fields) and
+/// where its result is read from.
+#[derive(Debug, Clone)]
+pub struct Program {
+    draft: Draft,
+    /// Where the result is read from.
+    pub reading: Reading,
+}
+
+impl std::ops::Deref for Program {
+    type Target = Draft;
+
+    fn deref(&self) -> &Draft {
+        &self.draft
+    }
+}
+
+impl std::ops::DerefMut for Program {
+    fn deref_mut(&mut self) -> &mut Draft {
+        &mut self.draft
+    }
 }
 
 /// A semijoin (`query::Semijoin`): the programs that count its body's
@@ -542,7 +578,7 @@ pub enum RelationKind {
     Indicator(usize),
 }
 
-impl Program {
+impl Draft {
     /// The columns of relation `rel` outside `columns`: what a CROWN index
     /// (`GrowingIndex`) keeps of each tuple beside its key, which all
     /// tuples of a group share.
@@ -1194,15 +1230,6 @@ impl Bind {
     }
 }
 
-/// How the result is read.
-#[derive(Debug, Clone)]
-pub struct Output {
-    /// The head variables, in head order.
-    pub head: Vec<VarId>,
-    /// Where the result comes from.
-    pub reading: Reading,
-}
-
 /// Where the result is read from, by the construct that holds it.
 #[derive(Debug, Clone)]
 pub enum Reading {
@@ -1420,7 +1447,7 @@ fn same_vars(a: &[VarId], b: &[VarId]) -> bool {
 impl Program {
     /// How `changes()` knows what changed.
     pub fn change_tracking(&self) -> ChangeTracking {
-        match &self.output.reading {
+        match &self.reading {
             // A result times nullary factors is nullary: compared whole.
             Reading::Result { scalars, .. } if scalars.is_empty() => ChangeTracking::Journal,
             Reading::Levels { scalars, roots } => match self.journaled_levels(roots) {
@@ -1456,7 +1483,9 @@ impl Program {
             _ => ChangeTracking::Diff,
         }
     }
+}
 
+impl Draft {
     /// Whether every factor of every node of an insert-only top join can
     /// say what it held when an epoch began and is keyed by its node's
     /// variables (so that a changed entry is a changed node tuple), and the
@@ -1473,7 +1502,7 @@ impl Program {
                     None => false,
                 })
         });
-        let head = &self.output.head;
+        let head = &self.head;
         let covered = head
             .iter()
             .all(|v| top.iter().any(|&node| self.maps[node].key.contains(v)));
@@ -1530,7 +1559,7 @@ impl Program {
     /// levels fit in tuples.
     fn journaled_levels(&self, roots: &[Id<FreeLevel>]) -> Option<Vec<Id<FreeLevel>>> {
         let levels = self.free_levels(roots);
-        if levels.is_empty() || levels.len() > 12 || self.output.head.len() > 12 {
+        if levels.is_empty() || levels.len() > 12 || self.head.len() > 12 {
             return None;
         }
         for &m in &levels {

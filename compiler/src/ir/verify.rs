@@ -234,13 +234,12 @@ fn target_factors(p: &Program, target: Target) -> &[Factor] {
 /// The reading names maps of the program, and a view tree's reading
 /// starts at levels with no parent.
 fn reading_is_complete(p: &Program) -> Result<(), String> {
-    match &p.output.reading {
+    match &p.reading {
         Reading::Levels { roots, scalars } => {
             // Every query has a variable (an atom that binds none reads a
-            // `nullary_` one), so a view tree has a root: an empty reading
-            // is one no planner set.
+            // `nullary_` one), so a view tree has a root.
             if roots.is_empty() && scalars.is_empty() {
-                return Err("the reading was never set".to_owned());
+                return Err("the view tree's reading has no root".to_owned());
             }
             if let Some(&root) = roots.iter().find(|&&r| p.get(r).parent.is_some()) {
                 return Err(format!(
@@ -248,7 +247,7 @@ fn reading_is_complete(p: &Program) -> Result<(), String> {
                     p.maps[root].name
                 ));
             }
-            if roots.is_empty() && !p.output.head.is_empty() {
+            if roots.is_empty() && !p.head.is_empty() {
                 return Err("the reading has no free level for a non-empty head".to_owned());
             }
             Ok(())

@@ -31,7 +31,8 @@ use crate::analysis::acyclicity::gyo;
 use crate::analysis::hypergraph::members;
 use crate::analysis::{Hypergraph, Mask};
 use crate::ir::{
-    AtomId, AtomPath, BestMap, ClusterNode, Factor, Id, PathBody, Program, Trigger, VarId, push_map,
+    AtomId, AtomPath, BestMap, ClusterNode, Draft, Factor, Id, PathBody, Program, Trigger, VarId,
+    push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -140,7 +141,7 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
         t.name = super::names::fresh_name(&p, &taken, &t.name);
         taken.push(t.name.clone());
     }
-    top_join::place(&mut p, tops)?;
+    let (_, reading) = top_join::place(&mut p, tops)?;
     p.triggers = (0..p.relations.len())
         .map(|rel| Trigger {
             relation: rel,
@@ -153,13 +154,13 @@ pub fn lower(query: &Query, clusters: &[Mask], verdict: &Verdict) -> Option<Prog
                 .collect(),
         })
         .collect();
-    Some(p)
+    Some(p.finish(reading))
 }
 
 /// Adds the node of a cluster's atom (below the atom `above` in the
 /// cluster's join tree, if any), not yet linked to the others.
 fn cluster_node(
-    p: &mut Program,
+    p: &mut Draft,
     atom: AtomId,
     above: Option<AtomId>,
     shared: Vec<VarId>,

@@ -23,8 +23,8 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::JoinTree;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    AtomPath, Factor, Id, Message, MessageParent, PathBody, Program, RelationIndex, RelationIr,
-    Trigger, VarId, push_map,
+    AtomPath, Draft, Factor, Id, Message, MessageParent, PathBody, Program, RelationIndex,
+    RelationIr, Trigger, VarId, push_map,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -36,9 +36,9 @@ pub fn lower(query: &Query, tree: &JoinTree, verdict: &Verdict) -> Option<Progra
     let mut crown = Crown::new(tree);
     crown.push_messages(&mut p);
     let tops = crown.top_relations(&p);
-    top_join::place(&mut p, tops)?;
+    let (_, reading) = top_join::place(&mut p, tops)?;
     p.triggers = crown.triggers(&p);
-    Some(p)
+    Some(p.finish(reading))
 }
 
 /// The join tree being lowered, with the message map of each atom's node
@@ -87,7 +87,7 @@ impl<'a> Crown<'a> {
 
     /// Pushes the message maps, children before parents (reverse
     /// preorder).
-    fn push_messages(&mut self, p: &mut Program) {
+    fn push_messages(&mut self, p: &mut Draft) {
         let head = self.head;
         for i in (0..self.preorder.len()).rev() {
             let node = self.preorder[i];
@@ -98,7 +98,7 @@ impl<'a> Crown<'a> {
     }
 
     /// Pushes the message map of one node, whose children have theirs.
-    fn push_message(&self, p: &mut Program, node: usize) -> Id<Message> {
+    fn push_message(&self, p: &mut Draft, node: usize) -> Id<Message> {
         let atom = self.atom_of(node);
         let key = self.shared(node);
         let children: Vec<Id<Message>> = self.tree.nodes[node]
@@ -147,7 +147,7 @@ impl<'a> Crown<'a> {
 
     /// The relations of the top join, one per child of the head: the
     /// support of its message, under distinct names.
-    fn top_relations(&self, p: &Program) -> Vec<TopRelation> {
+    fn top_relations(&self, p: &Draft) -> Vec<TopRelation> {
         let mut tops: Vec<TopRelation> = self.tree.nodes[self.head]
             .children
             .iter()
@@ -180,7 +180,7 @@ impl<'a> Crown<'a> {
 
     /// The index of the parent atom's relation on the columns it shares
     /// with `node`, through which `node`'s message revisits its tuples.
-    fn revisit_index(&self, p: &mut Program, node: usize) -> Id<RelationIndex> {
+    fn revisit_index(&self, p: &mut Draft, node: usize) -> Id<RelationIndex> {
         let parent = self.tree.nodes[node].parent.expect("not the root");
         let patom = self.atom_of(parent);
         let vars = &p.atoms[patom].vars;
@@ -197,7 +197,7 @@ impl<'a> Crown<'a> {
     }
 
     /// One trigger per relation: each of its atoms raises its message.
-    fn triggers(&self, p: &Program) -> Vec<Trigger> {
+    fn triggers(&self, p: &Draft) -> Vec<Trigger> {
         let nodes = &self.tree.nodes;
         (0..p.relations.len())
             .map(|rel| Trigger {

@@ -36,7 +36,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     );
     let name = Ident::new("result", Span::call_site());
     let result = push_map(&mut p.maps, name, doc, query.head.clone(), ResultMap);
-    p.output.reading = Reading::Result {
+    let reading = Reading::Result {
         map: result,
         scalars: Vec::new(),
     };
@@ -129,5 +129,5 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             earlier_same_relation: earlier.to_vec(),
         })
     });
-    p
+    p.finish(reading)
 }

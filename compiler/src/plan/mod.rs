@@ -34,7 +34,7 @@ use crate::analysis::acyclicity::gyo;
 use crate::analysis::decomposition::{self, Subquery};
 use crate::analysis::hypergraph::members;
 use crate::analysis::{Analysis, InequalityJoin, JoinTree, Mask, Triangle, VariableOrder};
-use crate::ir::{AtomPath, PathBody, Program, Trigger};
+use crate::ir::{AtomPath, Draft, PathBody, Program, Trigger};
 use crate::query::{Query, Strategy, UpdateModel};
 
 /// What will be built for a query: the strategy the verdict chose, with the
@@ -257,7 +257,7 @@ pub fn lower(
 /// Each derived relation is fed by its source's trigger, after the
 /// source's own atoms (which then read it as it was before the update, as
 /// the exact delta of a self-join wants of a later atom).
-fn feed_derived_relations(p: &mut Program) {
+fn feed_derived_relations(p: &mut Draft) {
     for d in 0..p.relations.len() {
         let Some(derived) = p.relations[d].derived() else {
             continue;

@@ -1,6 +1,6 @@
 //! Rust names derived from query names.
 
-use crate::ir::Program;
+use crate::ir::Draft;
 
 /// `snake_case` of a relation or query name: `LineItems` → `line_items`,
 /// `R1` → `r1`, `TPCH_Orders` → `tpch_orders`.
@@ -29,7 +29,7 @@ pub fn snake_case(name: &str) -> String {
 }
 
 /// A field name not used by any map of `p` yet: `base`, or `base_2`, ...
-pub fn fresh_name(p: &Program, taken: &[String], base: &str) -> String {
+pub fn fresh_name(p: &Draft, taken: &[String], base: &str) -> String {
     let used = |s: &str| p.maps.iter().any(|m| m.name == s) || taken.iter().any(|t| t == s);
     if !used(base) {
         return base.to_owned();

@@ -11,11 +11,11 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::analysis::hypergraph::{Mask, members};
-use crate::ir::{AtomId, Factor, Id, PathBody, Program, Step, SumView, Target, push_map};
+use crate::ir::{AtomId, Draft, Factor, Id, PathBody, Step, SumView, Target, push_map};
 
 /// Adds the one-entry view of each atom of `factors`; returns them with
 /// their atoms, in atom order.
-pub fn views(p: &mut Program, factors: Mask) -> Vec<(AtomId, Id<SumView>)> {
+pub fn views(p: &mut Draft, factors: Mask) -> Vec<(AtomId, Id<SumView>)> {
     members(factors)
         .map(|atom| {
             let [var] = p.atoms[atom].vars[..] else {

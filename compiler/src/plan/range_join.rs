@@ -49,7 +49,7 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
         push_map(&mut p.maps, name, doc, vec![var], RangeSums { atom, var })
     });
     let factors = super::nullary::views(&mut p, join.factors);
-    p.output.reading = Reading::Result {
+    let reading = Reading::Result {
         map: result,
         scalars: factors.iter().map(|&(_, view)| view).collect(),
     };
@@ -67,5 +67,5 @@ pub fn lower(query: &Query, join: &InequalityJoin, verdict: &Verdict) -> Program
             strict: join.strict,
         })
     });
-    p
+    p.finish(reading)
 }

@@ -28,6 +28,6 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             paths: Vec::new(),
         })
         .collect();
-    p.output.reading = Reading::Recompute(Recompute { steps });
-    p
+    let reading = Reading::Recompute(Recompute { steps });
+    p.finish(reading)
 }

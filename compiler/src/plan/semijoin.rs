@@ -11,7 +11,7 @@
 use proc_macro2::Ident;
 
 use crate::ir::{
-    AtomPath, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead, Trigger,
+    AtomPath, Draft, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead, Trigger,
 };
 use crate::query::Query;
 
@@ -20,7 +20,7 @@ use crate::query::Query;
 pub type Parts = (Program, Option<Program>);
 
 /// Adds each semijoin of `query` to `p`, with its lowered `parts`.
-pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
+pub fn attach(p: &mut Draft, query: &Query, parts: Vec<Parts>) {
     for (i, (s, (body, domain))) in query.semijoins.iter().zip(parts).enumerate() {
         // The semijoin's own relation: the atom reads it through a local
         // step when it correlates on nothing (`syntax/nullary.rs`).
@@ -78,7 +78,7 @@ pub fn attach(p: &mut Program, query: &Query, parts: Vec<Parts>) {
 
 /// The relations of `outer` that the subquery `q` reads, with the columns
 /// of each of its atoms that hold the subquery's head.
-fn reads(outer: &Program, q: &Query) -> Vec<SubprogramRead> {
+fn reads(outer: &Draft, q: &Query) -> Vec<SubprogramRead> {
     let mut out: Vec<SubprogramRead> = Vec::new();
     for atom in 0..q.atoms.len() {
         // The written relation and what each of its columns binds.

@@ -8,14 +8,14 @@ use syn::Ident;
 use super::Verdict;
 use super::names::snake_case;
 use crate::ir::{
-    AtomIr, BaseMap, Derived, Id, Kept, Output, Program, Reading, RelationIndex, RelationIr,
-    RelationKind, Var, push_map,
+    AtomIr, BaseMap, Derived, Draft, Id, Kept, RelationIndex, RelationIr, RelationKind, Var,
+    push_map,
 };
 use crate::query::{Origin, Query};
 
 /// A program with the query's variables, atoms, relations and base maps,
 /// and no views, triggers or output yet.
-pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
+pub fn skeleton(query: &Query, verdict: &Verdict) -> Draft {
     let vars = query
         .variables
         .iter()
@@ -90,7 +90,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
             },
         });
     }
-    Program {
+    Draft {
         name: query.name.clone(),
         vis: query.vis.clone(),
         docs: query.docs.clone(),
@@ -113,22 +113,14 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Program {
         theta: query.theta.clone(),
         maps,
         triggers: Vec::new(),
-        // Each planner sets the reading of its strategy; `ir::verify`
-        // refuses a program whose reading is still this empty one.
-        output: Output {
-            head: query.head.clone(),
-            reading: Reading::Levels {
-                scalars: Vec::new(),
-                roots: Vec::new(),
-            },
-        },
+        head: query.head.clone(),
         semijoins: Vec::new(),
     }
 }
 
 /// The secondary index of `relation` on `columns` (the lookups of the
 /// first-order delta and of CROWN's messages), added if new.
-pub fn index_of(p: &mut Program, relation: usize, columns: Vec<usize>) -> Id<RelationIndex> {
+pub fn index_of(p: &mut Draft, relation: usize, columns: Vec<usize>) -> Id<RelationIndex> {
     let same = |m: &Id<RelationIndex>| {
         let index = p.get(*m);
         index.relation == relation && index.columns == columns

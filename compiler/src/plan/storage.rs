@@ -90,7 +90,7 @@ pub fn keep_in_triangle(p: &mut Program, ring: bool) {
 fn kept(p: &Program, r: RelId) -> Kept {
     let of_r = |f: &Factor| matches!(*f, Factor::Atom(a) if p.atoms[a].relation == r);
     // The evaluation from scratch reads every tuple.
-    if let Reading::Recompute(_) = p.output.reading {
+    if let Reading::Recompute(_) = p.reading {
         return Kept::Every;
     }
     // An atom of `r` may only be the single factor of a sum: anywhere else

@@ -13,7 +13,7 @@ use syn::Ident;
 
 use crate::analysis::acyclicity::gyo;
 use crate::ir::{
-    Extension, Factor, Id, JoinNode, JoinedMap, Map, MapId, MapKind, Program, Reading, Support,
+    Draft, Extension, Factor, Id, JoinNode, JoinedMap, Map, MapId, MapKind, Reading, Support,
     TopDelta, VarId, push_map,
 };
 
@@ -42,7 +42,7 @@ impl TopRelation {
 
     /// Adds the relation as a node of the acyclic top join, not yet linked
     /// to the others.
-    fn push_node(self, p: &mut Program, shared: Vec<VarId>) -> Id<JoinNode> {
+    fn push_node(self, p: &mut Draft, shared: Vec<VarId>) -> Id<JoinNode> {
         let name = Ident::new(&self.name, Span::call_site());
         let node = JoinNode {
             factors: self.factors,
@@ -54,10 +54,10 @@ impl TopRelation {
     }
 }
 
-/// Adds the top join's maps to `p` and sets `p.output.reading`. Returns the map
+/// Adds the top join's maps to `p` and sets `p.reading`. Returns the map
 /// of each relation, in the order given, or `None` when the relations'
 /// keys form a cyclic hypergraph (no join tree exists).
-pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<Id<JoinNode>>> {
+pub fn place(p: &mut Draft, relations: Vec<TopRelation>) -> Option<(Vec<Id<JoinNode>>, Reading)> {
     let masks: Vec<u64> = relations
         .iter()
         .map(|r| r.key.iter().fold(0u64, |m, &v| m | (1 << v)))
@@ -115,8 +115,8 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<Id<Join
             .map(|c| nodes[c])
             .collect();
     }
-    p.output.reading = Reading::TopJoin(preorder.into_iter().map(|i| nodes[i]).collect());
-    Some(nodes)
+    let reading = Reading::TopJoin(preorder.into_iter().map(|i| nodes[i]).collect());
+    Some((nodes, reading))
 }
 
 /// The top join for relations whose keys form a cyclic hypergraph (two
@@ -134,8 +134,12 @@ pub fn place(p: &mut Program, relations: Vec<TopRelation>) -> Option<Vec<Id<Join
 /// triangle listing.
 ///
 /// Returns the map of each relation, in the order given; sets
-/// `p.output.reading`.
-pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId]) -> Vec<MapId> {
+/// `p.reading`.
+pub fn materialize(
+    p: &mut Draft,
+    relations: Vec<TopRelation>,
+    head: &[VarId],
+) -> (Vec<MapId>, Reading) {
     let n = relations.len();
     let first = p.maps.len();
     let keys: Vec<Vec<VarId>> = relations.iter().map(|r| r.key.clone()).collect();
@@ -185,12 +189,11 @@ pub fn materialize(p: &mut Program, relations: Vec<TopRelation>, head: &[VarId])
             delta.steps = steps;
         }
     }
-    p.output.reading = Reading::Joined(joined);
-    (0..n).map(|l| first + l).collect()
+    ((0..n).map(|l| first + l).collect(), Reading::Joined(joined))
 }
 
 /// The extension index of `support` from `key` to `var`, added if new.
-fn extension(p: &mut Program, support: MapId, key: Vec<VarId>, var: VarId) -> MapId {
+fn extension(p: &mut Draft, support: MapId, key: Vec<VarId>, var: VarId) -> MapId {
     if let Some(m) = p.maps.iter().position(|m| {
         matches!(m.kind, MapKind::Extension(Extension { support: s, var: v }) if s == support && v == var)
             && m.key == key

@@ -48,7 +48,7 @@ pub fn lower(
         },
     );
     let factors = super::nullary::views(&mut p, triangle.factors);
-    p.output.reading = Reading::Triangle {
+    let reading = Reading::Triangle {
         map,
         scalars: factors.iter().map(|&(_, view)| view).collect(),
     };
@@ -86,7 +86,7 @@ pub fn lower(
         });
     }
     p.triggers = triggers;
-    p
+    p.finish(reading)
 }
 
 /// Each role's atom, role number, and the columns of that atom holding

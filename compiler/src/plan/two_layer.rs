@@ -32,7 +32,7 @@ use super::top_join::{self, TopRelation};
 use crate::analysis::Subquery;
 use crate::analysis::hypergraph::members;
 use crate::ir::{
-    Factor, Map, MapId, MapKind, PathBody, Program, RelId, Step, SumView, Trigger, VarId,
+    Draft, Factor, Map, MapId, MapKind, PathBody, Program, RelId, Step, SumView, Trigger, VarId,
 };
 use crate::plan::{Verdict, skeleton};
 use crate::query::Query;
@@ -142,11 +142,11 @@ pub fn lower(
             factors,
         });
     }
-    let top_maps = if cyclic {
+    let (top_maps, reading) = if cyclic {
         top_join::materialize(&mut p, tops, &query.head)
     } else {
-        let nodes = top_join::place(&mut p, tops)?;
-        nodes.into_iter().map(|node| node.map()).collect()
+        let (nodes, reading) = top_join::place(&mut p, tops)?;
+        (nodes.into_iter().map(|node| node.map()).collect(), reading)
     };
 
     let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();
@@ -169,11 +169,11 @@ pub fn lower(
         }
     });
     p.triggers = triggers;
-    Some(p)
+    Some(p.finish(reading))
 }
 
 /// A step into `target` whose factor `changed` changed.
-fn step(p: &Program, target: MapId, changed: Factor) -> Step {
+fn step(p: &Draft, target: MapId, changed: Factor) -> Step {
     let factors = p.maps[target]
         .kind
         .factors()
@@ -195,7 +195,7 @@ fn post_order(order: &crate::analysis::VariableOrder, v: usize, out: &mut Vec<us
 }
 
 /// The factors as a product, for doc comments.
-fn labels(p: &Program, factors: &[Factor]) -> String {
+fn labels(p: &Draft, factors: &[Factor]) -> String {
     if factors.is_empty() {
         return "1".to_owned();
     }

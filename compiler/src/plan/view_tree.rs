@@ -23,7 +23,7 @@ use syn::Ident;
 
 use crate::analysis::VariableOrder;
 use crate::ir::{
-    AtomIr, Bind, Factor, FreeLevel, Id, Map, MapId, MapKind, Output, PathBody, Program, Reading,
+    AtomIr, Bind, Draft, Factor, FreeLevel, Id, Map, MapId, MapKind, PathBody, Program, Reading,
     RelId, Step, SumView, Target, Trigger, Var, ViewIndex, push_map,
 };
 use crate::plan::{Verdict, skeleton};
@@ -86,11 +86,7 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         }
     }
     program.triggers = triggers;
-    program.output = Output {
-        head: query.head.clone(),
-        reading: Reading::Levels { scalars, roots },
-    };
-    program
+    program.finish(Reading::Levels { scalars, roots })
 }
 
 /// The map of a variable of the order.
@@ -114,7 +110,7 @@ impl VarMap {
 
 /// One map per variable, children before parents, named and linked to
 /// their parents: each variable's map.
-fn var_maps(query: &Query, order: &VariableOrder, p: &mut Program) -> Vec<Option<VarMap>> {
+fn var_maps(query: &Query, order: &VariableOrder, p: &mut Draft) -> Vec<Option<VarMap>> {
     let mut map_of: Vec<Option<VarMap>> = vec![None; p.vars.len()];
     let mut post: Vec<usize> = Vec::new();
     for &r in &order.roots {
@@ -146,7 +142,7 @@ fn var_maps(query: &Query, order: &VariableOrder, p: &mut Program) -> Vec<Option
 fn var_map(
     query: &Query,
     order: &VariableOrder,
-    p: &mut Program,
+    p: &mut Draft,
     v: usize,
     map_of: &[Option<VarMap>],
 ) -> VarMap {
@@ -201,7 +197,7 @@ fn var_map(
 /// an atom, then the lowest). (`VariableOrder::general` made sure the
 /// siblings bind them all, and `VariableOrder::loops` states the same
 /// choice's cost.)
-fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -> Vec<Bind> {
+fn binds(p: &mut Draft, target: MapId, changed: Factor, siblings: &[Factor]) -> Vec<Bind> {
     let key = p.maps[target].key.clone();
     let mut bound = p.factor_key(changed);
     let mut binds = Vec::new();
@@ -256,7 +252,7 @@ fn binds(p: &mut Program, target: MapId, changed: Factor, siblings: &[Factor]) -
 
 /// The secondary index of `view` on the variables at `columns` of its key,
 /// added if new.
-fn view_index(p: &mut Program, view: Id<SumView>, columns: Vec<usize>) -> Id<ViewIndex> {
+fn view_index(p: &mut Draft, view: Id<SumView>, columns: Vec<usize>) -> Id<ViewIndex> {
     let same = |m: &Id<ViewIndex>| {
         let index = p.get(*m);
         index.view == view && index.columns == columns
@@ -286,7 +282,7 @@ fn view_index(p: &mut Program, view: Id<SumView>, columns: Vec<usize>) -> Id<Vie
 
 /// A view beside a changed factor (which sums a variable out, in a view
 /// tree), with the variable, by which `binds` ranks it as `loops` does.
-fn sibling_view(p: &Program, m: MapId) -> (Id<SumView>, usize) {
+fn sibling_view(p: &Draft, m: MapId) -> (Id<SumView>, usize) {
     let view = p
         .id::<SumView>(m)
         .expect("a view beside a changed factor sums a variable out");
@@ -318,7 +314,7 @@ fn shared_level(
 }
 
 /// The field name and doc comment of a view or a free level.
-fn describe(p: &Program, m: MapId) -> (String, String) {
+fn describe(p: &Draft, m: MapId) -> (String, String) {
     let (map, atoms, maps, vars) = (&p.maps[m], &p.atoms[..], &p.maps[..], &p.vars[..]);
     let product = |factors: &[Factor]| {
         if factors.is_empty() {

@@ -372,7 +372,7 @@ impl<'a> Levels<'a> {
     /// The output tuples the walks lead to (`__tuples`, in preorder), in
     /// head order.
     fn head_tuples(&self) -> TokenStream {
-        let head = &self.p.output.head;
+        let head = &self.p.head;
         let preorder: Vec<VarId> = self.vars.iter().flat_map(|v| v.to_vec()).collect();
         let single = self.vars.iter().all(|v| v.len() == 1);
         if single && preorder == *head && head.len() <= 12 {
@@ -408,7 +408,7 @@ impl<'a> Levels<'a> {
         // another reads the variables by name (then all do).
         let key = quote! { key };
         let whole = super::super::Whole {
-            vars: &p.output.head,
+            vars: &p.head,
             tuple: &key,
         };
         let at_key = self.lookups_at(Some(whole));

@@ -34,6 +34,15 @@ use super::super::{factor_value, item, key_expr, key_type, product_value};
 use crate::ir::{BestMap, ChangeTracking, Factor, Id, JoinNode, MapId, MapKind, Message, Program};
 use crate::plan::names::fresh_name;
 
+/// What `live_<node>` of a tracked top join adds around `make_live`.
+#[derive(Default)]
+pub struct LiveHooks {
+    /// Before the tuple turns live.
+    pub before: TokenStream,
+    /// After it did.
+    pub after: TokenStream,
+}
+
 /// The nodes of a top join whose `changes()` walk it, with the names of the
 /// fields it adds.
 pub struct Tracked {
@@ -146,35 +155,35 @@ impl Tracked {
     /// What `live_<node>` adds: a tuple that turns live takes part at once
     /// if it is at the root or its key is active (asked before the parent
     /// hears of the key, so that a tuple the parent then activates is not
-    /// counted twice). `(before make_live, after)`.
-    pub fn live_hooks(&self, p: &Program, node: Id<JoinNode>) -> (TokenStream, TokenStream) {
+    /// counted twice).
+    pub fn live_hooks(&self, p: &Program, node: Id<JoinNode>) -> LiveHooks {
         if children(p, node).is_empty() {
             // A leaf records nothing: its parent activates its keys.
-            return (quote! {}, quote! {});
+            return LiveHooks::default();
         }
         let changes = super::field_name(p);
         let field = &p.maps[node].name;
         let take_part = participate(p, node);
         if links(p, node).0.is_none() {
-            return (
-                quote! {},
-                quote! {
+            return LiveHooks {
+                before: quote! {},
+                after: quote! {
                     if self.#changes.is_on() {
                         self.#take_part(__id);
                     }
                 },
-            );
+            };
         }
-        (
-            quote! {
+        LiveHooks {
+            before: quote! {
                 let __takes_part = self.#changes.is_on() && self.#field.is_active(&__key);
             },
-            quote! {
+            after: quote! {
                 if __takes_part {
                     self.#take_part(__id);
                 }
             },
-        )
+        }
     }
 
     /// `participate_<node>` for each node with children, and the method
@@ -559,7 +568,6 @@ impl Tracked {
         // node that does.
         let mut reads_ids = false;
         let items: Vec<TokenStream> = p
-            .output
             .head
             .iter()
             .map(|&v| {

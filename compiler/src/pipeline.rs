@@ -6,6 +6,7 @@
 
 use crate::analysis::{self, Analysis, Hypergraph};
 use crate::ir::Program;
+use crate::plan::partition::{self, Partition};
 use crate::plan::verdict::{self, Setting, Verdict};
 use crate::plan::{self, Plan, Rejection};
 use crate::query::Query;
@@ -25,6 +26,8 @@ pub struct Report {
     /// What will be built, or why nothing is: the verdict's rejection as
     /// the error ([`Rejection::of`]), or an internal error.
     pub plan: Result<Plan, Rejection>,
+    /// How a sharded run spreads the query's updates over workers.
+    pub partition: Partition,
     /// The SQL view the query was lowered from, if it was written in SQL.
     pub sql: Option<String>,
     /// The reports of the queries behind the semijoins, in the order of
@@ -57,6 +60,7 @@ pub fn report(query: Query) -> Report {
         },
     );
     let plan = plan::plan(&query, &analysis, &verdict);
+    let partition = partition::partition(&query, &analysis);
     let semijoins = query
         .semijoins
         .iter()
@@ -70,6 +74,7 @@ pub fn report(query: Query) -> Report {
         analysis,
         verdict,
         plan,
+        partition,
         sql: None,
         semijoins,
     }

@@ -24,6 +24,9 @@ pub fn to_json(r: &Report) -> Value {
     if let Some(changes) = super::changes(r) {
         verdict["changes"] = json!(changes);
     }
+    if r.verdict.accepted().is_some() {
+        verdict["sharding"] = partition_json(r);
+    }
     if let Verdict::Rejected(v) = &r.verdict {
         verdict["hint"] = json!(v.hint);
     }
@@ -90,6 +93,36 @@ pub fn to_json(r: &Report) -> Value {
         out["sql"] = json!(sql);
     }
     out
+}
+
+/// The partition plan: the key and each relation's route, or why the
+/// query runs on one worker.
+fn partition_json(r: &Report) -> Value {
+    use crate::plan::partition::{Partition, Route};
+    match &r.partition {
+        Partition::Sharded { key, routes } => {
+            let routes: Vec<Value> = routes
+                .iter()
+                .map(|&(rel, route)| {
+                    let relation = &r.query.relations[rel];
+                    match route {
+                        Route::Hash { column } => json!({
+                            "relation": relation.name.to_string(),
+                            "hash": relation.columns[column].name.to_string(),
+                        }),
+                        Route::Replicate => json!({
+                            "relation": relation.name.to_string(),
+                            "replicate": true,
+                        }),
+                    }
+                })
+                .collect();
+            json!({"key": r.query.var_label(*key), "routes": routes, "text": r.partition.describe(&r.query)})
+        }
+        Partition::Single(reason) => {
+            json!({"one_worker": reason.to_string(), "text": r.partition.describe(&r.query)})
+        }
+    }
 }
 
 /// The verdict's fields, but for `changes` and `hint`: its strategy (or

@@ -129,6 +129,7 @@ fn accepted_section(out: &mut String, r: &Report, v: &Accepted) {
     if let Some(changes) = super::changes(r) {
         let _ = writeln!(out, "  changes()    {changes}");
     }
+    let _ = writeln!(out, "  sharding     {}", r.partition.describe(&r.query));
     if let Some(space) = &v.bounds.space {
         let _ = writeln!(out, "  space        {space}");
     }

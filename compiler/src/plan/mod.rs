@@ -13,6 +13,7 @@ pub mod first_order;
 pub mod generic_join;
 pub mod names;
 mod nullary;
+pub mod partition;
 pub mod range_join;
 pub mod recompute;
 pub mod semijoin;

@@ -158,6 +158,7 @@ pub fn lower(report: &Report) -> Result<Program, syn::Error> {
         &report.query,
         plan.expect("no error"),
         &report.verdict,
+        &report.partition,
         parts,
     )
 }

@@ -7,6 +7,8 @@
 //! besides; the traits name the part every query shares, over its change
 //! enum (`<Query>Change`), its output tuple and its payload.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use crate::{Error, Semiring};
 
 /// A maintained query: its result, read with constant delay where the
@@ -95,16 +97,86 @@ pub trait Retract: View {
     fn retract(&mut self, change: Self::Change) -> Result<(), Error>;
 }
 
+/// Where a sharded run sends one change: the partition plan of its query
+/// (`docs/design.md#the-partition-plan`), for one relation's updates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// To the worker `hash % workers`: the relation is hash-partitioned on
+    /// a column, whose value hashes to this.
+    Hash(u64),
+    /// To every worker: the relation is replicated.
+    Every,
+    /// To the first worker: the query runs on one.
+    First,
+}
+
+impl Route {
+    /// The route of a change whose partitioning column holds `key`.
+    ///
+    /// The hash is SipHash with fixed keys (`DefaultHasher::new`): the same
+    /// in every process of one build, so that the processes of a sharded
+    /// run agree on where a change goes.
+    ///
+    /// ```
+    /// use ivm::Route;
+    /// assert_eq!(Route::by(&7_u32), Route::by(&7_u32));
+    /// ```
+    pub fn by<T: Hash + ?Sized>(key: &T) -> Route {
+        let mut hasher = DefaultHasher::new();
+        key.hash(&mut hasher);
+        Route::Hash(hasher.finish())
+    }
+
+    /// The worker among `workers` (at least one) that holds the change,
+    /// or `None` for every worker.
+    pub fn worker(self, workers: usize) -> Option<usize> {
+        match self {
+            // The remainder is below `workers`, so it fits a `usize`.
+            Route::Hash(h) => Some((h % workers.max(1) as u64) as usize),
+            Route::Every => None,
+            Route::First => Some(0),
+        }
+    }
+}
+
+/// A query whose changes a sharded run can route to workers: every
+/// generated struct. Each derivation of an output tuple then happens on
+/// one worker, and the result is the ⊕ of the workers' results per
+/// output tuple.
+///
+/// ```
+/// use ivm::{Route, Routed};
+/// use ivm::semiring::Int;
+///
+/// ivm::ivm_query! {
+///     pub query Revenue {
+///         relation Sales(store: u32, item: u64);
+///         relation Prices(store: u32, item: u64);
+///         Q(store) = Sales(store, item) * Prices(store, item);
+///     }
+/// }
+///
+/// let change = RevenueChange::Sales { store: 1, item: 7, delta: Int(3) };
+/// assert_eq!(Revenue::route(&change), Route::by(&1_u32));
+/// ```
+pub trait Routed: View {
+    /// Where `change` goes.
+    fn route(change: &Self::Change) -> Route;
+}
+
 /// Implements a generated query's `apply` (inherent), [`View`], and under
 /// inserts and deletes [`Retract`], from its change enum's variants and the
 /// method each one calls:
 ///
 /// ```text
 /// impl_view!(Query, Key, Payload, QueryChange {
-///     Sales = 0 { store, item, delta } => update_sales / retract_sales,
-///     Prices = 1 { store, item, delta } => update_prices / retract_prices,
+///     Sales = 0 { store, item, delta } by store => update_sales / retract_sales,
+///     Prices = 1 { store, item, delta } to every => update_prices / retract_prices,
 /// });
 /// ```
+///
+/// Each variant's route ([`Routed`]) is `by <field>` (hash-partitioned on
+/// that field), `to every` (replicated) or `to first` (one worker).
 ///
 /// A query without deletes names its update methods only. The indexes
 /// number the variants for serde (`impl_change_state!`). `Default` is
@@ -116,9 +188,10 @@ pub trait Retract: View {
 macro_rules! __impl_view {
     // Under inserts and deletes.
     ($query:ident, $key:ty, $payload:ty, $change:ident {
-        $($variant:ident = $index:literal { $($field:ident),* } => $update:ident / $retract:ident),+ $(,)?
+        $($variant:ident = $index:literal { $($field:ident),* } $how:ident $to:ident => $update:ident / $retract:ident),+ $(,)?
     }) => {
         $crate::__impl_change_state!($change { $($variant = $index { $($field),* }),+ });
+        $crate::__impl_view!(@route $query, $change { $($variant { $($field),* } $how $to),+ });
         $crate::__impl_view!(@apply $query, $change { $($variant { $($field),* } => $update),+ });
         $crate::__impl_view!(@view $query, $key, $payload, $change, {
             fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
@@ -135,12 +208,28 @@ macro_rules! __impl_view {
     };
     // Under inserts only.
     ($query:ident, $key:ty, $payload:ty, $change:ident {
-        $($variant:ident = $index:literal { $($field:ident),* } => $update:ident),+ $(,)?
+        $($variant:ident = $index:literal { $($field:ident),* } $how:ident $to:ident => $update:ident),+ $(,)?
     }) => {
         $crate::__impl_change_state!($change { $($variant = $index { $($field),* }),+ });
+        $crate::__impl_view!(@route $query, $change { $($variant { $($field),* } $how $to),+ });
         $crate::__impl_view!(@apply $query, $change { $($variant { $($field),* } => $update),+ });
         $crate::__impl_view!(@view $query, $key, $payload, $change, {});
     };
+    (@route $query:ident, $change:ident { $($variant:ident { $($field:ident),* } $how:ident $to:ident),+ }) => {
+        impl $crate::Routed for $query {
+            fn route(change: &$change) -> $crate::Route {
+                match change {
+                    $($change::$variant { $($field),* } => {
+                        let _ = ($($field,)*);
+                        $crate::__impl_view!(@to $how $to)
+                    })+
+                }
+            }
+        }
+    };
+    (@to by $field:ident) => { $crate::Route::by($field) };
+    (@to to every) => { $crate::Route::Every };
+    (@to to first) => { $crate::Route::First };
     (@apply $query:ident, $change:ident { $($variant:ident { $($field:ident),* } => $update:ident),+ }) => {
         #[allow(dead_code, reason = "generated API: not every method is used")]
         impl $query {

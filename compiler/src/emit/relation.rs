@@ -10,7 +10,8 @@ use syn::Ident;
 
 use super::method;
 use crate::ir::{
-    AtomId, BaseMap, Id, Kept, MapKind, Message, Program, RelId, RelationIndex, RelationIr, Trigger,
+    AtomId, BaseMap, Id, Kept, MapKind, Message, Program, RelId, RelationIndex, RelationIr, Route,
+    Trigger,
 };
 use crate::query::UpdateModel;
 
@@ -844,7 +845,16 @@ pub fn view_impls(p: &Program) -> TokenStream {
             let retract = method("retract", &r.snake);
             quote! { / #retract }
         });
-        quote! { #variant = #index { #(#cols,)* #delta } => #update #retract }
+        // Where a sharded run sends the relation's updates.
+        let route = match r.route() {
+            Some(Route::Hash { column }) => {
+                let column = &r.columns[column].0;
+                quote! { by #column }
+            }
+            Some(Route::Every) => quote! { to every },
+            Some(Route::First) | None => quote! { to first },
+        };
+        quote! { #variant = #index { #(#cols,)* #delta } #route => #update #retract }
     });
     quote! {
         ::ivm::__private::impl_view!(#name, #key, #k, #change { #(#variants),* });

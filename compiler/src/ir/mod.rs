@@ -566,8 +566,12 @@ pub struct RelationIr {
 /// Where a relation's tuples come from.
 #[derive(Debug, Clone)]
 pub enum RelationKind {
-    /// A relation the query declares: updated through its API.
-    Declared,
+    /// A relation the query declares: updated through its API, its
+    /// updates routed to the workers of a sharded run by `route`.
+    Declared {
+        /// Where a sharded run sends its updates.
+        route: Route,
+    },
     /// An atom's derived relation (`syntax/local.rs`): how the tuples of
     /// the relation written in the atom enter it. It has no update API;
     /// its source's updates feed it (`PathBody::Feed`).
@@ -589,11 +593,34 @@ impl Draft {
     }
 }
 
+/// Where a sharded run sends the updates of a declared relation
+/// (`plan::partition`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// To the worker of the hash of this column's value.
+    Hash {
+        /// The column, in the relation's order.
+        column: usize,
+    },
+    /// To every worker.
+    Every,
+    /// To the first worker: the query runs on one.
+    First,
+}
+
 impl RelationIr {
+    /// Where a sharded run sends the updates of a declared relation.
+    pub fn route(&self) -> Option<Route> {
+        match self.kind {
+            RelationKind::Declared { route } => Some(route),
+            _ => None,
+        }
+    }
+
     /// Whether it is fed by other relations' updates (a derived relation
     /// or a semijoin's indicator) rather than updated through an API.
     pub fn is_fed(&self) -> bool {
-        !matches!(self.kind, RelationKind::Declared)
+        !matches!(self.kind, RelationKind::Declared { .. })
     }
 
     /// How the tuples of an atom's derived relation enter it; `None` for
@@ -601,7 +628,7 @@ impl RelationIr {
     pub fn derived(&self) -> Option<&Derived> {
         match &self.kind {
             RelationKind::Derived(d) => Some(d),
-            RelationKind::Declared | RelationKind::Indicator(_) => None,
+            RelationKind::Declared { .. } | RelationKind::Indicator(_) => None,
         }
     }
 }

@@ -26,7 +26,29 @@ pub fn verify(p: &Program) -> Result<(), String> {
     levels_are_keyed_by_their_path(p)?;
     triggers_cover_atoms(p)?;
     steps_change_their_targets(p)?;
+    routes_shard(p)?;
     reading_is_complete(p)
+}
+
+/// A sharded run computes each derivation once: a replicated relation
+/// goes with one hash-partitioned on the key, and no relation stays on
+/// the first worker while another is spread.
+fn routes_shard(p: &Program) -> Result<(), String> {
+    let routes: Vec<super::Route> = p.relations.iter().filter_map(|r| r.route()).collect();
+    let hashed = routes
+        .iter()
+        .any(|r| matches!(r, super::Route::Hash { .. }));
+    let first = routes.contains(&super::Route::First);
+    let every = routes.contains(&super::Route::Every);
+    // Either all on the first worker, or some hashed and none there.
+    let one_worker = first && !hashed && !every;
+    let spread = hashed && !first;
+    if !routes.is_empty() && !one_worker && !spread {
+        return Err(
+            "the relations' routes would compute a derivation on several workers".to_owned(),
+        );
+    }
+    Ok(())
 }
 
 /// Every map is a field of the generated struct: no two share a name.

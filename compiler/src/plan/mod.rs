@@ -214,6 +214,7 @@ pub fn lower(
     query: &Query,
     plan: &Plan,
     verdict: &Verdict,
+    partition: &partition::Partition,
     semijoins: Vec<semijoin::Parts>,
 ) -> Result<Program, syn::Error> {
     let internal = |what: &str| {
@@ -242,6 +243,7 @@ pub fn lower(
         Plan::Recompute => recompute::lower(query, verdict),
     };
     feed_derived_relations(&mut program);
+    partition::assign(&mut program, partition);
     semijoin::attach(&mut program, query, semijoins);
     storage::keep_only_what_is_read(
         &mut program,

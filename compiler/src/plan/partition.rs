@@ -25,6 +25,7 @@
 use std::fmt;
 
 use crate::analysis::Analysis;
+use crate::ir::{self, Program, RelationKind};
 use crate::query::{Query, RelId, VarId};
 
 /// How a query's updates are spread over the workers.
@@ -142,6 +143,21 @@ fn routes(query: &Query, v: VarId, replicated: &[RelId]) -> Vec<(RelId, Route)> 
             (r, route)
         })
         .collect()
+}
+
+/// Routes the updates of `p`'s declared relations by `partition`.
+pub fn assign(p: &mut Program, partition: &Partition) {
+    let Partition::Sharded { routes, .. } = partition else {
+        return;
+    };
+    for &(r, route) in routes {
+        if let RelationKind::Declared { route: to } = &mut p.relations[r].kind {
+            *to = match route {
+                Route::Hash { column } => ir::Route::Hash { column },
+                Route::Replicate => ir::Route::Every,
+            };
+        }
+    }
 }
 
 impl Partition {

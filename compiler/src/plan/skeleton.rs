@@ -72,7 +72,11 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Draft {
                 .collect(),
             base,
             kind: match r.origin {
-                Origin::Declared => RelationKind::Declared,
+                // On one worker until the partition plan says otherwise
+                // (`plan::partition::assign`).
+                Origin::Declared => RelationKind::Declared {
+                    route: crate::ir::Route::First,
+                },
                 Origin::Semijoin(s) => RelationKind::Indicator(s),
                 Origin::Local(atom) => {
                     let local = query.atoms[atom]

@@ -37,6 +37,25 @@ where
     q.iter().filter(|(_, p)| !p.is_zero()).collect()
 }
 
+/// Checks that the ⊕ of the shards' results, per output tuple, is `one`'s
+/// result; returns how many shards hold part of it.
+fn compare<Q: View>(one: &Q, shards: &[Q]) -> usize
+where
+    Q::Key: Ord + Clone + Debug,
+    Q::Payload: Debug,
+{
+    let mut combined: BTreeMap<Q::Key, Q::Payload> = BTreeMap::new();
+    for shard in shards {
+        for (key, payload) in shard.iter() {
+            let sum = combined.entry(key).or_insert_with(Q::Payload::zero);
+            *sum = sum.add(&payload);
+        }
+    }
+    combined.retain(|_, p| !p.is_zero());
+    assert_eq!(combined, result(one));
+    shards.iter().filter(|s| !result(*s).is_empty()).count()
+}
+
 /// Feeds `changes` (each an insert, or with `true` a retraction) to one
 /// struct and to `workers` structs by route, and compares the results.
 /// Returns how many workers hold part of the result.
@@ -67,16 +86,28 @@ where
             }
         }
     }
-    let mut combined: BTreeMap<Q::Key, Q::Payload> = BTreeMap::new();
-    for shard in &shards {
-        for (key, payload) in shard.iter() {
-            let sum = combined.entry(key).or_insert_with(Q::Payload::zero);
-            *sum = sum.add(&payload);
+    compare(&one, &shards)
+}
+
+/// [`check`] for a query under inserts only (no retractions in
+/// `changes`).
+fn check_inserts<Q>(workers: usize, changes: Vec<Q::Change>) -> usize
+where
+    Q: Routed,
+    Q::Change: Clone,
+    Q::Key: Ord + Clone + Debug,
+    Q::Payload: Debug,
+{
+    let mut one = Q::default();
+    let mut shards: Vec<Q> = (0..workers).map(|_| Q::default()).collect();
+    for change in changes {
+        match Q::route(&change).worker(workers) {
+            Some(w) => shards[w].apply([change.clone()]),
+            None => shards.iter_mut().for_each(|s| s.apply([change.clone()])),
         }
+        one.apply([change]);
     }
-    combined.retain(|_, p| !p.is_zero());
-    assert_eq!(combined, result(&one));
-    shards.iter().filter(|s| !result(*s).is_empty()).count()
+    compare(&one, &shards)
 }
 
 /// `n` changes drawn by `draw`, a fifth of them retractions of an earlier

@@ -240,7 +240,7 @@ fn a_view_of_two_levels_is_exact() {
 }
 
 #[test]
-fn a_replicated_relation_is_everywhere() {
+fn a_replicated_relation_under_inserts_only_is_exact() {
     use ivm_generated_examples::append_only::CheapestConnectionChange as C;
     let onward = C::Onward {
         hub: 1,
@@ -248,4 +248,29 @@ fn a_replicated_relation_is_everywhere() {
         delta: MinPlus(3),
     };
     assert_eq!(CheapestConnection::route(&onward), Route::Every);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let changes: Vec<C> = (0..3000)
+        .map(|_| {
+            let delta = MinPlus(rng.below(40) as i64);
+            let (a, b) = (rng.below(8) as u32, rng.below(6) as u32);
+            match rng.below(3) {
+                0 => C::Feeder {
+                    origin: a,
+                    feeder: b,
+                    delta,
+                },
+                1 => C::Route {
+                    origin: a,
+                    hub: b,
+                    delta,
+                },
+                _ => C::Onward {
+                    hub: b,
+                    onward: a,
+                    delta,
+                },
+            }
+        })
+        .collect();
+    assert_eq!(check_inserts::<CheapestConnection>(3, changes), 3);
 }

@@ -39,6 +39,23 @@ pub enum Arith {
     Rem,
 }
 
+impl Arith {
+    /// The `i64` method that computes it, `None` on overflow (or a zero
+    /// divisor): `checked_add`, ...
+    pub fn checked(self) -> syn::Ident {
+        format_ident!(
+            "{}",
+            match self {
+                Arith::Add => "checked_add",
+                Arith::Sub => "checked_sub",
+                Arith::Mul => "checked_mul",
+                Arith::Div => "checked_div",
+                Arith::Rem => "checked_rem",
+            }
+        )
+    }
+}
+
 /// Comparison operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cmp {
@@ -239,16 +256,7 @@ fn arith_rust(
     };
     let (a, b) = (cast(a, ta, name), cast(b, tb, name));
     if ty == SqlType::BigInt {
-        let method = format_ident!(
-            "{}",
-            match op {
-                Arith::Add => "checked_add",
-                Arith::Sub => "checked_sub",
-                Arith::Mul => "checked_mul",
-                Arith::Div => "checked_div",
-                Arith::Rem => "checked_rem",
-            }
-        );
+        let method = op.checked();
         quote! {
             ::core::option::Option::expect(
                 i64::#method(#a, #b),

@@ -3,7 +3,7 @@
 //! `__payload` (the group's payload, by reference).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::sql::row::{Nulls, RowValue, Term, Typed};
 use crate::sql::types::Value;
@@ -108,14 +108,7 @@ impl<'a> Reader<'a> {
         let av = widen(self.value(a), a.ty, ty);
         let bv = widen(self.value(b), b.ty, ty);
         if ty == SqlType::BigInt {
-            let method = format_ident!(
-                "{}",
-                match op {
-                    Arith::Add => "checked_add",
-                    Arith::Sub => "checked_sub",
-                    _ => "checked_mul",
-                }
-            );
+            let method = op.checked();
             return quote! { ::core::option::Option::expect(i64::#method(#av, #bv), "ivm: BIGINT overflow") };
         }
         match op {

@@ -1,23 +1,25 @@
 //! [`Cluster`]: the driver's handle on a sharded query.
 
+use std::any::Any;
 use std::fs;
 use std::mem;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
-use timely::communication::WorkerGuards;
+use timely::communication::{Allocator, AllocatorBuilder};
+use timely::worker::Worker;
 
 use crate::combine::Combined;
 use crate::manifest::Manifest;
-use crate::protocol::{Command, Report, Reports, Round};
-use crate::worker::{Start, run};
+use crate::protocol::{Report, Reports, Round};
+use crate::worker::{Dataflow, dataflow, feed, serve};
 use crate::{Changes, ClusterError, Rows, Shard, Topology, Update};
 
-/// How often a driver waiting for a round looks whether a worker thread
-/// has stopped (its reply would then never come).
+/// How long worker 0 parks at most while it waits for the other workers,
+/// before it looks whether one of them has stopped.
 const WATCH: Duration = Duration::from_millis(50);
 
 /// A query sharded over timely workers: threads of this process, or of
@@ -28,17 +30,24 @@ const WATCH: Duration = Duration::from_millis(50);
 /// [`changes`](Cluster::changes) read a consistent cut. Results are the ⊕
 /// of the workers' partial results per output tuple.
 ///
+/// The thread that makes the cluster is its worker 0 (in process 0): it
+/// routes each epoch and applies its own share within the call, while the
+/// other workers run on threads of their own. So a cluster stays on the
+/// thread that made it (it is not `Send`).
+///
 /// Every call costs at least one timely round (a few microseconds between
 /// threads, about a hundred over loopback TCP): batch updates into epochs
 /// of a thousand or more for sharding to pay (`docs/sharding.md`).
 pub struct Cluster<Q: Shard> {
     /// Where the workers run.
     topology: Topology,
-    /// The driver's ends of the channels; `None` in a process that does
-    /// not drive.
+    /// Worker 0 and its dataflow, in process 0.
     driver: Option<Driver<Q>>,
-    /// The worker threads of this process.
-    guards: Option<WorkerGuards<()>>,
+    /// The other workers of this process.
+    threads: Vec<JoinHandle<()>>,
+    /// Timely's network threads, for a cluster of processes: dropped
+    /// after the workers.
+    network: Option<Box<dyn Any + Send>>,
     /// The workers' results, as of the last pull.
     combined: Combined<Q::Key, Q::Payload>,
     /// The number of epochs applied, counting those before the snapshot
@@ -50,12 +59,12 @@ pub struct Cluster<Q: Shard> {
     lost: bool,
 }
 
-/// Process 0's ends of the channels to its worker threads.
+/// Worker 0, on the thread that made the cluster.
 struct Driver<Q: Shard> {
-    /// One per worker thread of this process.
-    commands: Vec<Sender<Command<Q::Change>>>,
-    /// From worker 0: every round's reports, once it is complete.
-    replies: Receiver<Reports<Q>>,
+    /// Timely's worker.
+    worker: Worker,
+    /// Its handles on the dataflow.
+    dataflow: Dataflow<Q>,
 }
 
 impl<Q: Shard> Cluster<Q> {
@@ -126,33 +135,46 @@ impl<Q: Shard> Cluster<Q> {
     }
 
     /// Starts the workers and, in process 0, waits until every one is up.
-    fn launch(
-        topology: Topology,
-        restore: Option<(std::path::PathBuf, u64)>,
-    ) -> Result<Self, ClusterError> {
+    fn launch(topology: Topology, restore: Option<(PathBuf, u64)>) -> Result<Self, ClusterError> {
         topology.check().map_err(ClusterError::Start)?;
-        let drives = topology.drives();
-        let threads = if drives { topology.local() } else { 0 };
-        let (commands, receivers): (Vec<_>, Vec<_>) = (0..threads).map(|_| mpsc::channel()).unzip();
-        let (replies_in, replies) = mpsc::channel();
-        let start = Arc::new(Start::<Q> {
-            commands: Mutex::new(receivers.into_iter().map(Some).collect()),
-            replies: Mutex::new(Some(replies_in)),
-            drives,
-            restore,
-        });
-        let guards = timely::execute(topology.config(), move |worker| run::<Q>(worker, &start))
+        // For processes, this connects them: it returns once all are up.
+        let (builders, network) = topology
+            .config()
+            .communication
+            .try_build()
             .map_err(ClusterError::Start)?;
+        let restore = Arc::new(restore);
+        let mut builders = builders.into_iter();
+        let first = if topology.drives() {
+            builders.next()
+        } else {
+            None
+        };
+        let threads = builders
+            .map(|builder| {
+                let restore = Arc::clone(&restore);
+                thread::Builder::new()
+                    .name("ivm-timely worker".into())
+                    .spawn(move || serve::<Q>(new_worker(builder), restore.as_ref().as_ref()))
+                    .map_err(|err| ClusterError::Start(err.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let driver = first.map(|builder| {
+            let mut worker = new_worker(builder);
+            let dataflow = dataflow::<Q>(&mut worker, restore.as_ref().as_ref());
+            Driver { worker, dataflow }
+        });
         let mut cluster = Cluster {
             topology,
-            driver: drives.then_some(Driver { commands, replies }),
-            guards: Some(guards),
+            driver,
+            threads,
+            network: Some(network),
             combined: Combined::new(),
             epoch: 0,
             retracts: None,
             lost: false,
         };
-        if drives {
+        if cluster.driver.is_some() {
             let reports = cluster.round(Round::Hello, Vec::new())?;
             cluster.confirm(reports)?;
         }
@@ -289,18 +311,43 @@ impl<Q: Shard> Cluster<Q> {
         self.stop()
     }
 
-    /// Closes the channels to the workers and waits for their threads.
+    /// Closes the input, lets every worker finish, and waits for them.
     fn stop(&mut self) -> Result<(), ClusterError> {
-        self.driver = None;
-        let Some(guards) = self.guards.take() else {
-            return Ok(());
-        };
-        // After a lost connection, timely's communication guard panics
-        // as it is dropped (its network threads did): that is the loss
-        // already reported, not a new failure.
-        let joined = panic::catch_unwind(AssertUnwindSafe(|| guards.join()));
-        let stopped = matches!(&joined, Ok(threads) if threads.iter().all(Result::is_ok));
-        if stopped && !self.lost {
+        if let Some(Driver {
+            mut worker,
+            dataflow,
+        }) = self.driver.take()
+        {
+            let Dataflow { input, probe, .. } = dataflow;
+            drop(input);
+            if !self.lost {
+                let threads = &mut self.threads;
+                let done = panic::catch_unwind(AssertUnwindSafe(|| {
+                    while !probe.done() {
+                        if failed(threads) {
+                            return false;
+                        }
+                        worker.step_or_park(Some(WATCH));
+                    }
+                    true
+                }));
+                self.lost = !matches!(done, Ok(true));
+            }
+            if self.lost {
+                // Timely's channels of a failed worker panic when dropped.
+                mem::forget(worker);
+            }
+        }
+        let joined = self
+            .threads
+            .drain(..)
+            .map(JoinHandle::join)
+            .all(|done| done.is_ok());
+        // After a lost connection, timely's network guard panics as it is
+        // dropped (its threads did): that is the loss already reported.
+        let network = self.network.take();
+        let dropped = panic::catch_unwind(AssertUnwindSafe(|| drop(network))).is_ok();
+        if joined && dropped && !self.lost {
             Ok(())
         } else {
             Err(ClusterError::Lost)
@@ -357,61 +404,81 @@ impl<Q: Shard> Cluster<Q> {
         self.driver.as_ref().ok_or(ClusterError::NotDriver)
     }
 
-    /// Runs one round: hands each worker thread of this process its slice
-    /// of `updates` (contiguous, so that each thread routes its own), and
-    /// waits for the reports.
+    /// Runs one round: sends each worker its share of `updates`, and steps
+    /// worker 0 until every worker has done the round.
     fn round(
         &mut self,
         round: Round,
         updates: Vec<Update<Q::Change>>,
     ) -> Result<Reports<Q>, ClusterError> {
-        let driver = self.driver()?;
-        let per_thread = updates.len().div_ceil(driver.commands.len()).max(1);
-        let mut positioned = updates
-            .into_iter()
-            .enumerate()
-            .map(|(position, update)| (position as u64, update));
-        let mut sent = true;
-        for (thread, commands) in driver.commands.iter().enumerate() {
-            let command = Command {
-                round: (thread == 0).then(|| round.clone()),
-                updates: positioned.by_ref().take(per_thread).collect(),
-            };
-            sent &= commands.send(command).is_ok();
-        }
-        let reports = if sent { self.wait() } else { None };
-        reports.ok_or_else(|| {
-            self.lost = true;
-            ClusterError::Lost
-        })
-    }
-
-    /// Worker 0's reports of the round, or `None` when a worker thread of
-    /// this process stopped before the round completed.
-    fn wait(&self) -> Option<Reports<Q>> {
-        let driver = self.driver.as_ref()?;
-        loop {
-            match driver.replies.recv_timeout(WATCH) {
-                Ok(reports) => return Some(reports),
-                Err(RecvTimeoutError::Disconnected) => return None,
-                Err(RecvTimeoutError::Timeout) => {
-                    let guards = self.guards.as_ref()?;
-                    if guards.guards().iter().any(|thread| thread.is_finished()) {
-                        return None;
-                    }
+        self.driver()?;
+        let peers = self.workers();
+        let Some(Driver { worker, dataflow }) = self.driver.as_mut() else {
+            return Err(ClusterError::NotDriver);
+        };
+        let threads = &mut self.threads;
+        let done = panic::catch_unwind(AssertUnwindSafe(|| {
+            feed::<Q>(&mut dataflow.input, &round, updates, peers);
+            let next = dataflow.input.time() + 1;
+            dataflow.input.advance_to(next);
+            while dataflow.probe.less_than(dataflow.input.time()) {
+                if failed(threads) {
+                    return false;
                 }
+                worker.step_or_park(Some(WATCH));
             }
+            true
+        }));
+        if matches!(done, Ok(true)) {
+            Ok(mem::take(&mut *dataflow.gathered.borrow_mut()))
+        } else {
+            // A worker of this process stopped, or worker 0 met a failed
+            // connection (timely panics then).
+            self.lost = true;
+            Err(ClusterError::Lost)
         }
     }
 }
 
+/// A timely worker over one of the allocators timely's configuration
+/// made, on the thread that calls it (as `timely::execute` does on a
+/// thread of its own).
+fn new_worker(builder: AllocatorBuilder) -> Worker {
+    let allocator = match builder {
+        AllocatorBuilder::Thread(_) => Allocator::Thread(Default::default()),
+        AllocatorBuilder::Process(process) => Allocator::Process(process.build()),
+        AllocatorBuilder::Tcp(tcp) => Allocator::Tcp(tcp.build()),
+    };
+    Worker::new(
+        timely::WorkerConfig::default(),
+        allocator,
+        Some(Instant::now()),
+    )
+}
+
+/// Whether a worker thread has failed: joins those that have ended, and
+/// says whether one of them panicked.
+fn failed(threads: &mut Vec<JoinHandle<()>>) -> bool {
+    let mut panicked = false;
+    let mut running = Vec::with_capacity(threads.len());
+    for thread in threads.drain(..) {
+        if thread.is_finished() {
+            panicked |= thread.join().is_err();
+        } else {
+            running.push(thread);
+        }
+    }
+    *threads = running;
+    panicked
+}
+
 impl<Q: Shard> Drop for Cluster<Q> {
     fn drop(&mut self) {
-        if std::thread::panicking() {
-            // Closing the channels lets the threads end on their own; a
-            // second panic while joining them would abort.
-            self.driver = None;
-            mem::forget(self.guards.take());
+        if thread::panicking() {
+            // A second panic while stopping would abort: leave the other
+            // threads to end with the process.
+            mem::forget(self.driver.take());
+            mem::forget(self.network.take());
             return;
         }
         // A worker that stopped has reported it already.

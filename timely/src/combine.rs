@@ -36,12 +36,13 @@ impl<K: Hash + Eq + Clone, P: Semiring> Combined<K, P> {
             let total = self.total(&key);
             self.then.insert(key.clone(), total);
         }
-        let parts = self.parts.entry(key).or_default();
+        let parts = self.parts.entry(key.clone()).or_default();
         parts.retain(|(w, _)| *w != worker);
         if !now.is_zero() {
             parts.push((worker, now));
+        } else if parts.is_empty() {
+            self.parts.remove(&key);
         }
-        self.parts.retain(|_, parts| !parts.is_empty());
     }
 
     /// The ⊕ of the workers' partial payloads of `key`.

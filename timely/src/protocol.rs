@@ -1,11 +1,10 @@
 //! What travels between the driver and the workers, and between workers.
 //!
-//! One round is one timely epoch. The driver hands each worker thread of
-//! process 0 a [`Command`]: a slice of the batch and, for the first of
-//! them, what the round is ([`Round`]). That thread routes each update to
-//! the worker that holds its tuple (every worker, for a replicated
-//! relation) as an [`Envelope`], and sends the round's kind to every
-//! worker. Workers answer with [`Report`]s, gathered at worker 0.
+//! One round is one timely epoch. Worker 0, on the driver's thread, sorts
+//! the round's batch by the worker that holds each update's tuple (every
+//! worker, for a replicated relation) and sends each worker one
+//! [`Envelope`], which says what the round is ([`Round`]). Workers answer
+//! with [`Report`]s, gathered at worker 0.
 
 use std::path::PathBuf;
 
@@ -36,32 +35,19 @@ pub(crate) enum Round {
     Snapshot { dir: PathBuf, epoch: u64 },
 }
 
-/// What the driver hands one worker thread of process 0 for one round.
-pub(crate) struct Command<C> {
-    /// The round's kind, for the first thread to broadcast; `None` for the
-    /// others.
-    pub round: Option<Round>,
-    /// A contiguous slice of the batch, each update with its place in it.
-    pub updates: Vec<(u64, Update<C>)>,
-}
-
-/// One message of a round to one worker.
+/// What worker 0 sends one worker in one round: the updates whose tuples
+/// it holds, in batch order.
 #[derive(Clone, Serialize, Deserialize)]
 pub(crate) struct Envelope<C> {
     /// The worker it goes to.
     pub target: u32,
-    /// What it carries.
-    pub body: Body<C>,
-}
-
-/// What an [`Envelope`] carries.
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) enum Body<C> {
-    /// The round's kind: one to each worker.
-    Round(Round),
-    /// An update, with its place in the batch (updates are applied in
-    /// batch order, whichever thread routed them).
-    Update(u64, Update<C>),
+    /// The round's kind.
+    pub round: Round,
+    /// The updates.
+    pub updates: Vec<Update<C>>,
+    /// The places in the batch of the retractions among `updates`, in
+    /// order (to name a refused one).
+    pub retractions: Vec<u64>,
 }
 
 /// A worker's answer in one round, gathered at worker 0.

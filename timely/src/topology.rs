@@ -55,14 +55,6 @@ impl Topology {
         }
     }
 
-    /// The number of worker threads in this process.
-    pub(crate) fn local(&self) -> usize {
-        match self {
-            Topology::Threads(n) => *n,
-            Topology::Processes { threads, .. } => *threads,
-        }
-    }
-
     /// Whether this process drives the cluster (feeds its epochs and reads
     /// its results): process 0, or the only one.
     pub(crate) fn drives(&self) -> bool {

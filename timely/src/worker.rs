@@ -1,25 +1,22 @@
-//! One worker of a cluster: its instance of the query, what it does in
-//! each round, and the loop that runs it.
+//! One worker of a cluster: its instance of the query, the dataflow around
+//! it, and what it does in each round.
 //!
-//! The dataflow is three operators. The worker threads of process 0 feed
-//! an input with [`Envelope`]s, already addressed; `maintain` receives
-//! each worker's envelopes (an `Exchange` on the address), stashes a
-//! round's until every worker has sent all of them (the input frontier
-//! has passed the round), applies them in batch order and emits
-//! [`Report`]s; `gather` collects every report at worker 0, where the
-//! thread answers the driver once the round is complete everywhere.
+//! The dataflow is two operators. Worker 0, which runs on the thread that
+//! made the [`Cluster`](crate::Cluster), feeds an input with
+//! [`Envelope`]s, one per worker and round; `maintain` receives each
+//! worker's (an `Exchange` on its address), waits until the input frontier
+//! has passed the round, applies it and emits [`Report`]s; `gather`
+//! collects every report at worker 0, which reads them once the round is
+//! complete everywhere. Every other worker runs the same dataflow on a
+//! thread of its own, its own input closed, until worker 0 closes its.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufReader, BufWriter};
-use std::mem;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::mpsc::{Receiver, Sender};
-use std::sync::{Arc, Mutex};
 
-use ivm::View;
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::{Capability, Operator, Probe};
@@ -29,40 +26,40 @@ use timely::worker::Worker;
 use crate::Shard;
 use crate::Update;
 use crate::manifest::worker_file;
-use crate::protocol::{Body, Command, Envelope, Report, Reports, Round};
+use crate::protocol::{Envelope, Report, Reports, Round};
 
-/// The channel one worker thread's commands come on.
-pub(crate) type Commands<Q> = Receiver<Command<<Q as View>::Change>>;
-
-/// What the worker threads share when they start: the driver's ends of the
-/// channels, and where their state comes from.
-pub(crate) struct Start<Q: Shard> {
-    /// Per worker thread of process 0, the channel its commands come on;
-    /// each thread takes its own.
-    pub commands: Mutex<Vec<Option<Commands<Q>>>>,
-    /// Worker 0's channel to the driver: the reports of each round.
-    pub replies: Mutex<Option<Sender<Reports<Q>>>>,
-    /// Whether this process feeds the cluster (process 0).
-    pub drives: bool,
-    /// The snapshot to restore each worker's state from, at an epoch.
-    pub restore: Option<(PathBuf, u64)>,
-}
+/// The input of a worker's dataflow.
+pub(crate) type Input<Q> =
+    InputHandle<u64, CapacityContainerBuilder<Vec<Envelope<<Q as ivm::View>::Change>>>>;
 
 /// The reports of a round, as worker 0 gathers them.
-type Gathered<Q> = Rc<RefCell<Reports<Q>>>;
+pub(crate) type Gathered<Q> = Rc<RefCell<Reports<Q>>>;
 
-/// Runs one worker until the driver shuts the cluster down.
-pub(crate) fn run<Q: Shard>(worker: &mut Worker, start: &Arc<Start<Q>>) {
-    let index = worker.index();
-    let peers = worker.peers();
-    let shard = Shard_::<Q>::start(index, start.restore.as_ref());
+/// A worker's handles on its dataflow.
+pub(crate) struct Dataflow<Q: Shard> {
+    /// Where worker 0 feeds the rounds.
+    pub input: Input<Q>,
+    /// How far the rounds are done, on every worker.
+    pub probe: ProbeHandle<u64>,
+    /// The reports gathered at worker 0.
+    pub gathered: Gathered<Q>,
+}
+
+/// Builds a worker's dataflow around its instance of the query: empty, or
+/// restored from its file of the snapshot in `restore`.
+pub(crate) fn dataflow<Q: Shard>(
+    worker: &mut Worker,
+    restore: Option<&(PathBuf, u64)>,
+) -> Dataflow<Q> {
+    let shard = Shard_::<Q>::start(worker.index(), restore);
     let gathered: Gathered<Q> = Rc::default();
-    let mut input = InputHandle::<u64, CapacityContainerBuilder<Vec<Envelope<Q::Change>>>>::new();
+    let mut input = Input::<Q>::new();
     let probe = ProbeHandle::new();
+    let into = Rc::clone(&gathered);
     worker.dataflow::<u64, _, _>(|scope| {
-        let reports = input
+        input
             .to_stream(scope)
-            .unary_frontier::<CapacityContainerBuilder<Vec<Report<Q::Key, Q::Payload>>>, _, _, _>(
+            .unary_frontier::<CapacityContainerBuilder<Reports<Q>>, _, _, _>(
                 Exchange::new(|envelope: &Envelope<Q::Change>| u64::from(envelope.target)),
                 "maintain",
                 move |_, _| {
@@ -90,9 +87,7 @@ pub(crate) fn run<Q: Shard>(worker: &mut Worker, start: &Arc<Start<Q>>) {
                         }
                     }
                 },
-            );
-        let into = Rc::clone(&gathered);
-        reports
+            )
             .unary_frontier::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
                 Exchange::new(|_: &Report<Q::Key, Q::Payload>| 0),
                 "gather",
@@ -104,80 +99,63 @@ pub(crate) fn run<Q: Shard>(worker: &mut Worker, start: &Arc<Start<Q>>) {
             )
             .probe_with(&probe);
     });
-    let commands = start.drives.then(|| {
-        start
-            .commands
-            .lock()
-            .expect("no worker panics holding the lock")[index]
-            .take()
-            .expect("each worker thread takes its own channel")
-    });
-    let Some(commands) = commands else {
-        // Another process's worker: nothing to feed; it maintains its
-        // share until process 0 closes the input.
-        input.close();
-        while !probe.done() {
-            worker.step_or_park(None);
-        }
-        return;
-    };
-    let replies = (index == 0).then(|| {
-        start
-            .replies
-            .lock()
-            .expect("no worker panics holding the lock")
-            .take()
-    });
-    let replies = replies.flatten();
-    while let Ok(command) = commands.recv() {
-        feed::<Q>(&mut input, command, peers);
-        let next = input.time() + 1;
-        input.advance_to(next);
-        while probe.less_than(input.time()) {
-            worker.step_or_park(None);
-        }
-        if let Some(replies) = &replies {
-            let reports = mem::take(&mut *gathered.borrow_mut());
-            if replies.send(reports).is_err() {
-                break;
-            }
-        }
+    Dataflow {
+        input,
+        probe,
+        gathered,
     }
-    input.close();
+}
+
+/// Runs a worker other than worker 0: it maintains its share until worker
+/// 0 closes the input.
+pub(crate) fn serve<Q: Shard>(mut worker: Worker, restore: Option<&(PathBuf, u64)>) {
+    let Dataflow { input, probe, .. } = dataflow::<Q>(&mut worker, restore);
+    drop(input);
     while !probe.done() {
         worker.step_or_park(None);
     }
 }
 
-/// Addresses one thread's slice of a round and sends it into the input.
-fn feed<Q: Shard>(
-    input: &mut InputHandle<u64, CapacityContainerBuilder<Vec<Envelope<Q::Change>>>>,
-    command: Command<Q::Change>,
+/// Sends each worker its envelope of a round: the updates whose tuples it
+/// holds (every worker, for a replicated relation), in batch order.
+pub(crate) fn feed<Q: Shard>(
+    input: &mut Input<Q>,
+    round: &Round,
+    updates: Vec<Update<Q::Change>>,
     peers: usize,
 ) {
-    if let Some(round) = command.round {
-        for target in 0..peers {
-            input.send(Envelope {
-                target: target as u32,
-                body: Body::Round(round.clone()),
-            });
-        }
-    }
-    for (position, update) in command.updates {
+    // Each worker's share, and a little more for replicated relations.
+    let share = updates.len() / peers + updates.len() / 16 + 1;
+    let mut envelopes: Vec<Envelope<Q::Change>> = (0..peers)
+        .map(|target| Envelope {
+            target: target as u32,
+            round: round.clone(),
+            updates: Vec::with_capacity(share),
+            retractions: Vec::new(),
+        })
+        .collect();
+    for (position, update) in (0..).zip(updates) {
         match Q::route(update.change()).worker(peers) {
-            Some(target) => input.send(Envelope {
-                target: target as u32,
-                body: Body::Update(position, update),
-            }),
+            Some(target) => envelopes[target].push(update, position),
             None => {
-                for target in 0..peers {
-                    input.send(Envelope {
-                        target: target as u32,
-                        body: Body::Update(position, update.clone()),
-                    });
+                for envelope in &mut envelopes {
+                    envelope.push(update.clone(), position);
                 }
             }
         }
+    }
+    for envelope in envelopes {
+        input.send(envelope);
+    }
+}
+
+impl<C> Envelope<C> {
+    /// Adds an update at `position` of the batch.
+    fn push(&mut self, update: Update<C>, position: u64) {
+        if let Update::Retract(_) = update {
+            self.retractions.push(position);
+        }
+        self.updates.push(update);
     }
 }
 
@@ -213,22 +191,16 @@ impl<Q: Shard> Shard_<Q> {
         }
     }
 
-    /// Does one round: its kind comes first among the envelopes, its
-    /// updates follow in batch order.
+    /// Does one round, from its envelope (worker 0 sends each worker one
+    /// per round).
     fn round(&mut self, envelopes: Vec<Envelope<Q::Change>>) -> Vec<Report<Q::Key, Q::Payload>> {
-        let mut round = None;
-        let mut updates = Vec::with_capacity(envelopes.len());
-        for envelope in envelopes {
-            match envelope.body {
-                Body::Round(kind) => round = Some(kind),
-                Body::Update(position, update) => updates.push((position, update)),
-            }
-        }
-        // Threads address their slices in parallel: restore batch order.
-        // The slices arrive as sorted runs, which a stable sort merges.
-        updates.sort_by_key(|(position, _)| *position);
+        let envelope = envelopes
+            .into_iter()
+            .next()
+            .expect("one envelope per round");
+        let round = envelope.round;
         let worker = self.index;
-        match round.expect("every worker receives the round's kind") {
+        match round {
             Round::Hello => vec![match self.failed.take() {
                 None => Report::Done { worker },
                 Some(reason) => Report::Failed { worker, reason },
@@ -236,13 +208,15 @@ impl<Q: Shard> Shard_<Q> {
             Round::Apply { guarded: false } => {
                 self.undo.clear();
                 self.query
-                    .apply(updates.into_iter().map(|(_, update)| match update {
+                    .apply(envelope.updates.into_iter().map(|update| match update {
                         Update::Add(change) => change,
                         Update::Retract(_) => unreachable!("an unguarded round retracts nothing"),
                     }));
                 Vec::new()
             }
-            Round::Apply { guarded: true } => self.apply_guarded(updates),
+            Round::Apply { guarded: true } => {
+                self.apply_guarded(envelope.updates, &envelope.retractions)
+            }
             Round::Abort => {
                 self.abort();
                 Vec::new()
@@ -261,35 +235,35 @@ impl<Q: Shard> Shard_<Q> {
         }
     }
 
-    /// Applies a round that holds retractions, keeping how to take back
-    /// each update; stops at the first refused one.
+    /// Applies a round that holds retractions (at `retractions` of the
+    /// batch), keeping how to take back each update; stops at the first
+    /// refused one.
     fn apply_guarded(
         &mut self,
-        updates: Vec<(u64, Update<Q::Change>)>,
+        updates: Vec<Update<Q::Change>>,
+        retractions: &[u64],
     ) -> Vec<Report<Q::Key, Q::Payload>> {
         self.undo.clear();
-        for (position, update) in updates {
-            match update {
+        let mut positions = retractions.iter().copied();
+        for update in updates {
+            let change = match update {
                 Update::Add(change) => {
                     self.undo.push(Update::Retract(change.clone()));
                     self.query.apply([change]);
+                    continue;
                 }
-                Update::Retract(change) => match self.query.__retract(change.clone()) {
-                    Some(Ok(())) => self.undo.push(Update::Add(change)),
-                    Some(Err(err)) => {
-                        return vec![Report::Refused {
-                            position,
-                            reason: err.to_string(),
-                        }];
-                    }
-                    None => {
-                        return vec![Report::Refused {
-                            position,
-                            reason: "the query is maintained under inserts only".into(),
-                        }];
-                    }
-                },
-            }
+                Update::Retract(change) => change,
+            };
+            let position = positions.next().expect("each retraction has its place");
+            let reason = match self.query.__retract(change.clone()) {
+                Some(Ok(())) => {
+                    self.undo.push(Update::Add(change));
+                    continue;
+                }
+                Some(Err(err)) => err.to_string(),
+                None => "the query is maintained under inserts only".into(),
+            };
+            return vec![Report::Refused { position, reason }];
         }
         Vec::new()
     }

@@ -82,9 +82,10 @@ fn drive<Q: Shard>(
         let batch = stream.epoch(1 + epoch % 40, refused);
         let applied = cluster.apply(batch.clone());
         if refused {
+            let at = stream.refused_at;
             assert!(
-                matches!(applied, Err(ClusterError::Refused { .. })),
-                "epoch {epoch} retracts what was never added"
+                matches!(applied, Err(ClusterError::Refused { position, .. }) if position == at),
+                "epoch {epoch} retracts what was never added, at {at}: {applied:?}"
             );
         } else {
             applied.unwrap();

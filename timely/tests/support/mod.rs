@@ -42,6 +42,9 @@ pub struct Stream<C> {
     absent: Option<Draw<C>>,
     /// The changes added and not taken back, when the query retracts.
     live: Vec<C>,
+    /// Where the last epoch meant to be refused holds its retraction of a
+    /// change never added.
+    pub refused_at: usize,
 }
 
 impl<C: Clone> Stream<C> {
@@ -52,6 +55,7 @@ impl<C: Clone> Stream<C> {
             draw,
             absent: Some(absent),
             live: Vec::new(),
+            refused_at: 0,
         }
     }
 
@@ -62,6 +66,7 @@ impl<C: Clone> Stream<C> {
             draw,
             absent: None,
             live: Vec::new(),
+            refused_at: 0,
         }
     }
 
@@ -93,6 +98,7 @@ impl<C: Clone> Stream<C> {
             (Some(absent), true) => {
                 let at = self.rng.below(epoch.len() as u64 + 1) as usize;
                 epoch.insert(at, Update::Retract(absent(&mut self.rng)));
+                self.refused_at = at;
             }
             _ => self.live = live,
         }

@@ -21,6 +21,7 @@ use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::{Capability, Operator, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::progress::frontier::MutableAntichain;
 use timely::worker::Worker;
 
 use crate::Shard;
@@ -64,24 +65,15 @@ pub(crate) fn dataflow<Q: Shard>(
                 "maintain",
                 move |_, _| {
                     let mut shard = shard;
-                    let mut stash = BTreeMap::<u64, (Capability<u64>, Vec<_>)>::new();
+                    let mut stash = Stash::new();
                     move |(input, frontier), output| {
                         input.for_each(|cap, data| {
                             // Every envelope is sent at a round's time.
-                            let Some(cap) = cap.retain_least(0) else {
-                                return;
-                            };
-                            let entry = stash
-                                .entry(*cap.time())
-                                .or_insert_with(|| (cap, Vec::new()));
-                            entry.1.append(data);
-                        });
-                        // Rounds complete in order: apply each in turn.
-                        while let Some(entry) = stash.first_entry() {
-                            if frontier.less_equal(entry.key()) {
-                                break;
+                            if let Some(cap) = cap.retain_least(0) {
+                                stash.keep(cap, data);
                             }
-                            let (cap, envelopes) = entry.remove();
+                        });
+                        while let Some((cap, envelopes)) = stash.ready(frontier) {
                             let reports = shard.round(envelopes);
                             output.session(&cap).give_iterator(reports.into_iter());
                         }
@@ -103,6 +95,35 @@ pub(crate) fn dataflow<Q: Shard>(
         input,
         probe,
         gathered,
+    }
+}
+
+/// The envelopes a worker has received, by round, until the input
+/// frontier passes the round.
+struct Stash<C>(BTreeMap<u64, (Capability<u64>, Vec<Envelope<C>>)>);
+
+impl<C> Stash<C> {
+    fn new() -> Self {
+        Stash(BTreeMap::new())
+    }
+
+    /// Keeps envelopes received at `cap`'s time.
+    fn keep(&mut self, cap: Capability<u64>, data: &mut Vec<Envelope<C>>) {
+        let round = self
+            .0
+            .entry(*cap.time())
+            .or_insert_with(|| (cap, Vec::new()));
+        round.1.append(data);
+    }
+
+    /// The earliest round that every worker has sent all of, if any:
+    /// rounds complete in order, and are applied in turn.
+    fn ready(
+        &mut self,
+        frontier: &MutableAntichain<u64>,
+    ) -> Option<(Capability<u64>, Vec<Envelope<C>>)> {
+        let round = self.0.first_entry()?;
+        (!frontier.less_equal(round.key())).then(|| round.remove())
     }
 }
 

@@ -76,15 +76,16 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let result = match lower(&report) {
         Ok(program) => {
             out.extend(emit::emit(&program));
+            out.extend(emit::sql_wrapper(&view.wrapper, deletes, Some(&program)));
             Ok(())
         }
         Err(e) => {
             out.extend(e.to_compile_error());
             out.extend(emit::fallback(&report.query));
+            out.extend(emit::sql_wrapper(&view.wrapper, deletes, None));
             Err(e)
         }
     };
-    out.extend(emit::sql_wrapper(&view.wrapper, deletes));
     result.map(|()| out)
 }
 

@@ -20,7 +20,7 @@ use ivm::semiring::Int;
 use ivm::{Semiring, View};
 use ivm_generated_examples::graph::Triangles;
 use ivm_generated_examples::tpch::data::Database;
-use ivm_generated_examples::tpch_sql::TpchQ3Rule;
+use ivm_generated_examples::tpch_sql::TpchQ3;
 use ivm_timely::{Cluster, Shard, Topology, Update};
 use support::Rng;
 
@@ -102,7 +102,7 @@ impl Workload for GroupedJoin {
     }
 }
 
-impl Workload for TpchQ3Rule {
+impl Workload for TpchQ3 {
     const NAME: &'static str = "TPC-H Q3 (SQL)";
 
     /// The generator's customers, orders and line items (scale 0.01,
@@ -142,8 +142,8 @@ impl Workload for TpchQ3Rule {
 }
 
 /// The order key of an order or line item row.
-fn order_key(row: &<TpchQ3Rule as View>::Change) -> Option<i64> {
-    use ivm_generated_examples::tpch_sql::TpchQ3RuleChange as C;
+fn order_key(row: &<TpchQ3 as View>::Change) -> Option<i64> {
+    use ivm_generated_examples::tpch_sql::TpchQ3Change as C;
     match row {
         C::Orders { o_orderkey, .. } => Some(*o_orderkey),
         C::Lineitem { l_orderkey, .. } => Some(*l_orderkey),
@@ -348,7 +348,7 @@ fn main() {
     if let Some(at) = args.iter().position(|a| a == "--peer") {
         match args[at + 1].as_str() {
             GroupedJoin::NAME => serve::<GroupedJoin>(&args[at + 2]),
-            TpchQ3Rule::NAME => serve::<TpchQ3Rule>(&args[at + 2]),
+            TpchQ3::NAME => serve::<TpchQ3>(&args[at + 2]),
             Triangles::NAME => serve::<Triangles>(&args[at + 2]),
             other => panic!("no query {other}"),
         }
@@ -372,8 +372,8 @@ fn main() {
     if chosen(GroupedJoin::NAME) {
         bench::<GroupedJoin>(repeats);
     }
-    if chosen(TpchQ3Rule::NAME) {
-        bench::<TpchQ3Rule>(repeats);
+    if chosen(TpchQ3::NAME) {
+        bench::<TpchQ3>(repeats);
     }
     if chosen(Triangles::NAME) {
         bench::<Triangles>(repeats);

@@ -63,8 +63,9 @@ pub use error::ClusterError;
 pub use topology::Topology;
 
 /// A query that runs sharded: every struct generated with `ivm`'s `serde`
-/// feature (the rule struct of a SQL view, `<View>Rule`, included), whose
-/// changes, output tuples and payloads cross threads and processes.
+/// feature (a query's, a SQL view's, and the rule struct a SQL view
+/// wraps), whose changes, output tuples and payloads cross threads and
+/// processes.
 ///
 /// Implemented for every type that qualifies; nothing to write by hand.
 pub trait Shard:

@@ -184,7 +184,8 @@ impl<T: SqlText> SqlText for Option<T> {
 /// `insert_<table>`/`delete_<table>`, `iter`, `get`, `len`, `is_empty`,
 /// `changes`, the text interface, `ivm::sql::TextView` (and
 /// `TextRetract`), its change enum (a row of one of its tables) with
-/// `ivm::View` (and `Retract`), `Default` and the snapshot. The view's
+/// `ivm::View` (and `Retract`), `ivm::Routed`, `Default` and the
+/// snapshot. The view's
 /// struct (fields `rule` and `changes_started`), its row struct and its
 /// `row(key, payload)` are generated code's own.
 ///
@@ -193,13 +194,15 @@ impl<T: SqlText> SqlText for Option<T> {
 ///     V = "v", "CREATE VIEW v AS ..." over VRule;
 ///     rows VRow { a, total }, key = (i32,), payload = Int, grouped;
 ///     change VChange {
-///         R = 0 "r" (a: i32 = "a", price: Decimal = "price" at scale 2) => insert_r / delete_r,
+///         R = 0 "r" (a: i32 = "a", price: Decimal = "price" at scale 2) by a => insert_r / delete_r,
 ///     }
 /// }
 /// ```
 ///
 /// The shape is `grouped`, `keyless`, or `bag |payload| copies`; a view
-/// without deletes names its insert methods only.
+/// without deletes names its insert methods only. Each table's route is
+/// its rule relation's (`by <column>`, with the column's `at scale` for a
+/// DECIMAL, `to every` or `to first`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __sql_view {
@@ -210,12 +213,12 @@ macro_rules! __sql_view {
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
             ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
-            => $insert:ident / $delete:ident
+            $how:ident $to:ident $(at scale $rscale:literal)? => $insert:ident / $delete:ident
         ),+ $(,)? }
     ) => {
         $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
             rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?;
-            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert),+ }
+            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
             retract {
                 fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
                     ::core::option::Option::Some(<Self as $crate::Retract>::retract(self, change))
@@ -282,14 +285,24 @@ macro_rules! __sql_view {
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
             ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
-            => $insert:ident
+            $how:ident $to:ident $(at scale $rscale:literal)? => $insert:ident
         ),+ $(,)? }
     ) => {
         $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
             rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?;
-            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert),+ }
+            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
             retract {}
         );
+    };
+    // A route over the column's value as the view stores it: a DECIMAL
+    // rescaled first, so that equal stored values route alike.
+    (@to by $column:ident at scale $scale:literal) => {
+        $crate::Route::by(&$crate::sql::Decimal::rescale(*$column, $scale).expect(
+            ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
+        ))
+    };
+    (@to $how:ident $to:ident) => {
+        $crate::__impl_view!(@to $how $to)
     };
     (@field_count $table:literal, $fields:ident, $($sqlcol:literal),+) => {
         ::core::result::Result::Err($crate::Error::FieldCount {
@@ -304,7 +317,7 @@ macro_rules! __sql_view {
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
             ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
-            => $insert:ident
+            $how:ident $to:ident $(at scale $rscale:literal)? => $insert:ident
         ),+ }
         retract { $($retract:tt)* }
     ) => {
@@ -431,6 +444,17 @@ macro_rules! __sql_view {
         }
 
         $crate::__impl_change_state!($change { $($variant = $index { $($col),+ }),+ });
+
+        impl $crate::Routed for $name {
+            fn route(change: &$change) -> $crate::Route {
+                match change {
+                    $($change::$variant { $($col),+ } => {
+                        let _ = ($($col,)+);
+                        $crate::__sql_view!(@to $how $to $(at scale $rscale)?)
+                    })+
+                }
+            }
+        }
 
         impl $crate::View for $name {
             type Change = $change;

@@ -4,14 +4,14 @@
 
 #![allow(dead_code, reason = "each test or benchmark uses part of it")]
 
+use ivm::View;
 use ivm::semiring::{Int, MinPlus};
 use ivm::sql::{Date, Decimal};
-use ivm::{Semiring, View};
 use ivm_generated_examples::append_only::CheapestConnectionChange;
 use ivm_generated_examples::graph::TrianglesChange;
 use ivm_generated_examples::retail::RevenueByStoreChange;
 use ivm_generated_examples::tpch::data::{Customer, Database, Lineitem, Order};
-use ivm_generated_examples::tpch_sql::TpchQ3RuleChange;
+use ivm_generated_examples::tpch_sql::TpchQ3Change;
 use ivm_timely::Update;
 
 /// A small deterministic generator (xorshift), so that failures repeat.
@@ -191,9 +191,9 @@ pub fn triangles(seed: u64, nodes: u64) -> Stream<TrianglesChange> {
     Stream::retracting(seed, Box::new(draw), Box::new(absent))
 }
 
-/// Rows of the TPC-H generator at `scale`: `TpchQ3Rule`, the rule of the
-/// SQL view `tpch_q3`, sharded on the order key with customers replicated.
-pub fn tpch_q3(seed: u64, scale: f64) -> Stream<TpchQ3RuleChange> {
+/// Rows of the TPC-H generator at `scale`: the SQL view `tpch_q3`
+/// (`TpchQ3`), sharded on the order key with customers replicated.
+pub fn tpch_q3(seed: u64, scale: f64) -> Stream<TpchQ3Change> {
     let db = Database::generate(scale, seed);
     let draw = move |rng: &mut Rng| match rng.below(10) {
         0 => customer(&db.customers[rng.below(db.customers.len() as u64) as usize]),
@@ -202,7 +202,7 @@ pub fn tpch_q3(seed: u64, scale: f64) -> Stream<TpchQ3RuleChange> {
     };
     let absent = |rng: &mut Rng| {
         let mut line = lineitem(&Database::generate(0.0001, rng.below(1000)).lineitems[0]);
-        if let TpchQ3RuleChange::Lineitem { l_orderkey, .. } = &mut line {
+        if let TpchQ3Change::Lineitem { l_orderkey, .. } = &mut line {
             *l_orderkey = -1;
         }
         line
@@ -215,9 +215,9 @@ pub fn date(v: i32) -> Date {
     Date::from_ymd(v / 10_000, (v / 100 % 100) as u32, (v % 100) as u32).expect("a valid date")
 }
 
-/// A customer row as a change of `TpchQ3Rule`.
-pub fn customer(c: &Customer) -> TpchQ3RuleChange {
-    TpchQ3RuleChange::Customer {
+/// A customer row as a change of `TpchQ3`.
+pub fn customer(c: &Customer) -> TpchQ3Change {
+    TpchQ3Change::Customer {
         c_custkey: c.custkey,
         c_name: c.name.clone(),
         c_address: c.address.clone(),
@@ -226,13 +226,12 @@ pub fn customer(c: &Customer) -> TpchQ3RuleChange {
         c_acctbal: Decimal::new(c.acctbal, 2),
         c_mktsegment: c.mktsegment.clone(),
         c_comment: c.comment.clone(),
-        delta: Semiring::one(),
     }
 }
 
-/// An order row as a change of `TpchQ3Rule`.
-pub fn order(o: &Order) -> TpchQ3RuleChange {
-    TpchQ3RuleChange::Orders {
+/// An order row as a change of `TpchQ3`.
+pub fn order(o: &Order) -> TpchQ3Change {
+    TpchQ3Change::Orders {
         o_orderkey: o.orderkey,
         o_custkey: o.custkey,
         o_orderstatus: o.orderstatus.to_string(),
@@ -242,13 +241,12 @@ pub fn order(o: &Order) -> TpchQ3RuleChange {
         o_clerk: o.clerk.clone(),
         o_shippriority: o.shippriority,
         o_comment: o.comment.clone(),
-        delta: Semiring::one(),
     }
 }
 
-/// A line item row as a change of `TpchQ3Rule`.
-pub fn lineitem(l: &Lineitem) -> TpchQ3RuleChange {
-    TpchQ3RuleChange::Lineitem {
+/// A line item row as a change of `TpchQ3`.
+pub fn lineitem(l: &Lineitem) -> TpchQ3Change {
+    TpchQ3Change::Lineitem {
         l_orderkey: l.orderkey,
         l_partkey: l.partkey,
         l_suppkey: l.suppkey,
@@ -265,6 +263,5 @@ pub fn lineitem(l: &Lineitem) -> TpchQ3RuleChange {
         l_shipinstruct: l.shipinstruct.clone(),
         l_shipmode: l.shipmode.clone(),
         l_comment: l.comment.clone(),
-        delta: Semiring::one(),
     }
 }

@@ -12,6 +12,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::ir::{Program, Route};
 use crate::sql::types::SqlType;
 use crate::sql::{SqlView, ViewShape, ViewTable};
 
@@ -21,7 +22,11 @@ use row::Reader;
 
 /// The view's struct, its row struct, how a row is read off a group, and
 /// the rest of its API from `ivm::__private::sql_view!`.
-pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
+///
+/// `program` is the rule's, whose relations' routes the view's tables
+/// take (`None` for a rejected view: its tables then route to one worker,
+/// and the macro's error is what shows).
+pub fn wrapper(view: &SqlView, deletes: bool, program: Option<&Program>) -> TokenStream {
     let SqlView {
         name,
         rule,
@@ -58,7 +63,7 @@ pub fn wrapper(view: &SqlView, deletes: bool) -> TokenStream {
         .tables
         .iter()
         .enumerate()
-        .map(|(i, t)| table(t, i, deletes));
+        .map(|(i, t)| table(t, i, deletes, route(t, program)));
     quote! {
         #structs
 
@@ -127,7 +132,7 @@ fn structs(view: &SqlView, row: &Ident) -> TokenStream {
 /// A table as `sql_view!` takes it: its change variant and index, SQL
 /// name, columns (Rust name, type, SQL name, and the scale a `DECIMAL(p,
 /// s)` value is stored at) and methods.
-fn table(t: &ViewTable, index: usize, deletes: bool) -> TokenStream {
+fn table(t: &ViewTable, index: usize, deletes: bool, route: TokenStream) -> TokenStream {
     let variant = change_variant(t);
     let index = proc_macro2::Literal::u32_unsuffixed(index as u32);
     let name = &t.name;
@@ -144,7 +149,26 @@ fn table(t: &ViewTable, index: usize, deletes: bool) -> TokenStream {
         let delete = format_ident!("delete_{}", t.method);
         quote! { / #delete }
     });
-    quote! { #variant = #index #name (#(#columns),*) => #insert #delete }
+    quote! { #variant = #index #name (#(#columns),*) #route => #insert #delete }
+}
+
+/// Where a sharded run sends a table's rows: the route of the rule's
+/// relation of the same name, over the table's column (rescaled first for
+/// a DECIMAL, as the view stores it).
+fn route(t: &ViewTable, program: Option<&Program>) -> TokenStream {
+    let variant = change_variant(t);
+    let relation = program.and_then(|p| p.declared().find(|r| r.name == variant));
+    match relation.and_then(|r| r.route()) {
+        Some(Route::Hash { column }) => {
+            let (c, _, ty) = &t.columns[column];
+            match ty {
+                SqlType::Decimal(Some(scale)) => quote! { by #c at scale #scale },
+                _ => quote! { by #c },
+            }
+        }
+        Some(Route::Every) => quote! { to every },
+        Some(Route::First) | None => quote! { to first },
+    }
 }
 
 /// A table's variant of the change enum: its name in camel case.

@@ -36,7 +36,7 @@ const WATCH: Duration = Duration::from_millis(50);
 /// thread that made it (it is not `Send`).
 ///
 /// Every call costs at least one timely round (about 3 µs with one
-/// worker, 15 µs between two threads, 110–170 µs over loopback TCP):
+/// worker, 13–30 µs between two threads, 120–170 µs over loopback TCP):
 /// batch updates into epochs of ten thousand or more for sharding to pay
 /// (`docs/sharding.md`).
 pub struct Cluster<Q: Shard> {

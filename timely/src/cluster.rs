@@ -140,8 +140,7 @@ impl<Q: Shard> Cluster<Q> {
         topology.check().map_err(ClusterError::Start)?;
         // For processes, this connects them: it returns once all are up.
         let (builders, network) = topology
-            .config()
-            .communication
+            .communication()
             .try_build()
             .map_err(ClusterError::Start)?;
         let restore = Arc::new(restore);

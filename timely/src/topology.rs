@@ -64,9 +64,9 @@ impl Topology {
         }
     }
 
-    /// Timely's configuration for it.
-    pub(crate) fn config(&self) -> timely::Config {
-        let communication = match self {
+    /// Timely's configuration of the communication between its workers.
+    pub(crate) fn communication(&self) -> timely::CommunicationConfig {
+        match self {
             Topology::Threads(n) => timely::CommunicationConfig::Process(*n),
             Topology::Processes {
                 hosts,
@@ -79,10 +79,6 @@ impl Topology {
                 report: false,
                 zerocopy: false,
             },
-        };
-        timely::Config {
-            communication,
-            worker: timely::WorkerConfig::default(),
         }
     }
 

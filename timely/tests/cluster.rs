@@ -348,11 +348,17 @@ fn peer() {
 
 /// Runs this process's worker until process 0 shuts the cluster down.
 fn serve<Q: Shard>(topology: Topology, restore: Option<PathBuf>) {
-    let cluster = match restore {
+    let mut cluster = match restore {
         Some(dir) => Cluster::<Q>::restore(dir, topology),
         None => Cluster::<Q>::start(topology),
     }
     .unwrap();
+    // Only process 0 feeds and reads.
+    assert!(matches!(cluster.collect(), Err(ClusterError::NotDriver)));
+    assert!(matches!(
+        cluster.apply(Vec::<Q::Change>::new()),
+        Err(ClusterError::NotDriver)
+    ));
     cluster.shutdown().unwrap();
 }
 

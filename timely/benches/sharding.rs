@@ -9,10 +9,10 @@
 //! `-- --quick` runs once per cell. `docs/sharding.md` holds its figures.
 
 #[path = "../tests/support/mod.rs"]
+#[macro_use]
 mod support;
 
 use std::collections::HashMap;
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
@@ -237,7 +237,7 @@ fn run<Q: Workload>(setup: Setup, epoch: usize, expected: &HashMap<Q::Key, Q::Pa
         Setup::OneWorker => sharded(Cluster::<Q>::threads(1).unwrap(), stream, epoch),
         Setup::TwoThreads => sharded(Cluster::<Q>::threads(2).unwrap(), stream, epoch),
         Setup::TwoProcesses => {
-            let hosts = hosts();
+            let hosts = support::hosts();
             let _peer = Peer::spawn(Q::NAME, &hosts);
             let cluster = Cluster::<Q>::processes(hosts, 0, 1).unwrap();
             sharded(cluster, stream, epoch)
@@ -302,17 +302,6 @@ fn human(rate: f64) -> String {
     } else {
         format!("{:.0} k", rate / 1e3)
     }
-}
-
-/// Two free ports on 127.0.0.1.
-fn hosts() -> Vec<String> {
-    let listeners: Vec<TcpListener> = (0..2)
-        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect()
 }
 
 /// The second process of a two-process cell: this binary again. Waited

@@ -11,12 +11,12 @@
 //! positive semiring with a replicated relation (`CheapestConnection` over
 //! `MinPlus`), and the triangle count (on one worker).
 
+#[macro_use]
 mod support;
 
 use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -139,53 +139,17 @@ fn triangle_count_on_one_two_and_three_threads() {
 fn a_decimal_key_routes_as_the_sql_view_stores_it() {
     use ivm::View;
     use ivm::sql::Decimal;
-    use ivm_generated_examples::tpch_sql::{TpchQ3Change as Q3, TpchQ6, TpchQ6Change as Q6};
+    use ivm_generated_examples::tpch_sql::{TpchQ6, TpchQ6Change as Q6};
     // TPC-H Q6 is sharded by `l_quantity`, a DECIMAL(15, 2): a quantity
     // given with three decimals is stored rounded, and a delete of the
     // stored value must reach the worker that holds the row.
-    let row = support::lineitem(
-        &ivm_generated_examples::tpch::data::Database::generate(0.0001, 5).lineitems[0],
-    );
+    let row =
+        ivm_generated_examples::tpch::data::Database::generate(0.0001, 5).lineitems[0].clone();
     let line = |quantity: Decimal| {
-        let Q3::Lineitem {
-            l_orderkey,
-            l_partkey,
-            l_suppkey,
-            l_linenumber,
-            l_extendedprice,
-            l_discount,
-            l_tax,
-            l_returnflag,
-            l_linestatus,
-            l_shipdate,
-            l_commitdate,
-            l_receiptdate,
-            l_shipinstruct,
-            l_shipmode,
-            l_comment,
-            ..
-        } = row.clone()
-        else {
-            unreachable!("a line item")
-        };
-        Q6::Lineitem {
-            l_orderkey,
-            l_partkey,
-            l_suppkey,
-            l_linenumber,
-            l_quantity: quantity,
-            l_extendedprice,
-            l_discount,
-            l_tax,
-            l_returnflag,
-            l_linestatus,
-            l_shipdate,
-            l_commitdate,
-            l_receiptdate,
-            l_shipinstruct,
-            l_shipmode,
-            l_comment,
-        }
+        let mut line = line_item!(Q6::Lineitem, &row);
+        let Q6::Lineitem { l_quantity, .. } = &mut line;
+        *l_quantity = quantity;
+        line
     };
     let mut cluster = Cluster::<TpchQ6>::threads(3).unwrap();
     let mut one = TpchQ6::default();
@@ -279,17 +243,6 @@ fn a_snapshot_restores_into_a_new_cluster_that_goes_on_alike() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Two free ports on 127.0.0.1, as timely's hosts.
-fn hosts() -> Vec<String> {
-    let listeners: Vec<TcpListener> = (0..2)
-        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect()
-}
-
 /// The second process of a two-process cluster: this test binary again,
 /// running [`peer`]. Killed when dropped.
 struct Peer(Child);
@@ -364,7 +317,7 @@ fn serve<Q: Shard>(topology: Topology, restore: Option<PathBuf>) {
 
 /// Process 0 of a two-process cluster, with its peer started.
 fn two_processes<Q: Shard>(query: &str, restore: Option<&Path>) -> (Cluster<Q>, Peer) {
-    let hosts = hosts();
+    let hosts = support::hosts();
     let peer = Peer::spawn(query, &hosts, restore);
     let topology = Topology::processes(hosts, 0, 1);
     let cluster = match restore {

@@ -14,6 +14,32 @@ use ivm_generated_examples::tpch::data::{Customer, Database, Lineitem, Order};
 use ivm_generated_examples::tpch_sql::TpchQ3Change;
 use ivm_timely::Update;
 
+/// A line item row as the `Lineitem` variant of a SQL view's change enum
+/// (every view over `lineitem` has the same fields).
+macro_rules! line_item {
+    ($variant:path, $l:expr) => {{
+        let l: &ivm_generated_examples::tpch::data::Lineitem = $l;
+        $variant {
+            l_orderkey: l.orderkey,
+            l_partkey: l.partkey,
+            l_suppkey: l.suppkey,
+            l_linenumber: l.linenumber,
+            l_quantity: ivm::sql::Decimal::new(l.quantity * 100, 2),
+            l_extendedprice: ivm::sql::Decimal::new(l.extendedprice, 2),
+            l_discount: ivm::sql::Decimal::new(l.discount, 2),
+            l_tax: ivm::sql::Decimal::new(l.tax, 2),
+            l_returnflag: l.returnflag.to_string(),
+            l_linestatus: l.linestatus.to_string(),
+            l_shipdate: $crate::support::date(l.shipdate),
+            l_commitdate: $crate::support::date(l.commitdate),
+            l_receiptdate: $crate::support::date(l.receiptdate),
+            l_shipinstruct: l.shipinstruct.clone(),
+            l_shipmode: l.shipmode.clone(),
+            l_comment: l.comment.clone(),
+        }
+    }};
+}
+
 /// A small deterministic generator (xorshift), so that failures repeat.
 #[derive(Clone)]
 pub struct Rng(pub u64);
@@ -246,22 +272,16 @@ pub fn order(o: &Order) -> TpchQ3Change {
 
 /// A line item row as a change of `TpchQ3`.
 pub fn lineitem(l: &Lineitem) -> TpchQ3Change {
-    TpchQ3Change::Lineitem {
-        l_orderkey: l.orderkey,
-        l_partkey: l.partkey,
-        l_suppkey: l.suppkey,
-        l_linenumber: l.linenumber,
-        l_quantity: Decimal::new(l.quantity * 100, 2),
-        l_extendedprice: Decimal::new(l.extendedprice, 2),
-        l_discount: Decimal::new(l.discount, 2),
-        l_tax: Decimal::new(l.tax, 2),
-        l_returnflag: l.returnflag.to_string(),
-        l_linestatus: l.linestatus.to_string(),
-        l_shipdate: date(l.shipdate),
-        l_commitdate: date(l.commitdate),
-        l_receiptdate: date(l.receiptdate),
-        l_shipinstruct: l.shipinstruct.clone(),
-        l_shipmode: l.shipmode.clone(),
-        l_comment: l.comment.clone(),
-    }
+    line_item!(TpchQ3Change::Lineitem, l)
+}
+
+/// Two free ports on 127.0.0.1, as timely's hosts.
+pub fn hosts() -> Vec<String> {
+    let listeners: Vec<std::net::TcpListener> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect()
 }

@@ -240,6 +240,18 @@ fn a_snapshot_restores_into_a_new_cluster_that_goes_on_alike() {
     let _ = restored.changes().unwrap();
     drive(&mut restored, &mut one, &mut stream, 10);
     restored.shutdown().unwrap();
+
+    // A worker whose state is missing fails the restore, by name.
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.to_string_lossy().contains("worker-1-"))
+        .unwrap();
+    std::fs::remove_file(file).unwrap();
+    assert!(matches!(
+        Cluster::<RevenueByStore>::restore(&dir, Topology::threads(2)),
+        Err(ClusterError::Snapshot { worker: 1, .. })
+    ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -76,6 +76,8 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
                 names.push(quote! { #column });
                 checks.push(if copy {
                     quote! { *#column == #c }
+                } else if is_empty_text(c) {
+                    quote! { #column.is_empty() }
                 } else {
                     quote! { #column == #c }
                 });
@@ -206,4 +208,10 @@ fn by_value(p: &Program, vars: &[usize]) -> Vec<TokenStream> {
             quote! { let #name = *#name; }
         })
         .collect()
+}
+
+/// Whether a constant is the empty string, which generated code tests with
+/// `is_empty()`, as a person would.
+fn is_empty_text(c: &syn::Expr) -> bool {
+    matches!(c, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if s.value().is_empty())
 }

@@ -2,7 +2,7 @@
 //! (`tests/queries/sql.sql`): joins of one to three FROM items (self-joins
 //! included), local conditions, GROUP BY columns and expressions (written
 //! out, by alias or by position), every aggregate, CASE, a last division,
-//! bags, views without GROUP BY, constants of every type in the select
+//! bags (`*` and `x.*` among them), views without GROUP BY, constants of every type in the select
 //! list, integer keys of every width in arithmetic with aggregates, text
 //! joins and text keys, and subqueries (`[NOT] EXISTS`, `[NOT] IN`)
 //! correlated on a join column or on nothing. `tests/build.rs` compiles
@@ -255,6 +255,13 @@ fn view(rng: &mut Rng, i: usize) -> String {
         select.push(pick(rng, CONSTANTS).to_owned());
     }
     if bag {
+        // Every column of the FROM clause, or of one of its items.
+        if rng.index(3) == 0 {
+            select.push(match rng.index(2) {
+                0 => "*".to_owned(),
+                _ => format!("{}.*", alias(rng.index(items.len()))),
+            });
+        }
         if select.is_empty() {
             let k = rng.index(items.len());
             let table = &SCHEMA[items[k]];

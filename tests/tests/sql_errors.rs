@@ -54,6 +54,11 @@ sql_error!(
     "a subquery inside a subquery is not supported"
 );
 sql_error!(
+    wildcard_of_no_item,
+    "CREATE VIEW v AS SELECT o.id, c.* FROM orders o;",
+    "`c.*` names no table or alias of the view's FROM clause"
+);
+sql_error!(
     subquery_group_by,
     "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE o.cust IN (SELECT cust FROM customers GROUP BY cust);",
     "GROUP BY in a subquery is not supported"

@@ -15,7 +15,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use sqlparser::ast::{
     Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint,
-    JoinOperator, Select, SelectItem, Spanned, TableFactor,
+    JoinOperator, Select, SelectItem, SelectItemQualifiedWildcardKind, Spanned, TableFactor,
 };
 use sqlparser::tokenizer::Span as Loc;
 use syn::Ident;
@@ -211,6 +211,7 @@ impl<'a> Lowering<'a> {
         if self.items.is_empty() {
             return Err((select.span(), "a view needs a FROM clause".to_string()));
         }
+        let projection = self.expand_wildcards(&select.projection)?;
         // WHERE and ON: split into conjuncts, each an equality to unify, a
         // constant to match, a condition, or a subquery (a semijoin).
         let mut conjuncts = Vec::new();
@@ -238,7 +239,7 @@ impl<'a> Lowering<'a> {
                     ));
                 }
                 for e in exprs {
-                    let (e, alias) = self.grouped(e, &select.projection)?;
+                    let (e, alias) = self.grouped(e, &projection)?;
                     let key = scalar(e, &|ids, loc| self.resolve(ids, loc))?;
                     self.group_by(key, alias, e.span())?;
                 }
@@ -250,7 +251,7 @@ impl<'a> Lowering<'a> {
         // The select list. Without GROUP BY and aggregates, a bag of its
         // columns.
         self.bag = self.keys.is_empty()
-            && !select.projection.iter().any(|item| match item {
+            && !projection.iter().any(|item| match item {
                 SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                     has_aggregate(e)
                 }
@@ -258,18 +259,13 @@ impl<'a> Lowering<'a> {
             });
         let mut outs = Vec::new();
         let mut has_aggregate = false;
-        for item in &select.projection {
+        for item in &projection {
             let (e, alias) = match item {
                 SelectItem::UnnamedExpr(e) => (e, None),
                 SelectItem::ExprWithAlias { expr, alias } => {
                     (expr, Some(alias.value.to_lowercase()))
                 }
-                other => {
-                    return Err((
-                        other.span(),
-                        "list what the view selects: `*` is not supported".to_string(),
-                    ));
-                }
+                other => unreachable!("wildcards are written out: {other}"),
             };
             let out = self.out(e, &mut has_aggregate)?;
             outs.push((e, alias, out));
@@ -286,6 +282,60 @@ impl<'a> Lowering<'a> {
             ));
         }
         self.build(name, options, sql, outs, bag)
+    }
+
+    /// The select list with `*` written out as every column of the
+    /// view's FROM items, in order, and `t.*` as every column of `t`: each
+    /// an `alias.column` item, named for its column.
+    fn expand_wildcards(&self, projection: &[SelectItem]) -> Result<Vec<SelectItem>, Failure> {
+        let mut out = Vec::with_capacity(projection.len());
+        for item in projection {
+            let (options, only) = match item {
+                SelectItem::Wildcard(options) => (options, None),
+                SelectItem::QualifiedWildcard(
+                    SelectItemQualifiedWildcardKind::ObjectName(name),
+                    options,
+                ) => (options, Some(name.to_string().to_lowercase())),
+                SelectItem::QualifiedWildcard(SelectItemQualifiedWildcardKind::Expr(e), _) => {
+                    return Err((
+                        e.span(),
+                        "write `table.*` with the name or alias of a FROM item".to_string(),
+                    ));
+                }
+                other => {
+                    out.push(other.clone());
+                    continue;
+                }
+            };
+            if !options.to_string().is_empty() {
+                return Err((
+                    item.span(),
+                    format!("`{options}` after `*` is not supported: list the columns instead"),
+                ));
+            }
+            let span = item.span();
+            let items: Vec<&Item> = self
+                .items
+                .iter()
+                .filter(|i| i.owner.is_none() && only.as_ref().is_none_or(|name| *name == i.alias))
+                .collect();
+            if let (Some(name), true) = (&only, items.is_empty()) {
+                return Err((
+                    span,
+                    format!("`{name}.*` names no table or alias of the view's FROM clause"),
+                ));
+            }
+            for i in items {
+                for (column, _) in &i.table.columns {
+                    let ids = vec![
+                        sqlparser::ast::Ident::with_span(span, i.alias.as_str()),
+                        sqlparser::ast::Ident::with_span(span, column.as_str()),
+                    ];
+                    out.push(SelectItem::UnnamedExpr(Expr::CompoundIdentifier(ids)));
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// What a GROUP BY item names: a select item by its position (`GROUP

@@ -30,7 +30,7 @@ use ivm_timely::{Cluster, ClusterError, Shard, Topology, Update};
 use support::Stream;
 
 /// The environment variable that makes [`peer`] a cluster's second
-/// process: `query;host0,host1;restore-dir-or-empty`.
+/// process: `query;threads;host0,host1;restore-dir-or-empty`.
 const PEER: &str = "IVM_TIMELY_PEER";
 
 /// The longest a two-process test may take before it counts as hung.
@@ -260,7 +260,7 @@ fn a_snapshot_restores_into_a_new_cluster_that_goes_on_alike() {
 struct Peer(Child);
 
 impl Peer {
-    fn spawn(query: &str, hosts: &[String], restore: Option<&Path>) -> Peer {
+    fn spawn(query: &str, threads: usize, hosts: &[String], restore: Option<&Path>) -> Peer {
         let restore = restore.map_or(String::new(), |dir| dir.display().to_string());
         let child = Command::new(std::env::current_exe().unwrap())
             .args([
@@ -270,7 +270,10 @@ impl Peer {
                 "--nocapture",
                 "--test-threads=1",
             ])
-            .env(PEER, format!("{query};{};{restore}", hosts.join(",")))
+            .env(
+                PEER,
+                format!("{query};{threads};{};{restore}", hosts.join(",")),
+            )
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
@@ -297,10 +300,11 @@ fn peer() {
     let Ok(spec) = std::env::var(PEER) else {
         return;
     };
-    let [query, hosts, restore] = spec.splitn(3, ';').collect::<Vec<_>>()[..] else {
-        panic!("{PEER} is `query;hosts;restore`")
+    let [query, threads, hosts, restore] = spec.splitn(4, ';').collect::<Vec<_>>()[..] else {
+        panic!("{PEER} is `query;threads;hosts;restore`")
     };
-    let topology = Topology::processes(hosts.split(',').map(String::from).collect(), 1, 1);
+    let threads = threads.parse().expect("a number of threads");
+    let topology = Topology::processes(hosts.split(',').map(String::from).collect(), 1, threads);
     let restore = (!restore.is_empty()).then(|| PathBuf::from(restore));
     match query {
         "revenue" => serve::<RevenueByStore>(topology, restore),
@@ -328,10 +332,14 @@ fn serve<Q: Shard>(topology: Topology, restore: Option<PathBuf>) {
 }
 
 /// Process 0 of a two-process cluster, with its peer started.
-fn two_processes<Q: Shard>(query: &str, restore: Option<&Path>) -> (Cluster<Q>, Peer) {
+fn two_processes<Q: Shard>(
+    query: &str,
+    threads: usize,
+    restore: Option<&Path>,
+) -> (Cluster<Q>, Peer) {
     let hosts = support::hosts();
-    let peer = Peer::spawn(query, &hosts, restore);
-    let topology = Topology::processes(hosts, 0, 1);
+    let peer = Peer::spawn(query, threads, &hosts, restore);
+    let topology = Topology::processes(hosts, 0, threads);
     let cluster = match restore {
         Some(dir) => Cluster::<Q>::restore(dir, topology),
         None => Cluster::<Q>::start(topology),
@@ -344,14 +352,14 @@ fn two_processes<Q: Shard>(query: &str, restore: Option<&Path>) -> (Cluster<Q>, 
     (cluster, peer)
 }
 
-/// Runs a stream on two processes of one worker each.
-fn processes<Q: Shard>(query: &str, mut stream: Stream<Q::Change>)
+/// Runs a stream on two processes of `threads` workers each.
+fn processes<Q: Shard>(query: &str, threads: usize, mut stream: Stream<Q::Change>)
 where
     Q::Key: Debug,
 {
     let start = Instant::now();
-    let (mut cluster, _peer) = two_processes::<Q>(query, None);
-    assert_eq!(cluster.workers(), 2);
+    let (mut cluster, _peer) = two_processes::<Q>(query, threads, None);
+    assert_eq!(cluster.workers(), 2 * threads);
     let mut one = Q::default();
     drive(&mut cluster, &mut one, &mut stream, 20);
     cluster.shutdown().unwrap();
@@ -364,10 +372,16 @@ where
 
 #[test]
 fn every_kind_of_view_on_two_processes() {
-    processes::<RevenueByStore>("revenue", support::revenue(31, 6));
-    processes::<TpchQ3>("tpch_q3", support::tpch_q3(4, 0.0005));
-    processes::<CheapestConnection>("connections", support::connections(32));
-    processes::<Triangles>("triangles", support::triangles(33, 24));
+    processes::<RevenueByStore>("revenue", 1, support::revenue(31, 6));
+    processes::<TpchQ3>("tpch_q3", 1, support::tpch_q3(4, 0.0005));
+    processes::<CheapestConnection>("connections", 1, support::connections(32));
+    processes::<Triangles>("triangles", 1, support::triangles(33, 24));
+}
+
+#[test]
+fn two_processes_of_two_worker_threads_each() {
+    processes::<RevenueByStore>("revenue", 2, support::revenue(34, 9));
+    processes::<TpchQ3>("tpch_q3", 2, support::tpch_q3(5, 0.0005));
 }
 
 #[test]
@@ -376,7 +390,7 @@ fn a_killed_process_fails_the_epoch_and_a_restore_and_replay_recover() {
     let dir = scratch("killed");
     let mut stream = support::revenue(41, 200);
     let mut one = RevenueByStore::default();
-    let (mut cluster, mut peer) = two_processes::<RevenueByStore>("revenue", None);
+    let (mut cluster, mut peer) = two_processes::<RevenueByStore>("revenue", 1, None);
     drive(&mut cluster, &mut one, &mut stream, 8);
     let epoch = cluster.epoch();
     cluster.snapshot(&dir).unwrap();
@@ -404,7 +418,7 @@ fn a_killed_process_fails_the_epoch_and_a_restore_and_replay_recover() {
     assert!(matches!(cluster.collect(), Err(ClusterError::Lost)));
     drop(cluster);
 
-    let (mut restored, _peer) = two_processes::<RevenueByStore>("revenue", Some(&dir));
+    let (mut restored, _peer) = two_processes::<RevenueByStore>("revenue", 1, Some(&dir));
     assert_eq!(restored.epoch(), epoch);
     for epoch in since {
         restored.apply(epoch.clone()).unwrap();

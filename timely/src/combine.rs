@@ -36,7 +36,12 @@ impl<K: Hash + Eq + Clone, P: Semiring> Combined<K, P> {
             let total = self.total(&key);
             self.then.insert(key.clone(), total);
         }
-        let parts = self.parts.entry(key.clone()).or_default();
+        let Some(parts) = self.parts.get_mut(&key) else {
+            if !now.is_zero() {
+                self.parts.insert(key, vec![(worker, now)]);
+            }
+            return;
+        };
         parts.retain(|(w, _)| *w != worker);
         if !now.is_zero() {
             parts.push((worker, now));

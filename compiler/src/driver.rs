@@ -63,30 +63,48 @@ fn sql_literal(tokens: &TokenStream) -> Option<syn::LitStr> {
 }
 
 /// Checks, plans and emits one SQL view: the rule's struct and the
-/// view's struct around it. A rejected view still gets both shapes, so
-/// the macro's error is the one that shows.
+/// view's struct around it, and for a view that reads nested views
+/// (`docs/design.md#nested-sql`) each of those and the struct that keeps
+/// them with the rule.
 fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
+    if view.pieces.is_empty() {
+        let (mut out, deletes, program) = rule_program(&view.item)?;
+        out.extend(emit::sql_wrapper(&view.wrapper, deletes, Some(&program)));
+        return Ok(out);
+    }
+    let mut out = TokenStream::new();
+    let mut rule_deletes = Vec::new();
+    for piece in &view.pieces {
+        // A piece's tables route to one worker, as the view's do.
+        let (code, deletes, _) = rule_program(&piece.item)?;
+        out.extend(code);
+        out.extend(emit::sql_wrapper(&piece.wrapper, deletes, None));
+        rule_deletes.push(deletes);
+    }
+    let (code, deletes, _) = rule_program(&view.item)?;
+    out.extend(code);
+    rule_deletes.push(deletes);
+    out.extend(emit::sql_composite(view, &rule_deletes, view.deletes));
+    // The view's wrapper sees the composite as its rule, over the tables
+    // of every part; a view with nested views runs on one worker when
+    // sharded.
+    let mut wrapper = view.wrapper.clone();
+    wrapper.rule = emit::sql_composite_name(view);
+    wrapper.tables = emit::sql_base_tables(view);
+    out.extend(emit::sql_wrapper(&wrapper, view.deletes, None));
+    Ok(out)
+}
+
+/// Checks, plans and emits a view's rule: its code, whether it takes
+/// deletes, and its program; or its rejection.
+fn rule_program(item: &syntax::ast::QueryItem) -> Result<(TokenStream, bool, Program), syn::Error> {
     let file = syntax::ast::File {
-        items: vec![view.item.clone()],
+        items: vec![item.clone()],
     };
     let query = syntax::check(&file)?.pop().expect("one view, one query");
     let deletes = query.updates == UpdateModel::InsertDelete;
-    let report = pipeline::report(query);
-    let mut out = TokenStream::new();
-    let result = match lower(&report) {
-        Ok(program) => {
-            out.extend(emit::emit(&program));
-            out.extend(emit::sql_wrapper(&view.wrapper, deletes, Some(&program)));
-            Ok(())
-        }
-        Err(e) => {
-            out.extend(e.to_compile_error());
-            out.extend(emit::fallback(&report.query));
-            out.extend(emit::sql_wrapper(&view.wrapper, deletes, None));
-            Err(e)
-        }
-    };
-    result.map(|()| out)
+    let program = lower(&pipeline::report(query))?;
+    Ok((emit::emit(&program), deletes, program))
 }
 
 /// Compiles SQL text (a `.sql` file) to formatted Rust source: for each

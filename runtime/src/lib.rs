@@ -163,6 +163,8 @@ pub mod __private {
     pub use crate::output::{Below, FreeLevel, Local, count_product};
     pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
     pub use crate::range::{RangeKey, RangeSums};
+    #[cfg(feature = "sql")]
+    pub use crate::sql::rows::{settle, settle_keyless};
     #[cfg(feature = "serde")]
     pub use crate::state::Variant;
     pub use crate::triangle::{Factorized, GraphTriangle, Triangle};

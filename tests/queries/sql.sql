@@ -209,3 +209,57 @@ CREATE VIEW gated_and_correlated AS
     WHERE EXISTS (SELECT * FROM r WHERE r.a = t.a)
       AND NOT EXISTS (SELECT * FROM s WHERE s.b = 1)
     GROUP BY t.a;
+
+-- Nested SQL (docs/design.md#nested-sql): each nested query is a view of
+-- its own, maintained once, whose rows the view reads as a table.
+CREATE VIEW scalar_uncorrelated WITH (intractable = 'allow') AS
+    SELECT a, COUNT(*) AS n FROM r WHERE c > (SELECT AVG(c) FROM r) GROUP BY a;
+
+CREATE VIEW scalar_correlated WITH (intractable = 'allow') AS
+    SELECT a, SUM(c) AS total FROM r
+    WHERE b <= (SELECT SUM(s.d) FROM s WHERE s.b = r.b) GROUP BY a;
+
+CREATE VIEW scalar_equal_correlated WITH (intractable = 'allow') AS
+    SELECT COUNT(*) FROM r r1 WHERE r1.a = (SELECT SUM(r2.b) FROM r r2 WHERE r2.a = r1.b);
+
+CREATE VIEW scalar_count WITH (intractable = 'allow') AS
+    SELECT b, SUM(c) FROM r WHERE a < (SELECT COUNT(*) FROM t) GROUP BY b;
+
+CREATE VIEW having_sum AS
+    SELECT a, SUM(c) AS total, COUNT(*) FROM r GROUP BY a HAVING SUM(c) > 2 AND a <> 3;
+
+CREATE VIEW having_keyless AS SELECT COUNT(*) AS n FROM r HAVING COUNT(*) > 2;
+
+CREATE VIEW having_subquery WITH (intractable = 'allow') AS
+    SELECT a, SUM(c) AS total FROM r GROUP BY a HAVING 4 * SUM(c) > (SELECT SUM(c) FROM r);
+
+CREATE VIEW derived_count AS SELECT COUNT(*) FROM (SELECT * FROM r) n;
+
+CREATE VIEW derived_sum_of_sum AS SELECT SUM(1) FROM (SELECT SUM(1) FROM r) r;
+
+CREATE VIEW derived_join WITH (intractable = 'allow') AS
+    SELECT t.a, SUM(g.total), COUNT(*)
+    FROM t, (SELECT a, SUM(c) AS total FROM r GROUP BY a) g WHERE t.a = g.a GROUP BY t.a;
+
+CREATE VIEW derived_nested AS
+    SELECT COUNT(*), SUM(x.n)
+    FROM (SELECT b, COUNT(*) AS n FROM (SELECT a, b FROM r WHERE c > 0) y GROUP BY b) x;
+
+CREATE VIEW base_sums AS SELECT a, SUM(c) AS total FROM r GROUP BY a;
+
+-- sqlite: SELECT COUNT(*) AS n, SUM(total) FROM (SELECT a, SUM(c) AS total FROM r GROUP BY a) base_sums WHERE total > 0
+CREATE VIEW over_view AS SELECT COUNT(*) AS n, SUM(total) FROM base_sums WHERE total > 0;
+
+-- sqlite: SELECT a, total FROM (SELECT a, SUM(c) AS total FROM r GROUP BY a) base_sums WHERE total = (SELECT MAX(total) FROM (SELECT a, SUM(c) AS total FROM r GROUP BY a) base_sums)
+CREATE VIEW top_groups WITH (intractable = 'allow') AS
+    SELECT a, total FROM base_sums WHERE total = (SELECT MAX(total) FROM base_sums);
+
+CREATE VIEW in_having WITH (intractable = 'allow') AS
+    SELECT a, SUM(c) FROM r WHERE b IN (SELECT a FROM t GROUP BY a HAVING COUNT(*) > 1) GROUP BY a;
+
+CREATE VIEW in_aggregate WITH (intractable = 'allow') AS
+    SELECT COUNT(*) FROM r WHERE c IN (SELECT SUM(y) FROM u WHERE u.x = r.a);
+
+CREATE VIEW in_nested WITH (intractable = 'allow') AS
+    SELECT COUNT(*), SUM(d) FROM s
+    WHERE b IN (SELECT a FROM r WHERE r.c > (SELECT SUM(t.a) FROM t WHERE t.a = r.b));

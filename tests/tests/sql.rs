@@ -88,6 +88,23 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(GatedIn::new()),
         Box::new(GatedNotIn::new()),
         Box::new(GatedAndCorrelated::new()),
+        Box::new(ScalarUncorrelated::new()),
+        Box::new(ScalarCorrelated::new()),
+        Box::new(ScalarEqualCorrelated::new()),
+        Box::new(ScalarCount::new()),
+        Box::new(HavingSum::new()),
+        Box::new(HavingKeyless::new()),
+        Box::new(HavingSubquery::new()),
+        Box::new(DerivedCount::new()),
+        Box::new(DerivedSumOfSum::new()),
+        Box::new(DerivedJoin::new()),
+        Box::new(DerivedNested::new()),
+        Box::new(BaseSums::new()),
+        Box::new(OverView::new()),
+        Box::new(TopGroups::new()),
+        Box::new(InHaving::new()),
+        Box::new(InAggregate::new()),
+        Box::new(InNested::new()),
     ]
 }
 

@@ -45,6 +45,10 @@ mod view_tree;
 
 pub use fallback::fallback;
 pub use sql::wrapper as sql_wrapper;
+pub use sql::{
+    base_tables as sql_base_tables, composite as sql_composite,
+    composite_name as sql_composite_name,
+};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -169,15 +169,8 @@ pub fn view(
     name: &sqlparser::ast::Ident,
     options: ViewOptions,
     select: &Select,
-    order_by_or_limit: Option<Loc>,
     sql: &str,
 ) -> Result<(ast::QueryItem, SqlView), syn::Error> {
-    if let Some(loc) = order_by_or_limit {
-        return Err(spans.error(
-            loc,
-            "ORDER BY, LIMIT and OFFSET are not supported: a view is maintained as an unordered set of groups",
-        ));
-    }
     let mut lowering = Lowering {
         spans,
         items: Vec::new(),
@@ -1779,7 +1772,7 @@ fn is_path(tokens: &TokenStream) -> bool {
 
 /// Whether a select item calls a function (every function in the
 /// select list is an aggregate).
-fn has_aggregate(e: &Expr) -> bool {
+pub(super) fn has_aggregate(e: &Expr) -> bool {
     match e {
         Expr::Function(_) => true,
         Expr::Nested(e) | Expr::UnaryOp { expr: e, .. } => has_aggregate(e),
@@ -1879,7 +1872,7 @@ fn unsupported_clauses(select: &Select) -> Result<(), Failure> {
 
 /// The name of a select item without an alias: its column, else its
 /// aggregate function, else `expr<i>`.
-fn default_name(e: &Expr, i: usize) -> String {
+pub(super) fn default_name(e: &Expr, i: usize) -> String {
     match e {
         Expr::Identifier(id) => id.value.to_lowercase(),
         Expr::CompoundIdentifier(ids) => ids
@@ -1892,7 +1885,7 @@ fn default_name(e: &Expr, i: usize) -> String {
 }
 
 /// `base`, or `base_2`, `base_3`, ... if taken; recorded as taken.
-fn fresh(base: String, taken: &mut Vec<String>) -> String {
+pub(super) fn fresh(base: String, taken: &mut Vec<String>) -> String {
     let mut name = base.clone();
     let mut n = 2;
     while taken.contains(&name) {

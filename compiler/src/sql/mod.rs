@@ -22,6 +22,7 @@
 
 mod expr;
 pub mod lower;
+mod nest;
 pub mod row;
 mod span;
 pub mod types;
@@ -128,13 +129,22 @@ pub enum ViewShape {
     Bag,
 }
 
-/// One view: the rule it lowers to and its wrapper.
+/// One view: the rule it lowers to, its wrapper, and the pieces it reads.
 #[derive(Debug, Clone)]
 pub struct View {
     /// The rule-language query item.
     pub item: ast::QueryItem,
     /// The wrapper's description.
     pub wrapper: SqlView,
+    /// The nested views it reads as tables (derived tables, views it
+    /// names, scalar subqueries, the groups under HAVING), each once and
+    /// after the pieces it reads; none of them has pieces of its own
+    /// (`docs/design.md#nested-sql`).
+    pub pieces: Vec<View>,
+    /// Whether its API takes deletes (`updates = 'insert_delete'`, the
+    /// default); its rule may take them where the view does not, when it
+    /// reads a piece whose rows go.
+    pub deletes: bool,
 }
 
 /// Whether `text` reads as SQL rather than the rule language: its first
@@ -166,6 +176,7 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
         Parser::parse_sql(&GenericDialect {}, text).map_err(|e| parse_error(&e, spans))?;
     let mut tables: Vec<Table> = Vec::new();
     let mut views = Vec::new();
+    let mut declared: Vec<nest::Declared> = Vec::new();
     for statement in &statements {
         use sqlparser::ast::Spanned;
         let loc = statement.span();
@@ -231,9 +242,6 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                         "write the view as CREATE VIEW name [WITH (..)] AS SELECT ..",
                     ));
                 }
-                if !create.columns.is_empty() {
-                    return Err(spans.error(loc, "a column list after the view's name is not supported: name the select items with AS"));
-                }
                 let options = view_options(&create.options, spans)?;
                 let query = &create.query;
                 if query.with.is_some() {
@@ -264,24 +272,45 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                     }
                 };
                 let view_name = name_ident.value.to_lowercase();
-                if views.iter().any(|v: &View| v.wrapper.sql_name == view_name) {
+                if views.iter().any(|v: &View| v.wrapper.sql_name == view_name)
+                    || tables.iter().any(|t| t.name == view_name)
+                {
+                    return Err(
+                        spans.error(name_ident.span, format!("`{view_name}` is declared twice"))
+                    );
+                }
+                if let Some(loc) = order_by_or_limit {
                     return Err(spans.error(
-                        name_ident.span,
-                        format!("view `{view_name}` is declared twice"),
+                        loc,
+                        "ORDER BY, LIMIT and OFFSET are not supported: a view is maintained as an unordered set of groups",
                     ));
                 }
+                let select = with_column_names(select, &create.columns, spans)?;
                 let sql = statement.to_string();
-                let (item, wrapper) = lower::view(
+                let view = nest::view(
                     spans,
                     &tables,
+                    &declared,
                     &name_ident,
                     options,
-                    select,
-                    order_by_or_limit,
+                    &select,
                     &sql,
                 )?;
-                views.push(View { item, wrapper });
+                declared.push(nest::Declared {
+                    name: view_name,
+                    select,
+                });
+                views.push(view);
             }
+            // TPC-H's Q15 drops the view it declared: the struct stays.
+            Statement::Drop {
+                object_type: sqlparser::ast::ObjectType::View,
+                names,
+                ..
+            } if names.iter().all(|n| {
+                let n = n.to_string().to_lowercase();
+                declared.iter().any(|d| d.name == n)
+            }) => {}
             other => {
                 let word = other.to_string();
                 let word = word
@@ -304,6 +333,46 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
         ));
     }
     Ok(views)
+}
+
+/// `select` with the column list after a view's name (`CREATE VIEW
+/// revenue0 (supplier_no, total_revenue) AS ..`) as its items' names.
+fn with_column_names(
+    select: &sqlparser::ast::Select,
+    columns: &[sqlparser::ast::ViewColumnDef],
+    spans: &SpanMap,
+) -> Result<sqlparser::ast::Select, syn::Error> {
+    use sqlparser::ast::{SelectItem, Spanned};
+    let mut select = select.clone();
+    if columns.is_empty() {
+        return Ok(select);
+    }
+    if columns.len() != select.projection.len() {
+        return Err(spans.error(
+            select.span(),
+            format!(
+                "the view names {} columns and selects {} items",
+                columns.len(),
+                select.projection.len()
+            ),
+        ));
+    }
+    for (item, column) in select.projection.iter_mut().zip(columns) {
+        let expr = match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+            other => {
+                return Err(spans.error(
+                    other.span(),
+                    "write the select items out in a view with a column list",
+                ));
+            }
+        };
+        *item = SelectItem::ExprWithAlias {
+            expr,
+            alias: column.name.clone(),
+        };
+    }
+    Ok(select)
 }
 
 fn object_name(name: &ObjectName, spans: &SpanMap) -> Result<String, syn::Error> {

@@ -183,7 +183,7 @@ pub struct ExprSyntax {
 /// Calls `f` on every identifier of `stream`, with whether it stands as a
 /// value of its own: not called (`f(..)`, `m!`), not a path segment, not a
 /// field or method (`x.len`).
-pub(super) fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
+pub(crate) fn idents(stream: proc_macro2::TokenStream, f: &mut impl FnMut(&Ident, bool)) {
     let tokens: Vec<TokenTree> = stream.into_iter().collect();
     let punct = |j: Option<usize>, c: char| {
         j.and_then(|j| tokens.get(j))

@@ -31,7 +31,7 @@ use super::ParseError;
 /// assert_eq!(Date::from_days(0).to_string(), "1970-01-01");
 /// assert!(d < Date::from_ymd(1994, 2, 1).unwrap());
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Date {
     days: i32,

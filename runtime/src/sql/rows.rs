@@ -143,6 +143,69 @@ where
     (gone, came)
 }
 
+/// Hands the rows of nested view `V` that went and came since the
+/// previous call to `feed`, each with its number of copies, negative for
+/// rows that went (`docs/design.md#nested-sql`): the rows its readers keep
+/// as a table's. A group whose row did not change is not handed over; a
+/// bag's row that gained or lost copies is handed over once, with the
+/// difference.
+pub fn settle<V: Rows>(view: &mut V, mut feed: impl FnMut(&V::Row, i64))
+where
+    V::Row: PartialEq,
+{
+    *view.changes_started() = true;
+    for (key, then, now) in view.rule_mut().changes() {
+        let copies = |payload: &Payload<V>| {
+            if payload.is_zero() {
+                0
+            } else {
+                V::copies(payload)
+            }
+        };
+        let (was, is) = (copies(&then), copies(&now));
+        let gone = (was > 0).then(|| V::row(&key, &then));
+        let came = (is > 0).then(|| V::row(&key, &now));
+        match (gone, came) {
+            (Some(gone), Some(came)) if gone == came => {
+                if is != was {
+                    feed(&came, is - was);
+                }
+            }
+            (gone, came) => {
+                if let Some(row) = gone {
+                    feed(&row, -was);
+                }
+                if let Some(row) = came {
+                    feed(&row, is);
+                }
+            }
+        }
+    }
+}
+
+/// [`settle`] for a nested view without GROUP BY, whose one row always
+/// exists: at the first call (when tracking starts) the row comes; later,
+/// when it changed, the row it was goes and the row it is comes.
+pub fn settle_keyless<V: Rows>(view: &mut V, mut feed: impl FnMut(&V::Row, i64))
+where
+    V::Rule: View<Key = ()>,
+    V::Row: PartialEq,
+{
+    let first = !std::mem::replace(view.changes_started(), true);
+    let changed: Vec<_> = view.rule_mut().changes().collect();
+    if first {
+        feed(&keyless_row(view), 1);
+        return;
+    }
+    for (_, then, now) in changed {
+        let (gone, came) = (V::row(&(), &then), V::row(&(), &now));
+        if gone != came {
+            feed(&gone, -1);
+            feed(&came, 1);
+        }
+    }
+}
+
 /// A field of a row as the text interface renders it: numbers as Rust
 /// prints them, dates as `yyyy-mm-dd`, `NULL` for SQL's NULL (`None`).
 pub trait SqlText {
@@ -345,7 +408,7 @@ macro_rules! __sql_view {
                 }
             )+
 
-            $crate::__sql_view!(@reading $shape, $key, $row);
+            $crate::__sql_view!(@reading $shape, $key, $row, $rule);
 
             /// Inserts one row given as text: one field per column, in the
             /// order of `CREATE TABLE`, each read by its column's type
@@ -469,16 +532,16 @@ macro_rules! __sql_view {
                 }
             }
             fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $payload)> + '_ {
-                self.rule.iter()
+                <$rule as $crate::View>::iter(&self.rule)
             }
             fn get(&self, key: &$key) -> $payload {
-                self.rule.get(key)
+                <$rule as $crate::View>::get(&self.rule, key)
             }
             fn len(&self) -> usize {
-                self.rule.len()
+                <$rule as $crate::View>::len(&self.rule)
             }
             fn is_empty(&self) -> bool {
-                self.rule.is_empty()
+                <$rule as $crate::View>::is_empty(&self.rule)
             }
             fn changes(&mut self) -> impl ::core::iter::Iterator<Item = ($key, $payload, $payload)> + '_ {
                 <$rule as $crate::View>::changes(&mut self.rule)
@@ -490,7 +553,7 @@ macro_rules! __sql_view {
         // fresh): the plan is the rule's plan.
         $crate::__impl_snapshot!($name, <$rule as $crate::snapshot::Snapshot>::PLAN);
     };
-    (@reading keyless, $key:ty, $row:ident) => {
+    (@reading keyless, $key:ty, $row:ident, $rule:ident) => {
         /// The view's one row (a view without GROUP BY always has one,
         /// as in SQL), under the key `()`.
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), $row)> + '_ {
@@ -530,7 +593,7 @@ macro_rules! __sql_view {
             $crate::sql::rows::keyless_text_changes(self)
         }
     };
-    (@reading $shape:ident, $key:ty, $row:ident) => {
+    (@reading $shape:ident, $key:ty, $row:ident, $rule:ident) => {
         /// The rows, each with its group key (the GROUP BY values, in
         /// order); a bag's each distinct row once (`text_rows` lists a
         /// row once per copy).
@@ -543,11 +606,11 @@ macro_rules! __sql_view {
         }
         /// The number of groups.
         pub fn len(&self) -> usize {
-            self.rule.len()
+            <$rule as $crate::View>::len(&self.rule)
         }
         /// Whether the view has no rows.
         pub fn is_empty(&self) -> bool {
-            self.rule.is_empty()
+            <$rule as $crate::View>::is_empty(&self.rule)
         }
         /// The rows that changed since the previous call: each group's key
         /// with its row then and now (`None` where the group had no rows,

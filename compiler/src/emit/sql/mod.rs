@@ -16,7 +16,10 @@ use crate::ir::{Program, Route};
 use crate::sql::types::SqlType;
 use crate::sql::{SqlView, ViewShape, ViewTable};
 
+mod nested;
 mod row;
+
+pub use nested::{base_tables, composite, name as composite_name};
 
 use row::Reader;
 

@@ -1,0 +1,420 @@
+//! The struct of a view that reads nested views (`docs/design.md#nested-sql`):
+//! its rule and each nested view (a piece) once, as fields. An update of a
+//! table goes to every part that reads it; then, in order, each piece's
+//! rows that went and came are fed to the parts that read it as a table.
+//! The view's own wrapper (`sql_view!`) then sees this struct as its
+//! rule.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+use crate::sql::lower::camel;
+use crate::sql::{View, ViewShape, ViewTable};
+use crate::syntax::ast::{ArgSyntax, AtomSyntax, QueryItem, idents};
+
+/// One part of the composite: the view's rule or a piece.
+struct Part<'a> {
+    /// The field that holds it.
+    field: Ident,
+    /// Its type.
+    ty: Ident,
+    /// The tables (and pieces) it reads.
+    tables: &'a [ViewTable],
+    /// Its rule's item, whose atoms say which columns it reads.
+    item: &'a QueryItem,
+    /// Whether it takes deletes.
+    deletes: bool,
+}
+
+/// The composite's name: `<View>Nested`.
+pub fn name(view: &View) -> Ident {
+    format_ident!("{}Nested", view.wrapper.name)
+}
+
+/// The tables of the view and its pieces that are tables, not pieces,
+/// each once, in order of first use.
+pub fn base_tables(view: &View) -> Vec<ViewTable> {
+    let mut out: Vec<ViewTable> = Vec::new();
+    for t in view
+        .pieces
+        .iter()
+        .chain(std::iter::once(view))
+        .flat_map(|v| &v.wrapper.tables)
+    {
+        let piece = view.pieces.iter().any(|p| p.wrapper.sql_name == t.name);
+        if !piece && !out.iter().any(|o| o.name == t.name) {
+            out.push(t.clone());
+        }
+    }
+    out
+}
+
+/// The composite struct of `view`, given whether each part's rule takes
+/// deletes (the pieces', then the view's) and whether the view's API
+/// does.
+pub fn composite(view: &View, rule_deletes: &[bool], deletes: bool) -> TokenStream {
+    let name = name(view);
+    let parts = parts(view, rule_deletes);
+    let (top, pieces) = parts.split_last().expect("the view's own rule is a part");
+    let rule = &top.ty;
+    let doc = format!(
+        " The rule of SQL view `{}` with the nested views it reads, each kept once: an update of a table goes to every part that reads it, then each nested view's changed rows go to the parts that read them.",
+        view.wrapper.sql_name
+    );
+    let piece_fields = pieces.iter().map(|p| {
+        let (field, ty) = (&p.field, &p.ty);
+        let doc = format!(" Nested view `{field}`.");
+        quote! { #[doc = #doc] #field: #ty }
+    });
+    let field_names: Vec<&Ident> = pieces.iter().map(|p| &p.field).collect();
+    let field_types = pieces.iter().map(|p| &p.ty);
+    let accessors = pieces.iter().map(|p| {
+        let (field, ty) = (&p.field, &p.ty);
+        let doc = format!(" Nested view `{field}`, as this view reads it.");
+        quote! { #[doc = #doc] pub fn #field(&self) -> &#ty { &self.#field } }
+    });
+    let plan = pieces.iter().enumerate().fold(
+        quote! { <#rule as ::ivm::snapshot::Snapshot>::PLAN },
+        |acc, (i, p)| {
+            let ty = &p.ty;
+            let turn = (i as u32 + 1) * 7;
+            quote! { #acc ^ <#ty as ::ivm::snapshot::Snapshot>::PLAN.rotate_left(#turn) }
+        },
+    );
+    let tables = base_tables(view);
+    let updates = tables.iter().map(|t| update(t, &parts, deletes));
+    let settles = pieces
+        .iter()
+        .zip(&view.pieces)
+        .map(|(p, piece)| settle(p, piece, &parts));
+    let feeds = pieces
+        .iter()
+        .zip(&view.pieces)
+        .flat_map(|(p, piece)| feeds(p, piece, &parts));
+    let change = format_ident!("{}Change", view.wrapper.name);
+    let variants = tables.iter().map(|t| {
+        let variant = format_ident!("{}", camel(&t.name));
+        let insert = format_ident!("insert_{}", t.method);
+        let columns: Vec<&Ident> = t.columns.iter().map(|c| &c.0).collect();
+        quote! { #change::#variant { #(#columns),* } => self.#insert(#(#columns),*), }
+    });
+    quote! {
+        #[doc = #doc]
+        pub struct #name {
+            /// The view's own rule, over its tables and nested views.
+            rule: #rule,
+            #(#piece_fields,)*
+            /// Whether the nested views' changes are tracked from the
+            /// state the rule was fed (not so after a restore, until the
+            /// next update).
+            started: bool,
+        }
+
+        ::ivm::__private::impl_state!(#name { rule, #(#field_names),* } fresh { started });
+        ::ivm::__private::impl_snapshot!(#name, #plan);
+
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        #[allow(clippy::too_many_arguments, reason = "one parameter per column")]
+        impl #name {
+            /// Empty tables; a nested view without GROUP BY has its one
+            /// row already.
+            pub fn new() -> Self {
+                let mut nested = #name {
+                    rule: #rule::new(),
+                    #(#field_names: #field_types::new(),)*
+                    started: true,
+                };
+                nested.settle();
+                nested
+            }
+
+            /// The view's own rule, over its tables and nested views.
+            pub fn outer(&self) -> &#rule {
+                &self.rule
+            }
+
+            #(#accessors)*
+
+            #(#updates)*
+
+            /// After a restore: starts tracking the nested views' changes
+            /// from the restored state, which the rule was fed.
+            fn resume(&mut self) {
+                if !self.started {
+                    self.started = true;
+                    #(::ivm::__private::settle(&mut self.#field_names, |_, _| {});)*
+                }
+            }
+
+            /// Feeds each nested view's rows that went and came since the
+            /// previous call to the parts that read it, in order.
+            fn settle(&mut self) {
+                #(#settles)*
+            }
+
+            #(#feeds)*
+        }
+
+        impl ::core::default::Default for #name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl ::ivm::View for #name {
+            type Change = #change;
+            type Key = <#rule as ::ivm::View>::Key;
+            type Payload = <#rule as ::ivm::View>::Payload;
+
+            fn apply<I: ::core::iter::IntoIterator<Item = #change>>(&mut self, changes: I) {
+                for change in changes {
+                    match change {
+                        #(#variants)*
+                    }
+                }
+            }
+            fn iter(&self) -> impl ::core::iter::Iterator<Item = (Self::Key, Self::Payload)> + '_ {
+                ::ivm::View::iter(&self.rule)
+            }
+            fn get(&self, key: &Self::Key) -> Self::Payload {
+                ::ivm::View::get(&self.rule, key)
+            }
+            fn len(&self) -> usize {
+                ::ivm::View::len(&self.rule)
+            }
+            fn is_empty(&self) -> bool {
+                ::ivm::View::is_empty(&self.rule)
+            }
+            fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (Self::Key, Self::Payload, Self::Payload)> + '_ {
+                ::ivm::View::changes(&mut self.rule)
+            }
+        }
+    }
+}
+
+/// The pieces, then the view's own rule.
+fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
+    let mut parts: Vec<Part<'a>> = view
+        .pieces
+        .iter()
+        .zip(rule_deletes)
+        .map(|(p, &deletes)| Part {
+            field: format_ident!("{}", crate::sql::lower::sanitize(&p.wrapper.sql_name)),
+            ty: p.wrapper.name.clone(),
+            tables: &p.wrapper.tables,
+            item: &p.item,
+            deletes,
+        })
+        .collect();
+    parts.push(Part {
+        field: format_ident!("rule"),
+        ty: view.wrapper.rule.clone(),
+        tables: &view.wrapper.tables,
+        item: &view.item,
+        deletes: *rule_deletes.last().expect("the view's own"),
+    });
+    parts
+}
+
+/// `insert_<table>` (and `delete_<table>`) of the composite: the row goes
+/// to each part that reads the table, then the pieces settle. A delete
+/// that one part refuses is taken back from the parts that took it.
+fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
+    let readers: Vec<&Part<'_>> = parts
+        .iter()
+        .filter(|p| p.tables.iter().any(|r| r.name == t.name))
+        .collect();
+    let columns: Vec<&Ident> = t.columns.iter().map(|c| &c.0).collect();
+    let types = t.columns.iter().map(|c| c.2.rust());
+    let params: Vec<TokenStream> = columns
+        .iter()
+        .zip(types)
+        .map(|(c, ty)| quote! { #c: #ty })
+        .collect();
+    let copies = quote! { #(::core::clone::Clone::clone(&#columns)),* };
+    let insert = format_ident!("insert_{}", t.method);
+    let delete = format_ident!("delete_{}", t.method);
+    let inserts = readers.iter().map(|p| {
+        let field = &p.field;
+        quote! { self.#field.#insert(#copies); }
+    });
+    let insert_doc = format!(" Inserts one row into `{}`.", t.name);
+    let insert_fn = quote! {
+        #[doc = #insert_doc]
+        pub fn #insert(&mut self, #(#params),*) {
+            self.resume();
+            #(#inserts)*
+            self.settle();
+        }
+    };
+    if !deletes {
+        return insert_fn;
+    }
+    let deletes = readers.iter().enumerate().map(|(i, p)| {
+        let field = &p.field;
+        let undo = readers[..i].iter().map(|q| {
+            let field = &q.field;
+            quote! { self.#field.#insert(#copies); }
+        });
+        quote! {
+            if let ::core::result::Result::Err(e) = self.#field.#delete(#copies) {
+                #(#undo)*
+                return ::core::result::Result::Err(e);
+            }
+        }
+    });
+    let delete_doc = format!(
+        " Deletes one copy of a row of `{}` inserted before; nothing changes when a part refuses it.",
+        t.name
+    );
+    quote! {
+        #insert_fn
+
+        #[doc = #delete_doc]
+        pub fn #delete(&mut self, #(#params),*) -> ::ivm::Result<()> {
+            self.resume();
+            #(#deletes)*
+            self.settle();
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// The parts that read piece `p` as a table.
+fn readers<'p, 'a>(p: &Part<'a>, parts: &'p [Part<'a>]) -> Vec<&'p Part<'a>> {
+    let name = p.field.to_string();
+    parts
+        .iter()
+        .filter(|r| r.tables.iter().any(|t| t.name == name))
+        .collect()
+}
+
+/// One piece's changed rows, fed to each of its readers.
+fn settle(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> TokenStream {
+    let field = &p.field;
+    let calls = readers(p, parts).into_iter().map(|r| {
+        let reader = &r.field;
+        let feed = feed_name(p, r);
+        quote! { Self::#feed(&mut self.#reader, row, copies); }
+    });
+    let settle = match piece.wrapper.shape {
+        ViewShape::Keyless => quote! { settle_keyless },
+        ViewShape::Grouped | ViewShape::Bag => quote! { settle },
+    };
+    quote! {
+        ::ivm::__private::#settle(&mut self.#field, |row, copies| {
+            #(#calls)*
+        });
+    }
+}
+
+fn feed_name(p: &Part<'_>, r: &Part<'_>) -> Ident {
+    format_ident!("feed_{}_into_{}", p.field, r.field)
+}
+
+/// For each reader of piece `p`, how a row of `p` becomes `copies` rows
+/// (or fewer, where negative) of the reader's table `p`. A column the
+/// reader reads that is NULL keeps the row out (the reader reads it only
+/// where NULL would reject the row); one it does not read is any value.
+fn feeds(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> Vec<TokenStream> {
+    let row = format_ident!("{}Row", piece.wrapper.name);
+    let table = p.field.to_string();
+    readers(p, parts)
+        .into_iter()
+        .map(|r| {
+            let feed = feed_name(p, r);
+            let reader = &r.ty;
+            let read = read_columns(r.item, &camel(&table), piece.wrapper.fields.len());
+            let local = |f: &crate::sql::ViewField| format_ident!("__{}", f.name);
+            let values = piece.wrapper.fields.iter().zip(&read).map(|(f, &read)| {
+                let (field, local) = (&f.name, local(f));
+                match (f.nulls.nullable(), read) {
+                    (false, _) => quote! { let #local = ::core::clone::Clone::clone(&row.#field); },
+                    (true, true) => quote! {
+                        let ::core::option::Option::Some(#local) = ::core::clone::Clone::clone(&row.#field) else {
+                            return;
+                        };
+                    },
+                    (true, false) => quote! {
+                        let #local = ::core::clone::Clone::clone(&row.#field).unwrap_or_default();
+                    },
+                }
+            });
+            let names: Vec<Ident> = piece.wrapper.fields.iter().map(local).collect();
+            let args = quote! { #(::core::clone::Clone::clone(&#names)),* };
+            let method = &r
+                .tables
+                .iter()
+                .find(|t| t.name == table)
+                .expect("a reader reads the piece")
+                .method;
+            let insert = format_ident!("insert_{}", method);
+            let delete = format_ident!("delete_{}", method);
+            let removal = if r.deletes {
+                quote! {
+                    into.#delete(#args).expect("ivm: a nested view's row is fed before it goes");
+                }
+            } else {
+                quote! { unreachable!("ivm: rows of this nested view never go") }
+            };
+            let doc = format!(" Rows of nested view `{table}` into `{}`: `copies` of `row`, taken away where negative.", r.field);
+            quote! {
+                #[doc = #doc]
+                fn #feed(into: &mut #reader, row: &#row, copies: i64) {
+                    #(#values)*
+                    for _ in 0..copies.unsigned_abs() {
+                        if copies > 0 {
+                            into.#insert(#args);
+                        } else {
+                            #removal
+                        }
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// Which of relation `relation`'s `width` columns `item` reads: matches
+/// against a constant, or binds to a variable that something else reads
+/// (an atom binds a variable even where nothing reads its columns, and
+/// such a column is not read).
+fn read_columns(item: &QueryItem, relation: &str, width: usize) -> Vec<bool> {
+    let rule = &item.rule;
+    let atoms: Vec<&AtomSyntax> = rule
+        .atoms
+        .iter()
+        .chain(rule.exists.iter().flat_map(|e| &e.atoms))
+        .collect();
+    let uses = |v: &Ident| {
+        let mut n = rule.head.iter().filter(|h| *h == v).count();
+        n += atoms
+            .iter()
+            .flat_map(|a| &a.args)
+            .filter(|arg| matches!(arg, ArgSyntax::Var(w) if w == v))
+            .count();
+        let exprs = rule
+            .exprs
+            .iter()
+            .chain(rule.exists.iter().flat_map(|e| &e.exprs));
+        for e in exprs {
+            idents(e.expr.to_token_stream(), &mut |ident, standalone| {
+                if standalone && ident == v {
+                    n += 1;
+                }
+            });
+        }
+        n
+    };
+    let mut read = vec![false; width];
+    for atom in atoms.iter().filter(|a| a.relation == relation) {
+        for (i, arg) in atom.args.iter().enumerate().take(width) {
+            read[i] |= match arg {
+                ArgSyntax::Var(v) => uses(v) > 1,
+                ArgSyntax::Wildcard(_) => false,
+                _ => true,
+            };
+        }
+    }
+    read
+}

@@ -68,3 +68,12 @@ pub mod higher_order {
 pub mod tpch_sql {
     include!(concat!(env!("OUT_DIR"), "/tpch_sql.rs"));
 }
+
+/// TPC-H's nested queries 2, 11, 15, 17, 18, 20 and 22 written in SQL
+/// (`queries/tpch_nested.sql`): `TpchQ2`, `TpchQ11`, ..., each with its
+/// nested views inside (`docs/design.md#nested-sql`), fed as text with
+/// [`tpch::data::text`].
+#[allow(deprecated)]
+pub mod tpch_nested {
+    include!(concat!(env!("OUT_DIR"), "/tpch_nested.rs"));
+}

@@ -1,4 +1,6 @@
-//! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without orders) written in SQL (`queries/tpch_sql.sql`), loaded
+//! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without
+//! orders) written in SQL (`queries/tpch_sql.sql`), and the nested Q2,
+//! Q11, Q15, Q17, Q18, Q20 and Q22 (`queries/tpch_nested.sql`), loaded
 //! through `insert_text` with generated data at two scale factors, agree
 //! with SQLite's answers over the same rows: after the load, after a part
 //! of every table is deleted through `delete_text` (rows the views count
@@ -9,16 +11,29 @@
 
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
+use ivm_generated_examples::tpch_nested::{
+    Revenue0, TpchQ2, TpchQ11, TpchQ15, TpchQ17, TpchQ17Wide, TpchQ18, TpchQ18Wide, TpchQ20,
+    TpchQ22,
+};
 use ivm_generated_examples::tpch_sql::{
     TpchIdleCustomers, TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14,
 };
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
+/// The revenue of TPC-H Q15's `revenue0` in SQLite's spelling.
+macro_rules! revenue0 {
+    () => {
+        "(SELECT l_suppkey AS supplier_no, SUM(l_extendedprice * (1 - l_discount)) AS total_revenue
+        FROM lineitem WHERE l_shipdate >= '1996-01-01' AND l_shipdate < '1996-04-01'
+        GROUP BY l_suppkey)"
+    };
+}
+
 /// SQLite's spelling of each view's SELECT (the same query with its dates
-/// as text and its date arithmetic done), with the positions of its group
-/// key's columns.
-const SQLITE: [(&str, &[usize], &str); 9] = [
+/// as text and its date arithmetic done, a view it reads written out),
+/// with the positions of the columns that order its rows.
+const SQLITE: [(&str, &[usize], &str); 19] = [
     (
         "tpch_q1",
         &[0, 1],
@@ -101,6 +116,108 @@ const SQLITE: [(&str, &[usize], &str); 9] = [
         GROUP BY o_orderpriority",
     ),
     (
+        "tpch_q2",
+        &[3, 1],
+        "SELECT s_acctbal, s_name, n_name, p_partkey, p_mfgr, s_address, s_phone, s_comment
+        FROM part, supplier, partsupp, nation, region
+        WHERE p_partkey = ps_partkey AND s_suppkey = ps_suppkey AND p_size = 15
+            AND p_type LIKE '%BRASS' AND s_nationkey = n_nationkey
+            AND n_regionkey = r_regionkey AND r_name = 'EUROPE'
+            AND ps_supplycost = (
+                SELECT MIN(ps_supplycost) FROM partsupp, supplier, nation, region
+                WHERE p_partkey = ps_partkey AND s_suppkey = ps_suppkey
+                    AND s_nationkey = n_nationkey AND n_regionkey = r_regionkey
+                    AND r_name = 'EUROPE')",
+    ),
+    (
+        "tpch_q11",
+        &[0],
+        "SELECT ps_partkey, SUM(ps_supplycost * ps_availqty)
+        FROM partsupp, supplier, nation
+        WHERE ps_suppkey = s_suppkey AND s_nationkey = n_nationkey AND n_name = 'GERMANY'
+        GROUP BY ps_partkey
+        HAVING SUM(ps_supplycost * ps_availqty) > (
+            SELECT SUM(ps_supplycost * ps_availqty) * 0.0001
+            FROM partsupp, supplier, nation
+            WHERE ps_suppkey = s_suppkey AND s_nationkey = n_nationkey AND n_name = 'GERMANY')",
+    ),
+    (
+        "revenue0",
+        &[0],
+        concat!("SELECT * FROM ", revenue0!()),
+    ),
+    (
+        "tpch_q15",
+        &[0],
+        concat!(
+            "SELECT s_suppkey, s_name, s_address, s_phone, total_revenue FROM supplier, ",
+            revenue0!(),
+            " revenue0 WHERE s_suppkey = supplier_no AND total_revenue = (SELECT MAX(total_revenue) FROM ",
+            revenue0!(),
+            " revenue0)"
+        ),
+    ),
+    (
+        "tpch_q17",
+        &[],
+        "SELECT SUM(l_extendedprice) / 7.0 FROM lineitem, part
+        WHERE p_partkey = l_partkey AND p_brand = 'Brand#23' AND p_container = 'MED BOX'
+            AND l_quantity < (SELECT 0.2 * AVG(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)",
+    ),
+    (
+        "tpch_q17_wide",
+        &[],
+        "SELECT SUM(l_extendedprice) / 7.0 FROM lineitem, part
+        WHERE p_partkey = l_partkey AND p_brand = 'Brand#23'
+            AND l_quantity < (SELECT 0.2 * AVG(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)",
+    ),
+    (
+        "tpch_q18_wide",
+        &[2],
+        "SELECT c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, SUM(l_quantity)
+        FROM customer, orders, lineitem
+        WHERE o_orderkey IN (
+                SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING SUM(l_quantity) > 150)
+            AND c_custkey = o_custkey AND o_orderkey = l_orderkey
+        GROUP BY c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice",
+    ),
+    (
+        "tpch_q18",
+        &[2],
+        "SELECT c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, SUM(l_quantity)
+        FROM customer, orders, lineitem
+        WHERE o_orderkey IN (
+                SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING SUM(l_quantity) > 300)
+            AND c_custkey = o_custkey AND o_orderkey = l_orderkey
+        GROUP BY c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice",
+    ),
+    (
+        "tpch_q20",
+        &[0, 1],
+        "SELECT s_name, s_address FROM supplier, nation
+        WHERE s_suppkey IN (
+                SELECT ps_suppkey FROM partsupp
+                WHERE ps_partkey IN (SELECT p_partkey FROM part WHERE p_name LIKE 'forest%')
+                    AND ps_availqty > (
+                        SELECT 0.5 * SUM(l_quantity) FROM lineitem
+                        WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey
+                            AND l_shipdate >= '1994-01-01' AND l_shipdate < '1995-01-01'))
+            AND s_nationkey = n_nationkey AND n_name = 'CANADA'",
+    ),
+    (
+        "tpch_q22",
+        &[0],
+        "SELECT cntrycode, COUNT(*), SUM(c_acctbal) FROM (
+            SELECT substr(c_phone, 1, 2) AS cntrycode, c_acctbal FROM customer
+            WHERE substr(c_phone, 1, 2) IN ('13', '31', '23', '29', '30', '18', '17')
+                AND c_acctbal > (
+                    SELECT AVG(c_acctbal) FROM customer
+                    WHERE c_acctbal > 0.00
+                        AND substr(c_phone, 1, 2) IN ('13', '31', '23', '29', '30', '18', '17'))
+                AND NOT EXISTS (SELECT * FROM orders WHERE o_custkey = c_custkey)) AS custsale
+        GROUP BY cntrycode",
+    ),
+    (
         "tpch_idle_customers",
         &[0],
         "SELECT c_nationkey, COUNT(*), SUM(c_acctbal) FROM customer
@@ -111,7 +228,7 @@ const SQLITE: [(&str, &[usize], &str); 9] = [
 
 /// The schema's `CREATE TABLE` statements, which SQLite reads as well.
 fn schema() -> String {
-    let sql: String = include_str!("../queries/tpch_sql.sql")
+    let sql: String = include_str!("../queries/tpch_nested.sql")
         .lines()
         .filter(|l| !l.trim_start().starts_with("--"))
         .map(|l| format!("{l}\n"))
@@ -139,7 +256,8 @@ impl Copies {
             CREATE INDEX orders_key ON orders (o_orderkey);
             CREATE INDEX lineitem_key ON lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber);
             CREATE INDEX part_key ON part (p_partkey);
-            CREATE INDEX supplier_key ON supplier (s_suppkey);",
+            CREATE INDEX supplier_key ON supplier (s_suppkey);
+            CREATE INDEX partsupp_key ON partsupp (ps_partkey, ps_suppkey);",
         )
         .unwrap();
         Copies {
@@ -153,6 +271,16 @@ impl Copies {
                 Box::new(TpchQ14::new()),
                 Box::new(TpchQ4::new()),
                 Box::new(TpchIdleCustomers::new()),
+                Box::new(TpchQ2::new()),
+                Box::new(TpchQ11::new()),
+                Box::new(Revenue0::new()),
+                Box::new(TpchQ15::new()),
+                Box::new(TpchQ17::new()),
+                Box::new(TpchQ18::new()),
+                Box::new(TpchQ17Wide::new()),
+                Box::new(TpchQ18Wide::new()),
+                Box::new(TpchQ20::new()),
+                Box::new(TpchQ22::new()),
             ],
             sql,
         }
@@ -274,6 +402,9 @@ fn run(scale: f64, seed: u64) {
     for c in &db.customers {
         copies.insert("customer", &text::customer(c));
     }
+    for p in &db.partsupps {
+        copies.insert("partsupp", &text::partsupp(p));
+    }
     for o in &db.orders {
         copies.insert("orders", &text::order(o));
     }
@@ -301,6 +432,13 @@ fn run(scale: f64, seed: u64) {
     for s in db.suppliers.iter().step_by(3) {
         copies.delete("supplier", &text::supplier(s), &["s_suppkey"]);
     }
+    for p in db.partsupps.iter().step_by(3) {
+        copies.delete(
+            "partsupp",
+            &text::partsupp(p),
+            &["ps_partkey", "ps_suppkey"],
+        );
+    }
     for n in db.nations.iter().step_by(7) {
         copies.delete("nation", &text::nation(n), &["n_nationkey"]);
     }
@@ -319,6 +457,9 @@ fn run(scale: f64, seed: u64) {
     }
     for s in db.suppliers.iter().step_by(9) {
         copies.insert("supplier", &text::supplier(s));
+    }
+    for p in db.partsupps.iter().step_by(9) {
+        copies.insert("partsupp", &text::partsupp(p));
     }
     for n in db.nations.iter().step_by(14) {
         copies.insert("nation", &text::nation(n));

@@ -99,6 +99,8 @@ pub enum Scalar {
     /// `CASE WHEN c THEN a ELSE b END`, in the branches' common type (a
     /// CASE of several WHENs nests).
     Case(Box<Scalar>, Box<Scalar>, Box<Scalar>, SqlType),
+    /// `SUBSTRING(text FROM start [FOR length])`, with constant positions.
+    Substring(Box<Scalar>, usize, Option<usize>),
 }
 
 impl Scalar {
@@ -116,6 +118,7 @@ impl Scalar {
             | Scalar::Like(..) => SqlType::Bool,
             Scalar::Extract(..) => SqlType::BigInt,
             Scalar::Case(.., t) => *t,
+            Scalar::Substring(..) => SqlType::Text,
         }
     }
 
@@ -141,9 +144,11 @@ impl Scalar {
                 a.visit(f);
                 b.visit(f);
             }
-            Scalar::Neg(e) | Scalar::Not(e) | Scalar::Like(e, ..) | Scalar::Extract(_, e) => {
-                e.visit(f)
-            }
+            Scalar::Neg(e)
+            | Scalar::Not(e)
+            | Scalar::Like(e, ..)
+            | Scalar::Extract(_, e)
+            | Scalar::Substring(e, ..) => e.visit(f),
             Scalar::Case(c, a, b, _) => {
                 c.visit(f);
                 a.visit(f);
@@ -232,6 +237,14 @@ impl Scalar {
                 let c = bare(c.rust(name));
                 let (a, b) = (bare(cast(a, *ty, name)), bare(cast(b, *ty, name)));
                 quote! { if #c { #a } else { #b } }
+            }
+            Scalar::Substring(e, start, length) => {
+                let e = e.rust(name);
+                let length = match length {
+                    Some(n) => quote! { ::core::option::Option::Some(#n) },
+                    None => quote! { ::core::option::Option::None },
+                };
+                quote! { ::ivm::sql::substring(#e, #start, #length) }
             }
         }
     }
@@ -381,6 +394,18 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
             escape_char: None,
         } => like(scalar(expr, resolve)?, pattern, *negated, loc, resolve)?,
         Expr::Extract { field, expr, .. } => extract(field, scalar(expr, resolve)?, loc)?,
+        Expr::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => substring(
+            scalar(expr, resolve)?,
+            substring_from.as_deref(),
+            substring_for.as_deref(),
+            loc,
+            resolve,
+        )?,
         Expr::Case {
             operand,
             conditions,
@@ -500,6 +525,35 @@ fn like(
             "the pattern of LIKE must be a string constant".to_string(),
         )),
     }
+}
+
+/// `SUBSTRING(e FROM start FOR length)` of a string, with constant
+/// positions of at least 1 (where PostgreSQL and SQLite agree).
+fn substring(
+    e: Scalar,
+    from: Option<&Expr>,
+    length: Option<&Expr>,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    if e.ty() != SqlType::Text {
+        return Err((
+            loc,
+            format!("SUBSTRING needs a string, found a {}", e.ty().name()),
+        ));
+    }
+    let position = |e: Option<&Expr>, least: i64| -> Result<Option<usize>, (Loc, String)> {
+        let Some(e) = e else { return Ok(None) };
+        match scalar(e, resolve)? {
+            Scalar::Const(Value::Int(n)) if n >= least => Ok(usize::try_from(n).ok()),
+            _ => Err((
+                loc,
+                format!("SUBSTRING takes constant positions and lengths of at least {least}"),
+            )),
+        }
+    };
+    let start = position(from, 1)?.unwrap_or(1);
+    Ok(Scalar::Substring(Box::new(e), start, position(length, 0)?))
 }
 
 /// `EXTRACT(YEAR|MONTH|DAY FROM e)` of a date.

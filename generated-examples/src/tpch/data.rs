@@ -1,6 +1,6 @@
 //! TPC-H data, generated here: the `CUSTOMER`, `ORDERS`, `LINEITEM`,
-//! `PART`, `SUPPLIER`, `NATION` and `REGION` tables of the benchmark's
-//! schema (all but `PARTSUPP`), with values drawn as its specification
+//! `PART`, `SUPPLIER`, `PARTSUPP`, `NATION` and `REGION` tables of the
+//! benchmark's schema, with values drawn as its specification
 //! (TPC-H 3.0, clause 4.2.3) describes, from a seeded generator, so that a
 //! test or a benchmark gets the same rows on every machine.
 //!
@@ -99,6 +99,16 @@ pub struct Part {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
+pub struct PartSupp {
+    pub partkey: i64,
+    pub suppkey: i64,
+    pub availqty: i32,
+    pub supplycost: i64,
+    pub comment: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
 pub struct Supplier {
     pub suppkey: i64,
     pub name: String,
@@ -140,6 +150,9 @@ pub struct Database {
     pub parts: Vec<Part>,
     /// `SUPPLIER`, by key.
     pub suppliers: Vec<Supplier>,
+    /// `PARTSUPP`, by part and supplier: four suppliers per part, the
+    /// ones order lines name.
+    pub partsupps: Vec<PartSupp>,
     /// `NATION`: the specification's 25.
     pub nations: Vec<Nation>,
     /// `REGION`: the specification's 5.
@@ -175,6 +188,26 @@ const NATIONS: [(&str, i32); 25] = [
     ("UNITED STATES", 1),
 ];
 const REGIONS: [&str; 5] = ["AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"];
+/// Some of the colours of the specification's part names.
+const COLOURS: [&str; 16] = [
+    "almond",
+    "antique",
+    "blue",
+    "burlywood",
+    "chartreuse",
+    "forest",
+    "frosted",
+    "green",
+    "honeydew",
+    "lavender",
+    "maroon",
+    "navy",
+    "orchid",
+    "peru",
+    "red",
+    "turquoise",
+];
+
 const TYPE_WORDS: [&[&str]; 3] = [
     &["STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"],
     &["ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"],
@@ -345,7 +378,14 @@ impl Database {
             let words = TYPE_WORDS.map(|w| rng.pick(w));
             db.parts.push(Part {
                 partkey,
-                name: rng.text(10, 55),
+                // The specification's names are five colours; here the
+                // first word is a colour (by key, so the stream is the
+                // one it was), which Q20's `p_name LIKE 'forest%'` reads.
+                name: format!(
+                    "{} {}",
+                    COLOURS[(partkey as usize * 7) % COLOURS.len()],
+                    rng.text(10, 48)
+                ),
                 mfgr: format!("Manufacturer#{mfgr}"),
                 brand: format!("Brand#{mfgr}{}", rng.range(1, 5)),
                 r#type: words.join(" "),
@@ -381,6 +421,29 @@ impl Database {
                 name: (*name).to_owned(),
                 comment: rng.text(31, 115),
             });
+        }
+        // PARTSUPP from a stream of its own, so the tables above are the
+        // rows they always were for a seed.
+        let mut rng = Rng(seed ^ 0x9a27_5eed_c0ff_ee11);
+        for partkey in 1..=parts {
+            let mut chosen = Vec::with_capacity(4);
+            for i in 0..4 {
+                let suppkey =
+                    (partkey + i * (suppliers / 4 + (partkey - 1) / suppliers)) % suppliers + 1;
+                // At a small scale two of the four can be one supplier:
+                // the pair is a key, so it is kept once.
+                if chosen.contains(&suppkey) {
+                    continue;
+                }
+                chosen.push(suppkey);
+                db.partsupps.push(PartSupp {
+                    partkey,
+                    suppkey,
+                    availqty: rng.range(1, 9_999) as i32,
+                    supplycost: rng.range(100, 100_000),
+                    comment: rng.text(49, 198),
+                });
+            }
         }
         db
     }
@@ -589,7 +652,18 @@ mod tests {
 /// (`queries/tpch.sql`): money and rates as decimals (`1234.56`, `0.05`),
 /// dates as `yyyy-mm-dd`. What a loader gives to `insert_text`.
 pub mod text {
-    use super::{Customer, Lineitem, Nation, Order, Part, Region, Supplier};
+    use super::{Customer, Lineitem, Nation, Order, Part, PartSupp, Region, Supplier};
+
+    /// A `PARTSUPP` row's fields.
+    pub fn partsupp(p: &PartSupp) -> Vec<String> {
+        vec![
+            p.partkey.to_string(),
+            p.suppkey.to_string(),
+            p.availqty.to_string(),
+            hundredths(p.supplycost),
+            p.comment.clone(),
+        ]
+    }
 
     /// Hundredths as a decimal with two digits: `-1234` is `-12.34`.
     pub fn hundredths(v: i64) -> String {

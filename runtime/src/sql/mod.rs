@@ -46,7 +46,7 @@ mod view;
 pub use date::Date;
 pub use decimal::Decimal;
 pub use double::Double;
-pub use text::{FromSqlText, like, read_field};
+pub use text::{FromSqlText, like, read_field, substring};
 pub use view::{TextRetract, TextView};
 
 /// Why a text could not be read as a [`Decimal`], a [`Double`] or a

@@ -5,6 +5,41 @@ use std::num::IntErrorKind;
 
 use super::{Date, Decimal, Double};
 
+/// SQL's `SUBSTRING(text FROM start FOR length)`: the characters from
+/// position `start` (the first is 1), `length` of them, or to the end
+/// without a length. The lowering takes constant positions of at least 1
+/// only, where PostgreSQL and SQLite agree.
+///
+/// ```
+/// use ivm::sql::substring;
+///
+/// assert_eq!(substring("13-555-0199", 1, Some(2)), "13");
+/// assert_eq!(substring("äöü", 2, None), "öü");
+/// assert_eq!(substring("ab", 2, Some(5)), "b");
+/// assert_eq!(substring("ab", 4, Some(1)), "");
+/// ```
+pub fn substring(text: &str, start: usize, length: Option<usize>) -> &str {
+    let byte = |chars: usize| {
+        text.char_indices()
+            .nth(chars)
+            .map_or(text.len(), |(at, _)| at)
+    };
+    let from = byte(start.saturating_sub(1));
+    let to = match length {
+        Some(n) => from + byte_len(&text[from..], n),
+        None => text.len(),
+    };
+    &text[from..to]
+}
+
+/// The bytes of the first `chars` characters of `text` (all of it if it
+/// has fewer).
+fn byte_len(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(at, _)| at)
+}
+
 /// SQL's `text LIKE pattern`: `%` in the pattern matches any run of
 /// characters (the empty one too), `_` exactly one character, and every
 /// other character itself. Case-sensitive, as in PostgreSQL; there is no

@@ -33,6 +33,22 @@ pub struct Report {
     /// The reports of the queries behind the semijoins, in the order of
     /// `query.semijoins`.
     pub semijoins: Vec<SemijoinReports>,
+    /// The nested views a SQL view reads (`docs/design.md#nested-sql`),
+    /// each after those it reads.
+    pub nested: Vec<NestedReport>,
+}
+
+/// A nested view of a SQL view: its report, and what reads it.
+#[derive(Debug, Clone)]
+pub struct NestedReport {
+    /// Its SQL name: the relation its readers read it as.
+    pub name: String,
+    /// Its shape: how many of its rows one update can change.
+    pub shape: sql::ViewShape,
+    /// The SQL names of the views that read it (nested ones, or the view).
+    pub read_by: Vec<String>,
+    /// Its own report.
+    pub report: Report,
 }
 
 /// The reports of a semijoin's body and (for `not exists`) domain, each a
@@ -77,6 +93,7 @@ pub fn report(query: Query) -> Report {
         partition,
         sql: None,
         semijoins,
+        nested: Vec::new(),
     }
 }
 
@@ -88,21 +105,49 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
         let views = sql::parse(text, &sql::SpanMap::for_text(text))?;
         let mut reports = Vec::new();
         for view in views {
-            let file = syntax::ast::File {
-                items: vec![view.item],
-            };
-            for query in syntax::check(&file)? {
-                reports.push(Report {
-                    sql: Some(view.wrapper.sql.clone()),
-                    ..report(query)
+            let mut nested = Vec::new();
+            for piece in &view.pieces {
+                let read_by = view
+                    .pieces
+                    .iter()
+                    .chain(std::iter::once(&view))
+                    .filter(|v| {
+                        v.wrapper
+                            .tables
+                            .iter()
+                            .any(|t| t.name == piece.wrapper.sql_name)
+                    })
+                    .map(|v| v.wrapper.sql_name.clone())
+                    .collect();
+                nested.push(NestedReport {
+                    name: piece.wrapper.sql_name.clone(),
+                    shape: piece.wrapper.shape,
+                    read_by,
+                    report: sql_report(&piece.item, &piece.wrapper.sql)?,
                 });
             }
+            reports.push(Report {
+                nested,
+                ..sql_report(&view.item, &view.wrapper.sql)?
+            });
         }
         return Ok(reports);
     }
     let file = syntax::parse_str(text)?;
     let queries = syntax::check(&file)?;
     Ok(queries.into_iter().map(report).collect())
+}
+
+/// The report of a SQL view's rule (one query), with its SQL.
+fn sql_report(item: &syntax::ast::QueryItem, sql: &str) -> syn::Result<Report> {
+    let file = syntax::ast::File {
+        items: vec![item.clone()],
+    };
+    let query = syntax::check(&file)?.pop().expect("one view, one query");
+    Ok(Report {
+        sql: Some(sql.to_string()),
+        ..report(query)
+    })
 }
 
 /// Lowers one checked and planned query to the IR, or gives the error of

@@ -1,5 +1,6 @@
 //! Snapshots of `ivmc explain` output: the example queries of
-//! `generated-examples/queries/` and a few rejections. A reviewer reads
+//! `generated-examples/queries/` (rule language and SQL, TPC-H's nested
+//! queries with their nested views among them) and a few rejections. A reviewer reads
 //! the diff when the analysis or the wording changes.
 
 mod common;
@@ -20,7 +21,7 @@ fn example_queries() {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("queries folder")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ivm"))
+        .filter(|p| p.extension().is_some_and(|x| x == "ivm" || x == "sql"))
         .collect();
     files.sort();
     assert!(files.len() >= 3);

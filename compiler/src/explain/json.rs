@@ -92,6 +92,23 @@ pub fn to_json(r: &Report) -> Value {
     if let Some(sql) = &r.sql {
         out["sql"] = json!(sql);
     }
+    if !r.nested.is_empty() {
+        let nested: Vec<Value> = r
+            .nested
+            .iter()
+            .map(|n| {
+                json!({
+                    "name": n.name,
+                    "shape": format!("{:?}", n.shape).to_lowercase(),
+                    "read_by": n.read_by,
+                    "report": to_json(&n.report),
+                })
+            })
+            .collect();
+        out["nested"] = json!(nested);
+        out["verdict"]["sharding"] =
+            json!({"workers": "one", "why": "the view reads nested views"});
+    }
     out
 }
 

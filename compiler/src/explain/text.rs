@@ -39,7 +39,82 @@ pub fn to_text(r: &Report) -> String {
         out.push('\n');
         out.push_str(&plan);
     }
+    nesting(&mut out, r);
     out
+}
+
+/// The nested views of a SQL view (`docs/design.md#nested-sql`): each
+/// with its strategy and bound and who reads it, what an update of each
+/// table goes to, and then each nested view's own report.
+fn nesting(out: &mut String, r: &Report) {
+    if r.nested.is_empty() {
+        return;
+    }
+    let update = |r: &Report| {
+        r.verdict.accepted().map_or("rejected".to_string(), |v| {
+            format!("{} in {}", v.strategy.keyword(), v.bounds.update)
+        })
+    };
+    let tables = |r: &Report| match &r.query.dialect {
+        crate::query::Dialect::Sql { tables, .. } => tables.iter().map(|t| t.1.clone()).collect(),
+        crate::query::Dialect::Rule => Vec::new(),
+    };
+    let view = match &r.query.dialect {
+        crate::query::Dialect::Sql { view, .. } => view.clone(),
+        crate::query::Dialect::Rule => r.query.name.to_string(),
+    };
+    out.push_str(
+        "\nnesting: each nested view is kept once; a row of it that goes or comes is a delete or an insert of the relation of its name in the views that read it\n",
+    );
+    for n in &r.nested {
+        let shape = match n.shape {
+            crate::sql::ViewShape::Grouped => "grouped",
+            crate::sql::ViewShape::Keyless => "one row",
+            crate::sql::ViewShape::Bag => "a bag",
+        };
+        let _ = writeln!(
+            out,
+            "  {}  ({shape}) {} per update; read by {}",
+            n.name,
+            update(&n.report),
+            n.read_by.join(", ")
+        );
+    }
+    // Every part, in the order an update reaches them.
+    let parts: Vec<(String, &Report)> = r
+        .nested
+        .iter()
+        .map(|n| (n.name.clone(), &n.report))
+        .chain(std::iter::once((view.clone(), r)))
+        .collect();
+    let mut sources: Vec<String> = Vec::new();
+    for (_, p) in &parts {
+        for t in tables(p) {
+            if !sources.contains(&t) {
+                sources.push(t);
+            }
+        }
+    }
+    out.push_str("  an update of a table or of a nested view's rows goes to each part that reads it, in order:\n");
+    let width = sources.iter().map(String::len).max().unwrap_or(0);
+    for source in &sources {
+        let readers: Vec<String> = parts
+            .iter()
+            .filter(|(_, p)| tables(p).contains(source))
+            .map(|(name, p)| format!("{name} ({})", update(p)))
+            .collect();
+        let _ = writeln!(out, "    {source:width$}  {}", readers.join(", "));
+    }
+    for n in &r.nested {
+        let _ = writeln!(out, "\nnested view {} of {view}", n.name);
+        for line in to_text(&n.report).lines() {
+            if line.is_empty() {
+                out.push('\n');
+            } else {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+    }
 }
 
 /// The `classes` section: each class test with its witness where the
@@ -129,7 +204,14 @@ fn accepted_section(out: &mut String, r: &Report, v: &Accepted) {
     if let Some(changes) = super::changes(r) {
         let _ = writeln!(out, "  changes()    {changes}");
     }
-    let _ = writeln!(out, "  sharding     {}", r.partition.describe(&r.query));
+    if r.nested.is_empty() {
+        let _ = writeln!(out, "  sharding     {}", r.partition.describe(&r.query));
+    } else {
+        let _ = writeln!(
+            out,
+            "  sharding     one worker: the view reads nested views (docs/sharding.md)"
+        );
+    }
     if let Some(space) = &v.bounds.space {
         let _ = writeln!(out, "  space        {space}");
     }

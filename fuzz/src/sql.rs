@@ -136,12 +136,39 @@ fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
 }
 
 fn view(rng: &mut Rng, i: usize) -> String {
+    // Now and then a view over an earlier view: a nested view kept once
+    // inside it (SQLite reads it through a WITH clause).
+    if i > 0 && rng.index(12) == 0 {
+        let j = rng.index(i);
+        let select = pick(rng, &["COUNT(*) AS n", "COUNT(*) AS n, SUM(1) AS m"]);
+        return format!(
+            "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {select} FROM random_{j} v;"
+        );
+    }
     // FROM: one to three items, each joined to an earlier one.
     let items: Vec<usize> = (0..1 + rng.index(3))
         .map(|_| rng.index(SCHEMA.len()))
         .collect();
     let alias = |k: usize| format!("x{k}");
-    let mut from = format!("{} {}", SCHEMA[items[0]].name, alias(0));
+    // The first item is now and then a derived table of all its table's
+    // columns, filtered: a nested view of the same columns.
+    let mut from = if rng.index(8) == 0 {
+        let filter = (rng.index(2) == 0)
+            .then(|| {
+                format!(
+                    " WHERE {}",
+                    pick(rng, SCHEMA[items[0]].conditions).replace("{}", "y")
+                )
+            })
+            .unwrap_or_default();
+        format!(
+            "(SELECT * FROM {} y{filter}) {}",
+            SCHEMA[items[0]].name,
+            alias(0)
+        )
+    } else {
+        format!("{} {}", SCHEMA[items[0]].name, alias(0))
+    };
     let mut conditions: Vec<String> = Vec::new();
     for (k, &table) in items.iter().enumerate().skip(1) {
         let other = rng.index(k);
@@ -190,6 +217,12 @@ fn view(rng: &mut Rng, i: usize) -> String {
                 inner.name
             )
         });
+    }
+    // Now and then a column compared with a scalar subquery, correlated on
+    // a join column or not: a nested view keyed by the correlation.
+    if rng.index(6) == 0 {
+        let k = rng.index(items.len());
+        conditions.push(scalar_condition(rng, &SCHEMA[items[k]], &alias(k)));
     }
     let theta = items.len() > 1 && rng.index(5) == 0;
     if theta {
@@ -327,9 +360,75 @@ fn view(rng: &mut Rng, i: usize) -> String {
     }
     if !keys.is_empty() {
         sql.push_str(&format!(" GROUP BY {}", keys.join(", ")));
+        // HAVING over the group's aggregates: the groups a nested view
+        // keeps, filtered (not over a quotient, which can be NULL).
+        if rng.index(5) == 0 && !select.iter().any(|s| s.contains(" / ")) {
+            let t = term(rng);
+            let having = match rng.index(4) {
+                0 => "COUNT(*) > 1".to_owned(),
+                1 => format!("SUM({t}) > 0"),
+                2 => format!("MIN({t}) < 2 AND COUNT(*) <> 2"),
+                _ => {
+                    let inner = &SCHEMA[rng.index(SCHEMA.len())];
+                    let u = qualify(pick(rng, inner.terms), "y");
+                    format!("2 * SUM({t}) >= (SELECT SUM({u}) FROM {} y)", inner.name)
+                }
+            };
+            sql.push_str(&format!(" HAVING {having}"));
+        }
+    }
+    // Now and then the whole SELECT is a derived table that an outer one
+    // counts.
+    if rng.index(10) == 0
+        && let Some((head, body)) = sql.split_once(" AS SELECT ")
+    {
+        let outer = pick(rng, &["COUNT(*) AS n", "COUNT(*) AS n, SUM(2) AS m"]);
+        sql = format!("{head} AS SELECT {outer} FROM (SELECT {body}) d");
     }
     sql.push(';');
     sql
+}
+
+/// `x.col <op> (SELECT <aggregate> FROM t y [WHERE ..])`, correlated on a
+/// join column or not, or `x.col IN (SELECT <aggregate> ..)`.
+fn scalar_condition(rng: &mut Rng, outer: &Table, alias: &str) -> String {
+    let inner = &SCHEMA[rng.index(SCHEMA.len())];
+    let lhs = format!("{alias}.{}", pick(rng, outer.integers));
+    let t = qualify(pick(rng, inner.terms), "y");
+    let mut wheres = Vec::new();
+    let correlated = rng.index(2) == 0;
+    if correlated {
+        let (theirs, mine) = join_columns(rng, inner, outer);
+        wheres.push(format!("y.{theirs} = {alias}.{mine}"));
+    }
+    if rng.index(2) == 0 {
+        wheres.push(pick(rng, inner.conditions).replace("{}", "y"));
+    }
+    // A correlated COUNT is 0, not NULL, where no row matches: an outer
+    // join, not supported yet.
+    let aggregates: &[&str] = if correlated {
+        &[
+            "SUM({})",
+            "AVG({})",
+            "MIN({})",
+            "MAX({})",
+            "2 * SUM({}) - 1",
+        ]
+    } else {
+        &["SUM({})", "AVG({})", "MAX({})", "COUNT(*)", "COUNT(*) - 1"]
+    };
+    let aggregate = pick(rng, aggregates).replace("{}", &t);
+    let filter = if wheres.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", wheres.join(" AND "))
+    };
+    let subquery = format!("(SELECT {aggregate} FROM {} y{filter})", inner.name);
+    if rng.index(5) == 0 {
+        return format!("{lhs} IN {subquery}");
+    }
+    let op = pick(rng, &["=", "<", "<=", ">", ">=", "<>"]);
+    format!("{lhs} {op} {subquery}")
 }
 
 /// Select items of every constant type (SQLite writes `TRUE` as 1 and a

@@ -408,13 +408,37 @@ fn compare(db: &Connection, view: &dyn TextRetract, select: &str) -> Result<(), 
 }
 
 /// SQLite's SELECT for a view: the one its struct reports it was compiled
-/// from, with dates as text ([`sqlite_dates`]).
+/// from, with dates as text ([`sqlite_dates`]). The views it reads come
+/// before it in its SQL (`CREATE VIEW v AS ..;\n`), and are a `WITH`
+/// clause here.
 pub fn select_of(view: &dyn TextRetract) -> String {
-    let (_, select) = view
-        .sql()
-        .split_once(" AS SELECT ")
-        .expect("CREATE VIEW .. AS SELECT");
-    sqlite_dates(&format!("SELECT {select}"))
+    let mut statements: Vec<&str> = view.sql().split(";\n").collect();
+    let last = statements.pop().expect("a statement");
+    let select = |statement: &str| {
+        statement
+            .split_once(" AS SELECT ")
+            .map(|(head, select)| {
+                // The name and any column list, without `WITH (..)` options.
+                let head = head.trim_start_matches("CREATE VIEW ");
+                let name = head.split_once(" WITH (").map_or(head, |(name, _)| name);
+                (name.to_owned(), format!("SELECT {select}"))
+            })
+            .expect("CREATE VIEW .. AS SELECT")
+    };
+    let (_, body) = select(last);
+    let with: Vec<String> = statements
+        .into_iter()
+        .map(|s| {
+            let (name, select) = select(s);
+            format!("{name} AS ({select})")
+        })
+        .collect();
+    let text = if with.is_empty() {
+        body
+    } else {
+        format!("WITH {} {body}", with.join(", "))
+    };
+    sqlite_dates(&text)
 }
 
 /// The most live rows a soak stream keeps per table: past it, it deletes,

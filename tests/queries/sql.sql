@@ -247,10 +247,8 @@ CREATE VIEW derived_nested AS
 
 CREATE VIEW base_sums AS SELECT a, SUM(c) AS total FROM r GROUP BY a;
 
--- sqlite: SELECT COUNT(*) AS n, SUM(total) FROM (SELECT a, SUM(c) AS total FROM r GROUP BY a) base_sums WHERE total > 0
 CREATE VIEW over_view AS SELECT COUNT(*) AS n, SUM(total) FROM base_sums WHERE total > 0;
 
--- sqlite: SELECT a, total FROM (SELECT a, SUM(c) AS total FROM r GROUP BY a) base_sums WHERE total = (SELECT MAX(total) FROM (SELECT a, SUM(c) AS total FROM r GROUP BY a) base_sums)
 CREATE VIEW top_groups WITH (intractable = 'allow') AS
     SELECT a, total FROM base_sums WHERE total = (SELECT MAX(total) FROM base_sums);
 

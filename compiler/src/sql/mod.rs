@@ -299,6 +299,7 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                 declared.push(nest::Declared {
                     name: view_name,
                     select,
+                    sql,
                 });
                 views.push(view);
             }

@@ -44,6 +44,8 @@ pub struct Declared {
     pub name: String,
     /// Its SELECT, with a column list after the view's name applied.
     pub select: Select,
+    /// Its statement, as a later view that reads it quotes it.
+    pub sql: String,
 }
 
 /// A piece of the view being lowered.
@@ -73,8 +75,9 @@ struct Nest<'a> {
     top: String,
     /// The pieces, each after the pieces it reads.
     pieces: Vec<Piece>,
-    /// The options pieces take: the view's updates and
-    /// `intractable = 'allow'`, and no forced strategy.
+    /// The options pieces take: the view's updates, and
+    /// `intractable = 'allow'` where the view allows it or forces a
+    /// strategy; no forced strategy.
     piece_options: ViewOptions,
 }
 
@@ -96,15 +99,29 @@ pub fn view(
         declared,
         top: name.value.to_lowercase(),
         pieces: Vec::new(),
+        // A view that forces a strategy has opted in to its cost: its
+        // pieces may take any strategy the cost model picks.
         piece_options: ViewOptions {
             updates: options.updates.clone(),
             strategy: None,
-            allow_intractable: options.allow_intractable,
+            allow_intractable: options.allow_intractable || options.strategy.is_some(),
         },
     };
     let deletes = options.updates.as_deref() != Some("insert_only");
     let (mut view, _) = nest.lower(name, options, select, sql)?;
     view.deletes = deletes;
+    // The view's SQL is whole with the views it reads declared before it.
+    let mut statements: Vec<&str> = nest
+        .pieces
+        .iter()
+        .filter_map(|p| p.of_view.as_ref())
+        .filter_map(|v| declared.iter().find(|d| d.name == *v))
+        .map(|d| d.sql.as_str())
+        .collect();
+    if !statements.is_empty() {
+        statements.push(sql);
+        view.wrapper.sql = statements.join(";\n");
+    }
     view.pieces = nest.pieces.into_iter().map(|p| p.view).collect();
     Ok(view)
 }
@@ -311,6 +328,13 @@ impl Nest<'_> {
         split_and(selection, &mut conjuncts);
         let mut out = Vec::new();
         for mut conjunct in conjuncts {
+            // `x IN (SELECT <aggregate> ..)` without GROUP BY: the subquery
+            // has one value (per correlation), and IN is `=`.
+            if let Some((false, Some(lhs), query)) = as_semijoin(&conjunct)
+                && is_scalar(query)
+            {
+                conjunct = equal(lhs, Expr::Subquery(Box::new(query.clone())));
+            }
             if let Some((negated, lhs, query)) = as_semijoin(&conjunct)
                 && needs_piece(query)
             {
@@ -389,16 +413,15 @@ impl Nest<'_> {
         let mut projection = Vec::new();
         let mut keys = Vec::new();
         for (i, (own, _)) in correlation.iter().enumerate() {
-            let k = format!("k{}", i + 1);
             projection.push(SelectItem::ExprWithAlias {
                 expr: own.clone(),
-                alias: SqlIdent::with_span(loc, k.clone()),
+                alias: SqlIdent::with_span(loc, key_column(i)),
             });
             keys.push(own.clone());
         }
         projection.push(SelectItem::ExprWithAlias {
             expr: value,
-            alias: SqlIdent::with_span(loc, "value"),
+            alias: SqlIdent::with_span(loc, VALUE),
         });
         inner.projection = projection;
         inner.group_by = GroupByExpr::Expressions(keys, Vec::new());
@@ -414,11 +437,11 @@ impl Nest<'_> {
         let correlation = correlation
             .into_iter()
             .enumerate()
-            .map(|(i, (_, outer))| equal(column(&format!("k{}", i + 1)), outer))
+            .map(|(i, (_, outer))| equal(column(&key_column(i)), outer))
             .collect();
         Ok(Scalar {
             factor: table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc),
-            value: column("value"),
+            value: column(VALUE),
             correlation,
             nullable: *self.pieces[p].nullable.last().unwrap_or(&false) || grouped(&self.pieces[p]),
         })
@@ -520,14 +543,14 @@ impl Nest<'_> {
             };
             projection.push(SelectItem::ExprWithAlias {
                 expr: e.clone(),
-                alias: SqlIdent::with_span(loc, "value"),
+                alias: SqlIdent::with_span(loc, VALUE),
             });
         }
         let mut keys = Vec::new();
         for (i, (own, _)) in correlation.iter().enumerate() {
             projection.push(SelectItem::ExprWithAlias {
                 expr: own.clone(),
-                alias: SqlIdent::with_span(loc, format!("k{}", i + 1)),
+                alias: SqlIdent::with_span(loc, key_column(i)),
             });
             keys.push(own.clone());
         }
@@ -535,7 +558,7 @@ impl Nest<'_> {
             // An uncorrelated EXISTS asks whether the piece has a row.
             projection.push(SelectItem::ExprWithAlias {
                 expr: Expr::value(sqlparser::ast::Value::Boolean(true)),
-                alias: SqlIdent::with_span(loc, "present"),
+                alias: SqlIdent::with_span(loc, "nested_present"),
             });
         }
         inner.projection = projection;
@@ -559,17 +582,17 @@ impl Nest<'_> {
                 SqlIdent::with_span(loc, c.to_string()),
             ])
         };
-        let mut sub = snippet_select(&format!("SELECT * FROM {alias} AS {alias}"));
+        let mut sub = snippet_select(&format!("SELECT * FROM {alias} AS {alias}"), loc);
         sub.from[0].relation = table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc);
         sub.selection = and_all(
             correlation
                 .into_iter()
                 .enumerate()
-                .map(|(i, (_, outer))| equal(column(&format!("k{}", i + 1)), outer))
+                .map(|(i, (_, outer))| equal(column(&key_column(i)), outer))
                 .collect(),
         );
         if lhs.is_some() {
-            sub.projection = vec![SelectItem::UnnamedExpr(column("value"))];
+            sub.projection = vec![SelectItem::UnnamedExpr(column(VALUE))];
         }
         let subquery = Box::new(query_of(sub));
         Ok(match lhs {
@@ -636,7 +659,7 @@ impl Nest<'_> {
         let mut inner = select;
         inner.having = None;
         // The piece is lowered when the reader's FROM is rewritten.
-        let mut outer = snippet_select("SELECT 1 FROM t AS t");
+        let mut outer = snippet_select("SELECT 1 FROM t AS t", loc);
         outer.from[0].relation = TableFactor::Derived {
             lateral: false,
             subquery: Box::new(query_of(inner)),
@@ -774,6 +797,15 @@ impl Nest<'_> {
     }
 }
 
+/// The column of a piece's value (a scalar subquery's, an IN subquery's):
+/// a name no view's own column takes, since the piece joins its FROM.
+const VALUE: &str = "nested_value";
+
+/// The column of a piece's `i`-th correlated column.
+fn key_column(i: usize) -> String {
+    format!("nested_key{}", i + 1)
+}
+
 /// What a scalar subquery becomes in its reader.
 struct Scalar {
     /// The piece as a FROM item.
@@ -834,6 +866,19 @@ fn plain_select(query: &Query) -> Result<&Select, Failure> {
 
 fn group_by_is_empty(select: &Select) -> bool {
     matches!(&select.group_by, GroupByExpr::Expressions(e, _) if e.is_empty())
+}
+
+/// Whether a subquery computes one aggregate without GROUP BY: one value.
+fn is_scalar(query: &Query) -> bool {
+    let SetExpr::Select(select) = &*query.body else {
+        return false;
+    };
+    matches!(
+        select.projection.as_slice(),
+        [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }]
+            if lower::has_aggregate(e)
+    ) && group_by_is_empty(select)
+        && select.having.is_none()
 }
 
 /// Whether an `IN` or `EXISTS` subquery needs a piece: it aggregates,
@@ -1252,7 +1297,7 @@ fn table_alias(name: SqlIdent) -> TableAlias {
 
 /// `FROM <piece> AS <alias>`, placed at `loc`.
 fn table_factor(piece: &str, alias: SqlIdent, loc: Loc) -> TableFactor {
-    let mut select = snippet_select("SELECT 1 FROM t AS t");
+    let mut select = snippet_select("SELECT 1 FROM t AS t", loc);
     let mut factor = select.from.remove(0).relation;
     if let TableFactor::Table { name, alias: a, .. } = &mut factor {
         *name = object_name(piece, loc);
@@ -1261,17 +1306,28 @@ fn table_factor(piece: &str, alias: SqlIdent, loc: Loc) -> TableFactor {
     factor
 }
 
-/// A SELECT parsed from text of our own, to be filled in.
-fn snippet_select(text: &str) -> Select {
+/// A SELECT parsed from text of our own, to be filled in, its tokens
+/// placed at `loc` (so that an error in it points at the SQL it stands
+/// for).
+fn snippet_select(text: &str, loc: Loc) -> Select {
     let dialect = sqlparser::dialect::GenericDialect {};
     let query = sqlparser::parser::Parser::new(&dialect)
         .try_with_sql(text)
         .and_then(|mut p| p.parse_query())
         .expect("a SELECT of the nesting pass parses");
-    match *query.body {
-        SetExpr::Select(select) => *select,
-        _ => unreachable!("a SELECT"),
+    let SetExpr::Select(select) = *query.body else {
+        unreachable!("a SELECT")
+    };
+    let mut select = *select;
+    select.select_token.0.span = loc;
+    for item in &mut select.projection {
+        match item {
+            SelectItem::Wildcard(options) => options.wildcard_token.0.span = loc,
+            SelectItem::UnnamedExpr(Expr::Value(v)) => v.span = loc,
+            _ => {}
+        }
     }
+    select
 }
 
 /// A query of one SELECT.

@@ -257,9 +257,9 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
             quote! { self.#field.#insert(#copies); }
         });
         quote! {
-            if let ::core::result::Result::Err(e) = self.#field.#delete(#copies) {
+            if let ::core::result::Result::Err(__error) = self.#field.#delete(#copies) {
                 #(#undo)*
-                return ::core::result::Result::Err(e);
+                return ::core::result::Result::Err(__error);
             }
         }
     });

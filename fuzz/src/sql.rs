@@ -390,10 +390,22 @@ fn view(rng: &mut Rng, i: usize) -> String {
 }
 
 /// `x.col <op> (SELECT <aggregate> FROM t y [WHERE ..])`, correlated on a
-/// join column or not, or `x.col IN (SELECT <aggregate> ..)`.
+/// join column or not, or `x.col IN (SELECT <aggregate> ..)`; now and then
+/// a SELECT without FROM (`(SELECT 1 WHERE 2 < 1)`).
 fn scalar_condition(rng: &mut Rng, outer: &Table, alias: &str) -> String {
     let inner = &SCHEMA[rng.index(SCHEMA.len())];
     let lhs = format!("{alias}.{}", pick(rng, outer.integers));
+    // A SELECT without FROM: a constant, NULL where its WHERE is false.
+    if rng.index(8) == 0 {
+        let op = pick(rng, &["=", "<", ">=", "<>"]);
+        let value = pick(rng, &["1", "2 - 3", "0.5"]);
+        let filter = pick(rng, &["", " WHERE 1 = 1", " WHERE 2 < 1"]);
+        return if rng.index(3) == 0 {
+            format!("{lhs} IN (SELECT {value}{filter})")
+        } else {
+            format!("{lhs} {op} (SELECT {value}{filter})")
+        };
+    }
     let t = qualify(pick(rng, inner.terms), "y");
     let mut wheres = Vec::new();
     let correlated = rng.index(2) == 0;

@@ -261,3 +261,15 @@ CREATE VIEW in_aggregate WITH (intractable = 'allow') AS
 CREATE VIEW in_nested WITH (intractable = 'allow') AS
     SELECT COUNT(*), SUM(d) FROM s
     WHERE b IN (SELECT a FROM r WHERE r.c > (SELECT SUM(t.a) FROM t WHERE t.a = r.b));
+
+-- SELECTs without FROM: one row of constants, written in.
+CREATE VIEW constant_scalar AS SELECT a, COUNT(*) FROM r WHERE c > (SELECT 1) GROUP BY a;
+
+CREATE VIEW constant_exists AS
+    SELECT COUNT(*) FROM r WHERE EXISTS (SELECT 1 WHERE 2 > 1) AND b IN (SELECT 3);
+
+CREATE VIEW constant_false AS
+    SELECT b, SUM(c) FROM r WHERE a NOT IN (SELECT 1 WHERE 1 = 0) AND a < (SELECT 2 WHERE 1 = 1) GROUP BY b;
+
+CREATE VIEW constant_derived AS
+    SELECT r.a, SUM(r.c * k.w) FROM r, (SELECT 2 AS w, 3 AS m) k WHERE r.b < k.m GROUP BY r.a;

@@ -105,6 +105,10 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(InHaving::new()),
         Box::new(InAggregate::new()),
         Box::new(InNested::new()),
+        Box::new(ConstantScalar::new()),
+        Box::new(ConstantExists::new()),
+        Box::new(ConstantFalse::new()),
+        Box::new(ConstantDerived::new()),
     ]
 }
 

@@ -737,6 +737,14 @@ fn connective(
     bool_operand(&a, loc)?;
     bool_operand(&b, loc)?;
     Ok(match (op, a, b) {
+        (BinaryOperator::And, Scalar::Const(Value::Bool(false)), _)
+        | (BinaryOperator::And, _, Scalar::Const(Value::Bool(false))) => {
+            Scalar::Const(Value::Bool(false))
+        }
+        (BinaryOperator::Or, Scalar::Const(Value::Bool(true)), _)
+        | (BinaryOperator::Or, _, Scalar::Const(Value::Bool(true))) => {
+            Scalar::Const(Value::Bool(true))
+        }
         (BinaryOperator::And, Scalar::Const(Value::Bool(true)), e)
         | (BinaryOperator::And, e, Scalar::Const(Value::Bool(true)))
         | (BinaryOperator::Or, Scalar::Const(Value::Bool(false)), e)
@@ -929,5 +937,42 @@ pub fn compare(op: Cmp, a: Scalar, b: Scalar, loc: Loc) -> Result<Scalar, (Loc, 
             ),
         ));
     }
+    // Two constants are compared now (a SELECT without FROM leaves such
+    // conditions behind: `WHERE 2 > 1`).
+    if let (Scalar::Const(x), Scalar::Const(y)) = (&a, &b)
+        && let Some(order) = const_order(x, y)
+    {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let holds = match op {
+            Cmp::Eq => order == Equal,
+            Cmp::Ne => order != Equal,
+            Cmp::Lt => order == Less,
+            Cmp::Le => order != Greater,
+            Cmp::Gt => order == Greater,
+            Cmp::Ge => order != Less,
+        };
+        return Ok(Scalar::Const(Value::Bool(holds)));
+    }
     Ok(Scalar::Cmp(op, Box::new(a), Box::new(b)))
+}
+
+/// The order of two constants of comparable types, exactly (integers and
+/// decimals as fractions); `None` for doubles and mixed types.
+fn const_order(x: &Value, y: &Value) -> Option<std::cmp::Ordering> {
+    let fraction = |v: &Value| match v {
+        Value::Int(i) => Some((i128::from(*i), 0u32)),
+        Value::Decimal { mantissa, scale } => Some((*mantissa, *scale)),
+        _ => None,
+    };
+    match (x, y) {
+        (Value::Text(a), Value::Text(b)) => Some(a.cmp(b)),
+        (Value::Date(a), Value::Date(b)) => Some(a.cmp(b)),
+        (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(b)),
+        _ => {
+            let ((a, sa), (b, sb)) = (fraction(x)?, fraction(y)?);
+            let scale = sa.max(sb);
+            let up = |m: i128, s: u32| m.checked_mul(10i128.checked_pow(scale - s)?);
+            Some(up(a, sa)?.cmp(&up(b, sb)?))
+        }
+    }
 }

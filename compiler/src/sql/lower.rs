@@ -807,6 +807,17 @@ impl<'a> Lowering<'a> {
                 self.conjuncts(*b);
             }
             Scalar::Const(Value::Bool(true)) => {}
+            // A WHERE that is false whatever the rows (a constant
+            // subquery's): a factor reads a variable, so it says so as
+            // `c <> c` of the first item's first column.
+            Scalar::Const(Value::Bool(false)) => {
+                let c = Scalar::Column(Column {
+                    item: 0,
+                    column: 0,
+                    ty: self.items[0].table.columns[0].1,
+                });
+                self.condition(Scalar::Cmp(Cmp::Ne, Box::new(c.clone()), Box::new(c)));
+            }
             Scalar::Cmp(Cmp::Eq, a, b) => match (*a, *b) {
                 (Scalar::Column(x), Scalar::Column(y)) if x.ty == y.ty => self.unify(x, y),
                 (Scalar::Column(c), Scalar::Const(v)) | (Scalar::Const(v), Scalar::Column(c))

@@ -143,6 +143,7 @@ impl Nest<'_> {
                 .split_having(select, having)
                 .map_err(|e| self.error(e))?;
         }
+        inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
         self.rewrite_from(&mut select, &mut reads)?;
         self.rewrite_where(&mut select, &mut reads)?;
         no_subquery_elsewhere(&select).map_err(|e| self.error(e))?;
@@ -328,6 +329,18 @@ impl Nest<'_> {
         split_and(selection, &mut conjuncts);
         let mut out = Vec::new();
         for mut conjunct in conjuncts {
+            // A subquery without FROM is constant: its value is written in.
+            if let Some((negated, lhs, query)) = as_semijoin(&conjunct)
+                && let Some(constant) = constant_select(query).map_err(|e| self.error(e))?
+            {
+                let loc = conjunct.span();
+                out.push(
+                    constant
+                        .semijoin(negated, lhs, loc)
+                        .map_err(|e| self.error(e))?,
+                );
+                continue;
+            }
             // `x IN (SELECT <aggregate> ..)` without GROUP BY: the subquery
             // has one value (per correlation), and IN is `=`.
             if let Some((false, Some(lhs), query)) = as_semijoin(&conjunct)
@@ -347,6 +360,18 @@ impl Nest<'_> {
             take_scalars(&mut conjunct, true, &mut found);
             for (slot, query, strict) in found {
                 let loc = query.span();
+                if let Some(constant) = constant_select(&query).map_err(|e| self.error(e))? {
+                    let (value, condition) = constant.scalar(loc).map_err(|e| self.error(e))?;
+                    if !strict && condition.is_some() {
+                        return Err(self.spans.error(
+                            loc,
+                            "this scalar subquery is NULL where its WHERE is false, and NULL under OR, CASE or IS NULL is not supported yet",
+                        ));
+                    }
+                    replace_slot(&mut conjunct, slot, value);
+                    out.extend(condition);
+                    continue;
+                }
                 let scalar = self.scalar(&query, loc, reads)?;
                 if !strict && scalar.nullable {
                     return Err(self.spans.error(
@@ -795,6 +820,227 @@ impl Nest<'_> {
         }
         Ok(())
     }
+}
+
+/// A subquery without FROM: its one row of constants, there where its
+/// WHERE holds.
+struct Constant {
+    /// Its select items.
+    values: Vec<Expr>,
+    /// Its WHERE.
+    condition: Option<Expr>,
+}
+
+/// The constant row of a subquery without FROM, if it has none; an error
+/// if it aggregates or groups (a FROM-less row counted).
+fn constant_select(query: &Query) -> Result<Option<Constant>, Failure> {
+    let select = plain_select(query)?;
+    if !select.from.is_empty() {
+        return Ok(None);
+    }
+    let mut values = Vec::new();
+    for item in &select.projection {
+        match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }
+                if !lower::has_aggregate(e) && column_refs(e).is_empty() =>
+            {
+                values.push(e.clone());
+            }
+            other => {
+                return Err((
+                    other.span(),
+                    "a SELECT without FROM selects constants (no aggregates, no columns)"
+                        .to_string(),
+                ));
+            }
+        }
+    }
+    if !group_by_is_empty(select) || select.having.is_some() {
+        return Err((
+            select.span(),
+            "a SELECT without FROM has no GROUP BY or HAVING".to_string(),
+        ));
+    }
+    if let Some(c) = &select.selection
+        && (!column_refs(c).is_empty() || has_subquery(c))
+    {
+        return Err((
+            c.span(),
+            "the WHERE of a SELECT without FROM must be constant".to_string(),
+        ));
+    }
+    Ok(Some(Constant {
+        values,
+        condition: select.selection.clone(),
+    }))
+}
+
+impl Constant {
+    /// As a scalar: its value, and the condition under which it is not
+    /// NULL (its WHERE).
+    fn scalar(self, loc: Loc) -> Result<(Expr, Option<Expr>), Failure> {
+        let [value] = <[Expr; 1]>::try_from(self.values)
+            .map_err(|_| (loc, "a scalar subquery selects one value".to_string()))?;
+        Ok((Expr::Nested(Box::new(value)), self.condition))
+    }
+
+    /// As the subquery of `EXISTS` or `lhs IN`: its WHERE, and for `IN`
+    /// the equality with its value.
+    fn semijoin(self, negated: bool, lhs: Option<Expr>, loc: Loc) -> Result<Expr, Failure> {
+        let mut conjuncts: Vec<Expr> = self.condition.into_iter().collect();
+        if let Some(lhs) = lhs {
+            let (value, _) = Constant {
+                values: self.values,
+                condition: None,
+            }
+            .scalar(loc)?;
+            conjuncts.push(equal(lhs, value));
+        }
+        let holds = and_all(conjuncts)
+            .map(|c| Expr::Nested(Box::new(c)))
+            .unwrap_or_else(|| Expr::value(sqlparser::ast::Value::Boolean(true)));
+        Ok(if negated {
+            Expr::UnaryOp {
+                op: UnaryOperator::Not,
+                expr: Box::new(holds),
+            }
+        } else {
+            holds
+        })
+    }
+}
+
+/// Each derived table without FROM (`(SELECT 1 AS x WHERE ..) t`), one
+/// row of constants, written into the SELECT: `t.x` (and `x` where no
+/// table of the FROM clause has a column `x`) becomes its value, the item
+/// leaves FROM, and its WHERE joins the SELECT's.
+fn inline_constant_tables(select: &mut Select, tables: &[Table]) -> Result<(), Failure> {
+    let mut constants: Vec<(String, Vec<(String, Expr)>, Option<Expr>)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for from in &select.from {
+        for factor in std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
+        {
+            if let TableFactor::Table { name, .. } = factor
+                && let Some(t) = tables
+                    .iter()
+                    .find(|t| t.name == name.to_string().to_lowercase())
+            {
+                names.extend(t.columns.iter().map(|c| c.0.clone()));
+            }
+        }
+    }
+    let mut kept = Vec::new();
+    for from in std::mem::take(&mut select.from) {
+        let constant = match &from.relation {
+            TableFactor::Derived {
+                subquery,
+                alias: Some(alias),
+                ..
+            } if from.joins.is_empty() => {
+                constant_select(subquery)?.map(|c| (alias.clone(), c, subquery))
+            }
+            _ => None,
+        };
+        let Some((alias, constant, subquery)) = constant else {
+            kept.push(from);
+            continue;
+        };
+        let SetExpr::Select(inner) = &*subquery.body else {
+            unreachable!("a constant SELECT")
+        };
+        let columns = inner
+            .projection
+            .iter()
+            .zip(constant.values)
+            .enumerate()
+            .map(|(i, (item, value))| {
+                let name = match item {
+                    SelectItem::ExprWithAlias { alias, .. } => alias.value.to_lowercase(),
+                    SelectItem::UnnamedExpr(e) => lower::default_name(e, i),
+                    _ => String::new(),
+                };
+                (name, Expr::Nested(Box::new(value)))
+            })
+            .collect();
+        constants.push((alias.name.value.to_lowercase(), columns, constant.condition));
+    }
+    select.from = kept;
+    if constants.is_empty() {
+        return Ok(());
+    }
+    if select.projection.iter().any(|i| {
+        !matches!(
+            i,
+            SelectItem::UnnamedExpr(_) | SelectItem::ExprWithAlias { .. }
+        )
+    }) {
+        return Err((
+            select.span(),
+            "write the select items out in a view that reads a derived table without FROM"
+                .to_string(),
+        ));
+    }
+    let substitute = |e: &mut Expr| {
+        fn go(
+            e: &mut Expr,
+            constants: &[(String, Vec<(String, Expr)>, Option<Expr>)],
+            names: &[String],
+        ) {
+            let found = match &*e {
+                Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+                    let (t, c) = (ids[0].value.to_lowercase(), ids[1].value.to_lowercase());
+                    constants
+                        .iter()
+                        .filter(|k| k.0 == t)
+                        .flat_map(|k| &k.1)
+                        .find(|(n, _)| *n == c)
+                        .map(|(_, v)| v.clone())
+                }
+                Expr::Identifier(id) if !names.contains(&id.value.to_lowercase()) => {
+                    let c = id.value.to_lowercase();
+                    constants
+                        .iter()
+                        .flat_map(|k| &k.1)
+                        .find(|(n, _)| *n == c)
+                        .map(|(_, v)| v.clone())
+                }
+                _ => None,
+            };
+            match found {
+                Some(v) => *e = v,
+                None => children_mut(e, &mut |child| go(child, constants, names)),
+            }
+        }
+        go(e, &constants, &names);
+    };
+    for item in &mut select.projection {
+        if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+            substitute(e);
+        }
+    }
+    if let GroupByExpr::Expressions(exprs, _) = &mut select.group_by {
+        exprs.iter_mut().for_each(substitute);
+    }
+    if let Some(h) = &mut select.having {
+        substitute(h);
+    }
+    let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
+    conjuncts.extend(constants.iter().filter_map(|k| k.2.clone()));
+    for c in &mut conjuncts {
+        substitute(c);
+    }
+    for from in &mut select.from {
+        for join in &mut from.joins {
+            if let sqlparser::ast::JoinOperator::Join(sqlparser::ast::JoinConstraint::On(e))
+            | sqlparser::ast::JoinOperator::Inner(sqlparser::ast::JoinConstraint::On(e)) =
+                &mut join.join_operator
+            {
+                substitute(e);
+            }
+        }
+    }
+    select.selection = and_all(conjuncts);
+    Ok(())
 }
 
 /// The column of a piece's value (a scalar subquery's, an IN subquery's):

@@ -153,14 +153,12 @@ fn view(rng: &mut Rng, i: usize) -> String {
     // The first item is now and then a derived table of all its table's
     // columns, filtered: a nested view of the same columns.
     let mut from = if rng.index(8) == 0 {
-        let filter = (rng.index(2) == 0)
-            .then(|| {
-                format!(
-                    " WHERE {}",
-                    pick(rng, SCHEMA[items[0]].conditions).replace("{}", "y")
-                )
-            })
-            .unwrap_or_default();
+        let filter = if rng.index(2) == 0 {
+            let c = pick(rng, SCHEMA[items[0]].conditions).replace("{}", "y");
+            format!(" WHERE {c}")
+        } else {
+            String::new()
+        };
         format!(
             "(SELECT * FROM {} y{filter}) {}",
             SCHEMA[items[0]].name,

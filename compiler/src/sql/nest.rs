@@ -910,40 +910,27 @@ impl Constant {
     }
 }
 
-/// Each derived table without FROM (`(SELECT 1 AS x WHERE ..) t`), one
-/// row of constants, written into the SELECT: `t.x` (and `x` where no
-/// table of the FROM clause has a column `x`) becomes its value, the item
-/// leaves FROM, and its WHERE joins the SELECT's.
-fn inline_constant_tables(select: &mut Select, tables: &[Table]) -> Result<(), Failure> {
-    let mut constants: Vec<(String, Vec<(String, Expr)>, Option<Expr>)> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    for from in &select.from {
-        for factor in std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
-        {
-            if let TableFactor::Table { name, .. } = factor
-                && let Some(t) = tables
-                    .iter()
-                    .find(|t| t.name == name.to_string().to_lowercase())
-            {
-                names.extend(t.columns.iter().map(|c| c.0.clone()));
-            }
-        }
-    }
-    let mut kept = Vec::new();
-    for from in std::mem::take(&mut select.from) {
-        let constant = match &from.relation {
-            TableFactor::Derived {
-                subquery,
-                alias: Some(alias),
-                ..
-            } if from.joins.is_empty() => {
-                constant_select(subquery)?.map(|c| (alias.clone(), c, subquery))
-            }
-            _ => None,
+/// A derived table without FROM: its alias, its columns' values and its
+/// WHERE.
+struct ConstantTable {
+    alias: String,
+    columns: Vec<(String, Expr)>,
+    condition: Option<Expr>,
+}
+
+impl ConstantTable {
+    /// The derived table `factor` if it has no FROM.
+    fn of(factor: &TableFactor) -> Result<Option<ConstantTable>, Failure> {
+        let TableFactor::Derived {
+            subquery,
+            alias: Some(alias),
+            ..
+        } = factor
+        else {
+            return Ok(None);
         };
-        let Some((alias, constant, subquery)) = constant else {
-            kept.push(from);
-            continue;
+        let Some(constant) = constant_select(subquery)? else {
+            return Ok(None);
         };
         let SetExpr::Select(inner) = &*subquery.body else {
             unreachable!("a constant SELECT")
@@ -962,7 +949,26 @@ fn inline_constant_tables(select: &mut Select, tables: &[Table]) -> Result<(), F
                 (name, Expr::Nested(Box::new(value)))
             })
             .collect();
-        constants.push((alias.name.value.to_lowercase(), columns, constant.condition));
+        Ok(Some(ConstantTable {
+            alias: alias.name.value.to_lowercase(),
+            columns,
+            condition: constant.condition,
+        }))
+    }
+}
+
+/// Each derived table without FROM (`(SELECT 1 AS x WHERE ..) t`), one
+/// row of constants, written into the SELECT: `t.x` (and `x` where no
+/// table of the FROM clause has a column `x`) becomes its value, the item
+/// leaves FROM, and its WHERE joins the SELECT's.
+fn inline_constant_tables(select: &mut Select, tables: &[Table]) -> Result<(), Failure> {
+    let mut constants = Vec::new();
+    let mut kept = Vec::new();
+    for from in std::mem::take(&mut select.from) {
+        match ConstantTable::of(&from.relation)? {
+            Some(c) if from.joins.is_empty() => constants.push(c),
+            _ => kept.push(from),
+        }
     }
     select.from = kept;
     if constants.is_empty() {
@@ -980,39 +986,21 @@ fn inline_constant_tables(select: &mut Select, tables: &[Table]) -> Result<(), F
                 .to_string(),
         ));
     }
-    let substitute = |e: &mut Expr| {
-        fn go(
-            e: &mut Expr,
-            constants: &[(String, Vec<(String, Expr)>, Option<Expr>)],
-            names: &[String],
-        ) {
-            let found = match &*e {
-                Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
-                    let (t, c) = (ids[0].value.to_lowercase(), ids[1].value.to_lowercase());
-                    constants
-                        .iter()
-                        .filter(|k| k.0 == t)
-                        .flat_map(|k| &k.1)
-                        .find(|(n, _)| *n == c)
-                        .map(|(_, v)| v.clone())
-                }
-                Expr::Identifier(id) if !names.contains(&id.value.to_lowercase()) => {
-                    let c = id.value.to_lowercase();
-                    constants
-                        .iter()
-                        .flat_map(|k| &k.1)
-                        .find(|(n, _)| *n == c)
-                        .map(|(_, v)| v.clone())
-                }
-                _ => None,
-            };
-            match found {
-                Some(v) => *e = v,
-                None => children_mut(e, &mut |child| go(child, constants, names)),
+    // The columns of the tables in FROM, which a bare name may mean.
+    let mut names: Vec<String> = Vec::new();
+    for from in &select.from {
+        for factor in std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
+        {
+            if let TableFactor::Table { name, .. } = factor
+                && let Some(t) = tables
+                    .iter()
+                    .find(|t| t.name == name.to_string().to_lowercase())
+            {
+                names.extend(t.columns.iter().map(|c| c.0.clone()));
             }
         }
-        go(e, &constants, &names);
-    };
+    }
+    let substitute = |e: &mut Expr| substitute_constants(e, &constants, &names);
     for item in &mut select.projection {
         if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
             substitute(e);
@@ -1024,23 +1012,48 @@ fn inline_constant_tables(select: &mut Select, tables: &[Table]) -> Result<(), F
     if let Some(h) = &mut select.having {
         substitute(h);
     }
-    let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
-    conjuncts.extend(constants.iter().filter_map(|k| k.2.clone()));
-    for c in &mut conjuncts {
-        substitute(c);
-    }
-    for from in &mut select.from {
-        for join in &mut from.joins {
-            if let sqlparser::ast::JoinOperator::Join(sqlparser::ast::JoinConstraint::On(e))
-            | sqlparser::ast::JoinOperator::Inner(sqlparser::ast::JoinConstraint::On(e)) =
-                &mut join.join_operator
-            {
-                substitute(e);
-            }
+    for join in select.from.iter_mut().flat_map(|f| &mut f.joins) {
+        if let sqlparser::ast::JoinOperator::Join(sqlparser::ast::JoinConstraint::On(e))
+        | sqlparser::ast::JoinOperator::Inner(sqlparser::ast::JoinConstraint::On(e)) =
+            &mut join.join_operator
+        {
+            substitute(e);
         }
     }
+    let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
+    conjuncts.extend(constants.iter().filter_map(|k| k.condition.clone()));
+    conjuncts.iter_mut().for_each(substitute);
     select.selection = and_all(conjuncts);
     Ok(())
+}
+
+/// `e` with each reference to a constant table's column replaced by its
+/// value (a bare name only where no table in `names` has the column).
+fn substitute_constants(e: &mut Expr, constants: &[ConstantTable], names: &[String]) {
+    let column = |table: Option<&str>, c: &str| {
+        constants
+            .iter()
+            .filter(|k| table.is_none_or(|t| k.alias == t))
+            .flat_map(|k| &k.columns)
+            .find(|(n, _)| n == c)
+            .map(|(_, v)| v.clone())
+    };
+    let found = match &*e {
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => column(
+            Some(&ids[0].value.to_lowercase()),
+            &ids[1].value.to_lowercase(),
+        ),
+        Expr::Identifier(id) if !names.contains(&id.value.to_lowercase()) => {
+            column(None, &id.value.to_lowercase())
+        }
+        _ => None,
+    };
+    match found {
+        Some(v) => *e = v,
+        None => children_mut(e, &mut |child| {
+            substitute_constants(child, constants, names)
+        }),
+    }
 }
 
 /// The column of a piece's value (a scalar subquery's, an IN subquery's):

@@ -145,6 +145,11 @@ fn view(rng: &mut Rng, i: usize) -> String {
             "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {select} FROM random_{j} v;"
         );
     }
+    // Now and then aggregates that read a scalar subquery, in a view
+    // without GROUP BY (DBToaster's `SUM(b * (SELECT ..))`).
+    if rng.index(14) == 0 {
+        return aggregated_scalar(rng, i);
+    }
     // FROM: one to three items, each joined to an earlier one.
     let items: Vec<usize> = (0..1 + rng.index(3))
         .map(|_| rng.index(SCHEMA.len()))
@@ -385,6 +390,46 @@ fn view(rng: &mut Rng, i: usize) -> String {
     }
     sql.push(';');
     sql
+}
+
+/// A view without GROUP BY whose every aggregate reads one scalar
+/// subquery, correlated on a join column or not.
+fn aggregated_scalar(rng: &mut Rng, i: usize) -> String {
+    let (outer, inner) = (
+        &SCHEMA[rng.index(SCHEMA.len())],
+        &SCHEMA[rng.index(SCHEMA.len())],
+    );
+    let mut wheres = Vec::new();
+    if rng.index(2) == 0 {
+        let (theirs, mine) = join_columns(rng, inner, outer);
+        wheres.push(format!("y.{theirs} = x0.{mine}"));
+    }
+    if rng.index(3) == 0 {
+        wheres.push(pick(rng, inner.conditions).replace("{}", "y"));
+    }
+    let filter = if wheres.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", wheres.join(" AND "))
+    };
+    let aggregate = pick(rng, &["SUM", "MAX", "AVG"]);
+    let u = qualify(pick(rng, inner.terms), "y");
+    let subquery = format!("(SELECT {aggregate}({u}) FROM {} y{filter})", inner.name);
+    let t = qualify(pick(rng, outer.terms), "x0");
+    let mut select = vec![format!("SUM({t} * {subquery})")];
+    if rng.index(2) == 0 {
+        select.push(format!("AVG({t} + {subquery} - 1)"));
+    }
+    let condition = if rng.index(2) == 0 {
+        format!(" WHERE {}", pick(rng, outer.conditions).replace("{}", "x0"))
+    } else {
+        String::new()
+    };
+    format!(
+        "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {} FROM {} x0{condition};",
+        select.join(", "),
+        outer.name
+    )
 }
 
 /// `x.col <op> (SELECT <aggregate> FROM t y [WHERE ..])`, correlated on a

@@ -273,3 +273,11 @@ CREATE VIEW constant_false AS
 
 CREATE VIEW constant_derived AS
     SELECT r.a, SUM(r.c * k.w) FROM r, (SELECT 2 AS w, 3 AS m) k WHERE r.b < k.m GROUP BY r.a;
+
+-- A scalar subquery inside the aggregates of a view without GROUP BY,
+-- every select item reading it (DBToaster's `SUM(b * (SELECT ..))`).
+CREATE VIEW scalar_in_sum WITH (intractable = 'allow') AS
+    SELECT SUM(r1.b * (SELECT SUM(r2.a) FROM r r2 WHERE r2.b = r1.b)) FROM r r1;
+
+CREATE VIEW scalar_in_aggregates WITH (intractable = 'allow') AS
+    SELECT SUM(c * (SELECT MAX(x) FROM u)), AVG(c - (SELECT MAX(x) FROM u)) AS mean FROM r WHERE a > 0;

@@ -109,6 +109,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ConstantExists::new()),
         Box::new(ConstantFalse::new()),
         Box::new(ConstantDerived::new()),
+        Box::new(ScalarInSum::new()),
+        Box::new(ScalarInAggregates::new()),
     ]
 }
 

@@ -66,7 +66,7 @@ sql_error!(
 sql_error!(
     scalar_subquery_in_select,
     "CREATE VIEW v AS SELECT cust, (SELECT SUM(total) FROM orders) FROM customers;",
-    "a subquery in the select list or GROUP BY is not supported yet"
+    "a scalar subquery in the select list is supported only inside the aggregates"
 );
 sql_error!(
     scalar_subquery_under_or,

@@ -146,6 +146,7 @@ impl Nest<'_> {
         inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
         self.rewrite_from(&mut select, &mut reads)?;
         self.rewrite_where(&mut select, &mut reads)?;
+        self.rewrite_aggregated_scalar(&mut select, &mut reads)?;
         no_subquery_elsewhere(&select).map_err(|e| self.error(e))?;
         self.check_nullable_reads(&select, &reads)
             .map_err(|e| self.error(e))?;
@@ -389,6 +390,64 @@ impl Nest<'_> {
             out.push(conjunct);
         }
         select.selection = and_all(out);
+        Ok(())
+    }
+
+    /// A scalar subquery inside the aggregates of a view without GROUP
+    /// BY (`SELECT SUM(b * (SELECT SUM(a) FROM r WHERE r.k = s.k)) FROM
+    /// s`): joined in as in WHERE, which is exact where every select item
+    /// aggregates an argument that reads it (SUM, AVG, MIN or MAX, under
+    /// arithmetic): a row whose subquery is NULL adds nothing to any of
+    /// them, as in SQL, and the one row is NULL when none is left.
+    fn rewrite_aggregated_scalar(
+        &mut self,
+        select: &mut Select,
+        reads: &mut Vec<usize>,
+    ) -> Result<(), syn::Error> {
+        let mut found = Vec::new();
+        for item in &mut select.projection {
+            if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+                take_scalars(e, true, &mut found);
+            }
+        }
+        if found.is_empty() {
+            return Ok(());
+        }
+        let loc = found[0].1.span();
+        let one = found
+            .iter()
+            .all(|f| f.1.to_string() == found[0].1.to_string());
+        let exact = group_by_is_empty(select)
+            && one
+            && select.projection.iter().all(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    aggregates_strictly(e, &is_slot)
+                }
+                _ => false,
+            });
+        if !exact {
+            return Err(self.spans.error(
+                loc,
+                "a scalar subquery in the select list is supported only inside the aggregates (SUM, AVG, MIN, MAX, under arithmetic) of a view without GROUP BY whose every select item reads that one subquery: elsewhere it is NULL where no row matches, which needs SQL's NULL",
+            ));
+        }
+        let query = found[0].1.clone();
+        let scalar = self.scalar(&query, loc, reads)?;
+        for (slot, ..) in &found {
+            for item in &mut select.projection {
+                if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
+                {
+                    replace_slot(e, *slot, scalar.value.clone());
+                }
+            }
+        }
+        select.from.push(TableWithJoins {
+            relation: scalar.factor,
+            joins: Vec::new(),
+        });
+        let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
+        conjuncts.extend(scalar.correlation);
+        select.selection = and_all(conjuncts);
         Ok(())
     }
 
@@ -793,8 +852,20 @@ impl Nest<'_> {
                 ),
             ))
         };
+        // In the select list, only where every item aggregates an argument
+        // that NULL makes NULL, in a view without GROUP BY: a row whose
+        // value is NULL then adds to no aggregate, as in SQL.
+        let reads_nullable = |e: &Expr| column_ref(e).is_some_and(|r| is_nullable(&r));
+        let all_strict = group_by_is_empty(select)
+            && select.projection.iter().all(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    aggregates_strictly(e, &reads_nullable)
+                }
+                _ => false,
+            });
         for item in &select.projection {
             if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
+                && !all_strict
                 && let Some(r) = column_refs(e).into_iter().find(|r| is_nullable(r))
             {
                 return fail(&r);
@@ -1333,6 +1404,52 @@ fn keeps_strict(e: &Expr) -> bool {
         | Expr::Extract { .. } => true,
         _ => false,
     }
+}
+
+/// Whether select item `e` is an aggregate (not COUNT) of an argument
+/// that is NULL where something `reads` is: it reads it under arithmetic
+/// only.
+fn aggregates_strictly(e: &Expr, reads: &dyn Fn(&Expr) -> bool) -> bool {
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
+    match e {
+        Expr::Nested(e) => aggregates_strictly(e, reads),
+        Expr::Function(f) if !f.name.to_string().eq_ignore_ascii_case("count") => {
+            let FunctionArguments::List(list) = &f.args else {
+                return false;
+            };
+            matches!(
+                list.args.as_slice(),
+                [FunctionArg::Unnamed(FunctionArgExpr::Expr(arg))] if strictly_reads(arg, reads)
+            )
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` is NULL where something `reads` is: it reads it under
+/// arithmetic only.
+fn strictly_reads(e: &Expr, reads: &dyn Fn(&Expr) -> bool) -> bool {
+    if reads(e) {
+        return true;
+    }
+    match e {
+        Expr::Nested(e) | Expr::UnaryOp { expr: e, .. } => strictly_reads(e, reads),
+        Expr::BinaryOp { left, op, right } => {
+            matches!(
+                op,
+                BinaryOperator::Plus
+                    | BinaryOperator::Minus
+                    | BinaryOperator::Multiply
+                    | BinaryOperator::Divide
+            ) && (strictly_reads(left, reads) || strictly_reads(right, reads))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` is a scalar subquery taken out by [`take_scalars`].
+fn is_slot(e: &Expr) -> bool {
+    matches!(e, Expr::Identifier(id) if id.value.starts_with('\u{0}'))
 }
 
 /// Takes each scalar subquery of `e` out, with whether NULL in its place

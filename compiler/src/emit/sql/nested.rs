@@ -234,9 +234,14 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
     let copies = quote! { #(::core::clone::Clone::clone(&#columns)),* };
     let insert = format_ident!("insert_{}", t.method);
     let delete = format_ident!("delete_{}", t.method);
-    let inserts = readers.iter().map(|p| {
+    // The last part takes the row itself; the others a copy.
+    let inserts = readers.iter().enumerate().map(|(i, p)| {
         let field = &p.field;
-        quote! { self.#field.#insert(#copies); }
+        if i + 1 == readers.len() {
+            quote! { self.#field.#insert(#(#columns),*); }
+        } else {
+            quote! { self.#field.#insert(#copies); }
+        }
     });
     let insert_doc = format!(" Inserts one row into `{}`.", t.name);
     let insert_fn = quote! {

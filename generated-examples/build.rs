@@ -9,7 +9,6 @@ fn main() {
         "queries/append_only.ivm",
         "queries/tpch.ivm",
         "queries/tpch_sql.sql",
-        "queries/tpch_nested.sql",
         "queries/higher_order.ivm",
     ];
     if let Err(e) = ivm_compiler::build::compile_files(&files) {

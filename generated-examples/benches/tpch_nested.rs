@@ -1,4 +1,4 @@
-//! TPC-H Q17 and Q18 (`queries/tpch_nested.sql`: nested views maintained
+//! TPC-H Q17 and Q18 (`queries/tpch_sql.sql`: nested views maintained
 //! once inside each view) under single-row streams: every row of the
 //! tables a query reads is inserted one at a time, the result fresh after
 //! each, and then every row is deleted again. Rows per second of each
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use ivm::sql::{Date, Decimal};
 use ivm_generated_examples::tpch::data::{Customer, Database, Lineitem, Order, Part};
-use ivm_generated_examples::tpch_nested::{TpchQ17, TpchQ18};
+use ivm_generated_examples::tpch_sql::{TpchQ17, TpchQ18};
 
 /// The scale factors: 60 000 and 600 000 order lines.
 const SCALES: [f64; 2] = [0.01, 0.1];
@@ -101,20 +101,60 @@ macro_rules! line {
     }};
 }
 
+macro_rules! part {
+    ($view:expr, $method:ident, $p:expr) => {{
+        let p = $p;
+        $view.$method(
+            p.partkey,
+            p.name,
+            p.mfgr,
+            p.brand,
+            p.r#type,
+            p.size,
+            p.container,
+            cents(p.retailprice),
+            p.comment,
+        )
+    }};
+}
+
+macro_rules! customer {
+    ($view:expr, $method:ident, $c:expr) => {{
+        let c = $c;
+        $view.$method(
+            c.custkey,
+            c.name,
+            c.address,
+            c.nationkey,
+            c.phone,
+            cents(c.acctbal),
+            c.mktsegment,
+            c.comment,
+        )
+    }};
+}
+
+macro_rules! orders {
+    ($view:expr, $method:ident, $o:expr) => {{
+        let o = $o;
+        $view.$method(
+            o.orderkey,
+            o.custkey,
+            o.orderstatus.to_string(),
+            cents(o.totalprice),
+            date(o.orderdate),
+            o.orderpriority,
+            o.clerk,
+            o.shippriority,
+            o.comment,
+        )
+    }};
+}
+
 impl Stream for TpchQ17 {
     fn insert(&mut self, row: Row) {
         match row {
-            Row::Part(p) => self.insert_part(
-                p.partkey,
-                p.name,
-                p.mfgr,
-                p.brand,
-                p.r#type,
-                p.size,
-                p.container,
-                cents(p.retailprice),
-                p.comment,
-            ),
+            Row::Part(p) => part!(self, insert_part, p),
             Row::Line(l) => line!(self, insert_lineitem, l),
             Row::Customer(_) | Row::Order(_) => unreachable!("Q17 reads parts and lines"),
         }
@@ -122,17 +162,7 @@ impl Stream for TpchQ17 {
 
     fn delete(&mut self, row: Row) {
         match row {
-            Row::Part(p) => self.delete_part(
-                p.partkey,
-                p.name,
-                p.mfgr,
-                p.brand,
-                p.r#type,
-                p.size,
-                p.container,
-                cents(p.retailprice),
-                p.comment,
-            ),
+            Row::Part(p) => part!(self, delete_part, p),
             Row::Line(l) => line!(self, delete_lineitem, l),
             Row::Customer(_) | Row::Order(_) => unreachable!("Q17 reads parts and lines"),
         }
@@ -143,27 +173,8 @@ impl Stream for TpchQ17 {
 impl Stream for TpchQ18 {
     fn insert(&mut self, row: Row) {
         match row {
-            Row::Customer(c) => self.insert_customer(
-                c.custkey,
-                c.name,
-                c.address,
-                c.nationkey,
-                c.phone,
-                cents(c.acctbal),
-                c.mktsegment,
-                c.comment,
-            ),
-            Row::Order(o) => self.insert_orders(
-                o.orderkey,
-                o.custkey,
-                o.orderstatus.to_string(),
-                cents(o.totalprice),
-                date(o.orderdate),
-                o.orderpriority,
-                o.clerk,
-                o.shippriority,
-                o.comment,
-            ),
+            Row::Customer(c) => customer!(self, insert_customer, c),
+            Row::Order(o) => orders!(self, insert_orders, o),
             Row::Line(l) => line!(self, insert_lineitem, l),
             Row::Part(_) => unreachable!("Q18 reads customers, orders and lines"),
         }
@@ -171,27 +182,8 @@ impl Stream for TpchQ18 {
 
     fn delete(&mut self, row: Row) {
         match row {
-            Row::Customer(c) => self.delete_customer(
-                c.custkey,
-                c.name,
-                c.address,
-                c.nationkey,
-                c.phone,
-                cents(c.acctbal),
-                c.mktsegment,
-                c.comment,
-            ),
-            Row::Order(o) => self.delete_orders(
-                o.orderkey,
-                o.custkey,
-                o.orderstatus.to_string(),
-                cents(o.totalprice),
-                date(o.orderdate),
-                o.orderpriority,
-                o.clerk,
-                o.shippriority,
-                o.comment,
-            ),
+            Row::Customer(c) => customer!(self, delete_customer, c),
+            Row::Order(o) => orders!(self, delete_orders, o),
             Row::Line(l) => line!(self, delete_lineitem, l),
             Row::Part(_) => unreachable!("Q18 reads customers, orders and lines"),
         }

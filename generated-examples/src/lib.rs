@@ -60,20 +60,13 @@ pub mod higher_order {
     include!(concat!(env!("OUT_DIR"), "/higher_order.rs"));
 }
 
-/// TPC-H queries 1, 3, 5, 6, 10, 12 and 14 written in SQL
+/// TPC-H queries 1, 3, 5, 6, 10, 12 and 14, and the nested 2, 11, 15,
+/// 17, 18, 20 and 22 (each with its nested views inside,
+/// `docs/design.md#nested-sql`), written in SQL
 /// (`queries/tpch_sql.sql`), over the schema's own types: `TpchQ1`,
 /// `TpchQ3`, ..., fed as text with [`tpch::data::text`].
 // Views taken on with `intractable = 'allow'` warn.
 #[allow(deprecated)]
 pub mod tpch_sql {
     include!(concat!(env!("OUT_DIR"), "/tpch_sql.rs"));
-}
-
-/// TPC-H's nested queries 2, 11, 15, 17, 18, 20 and 22 written in SQL
-/// (`queries/tpch_nested.sql`): `TpchQ2`, `TpchQ11`, ..., each with its
-/// nested views inside (`docs/design.md#nested-sql`), fed as text with
-/// [`tpch::data::text`].
-#[allow(deprecated)]
-pub mod tpch_nested {
-    include!(concat!(env!("OUT_DIR"), "/tpch_nested.rs"));
 }

@@ -512,12 +512,7 @@ impl Nest<'_> {
         let p = self.piece("sq", &inner, loc, None)?;
         reads.push(p);
         let alias = self.pieces[p].name.clone();
-        let column = |c: &str| {
-            Expr::CompoundIdentifier(vec![
-                SqlIdent::with_span(loc, alias.clone()),
-                SqlIdent::with_span(loc, c.to_string()),
-            ])
-        };
+        let column = |c: &str| qualified(&alias, c, loc);
         let correlation = correlation
             .into_iter()
             .enumerate()
@@ -660,12 +655,7 @@ impl Nest<'_> {
             ));
         }
         let alias = self.pieces[p].name.clone();
-        let column = |c: &str| {
-            Expr::CompoundIdentifier(vec![
-                SqlIdent::with_span(loc, alias.clone()),
-                SqlIdent::with_span(loc, c.to_string()),
-            ])
-        };
+        let column = |c: &str| qualified(&alias, c, loc);
         let mut sub = snippet_select(&format!("SELECT * FROM {alias} AS {alias}"), loc);
         sub.from[0].relation = table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc);
         sub.selection = and_all(
@@ -753,10 +743,7 @@ impl Nest<'_> {
         outer.projection = outputs
             .iter()
             .map(|name| SelectItem::ExprWithAlias {
-                expr: Expr::CompoundIdentifier(vec![
-                    SqlIdent::with_span(loc, alias.clone()),
-                    SqlIdent::with_span(loc, name.clone()),
-                ]),
+                expr: qualified(&alias, name, loc),
                 alias: SqlIdent::with_span(loc, name.clone()),
             })
             .collect();
@@ -1300,12 +1287,7 @@ fn having_reads(
     alias: &str,
 ) -> Result<(), Failure> {
     let loc = e.span();
-    let column = |name: &str| {
-        Expr::CompoundIdentifier(vec![
-            SqlIdent::with_span(loc, alias.to_string()),
-            SqlIdent::with_span(loc, name.to_string()),
-        ])
-    };
+    let column = |name: &str| qualified(alias, name, loc);
     let text = e.to_string().to_lowercase();
     // A select item written the same way is read from its column.
     for item in projection {
@@ -1626,6 +1608,14 @@ fn and_all(conjuncts: Vec<Expr>) -> Option<Expr> {
         op: BinaryOperator::And,
         right: Box::new(b),
     })
+}
+
+/// `alias.column`, placed at `loc`.
+fn qualified(alias: &str, column: &str, loc: Loc) -> Expr {
+    Expr::CompoundIdentifier(vec![
+        SqlIdent::with_span(loc, alias.to_string()),
+        SqlIdent::with_span(loc, column.to_string()),
+    ])
 }
 
 fn equal(a: Expr, b: Expr) -> Expr {

@@ -2,9 +2,10 @@
 // and names the line and column inside it.
 ivm::ivm_query!(r#"
     CREATE TABLE sales (store INT, units INT);
-    CREATE VIEW busy AS
-        SELECT store, SUM(units) FROM sales GROUP BY store
-        HAVING SUM(units) > 10;
+    CREATE TABLE stores (store INT, city TEXT);
+    CREATE VIEW by_city AS
+        SELECT city, SUM(units) FROM stores LEFT JOIN sales ON sales.store = stores.store
+        GROUP BY city;
 "#);
 
 fn main() {}

@@ -72,9 +72,12 @@ fn nesting(out: &mut String, r: &Report) {
             crate::sql::ViewShape::Keyless => "one row",
             crate::sql::ViewShape::Bag => "a bag",
         };
+        // Every update reads the nested view's changes: their cost is part
+        // of the update's.
+        let changes = super::changes(&n.report).unwrap_or("rejected");
         let _ = writeln!(
             out,
-            "  {}  ({shape}) {} per update; read by {}",
+            "  {}  ({shape}) {} per update, its changes {changes}; read by {}",
             n.name,
             update(&n.report),
             n.read_by.join(", ")

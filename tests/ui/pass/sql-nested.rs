@@ -11,6 +11,8 @@ ivm::ivm_query!(r#"
         SELECT s.store, COUNT(*) AS n FROM sales s
         WHERE s.units > (SELECT AVG(t.units) FROM sales t WHERE t.store = s.store)
         GROUP BY s.store;
+    CREATE VIEW busy_appends WITH (updates = 'insert_only') AS
+        SELECT store, COUNT(*) AS n FROM sales GROUP BY store HAVING SUM(units) > 10;
 "#);
 
 #[allow(deprecated)]
@@ -34,5 +36,12 @@ fn main() -> Result<(), ivm::Error> {
     assert_eq!(top.text_rows(), [["1", "13"]]);
     assert_eq!(top.rule().top_per_store().len(), 2);
     assert!(top.delete_sales(3, 20).is_err());
+    // Insert-only: the view has no deletes, though its rule takes the
+    // nested groups' rows that go as they change.
+    let mut appends = BusyAppends::new();
+    for units in [4, 5, 6] {
+        appends.insert_sales(7, units);
+    }
+    assert_eq!(appends.text_rows(), [["7", "3"]]);
     Ok(())
 }

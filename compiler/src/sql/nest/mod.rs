@@ -662,30 +662,13 @@ impl Nest<'_> {
                 "NOT IN over a value that can be NULL is not supported until NULLs are",
             ));
         }
-        let alias = self.pieces[p].name.clone();
-        let column = |c: &str| qualified(&alias, c, loc);
-        let mut sub = snippet_select(&format!("SELECT * FROM {alias} AS {alias}"), loc);
-        sub.from[0].relation = table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc);
-        sub.selection = and_all(
-            correlation
-                .into_iter()
-                .enumerate()
-                .map(|(i, (_, outer))| equal(column(&key_column(i)), outer))
-                .collect(),
-        );
-        if lhs.is_some() {
-            sub.projection = vec![SelectItem::UnnamedExpr(column(VALUE))];
-        }
-        let subquery = Box::new(query_of(sub));
-        Ok(match lhs {
-            Some(lhs) => Expr::In {
-                expr: Box::new(lhs),
-                target: InTarget::Subquery(subquery),
-                negated,
-                global: false,
-            },
-            None => Expr::Exists { subquery, negated },
-        })
+        Ok(semijoin_over(
+            &self.pieces[p].name,
+            correlation,
+            lhs,
+            negated,
+            loc,
+        ))
     }
 
     /// `.. GROUP BY g HAVING c` as a bag over a piece that keeps every
@@ -784,10 +767,43 @@ impl Nest<'_> {
     }
 
     /// A nullable column of a piece may be read only where NULL rejects
-    /// the row: in a conjunct of WHERE, under comparisons and arithmetic.
+    /// the row: in a conjunct of WHERE, under comparisons and arithmetic,
+    /// or in the aggregates of a view without GROUP BY that all read it.
     fn check_nullable_reads(&self, select: &Select, reads: &[usize]) -> Result<(), Failure> {
-        let scope = self.scope(select);
-        let mut nullable: Vec<(String, String)> = Vec::new();
+        let nullable = Nullable::of(self, select, reads);
+        if nullable.columns.is_empty() {
+            return Ok(());
+        }
+        match nullable.loose_read(select) {
+            None => Ok(()),
+            Some(r) => {
+                let name = r
+                    .iter()
+                    .map(|i| i.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                Err((
+                    ident_loc(&r),
+                    format!(
+                        "`{name}` is NULL while the subquery it comes from has no rows (an aggregate without GROUP BY), and NULL is not supported yet: read it only in a comparison in WHERE, which drops the row while it is NULL"
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// The columns of the pieces a SELECT reads that can be NULL, as the
+/// SELECT names them.
+struct Nullable {
+    /// Each as `(alias, column)`.
+    columns: Vec<(String, String)>,
+    scope: Scope,
+}
+
+impl Nullable {
+    fn of(nest: &Nest<'_>, select: &Select, reads: &[usize]) -> Nullable {
+        let mut columns = Vec::new();
         for from in &select.from {
             for factor in
                 std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
@@ -796,95 +812,77 @@ impl Nest<'_> {
                     continue;
                 };
                 let n = name.to_string().to_lowercase();
-                let Some(p) = reads.iter().map(|&p| &self.pieces[p]).find(|p| p.name == n) else {
+                let Some(p) = reads.iter().map(|&p| &nest.pieces[p]).find(|p| p.name == n) else {
                     continue;
                 };
                 let alias = alias
                     .as_ref()
                     .map_or(n.clone(), |a| a.name.value.to_lowercase());
                 for (column, _) in p.table.columns.iter().zip(&p.nullable).filter(|(_, n)| **n) {
-                    nullable.push((alias.clone(), column.0.clone()));
+                    columns.push((alias.clone(), column.0.clone()));
                 }
             }
         }
-        if nullable.is_empty() {
-            return Ok(());
+        Nullable {
+            columns,
+            scope: nest.scope(select),
         }
-        let is_nullable = |r: &[SqlIdent]| -> bool {
-            match r {
-                [c] => {
-                    let c = c.value.to_lowercase();
-                    nullable.iter().any(|(a, col)| {
-                        *col == c
-                            && scope
-                                .items
-                                .iter()
-                                .filter(|(_, cols)| cols.contains(&c))
-                                .count()
-                                == 1
-                            && scope
-                                .items
-                                .iter()
-                                .any(|(b, cols)| b == a && cols.contains(&c))
-                    })
-                }
-                [t, c] => nullable
+    }
+
+    /// Whether column reference `r` names one of them (a bare name: where
+    /// no other FROM item has a column of that name).
+    fn names(&self, r: &[SqlIdent]) -> bool {
+        match r {
+            [c] => {
+                let c = c.value.to_lowercase();
+                let owners: Vec<&String> = self
+                    .scope
+                    .items
                     .iter()
-                    .any(|(a, col)| *a == t.value.to_lowercase() && *col == c.value.to_lowercase()),
-                _ => false,
+                    .filter(|(_, cols)| cols.contains(&c))
+                    .map(|(a, _)| a)
+                    .collect();
+                matches!(owners.as_slice(), [a] if self.columns.iter().any(|(b, col)| b == *a && *col == c))
             }
-        };
-        let fail = |r: &[SqlIdent]| {
-            let name = r
-                .iter()
-                .map(|i| i.value.as_str())
-                .collect::<Vec<_>>()
-                .join(".");
-            Err((
-                ident_loc(r),
-                format!(
-                    "`{name}` is NULL while the subquery it comes from has no rows (an aggregate without GROUP BY), and NULL is not supported yet: read it only in a comparison in WHERE, which drops the row while it is NULL"
-                ),
-            ))
+            [t, c] => {
+                let (t, c) = (t.value.to_lowercase(), c.value.to_lowercase());
+                self.columns.iter().any(|(a, col)| *a == t && *col == c)
+            }
+            _ => false,
+        }
+    }
+
+    /// The first read of one of them where NULL would not reject the row.
+    fn loose_read(&self, select: &Select) -> Option<Vec<SqlIdent>> {
+        let items = || {
+            select.projection.iter().filter_map(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
+                _ => None,
+            })
         };
         // In the select list, only where every item aggregates an argument
         // that NULL makes NULL, in a view without GROUP BY: a row whose
         // value is NULL then adds to no aggregate, as in SQL.
-        let reads_nullable = |e: &Expr| column_ref(e).is_some_and(|r| is_nullable(&r));
-        let all_strict = group_by_is_empty(select)
-            && select.projection.iter().all(|item| match item {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                    aggregates_strictly(e, &reads_nullable)
-                }
-                _ => false,
-            });
-        for item in &select.projection {
-            if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
-                && !all_strict
-                && let Some(r) = column_refs(e).into_iter().find(|r| is_nullable(r))
-            {
-                return fail(&r);
-            }
+        let reads = |e: &Expr| column_ref(e).is_some_and(|r| self.names(&r));
+        let all_strict =
+            group_by_is_empty(select) && items().all(|e| aggregates_strictly(e, &reads));
+        let keys: Vec<&Expr> = match &select.group_by {
+            GroupByExpr::Expressions(exprs, _) => exprs.iter().collect(),
+            GroupByExpr::All(_) => Vec::new(),
+        };
+        let mut loose: Vec<Vec<SqlIdent>> = Vec::new();
+        if !all_strict {
+            loose.extend(items().flat_map(column_refs));
         }
-        if let GroupByExpr::Expressions(exprs, _) = &select.group_by {
-            for e in exprs {
-                if let Some(r) = column_refs(e).into_iter().find(|r| is_nullable(r)) {
-                    return fail(&r);
-                }
-            }
-        }
+        loose.extend(keys.into_iter().flat_map(column_refs));
         if let Some(selection) = &select.selection {
             let mut conjuncts = Vec::new();
             split_and(selection.clone(), &mut conjuncts);
             for c in &conjuncts {
-                let mut loose = Vec::new();
                 non_strict_refs(c, true, &mut loose);
-                if let Some(r) = loose.into_iter().find(|r| is_nullable(r)) {
-                    return fail(&r);
-                }
             }
         }
-        Ok(())
+        loose.into_iter().find(|r| self.names(r))
     }
 }
 
@@ -913,6 +911,42 @@ struct Scalar {
 /// columns, so that a value with no matching row has no row at all).
 fn grouped(p: &Piece) -> bool {
     !p.view.wrapper.key_types.is_empty()
+}
+
+/// `[NOT] EXISTS (SELECT * FROM piece WHERE piece.nested_key<i> = outer
+/// ..)`, or `lhs [NOT] IN (SELECT piece.nested_value FROM piece WHERE
+/// ..)`: the semijoin that reads nested view `piece` in place of the
+/// subquery.
+fn semijoin_over(
+    piece: &str,
+    correlation: Vec<(Expr, Expr)>,
+    lhs: Option<Expr>,
+    negated: bool,
+    loc: Loc,
+) -> Expr {
+    let column = |c: &str| qualified(piece, c, loc);
+    let mut sub = snippet_select(&format!("SELECT * FROM {piece} AS {piece}"), loc);
+    sub.from[0].relation = table_factor(piece, SqlIdent::with_span(loc, piece.to_string()), loc);
+    sub.selection = and_all(
+        correlation
+            .into_iter()
+            .enumerate()
+            .map(|(i, (_, outer))| equal(column(&key_column(i)), outer))
+            .collect(),
+    );
+    if lhs.is_some() {
+        sub.projection = vec![SelectItem::UnnamedExpr(column(VALUE))];
+    }
+    let subquery = Box::new(query_of(sub));
+    match lhs {
+        Some(lhs) => Expr::In {
+            expr: Box::new(lhs),
+            target: InTarget::Subquery(subquery),
+            negated,
+            global: false,
+        },
+        None => Expr::Exists { subquery, negated },
+    }
 }
 
 /// The FROM items of one SELECT: each alias with its columns.

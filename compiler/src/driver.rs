@@ -75,10 +75,9 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let mut out = TokenStream::new();
     let mut rule_deletes = Vec::new();
     for piece in &view.pieces {
-        // A piece's tables route to one worker, as the view's do.
         let (code, deletes, _) = rule_program(&piece.item)?;
         out.extend(code);
-        out.extend(emit::sql_wrapper(&piece.wrapper, deletes, None));
+        out.extend(emit::sql_nested_view(&piece.wrapper, deletes));
         rule_deletes.push(deletes);
     }
     let (code, deletes, _) = rule_program(&view.item)?;

@@ -151,6 +151,8 @@ pub mod __private {
         pub use crate::claims::*;
     }
     #[cfg(feature = "sql")]
+    pub use crate::__sql_nested_view as sql_nested_view;
+    #[cfg(feature = "sql")]
     pub use crate::__sql_view as sql_view;
     pub use crate::catalogue::{Catalogue, catalogue};
     pub use crate::changes::{Changes, Noted, key_set, since};

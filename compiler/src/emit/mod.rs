@@ -47,7 +47,7 @@ pub use fallback::fallback;
 pub use sql::wrapper as sql_wrapper;
 pub use sql::{
     base_tables as sql_base_tables, composite as sql_composite,
-    composite_name as sql_composite_name,
+    composite_name as sql_composite_name, nested_view as sql_nested_view,
 };
 
 use proc_macro2::TokenStream;

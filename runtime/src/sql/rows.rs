@@ -143,6 +143,106 @@ where
     (gone, came)
 }
 
+/// The API of a nested view (`docs/design.md#nested-sql`), which only the
+/// struct of the view that reads it uses: typed `insert_<table>` (and
+/// `delete_<table>`), the reading of rows (`iter`, `get`, `len`,
+/// `changes`, `text_rows`), [`Rows`], `Default` and the snapshot. None of
+/// the text interface, change enum or traits of a view a user feeds.
+///
+/// ```text
+/// sql_nested_view! {
+///     V over VRule;
+///     rows VRow { a, total }, key = (i32,), payload = Int, grouped;
+///     tables { "r" (a: i32 = "a", price: Decimal = "price" at scale 2) => insert_r / delete_r }
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sql_nested_view {
+    (
+        $name:ident over $rule:ident;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        tables { $(
+            $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident $(/ $delete:ident)?
+        ),+ $(,)? }
+    ) => {
+        #[allow(dead_code, reason = "generated API: not every method is used")]
+        #[allow(clippy::too_many_arguments, reason = "one parameter per column")]
+        impl $name {
+            /// Empty tables.
+            pub fn new() -> Self {
+                $name { rule: $rule::new(), changes_started: false }
+            }
+
+            $($crate::__sql_nested_view!(@table $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert $(/ $delete)?);)+
+
+            $crate::__sql_view!(@reading $shape, $key, $row, $rule);
+
+            /// The maintained rule this nested view lowered to.
+            pub fn rule(&self) -> &$rule {
+                &self.rule
+            }
+        }
+
+        impl $crate::sql::rows::Rows for $name {
+            type Rule = $rule;
+            type Row = $row;
+
+            fn rule(&self) -> &$rule {
+                &self.rule
+            }
+            fn rule_mut(&mut self) -> &mut $rule {
+                &mut self.rule
+            }
+            fn changes_started(&mut self) -> &mut bool {
+                &mut self.changes_started
+            }
+            fn row(key: &$key, payload: &$payload) -> $row {
+                $name::row(key, payload)
+            }
+            fn text(row: &$row) -> ::std::vec::Vec<::std::string::String> {
+                ::std::vec![$($crate::sql::rows::SqlText::sql_text(&row.$field)),*]
+            }
+            $(fn copies($p: &$payload) -> i64 {
+                $copies
+            })?
+        }
+
+        impl ::core::default::Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        $crate::__impl_snapshot!($name, <$rule as $crate::snapshot::Snapshot>::PLAN);
+    };
+    // One table's typed insert and delete, or insert alone.
+    (@table $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident / $delete:ident) => {
+        $crate::__sql_nested_view!(@table $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert);
+        #[doc = ::core::concat!(" Deletes one copy of a row of `", $table, "` inserted before.")]
+        ///
+        /// # Errors
+        ///
+        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when there
+        /// is no such row; nothing changes then.
+        pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
+            $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+                ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
+            );)?)+
+            self.rule.$delete($($col),+)
+        }
+    };
+    (@table $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident) => {
+        #[doc = ::core::concat!(" Inserts one row into `", $table, "`.")]
+        pub fn $insert(&mut self, $($col: $ty),+) {
+            $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+                ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
+            );)?)+
+            self.rule.$insert($($col),+)
+        }
+    };
+}
+
 /// Hands the rows of nested view `V` that went and came since the
 /// previous call to `feed`, each with its number of copies, negative for
 /// rows that went (`docs/design.md#nested-sql`): the rows its readers keep

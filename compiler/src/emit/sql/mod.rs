@@ -35,38 +35,96 @@ pub fn wrapper(view: &SqlView, deletes: bool, program: Option<&Program>) -> Toke
         rule,
         sql,
         sql_name,
-        fields,
-        key_types,
-        shape,
         ..
     } = view;
-    let reader = Reader::new(view);
-    let row = format_ident!("{}Row", name);
-    // The group key is the rule's output tuple, the payload its payload.
-    let key = quote! { <#rule as ::ivm::View>::Key };
-    let payload = quote! { <#rule as ::ivm::View>::Payload };
-    let structs = structs(view, &row);
-    let field_values = fields.iter().map(|f| {
-        let (field, value) = (&f.name, reader.field(f));
-        quote! { #field: #value }
-    });
-    let unused_key =
-        (*shape == ViewShape::Keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
-    let field_names = fields.iter().map(|f| &f.name);
-    let shape = match shape {
-        ViewShape::Grouped => quote! { grouped },
-        ViewShape::Keyless => quote! { keyless },
-        ViewShape::Bag => {
-            let count = reader.count();
-            quote! { bag |__payload| #count }
-        }
-    };
+    let (row, key, payload, shape) = reading(view);
+    let field_names = view.fields.iter().map(|f| &f.name);
     let change = format_ident!("{}Change", name);
     let tables = view
         .tables
         .iter()
         .enumerate()
         .map(|(i, t)| table(t, i, deletes, route(t, program)));
+    let parts = parts(view, &row);
+    quote! {
+        #parts
+
+        ::ivm::__private::sql_view! {
+            #name = #sql_name, #sql over #rule;
+            rows #row { #(#field_names),* }, key = #key, payload = #payload, #shape;
+            change #change { #(#tables),* }
+        }
+    }
+}
+
+/// A nested view's struct (`docs/design.md#nested-sql`), which only the
+/// view that reads it feeds: its rows and typed updates, without the text
+/// interface, change enum and traits of [`wrapper`].
+pub fn nested_view(view: &SqlView, deletes: bool) -> TokenStream {
+    let SqlView { name, rule, .. } = view;
+    let (row, key, payload, shape) = reading(view);
+    let field_names = view.fields.iter().map(|f| &f.name);
+    let tables = view.tables.iter().map(|t| {
+        let sql_name = &t.name;
+        let columns = columns(t);
+        let insert = format_ident!("insert_{}", t.method);
+        let delete = deletes.then(|| {
+            let delete = format_ident!("delete_{}", t.method);
+            quote! { / #delete }
+        });
+        quote! { #sql_name (#(#columns),*) => #insert #delete }
+    });
+    let parts = parts(view, &row);
+    quote! {
+        #parts
+
+        ::ivm::__private::sql_nested_view! {
+            #name over #rule;
+            rows #row { #(#field_names),* }, key = #key, payload = #payload, #shape;
+            tables { #(#tables),* }
+        }
+    }
+}
+
+/// The row struct's name, the rule's key and payload types, and the
+/// view's shape as `sql_view!` takes it.
+fn reading(view: &SqlView) -> (Ident, TokenStream, TokenStream, TokenStream) {
+    let SqlView { name, rule, .. } = view;
+    let row = format_ident!("{}Row", name);
+    // The group key is the rule's output tuple, the payload its payload.
+    let key = quote! { <#rule as ::ivm::View>::Key };
+    let payload = quote! { <#rule as ::ivm::View>::Payload };
+    let shape = match view.shape {
+        ViewShape::Grouped => quote! { grouped },
+        ViewShape::Keyless => quote! { keyless },
+        ViewShape::Bag => {
+            let count = Reader::new(view).count();
+            quote! { bag |__payload| #count }
+        }
+    };
+    (row, key, payload, shape)
+}
+
+/// The view's struct, its row struct, and how a row is read off a group.
+fn parts(view: &SqlView, row: &Ident) -> TokenStream {
+    let SqlView {
+        name,
+        rule,
+        fields,
+        key_types,
+        shape,
+        ..
+    } = view;
+    let reader = Reader::new(view);
+    let key = quote! { <#rule as ::ivm::View>::Key };
+    let payload = quote! { <#rule as ::ivm::View>::Payload };
+    let structs = structs(view, row);
+    let field_values = fields.iter().map(|f| {
+        let (field, value) = (&f.name, reader.field(f));
+        quote! { #field: #value }
+    });
+    let unused_key =
+        (*shape == ViewShape::Keyless || key_types.is_empty()).then(|| quote! { let _ = __key; });
     quote! {
         #structs
 
@@ -76,12 +134,6 @@ pub fn wrapper(view: &SqlView, deletes: bool, program: Option<&Program>) -> Toke
                 #unused_key
                 #row { #(#field_values,)* }
             }
-        }
-
-        ::ivm::__private::sql_view! {
-            #name = #sql_name, #sql over #rule;
-            rows #row { #(#field_names),* }, key = #key, payload = #payload, #shape;
-            change #change { #(#tables),* }
         }
     }
 }
@@ -139,20 +191,32 @@ fn table(t: &ViewTable, index: usize, deletes: bool, route: TokenStream) -> Toke
     let variant = change_variant(t);
     let index = proc_macro2::Literal::u32_unsuffixed(index as u32);
     let name = &t.name;
-    let columns = t.columns.iter().map(|(c, sql, ty)| {
-        let rust = ty.rust();
-        let scale = match ty {
-            SqlType::Decimal(Some(scale)) => Some(quote! { at scale #scale }),
-            _ => None,
-        };
-        quote! { #c: #rust = #sql #scale }
-    });
+    let columns = columns(t);
     let insert = format_ident!("insert_{}", t.method);
     let delete = deletes.then(|| {
         let delete = format_ident!("delete_{}", t.method);
         quote! { / #delete }
     });
     quote! { #variant = #index #name (#(#columns),*) #route => #insert #delete }
+}
+
+/// A table's columns as `sql_view!` and `sql_nested_view!` take them:
+/// Rust name, type, SQL name and the scale a `DECIMAL(p, s)` value is
+/// stored at.
+fn columns(t: &ViewTable) -> impl Iterator<Item = TokenStream> + '_ {
+    t.columns.iter().map(|(c, sql, ty)| {
+        let rust = ty.rust();
+        let scale = scale(*ty);
+        quote! { #c: #rust = #sql #scale }
+    })
+}
+
+/// `at scale s` for a `DECIMAL(p, s)` column.
+fn scale(ty: SqlType) -> Option<TokenStream> {
+    match ty {
+        SqlType::Decimal(Some(scale)) => Some(quote! { at scale #scale }),
+        _ => None,
+    }
 }
 
 /// Where a sharded run sends a table's rows: the route of the rule's

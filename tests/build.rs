@@ -3,7 +3,8 @@
 //! `tests/fuzz.rs` to drive, compiles each strategy's suite
 //! (`queries/<strategy>.ivm`) for `tests/<strategy>.rs`, and compiles
 //! `queries/clippy_clean.ivm` for `tests/regressions.rs` and the SQL suite
-//! `queries/sql.sql` for `tests/sql.rs`.
+//! `queries/sql.sql` for `tests/sql.rs` (and, with the `nested-suite`
+//! feature, `queries/sql_nested.sql` for `tests/sql_nested.rs`).
 
 use std::path::PathBuf;
 
@@ -63,9 +64,13 @@ fn main() {
         format!("{code}\n/// Every random view, fresh.\npub fn all() -> Vec<Box<dyn ::ivm::sql::TextRetract>> {{\n    vec![{constructors}]\n}}\n"),
     )
     .expect("writing the random views' code");
-    if let Err(e) =
-        ivm_compiler::build::compile_files(&["queries/clippy_clean.ivm", "queries/sql.sql"])
-    {
+    let mut files = vec!["queries/clippy_clean.ivm", "queries/sql.sql"];
+    // The nested SQL suite, for `tests/sql_nested.rs` (the `nested-suite`
+    // feature, which `.ci/run` turns on).
+    if std::env::var_os("CARGO_FEATURE_NESTED_SUITE").is_some() {
+        files.push("queries/sql_nested.sql");
+    }
+    if let Err(e) = ivm_compiler::build::compile_files(&files) {
         eprintln!("{e}");
         std::process::exit(1);
     }

@@ -470,8 +470,8 @@ fn tpch_from_sql_agrees_with_sqlite_at_scale_0_001() {
 }
 
 #[test]
-fn tpch_from_sql_agrees_with_sqlite_at_scale_0_004() {
-    run(0.004, 12);
+fn tpch_from_sql_agrees_with_sqlite_at_scale_0_002() {
+    run(0.002, 12);
 }
 
 /// A view with nested views restored from a snapshot goes on as the one

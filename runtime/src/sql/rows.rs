@@ -184,35 +184,7 @@ macro_rules! __sql_nested_view {
             }
         }
 
-        impl $crate::sql::rows::Rows for $name {
-            type Rule = $rule;
-            type Row = $row;
-
-            fn rule(&self) -> &$rule {
-                &self.rule
-            }
-            fn rule_mut(&mut self) -> &mut $rule {
-                &mut self.rule
-            }
-            fn changes_started(&mut self) -> &mut bool {
-                &mut self.changes_started
-            }
-            fn row(key: &$key, payload: &$payload) -> $row {
-                $name::row(key, payload)
-            }
-            fn text(row: &$row) -> ::std::vec::Vec<::std::string::String> {
-                ::std::vec![$($crate::sql::rows::SqlText::sql_text(&row.$field)),*]
-            }
-            $(fn copies($p: &$payload) -> i64 {
-                $copies
-            })?
-        }
-
-        impl ::core::default::Default for $name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
+        $crate::__sql_view!(@rows $name over $rule, $row { $($field),* }, $key, $payload $(|$p| $copies)?);
 
         $crate::__impl_snapshot!($name, <$rule as $crate::snapshot::Snapshot>::PLAN);
     };
@@ -539,35 +511,7 @@ macro_rules! __sql_view {
             }
         }
 
-        impl $crate::sql::rows::Rows for $name {
-            type Rule = $rule;
-            type Row = $row;
-
-            fn rule(&self) -> &$rule {
-                &self.rule
-            }
-            fn rule_mut(&mut self) -> &mut $rule {
-                &mut self.rule
-            }
-            fn changes_started(&mut self) -> &mut bool {
-                &mut self.changes_started
-            }
-            fn row(key: &$key, payload: &$payload) -> $row {
-                $name::row(key, payload)
-            }
-            fn text(row: &$row) -> ::std::vec::Vec<::std::string::String> {
-                ::std::vec![$($crate::sql::rows::SqlText::sql_text(&row.$field)),*]
-            }
-            $(fn copies($p: &$payload) -> i64 {
-                $copies
-            })?
-        }
-
-        impl ::core::default::Default for $name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
+        $crate::__sql_view!(@rows $name over $rule, $row { $($field),* }, $key, $payload $(|$p| $copies)?);
 
         impl $crate::sql::TextView for $name {
             fn name(&self) -> &'static str {
@@ -652,6 +596,38 @@ macro_rules! __sql_view {
         // The view's snapshot is its rule's state (and a flag that starts
         // fresh): the plan is the rule's plan.
         $crate::__impl_snapshot!($name, <$rule as $crate::snapshot::Snapshot>::PLAN);
+    };
+    // `Rows` (how generic code reads the view) and `Default`.
+    (@rows $name:ident over $rule:ident, $row:ident { $($field:ident),* }, $key:ty, $payload:ty $(|$p:ident| $copies:expr)?) => {
+        impl $crate::sql::rows::Rows for $name {
+            type Rule = $rule;
+            type Row = $row;
+
+            fn rule(&self) -> &$rule {
+                &self.rule
+            }
+            fn rule_mut(&mut self) -> &mut $rule {
+                &mut self.rule
+            }
+            fn changes_started(&mut self) -> &mut bool {
+                &mut self.changes_started
+            }
+            fn row(key: &$key, payload: &$payload) -> $row {
+                $name::row(key, payload)
+            }
+            fn text(row: &$row) -> ::std::vec::Vec<::std::string::String> {
+                ::std::vec![$($crate::sql::rows::SqlText::sql_text(&row.$field)),*]
+            }
+            $(fn copies($p: &$payload) -> i64 {
+                $copies
+            })?
+        }
+
+        impl ::core::default::Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
     };
     (@reading keyless, $key:ty, $row:ident, $rule:ident) => {
         /// The view's one row (a view without GROUP BY always has one,

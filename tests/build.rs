@@ -3,8 +3,9 @@
 //! `tests/fuzz.rs` to drive, compiles each strategy's suite
 //! (`queries/<strategy>.ivm`) for `tests/<strategy>.rs`, and compiles
 //! `queries/clippy_clean.ivm` for `tests/regressions.rs` and the SQL suite
-//! `queries/sql.sql` for `tests/sql.rs` (and, with the `nested-suite`
-//! feature, `queries/sql_nested.sql` for `tests/sql_nested.rs`).
+//! `queries/sql.sql` for `tests/sql.rs` (and, with the `nested-suite` and
+//! `null-suite` features, `queries/sql_nested.sql` and
+//! `queries/sql_null.sql` for `tests/sql_nested.rs` and `tests/sql_null.rs`).
 
 use std::path::PathBuf;
 
@@ -69,6 +70,10 @@ fn main() {
     // feature, which `.ci/run` turns on).
     if std::env::var_os("CARGO_FEATURE_NESTED_SUITE").is_some() {
         files.push("queries/sql_nested.sql");
+    }
+    // The NULL suite, for `tests/sql_null.rs` (the `null-suite` feature).
+    if std::env::var_os("CARGO_FEATURE_NULL_SUITE").is_some() {
+        files.push("queries/sql_null.sql");
     }
     if let Err(e) = ivm_compiler::build::compile_files(&files) {
         eprintln!("{e}");

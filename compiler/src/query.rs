@@ -342,6 +342,8 @@ pub enum Arg {
     Const(Box<syn::Expr>),
     /// `_`: any value, summed out.
     Wildcard,
+    /// `Some(v)`: an `Option` column that holds a value, bound to `v`.
+    Some(VarId),
 }
 
 /// A `{ expr }` factor: a condition (`bool`) or a lift (a payload).
@@ -429,6 +431,7 @@ impl Query {
                 Arg::Var(v) => self.variables[*v].name.to_string(),
                 Arg::Const(e) => expr_text(e),
                 Arg::Wildcard => "_".to_owned(),
+                Arg::Some(v) => format!("Some({})", self.variables[*v].name),
             })
             .collect();
         format!("{}({})", self.relations[local.source].name, args.join(", "))
@@ -488,7 +491,9 @@ impl Query {
                     .iter()
                     .map(|a| match a {
                         Arg::Var(v) => Some(*v),
-                        Arg::Const(_) | Arg::Wildcard => None,
+                        // The column holds `Some(v)`, not `v`: neither a
+                        // key to look up nor one to route by.
+                        Arg::Const(_) | Arg::Wildcard | Arg::Some(_) => None,
                     })
                     .collect(),
             ),

@@ -628,6 +628,10 @@ fn atom_case(
         .enumerate()
         .map(|(c, arg)| match arg {
             Arg::Var(v) => id(*v),
+            Arg::Some(_) => panic!(
+                "the naive evaluator reads columns of the fuzzer's types, never `Option`: \
+                 a suite query cannot match `Some(v)` (SQL's NULLs are checked against SQLite)"
+            ),
             Arg::Wildcard | Arg::Const(_) => {
                 if let Arg::Const(e) = arg {
                     let ty = type_string(&columns[c].ty);

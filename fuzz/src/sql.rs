@@ -19,6 +19,7 @@ pub const TABLES: &str = "CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
 CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
 CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
 CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
+CREATE TABLE n (a INT NULL, v BIGINT NULL, e VARCHAR(4) NULL, m DECIMAL(8, 2) NULL);
 ";
 
 /// What the generator knows of a table: its name, its INT columns and

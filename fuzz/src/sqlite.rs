@@ -43,32 +43,53 @@ pub fn sqlite_dates(select: &str) -> String {
     out
 }
 
+/// A column as the suite declares it: its name, its type, and whether it
+/// is nullable (declared `NULL`).
+pub type ColumnSpec = (&'static str, Kind, bool);
+
 /// The columns of each table, as the suite declares them.
-pub const COLUMNS: [(&str, &[(&str, Kind)]); 4] = [
+pub const COLUMNS: [(&str, &[ColumnSpec]); 5] = [
     (
         "r",
-        &[("a", Kind::Int), ("b", Kind::Int), ("c", Kind::BigInt)],
+        &[
+            ("a", Kind::Int, false),
+            ("b", Kind::Int, false),
+            ("c", Kind::BigInt, false),
+        ],
     ),
     (
         "s",
         &[
-            ("b", Kind::Int),
-            ("d", Kind::Decimal),
-            ("e", Kind::Text),
-            ("f", Kind::Date),
+            ("b", Kind::Int, false),
+            ("d", Kind::Decimal, false),
+            ("e", Kind::Text, false),
+            ("f", Kind::Date, false),
         ],
     ),
     (
         "t",
-        &[("a", Kind::Int), ("g", Kind::Double), ("h", Kind::Bool)],
+        &[
+            ("a", Kind::Int, false),
+            ("g", Kind::Double, false),
+            ("h", Kind::Bool, false),
+        ],
     ),
     (
         "u",
         &[
-            ("k", Kind::Text),
-            ("w", Kind::SmallInt),
-            ("x", Kind::Int),
-            ("y", Kind::BigInt),
+            ("k", Kind::Text, false),
+            ("w", Kind::SmallInt, false),
+            ("x", Kind::Int, false),
+            ("y", Kind::BigInt, false),
+        ],
+    ),
+    (
+        "n",
+        &[
+            ("a", Kind::Int, true),
+            ("v", Kind::BigInt, true),
+            ("e", Kind::Text, true),
+            ("m", Kind::Decimal, true),
         ],
     ),
 ];
@@ -229,7 +250,13 @@ fn row_of(table: usize, values: [u16; 4]) -> (Vec<String>, Vec<Value>) {
         .1
         .iter()
         .zip(values)
-        .map(|((_, kind), n)| field(*kind, n))
+        .map(
+            |(&(_, kind, nullable), n)| match nullable && (n >> 9) % 4 == 0 {
+                // A quarter of a nullable column's fields are NULL.
+                true => ("NULL".to_owned(), Value::Null),
+                false => field(kind, n),
+            },
+        )
         .unzip()
 }
 
@@ -313,7 +340,7 @@ pub fn run(
                 ensure!(result.is_ok(), "{}: {result:?}", view.name());
             }
         }
-        let names: Vec<&str> = kinds.iter().map(|(column, _)| *column).collect();
+        let names: Vec<&str> = kinds.iter().map(|(column, ..)| *column).collect();
         if insert {
             let holes = vec!["?"; values.len()].join(", ");
             db.execute(
@@ -325,7 +352,8 @@ pub fn run(
         } else {
             let condition = names
                 .iter()
-                .map(|c| format!("{c} = ?"))
+                // `IS`: NULL is NULL there, as a deleted row's field.
+                .map(|c| format!("{c} IS ?"))
                 .collect::<Vec<_>>()
                 .join(" AND ");
             let deleted = db

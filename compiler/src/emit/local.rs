@@ -57,6 +57,7 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     let mut seen = Vec::new();
     let mut names = Vec::new();
     let mut checks = Vec::new();
+    let mut unwraps = Vec::new();
     for (i, arg) in args.iter().enumerate() {
         let column = format_ident!("__c{i}");
         let copy = is_copy_type(&columns[i].1);
@@ -83,6 +84,20 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
                 });
             }
             Arg::Wildcard => names.push(quote! { _ }),
+            // `Some(v)`: the tuple enters where the column holds a value,
+            // which binds `v` (or, bound before, must equal it).
+            Arg::Some(v) => {
+                names.push(quote! { #column });
+                let name = &p.vars[*v].name;
+                if !needed(*v) {
+                    checks.push(quote! { #column.is_some() });
+                } else if seen.contains(v) {
+                    checks.push(quote! { #column.as_ref() == ::core::option::Option::Some(#name) });
+                } else {
+                    seen.push(*v);
+                    unwraps.push(quote! { ::core::option::Option::Some(#name) = #column });
+                }
+            }
         }
     }
     let fields = super::field_refs(&quote! { __tuple }, args.len());
@@ -124,6 +139,14 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
             }
         }
     };
+    // Outermost, so that the checks can read what they bind.
+    let guarded = unwraps.iter().rev().fold(guarded, |body, unwrap| {
+        quote! {
+            if let #unwrap {
+                #body
+            }
+        }
+    });
     // Nothing to bind when the tuple goes up whole.
     let bind = names
         .iter()

@@ -65,6 +65,15 @@ pub fn local_steps(q: &Query) -> Vec<LocalStepView> {
                     Some(&(_, c0)) => matches.push(format!("{column} = {}", columns[c0].name)),
                     None => first.push((*v, c)),
                 },
+                Arg::Some(v) => {
+                    matches.push(format!("{column} is not NULL (`Some`)"));
+                    match first.iter().find(|(w, _)| w == v) {
+                        Some(&(_, c0)) => {
+                            matches.push(format!("{column} = {}", columns[c0].name));
+                        }
+                        None => first.push((*v, c)),
+                    }
+                }
             }
         }
         let vars: Vec<String> = atom

@@ -534,6 +534,15 @@ pub fn is_copy_type(ty: &Type) -> bool {
     const SQL: &[&str] = &["Decimal", "Double", "Date"];
     match ty {
         Type::Path(path) if path.qself.is_none() => {
+            // `Option<T>` is `Copy` where `T` is (a nullable SQL column).
+            if let Some(last) = path.path.segments.last()
+                && last.ident == "Option"
+                && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+                && let [syn::GenericArgument::Type(inner)] =
+                    args.args.iter().collect::<Vec<_>>().as_slice()
+            {
+                return is_copy_type(inner);
+            }
             let mut names = path.path.segments.iter().rev().map(|s| s.ident.to_string());
             match (names.next(), names.next()) {
                 (Some(last), None) => COPY.contains(&last.as_str()),

@@ -21,6 +21,9 @@ pub struct Column {
     pub column: usize,
     /// Its declared type.
     pub ty: SqlType,
+    /// Whether it can hold NULL: declared `NULL`, and not unwrapped by an
+    /// equality with another column (`docs/design.md#null`).
+    pub nullable: bool,
 }
 
 /// Arithmetic operators.
@@ -101,6 +104,16 @@ pub enum Scalar {
     Case(Box<Scalar>, Box<Scalar>, Box<Scalar>, SqlType),
     /// `SUBSTRING(text FROM start [FOR length])`, with constant positions.
     Substring(Box<Scalar>, usize, Option<usize>),
+    /// SQL's NULL, of the type its context gives it.
+    Null(SqlType),
+    /// `e IS NULL`, or (`true`) `e IS NOT NULL`.
+    IsNull(Box<Scalar>, bool),
+    /// `COALESCE(a, b, ..)`: the first that is not NULL, in their common
+    /// type.
+    Coalesce(Vec<Scalar>, SqlType),
+    /// A nullable operand known not to be NULL, as generated code binds it
+    /// (`__n0`) to compute an operator that is NULL wherever an operand is.
+    Bound(usize, SqlType),
 }
 
 impl Scalar {
@@ -117,8 +130,96 @@ impl Scalar {
             | Scalar::Not(_)
             | Scalar::Like(..) => SqlType::Bool,
             Scalar::Extract(..) => SqlType::BigInt,
-            Scalar::Case(.., t) => *t,
+            Scalar::Case(.., t)
+            | Scalar::Coalesce(_, t)
+            | Scalar::Null(t)
+            | Scalar::Bound(_, t) => *t,
             Scalar::Substring(..) => SqlType::Text,
+            Scalar::IsNull(..) => SqlType::Bool,
+        }
+    }
+
+    /// Whether it can be NULL: a nullable column or NULL itself, read
+    /// through operators that are NULL where an operand is; a CASE with
+    /// a branch that can be; a COALESCE of only such values.
+    pub fn nullable(&self) -> bool {
+        match self {
+            Scalar::Column(c) => c.nullable,
+            Scalar::Null(_) => true,
+            Scalar::Const(_) | Scalar::Bound(..) | Scalar::IsNull(..) => false,
+            Scalar::Arith(_, a, b, _)
+            | Scalar::Cmp(_, a, b)
+            | Scalar::And(a, b)
+            | Scalar::Or(a, b)
+            | Scalar::Case(_, a, b, _) => a.nullable() || b.nullable(),
+            Scalar::Neg(e)
+            | Scalar::Not(e)
+            | Scalar::Like(e, ..)
+            | Scalar::Extract(_, e)
+            | Scalar::Substring(e, ..) => e.nullable(),
+            Scalar::Coalesce(args, _) => args.iter().all(Scalar::nullable),
+        }
+    }
+
+    /// Whether it is NULL exactly where a nullable column it reads is:
+    /// read through operators that are NULL where an operand is, and
+    /// nothing else that can be NULL. Then a row's value is not NULL
+    /// exactly where each of its FROM items' nullable columns holds a
+    /// value, a condition per item.
+    pub fn null_by_columns(&self) -> bool {
+        match self {
+            Scalar::Column(_) => true,
+            Scalar::Arith(_, a, b, _) | Scalar::Cmp(_, a, b) => {
+                a.null_by_columns() && b.null_by_columns()
+            }
+            Scalar::Neg(e)
+            | Scalar::Not(e)
+            | Scalar::Like(e, ..)
+            | Scalar::Extract(_, e)
+            | Scalar::Substring(e, ..) => e.null_by_columns(),
+            e => !e.nullable(),
+        }
+    }
+
+    /// Each column it reads, mutably (to settle which are nullable).
+    pub fn columns_mut(&mut self, f: &mut impl FnMut(&mut Column)) {
+        match self {
+            Scalar::Column(c) => f(c),
+            Scalar::Const(_) | Scalar::Null(_) | Scalar::Bound(..) => {}
+            Scalar::Arith(_, a, b, _)
+            | Scalar::Cmp(_, a, b)
+            | Scalar::And(a, b)
+            | Scalar::Or(a, b) => {
+                a.columns_mut(f);
+                b.columns_mut(f);
+            }
+            Scalar::Neg(e)
+            | Scalar::Not(e)
+            | Scalar::Like(e, ..)
+            | Scalar::Extract(_, e)
+            | Scalar::Substring(e, ..)
+            | Scalar::IsNull(e, _) => e.columns_mut(f),
+            Scalar::Case(c, a, b, _) => {
+                c.columns_mut(f);
+                a.columns_mut(f);
+                b.columns_mut(f);
+            }
+            Scalar::Coalesce(args, _) => args.iter_mut().for_each(|a| a.columns_mut(f)),
+        }
+    }
+
+    /// The operands of an operator that is NULL wherever one of them is
+    /// (arithmetic, comparison, `NOT`, `LIKE`, `EXTRACT`, `SUBSTRING`),
+    /// mutably; `None` for the rest.
+    fn strict_operands(&mut self) -> Option<Vec<&mut Scalar>> {
+        match self {
+            Scalar::Arith(_, a, b, _) | Scalar::Cmp(_, a, b) => Some(vec![&mut **a, &mut **b]),
+            Scalar::Neg(e)
+            | Scalar::Not(e)
+            | Scalar::Like(e, ..)
+            | Scalar::Extract(_, e)
+            | Scalar::Substring(e, ..) => Some(vec![&mut **e]),
+            _ => None,
         }
     }
 
@@ -154,14 +255,176 @@ impl Scalar {
                 a.visit(f);
                 b.visit(f);
             }
+            Scalar::IsNull(e, _) => e.visit(f),
+            Scalar::Coalesce(args, _) => args.iter().for_each(|a| a.visit(f)),
+            Scalar::Null(_) | Scalar::Bound(..) => {}
         }
+    }
+
+    /// The Rust `bool` of it as a condition: true where it is true, not
+    /// where it is false or NULL.
+    pub fn truth(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
+        let e = self.rust(name);
+        if self.nullable() {
+            let e = bare(e);
+            quote! { ::core::matches!(#e, ::core::option::Option::Some(true)) }
+        } else {
+            e
+        }
+    }
+
+    /// An operator that is NULL wherever an operand is, over nullable
+    /// operands: each bound (`__n0`, ..) where it holds a value, and the
+    /// operator computed over the bound values.
+    fn lifted(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
+        let mut node = self.clone();
+        let mut scrutinees = Vec::new();
+        for operand in node.strict_operands().expect("a strict operator") {
+            if operand.nullable() {
+                scrutinees.push(bare(operand.rust(name)));
+                *operand = Scalar::Bound(scrutinees.len() - 1, operand.ty());
+            }
+        }
+        let value = bare(node.rust(name));
+        if let [one] = scrutinees.as_slice() {
+            return quote! { ::core::option::Option::map(#one, |__n0| #value) };
+        }
+        let bound = (0..scrutinees.len()).map(|i| {
+            let n = format_ident!("__n{i}");
+            quote! { ::core::option::Option::Some(#n) }
+        });
+        quote! {
+            match (#(#scrutinees,)*) {
+                (#(#bound,)*) => ::core::option::Option::Some(#value),
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+
+    /// A nullable column's value as an `Option` of what a column of its
+    /// type reads as (`i64`, `&str`, ..).
+    fn nullable_column(c: Column, v: &syn::Ident) -> TokenStream {
+        match c.ty {
+            SqlType::SmallInt | SqlType::Int => {
+                quote! { ::core::option::Option::map(#v, i64::from) }
+            }
+            SqlType::Text => quote! { ::core::option::Option::as_deref(#v) },
+            _ => quote! { #v },
+        }
+    }
+
+    /// `CASE WHEN c THEN a ELSE b END` in type `ty`: `b` where `c` is
+    /// false or NULL, an `Option` where a branch can be NULL.
+    fn case_rust(
+        c: &Scalar,
+        a: &Scalar,
+        b: &Scalar,
+        ty: SqlType,
+        name: &dyn Fn(Column) -> syn::Ident,
+    ) -> TokenStream {
+        let c = bare(c.truth(name));
+        let nullable = a.nullable() || b.nullable();
+        let branch = |e: &Scalar| {
+            let v = bare(cast(e, ty, name));
+            if nullable && !e.nullable() {
+                quote! { ::core::option::Option::Some(#v) }
+            } else {
+                v
+            }
+        };
+        let (a, b) = (branch(a), branch(b));
+        quote! { if #c { #a } else { #b } }
+    }
+
+    /// `COALESCE(args)` in type `ty`: each in turn until one holds a
+    /// value; an `Option` where the last can be NULL.
+    fn coalesce_rust(
+        args: &[Scalar],
+        ty: SqlType,
+        name: &dyn Fn(Column) -> syn::Ident,
+    ) -> TokenStream {
+        let mut rest = args.iter().rev();
+        let last = rest.next().expect("COALESCE has arguments");
+        let mut acc = bare(cast(last, ty, name));
+        let mut acc_nullable = last.nullable();
+        for arg in rest {
+            let v = bare(cast(arg, ty, name));
+            acc = match (arg.nullable(), acc_nullable) {
+                (false, _) => {
+                    acc_nullable = false;
+                    v
+                }
+                (true, false) => quote! { ::core::option::Option::unwrap_or_else(#v, || #acc) },
+                (true, true) => quote! { ::core::option::Option::or_else(#v, || #acc) },
+            };
+        }
+        acc
     }
 
     /// The Rust expression computing it, with `name(column)` the rule
     /// variable holding a column (bound by value for `Copy` types, by
     /// reference for strings).
+    ///
+    /// An expression that can be NULL is an `Option` of its value.
     pub fn rust(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
+        let mut probe = self.clone();
+        if probe
+            .strict_operands()
+            .is_some_and(|ops| ops.iter().any(|o| o.nullable()))
+        {
+            return self.lifted(name);
+        }
         match self {
+            Scalar::Column(c) if c.nullable => Scalar::nullable_column(*c, &name(*c)),
+            Scalar::Null(_) => quote! { ::core::option::Option::None },
+            Scalar::Bound(i, _) => {
+                let n = format_ident!("__n{i}");
+                quote! { #n }
+            }
+            Scalar::IsNull(e, not) => {
+                // A column is tested as it is held (by value or by
+                // reference), not as it is read.
+                if let Scalar::Column(c) = &**e
+                    && c.nullable
+                {
+                    let v = name(*c);
+                    return if *not {
+                        quote! { #v.is_some() }
+                    } else {
+                        quote! { #v.is_none() }
+                    };
+                }
+                let v = bare(e.rust(name));
+                match (e.nullable(), not) {
+                    (true, false) => quote! { ::core::option::Option::is_none(&#v) },
+                    (true, true) => quote! { ::core::option::Option::is_some(&#v) },
+                    // A value that cannot be NULL (a column unwrapped by a
+                    // join): still read, so that the factor has a variable.
+                    (false, false) => {
+                        quote! { ::core::option::Option::is_none(&::core::option::Option::Some(#v)) }
+                    }
+                    (false, true) => {
+                        quote! { ::core::option::Option::is_some(&::core::option::Option::Some(#v)) }
+                    }
+                }
+            }
+            Scalar::Coalesce(args, ty) => Scalar::coalesce_rust(args, *ty, name),
+            Scalar::And(a, b) | Scalar::Or(a, b) if self.nullable() => {
+                let operand = |e: &Scalar| {
+                    let v = bare(e.rust(name));
+                    if e.nullable() {
+                        v
+                    } else {
+                        quote! { ::core::option::Option::Some(#v) }
+                    }
+                };
+                let (a_v, b_v) = (operand(a), operand(b));
+                if matches!(self, Scalar::And(..)) {
+                    quote! { ::ivm::sql::and(#a_v, #b_v) }
+                } else {
+                    quote! { ::ivm::sql::or(#a_v, #b_v) }
+                }
+            }
             Scalar::Column(c) => {
                 let v = name(*c);
                 match c.ty {
@@ -202,6 +465,7 @@ impl Scalar {
                 if let (Scalar::Cmp(Cmp::Ge, x, lo), Scalar::Cmp(Cmp::Le, y, hi)) =
                     (&**a, &**b)
                     && x == y
+                    && !self.nullable()
                     && let Some(ty) = x.ty().common(lo.ty()).and_then(|t| t.common(hi.ty())) =>
             {
                 let (x, lo, hi) = (cast(x, ty, name), cast(lo, ty, name), cast(hi, ty, name));
@@ -233,11 +497,7 @@ impl Scalar {
                 let method = format_ident!("{field}");
                 quote! { i64::from(#e.#method()) }
             }
-            Scalar::Case(c, a, b, ty) => {
-                let c = bare(c.rust(name));
-                let (a, b) = (bare(cast(a, *ty, name)), bare(cast(b, *ty, name)));
-                quote! { if #c { #a } else { #b } }
-            }
+            Scalar::Case(c, a, b, ty) => Scalar::case_rust(c, a, b, *ty, name),
             Scalar::Substring(e, start, length) => {
                 let e = e.rust(name);
                 let length = match length {
@@ -299,12 +559,21 @@ pub fn bare(tokens: TokenStream) -> TokenStream {
     }
 }
 
-/// `e` as a value of type `ty` (a numeric widening).
+/// `e` as a value of type `ty` (a numeric widening), an `Option` of it
+/// where `e` can be NULL.
 pub fn cast(e: &Scalar, ty: SqlType, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
     if let Scalar::Const(v) = e
         && let Some(v) = v.cast(ty)
     {
         return v.rust(ty);
+    }
+    if e.nullable() {
+        let widened = widen(quote! { __w }, e.ty(), ty);
+        let v = bare(e.rust(name));
+        if widened.to_string() == "__w" {
+            return v;
+        }
+        return quote! { ::core::option::Option::map(#v, |__w| #widened) };
     }
     widen(e.rust(name), e.ty(), ty)
 }
@@ -346,6 +615,7 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
         Expr::Identifier(id) => Scalar::Column(resolve(std::slice::from_ref(id), loc)?),
         Expr::CompoundIdentifier(ids) => Scalar::Column(resolve(ids, loc)?),
         Expr::Nested(e) => scalar(e, resolve)?,
+        Expr::Value(v) if v.value == SqlValue::Null => Scalar::Null(SqlType::Bool),
         Expr::Value(v) => Scalar::Const(literal(&v.value).ok_or_else(|| {
             (
                 loc,
@@ -411,14 +681,17 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
             conditions,
             else_result,
             ..
-        } => {
-            let Some(else_result) = else_result else {
-                return Err((
-                    loc,
-                    "a CASE needs an ELSE: there are no NULLs here".to_string(),
-                ));
-            };
-            case(operand.as_deref(), conditions, else_result, loc, resolve)?
+        } => case(
+            operand.as_deref(),
+            conditions,
+            else_result.as_deref(),
+            loc,
+            resolve,
+        )?,
+        Expr::IsNull(e) => is_null(scalar(e, resolve)?, false),
+        Expr::IsNotNull(e) => is_null(scalar(e, resolve)?, true),
+        Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("coalesce") => {
+            coalesce(f, loc, resolve)?
         }
         other => return Err(unsupported(other, loc)),
     };
@@ -454,6 +727,7 @@ fn unary(op: UnaryOperator, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)
             bool_operand(&e, loc)?;
             Ok(negate(e))
         }
+        UnaryOperator::Minus | UnaryOperator::Plus if matches!(e, Scalar::Null(_)) => Ok(e),
         UnaryOperator::Minus => {
             if !e.ty().is_number() {
                 return Err((loc, format!("cannot negate a {}", e.ty().name())));
@@ -512,6 +786,9 @@ fn like(
     resolve: &Resolve<'_>,
 ) -> Result<Scalar, (Loc, String)> {
     use sqlparser::ast::Spanned;
+    if matches!(e, Scalar::Null(_)) {
+        return Ok(Scalar::Null(SqlType::Bool));
+    }
     if e.ty() != SqlType::Text {
         return Err((
             loc,
@@ -536,6 +813,9 @@ fn substring(
     loc: Loc,
     resolve: &Resolve<'_>,
 ) -> Result<Scalar, (Loc, String)> {
+    if matches!(e, Scalar::Null(_)) {
+        return Ok(Scalar::Null(SqlType::Text));
+    }
     if e.ty() != SqlType::Text {
         return Err((
             loc,
@@ -558,6 +838,9 @@ fn substring(
 
 /// `EXTRACT(YEAR|MONTH|DAY FROM e)` of a date.
 fn extract(field: &DateTimeField, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    if matches!(e, Scalar::Null(_)) {
+        return Ok(Scalar::Null(SqlType::BigInt));
+    }
     if e.ty() != SqlType::Date {
         return Err((
             loc,
@@ -583,13 +866,17 @@ fn extract(field: &DateTimeField, e: Scalar, loc: Loc) -> Result<Scalar, (Loc, S
 fn case(
     operand: Option<&Expr>,
     conditions: &[sqlparser::ast::CaseWhen],
-    else_result: &Expr,
+    else_result: Option<&Expr>,
     loc: Loc,
     resolve: &Resolve<'_>,
 ) -> Result<Scalar, (Loc, String)> {
     use sqlparser::ast::Spanned;
     let operand = operand.map(|o| scalar(o, resolve)).transpose()?;
-    let mut out = scalar(else_result, resolve)?;
+    // Without ELSE, NULL.
+    let mut out = match else_result {
+        Some(e) => scalar(e, resolve)?,
+        None => Scalar::Null(SqlType::Bool),
+    };
     for when in conditions.iter().rev() {
         let condition = scalar(&when.condition, resolve)?;
         let condition = match &operand {
@@ -600,6 +887,8 @@ fn case(
             }
         };
         let result = scalar(&when.result, resolve)?;
+        let (result, rest) = typed_nulls(result, out);
+        out = rest;
         let ty = result.ty().common(out.ty()).ok_or_else(|| {
             (
                 loc,
@@ -617,6 +906,76 @@ fn case(
         };
     }
     Ok(out)
+}
+
+/// Two operands with a NULL among them: a NULL takes the other's type.
+fn typed_nulls(a: Scalar, b: Scalar) -> (Scalar, Scalar) {
+    match (a, b) {
+        (Scalar::Null(_), b) if !matches!(b, Scalar::Null(_)) => (Scalar::Null(b.ty()), b),
+        (a, Scalar::Null(_)) if !matches!(a, Scalar::Null(_)) => {
+            let ty = a.ty();
+            (a, Scalar::Null(ty))
+        }
+        pair => pair,
+    }
+}
+
+/// `e IS [NOT] NULL`, folded where `e` cannot be NULL or always is.
+pub fn is_null(e: Scalar, not: bool) -> Scalar {
+    match e {
+        Scalar::Null(_) => Scalar::Const(Value::Bool(!not)),
+        e if !e.nullable() && e.columns().is_empty() => Scalar::Const(Value::Bool(not)),
+        e => Scalar::IsNull(Box::new(e), not),
+    }
+}
+
+/// `COALESCE(a, b, ..)`: its arguments in their common type, up to the
+/// first that cannot be NULL (the rest are never read).
+fn coalesce(
+    f: &sqlparser::ast::Function,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
+    let FunctionArguments::List(list) = &f.args else {
+        return Err((loc, "COALESCE needs an argument list".to_string()));
+    };
+    let mut args = Vec::new();
+    for arg in &list.args {
+        let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg else {
+            return Err((loc, "COALESCE takes expressions".to_string()));
+        };
+        let e = scalar(e, resolve)?;
+        if matches!(e, Scalar::Null(_)) {
+            continue;
+        }
+        let last = !e.nullable();
+        args.push(e);
+        if last {
+            break;
+        }
+    }
+    let mut ty: Option<SqlType> = None;
+    for a in &args {
+        ty = Some(match ty {
+            None => a.ty(),
+            Some(t) => t.common(a.ty()).ok_or_else(|| {
+                (
+                    loc,
+                    format!(
+                        "the arguments of COALESCE are a {} and a {}",
+                        t.name(),
+                        a.ty().name()
+                    ),
+                )
+            })?,
+        });
+    }
+    Ok(match (args.len(), ty) {
+        (_, None) => Scalar::Null(SqlType::Bool),
+        (1, _) => args.pop().expect("one argument"),
+        (_, Some(ty)) => Scalar::Coalesce(args, ty),
+    })
 }
 
 /// The error for an expression outside the fragment, saying what is
@@ -638,10 +997,6 @@ fn unsupported(expr: &Expr, loc: Loc) -> (Loc, String) {
                 f.name
             ),
         ),
-        Expr::IsNull(_) | Expr::IsNotNull(_) => (
-            loc,
-            "columns are never NULL here: IS [NOT] NULL is not supported".to_string(),
-        ),
         other => (loc, format!("`{other}` is not supported in a view")),
     }
 }
@@ -662,6 +1017,7 @@ pub fn negate(e: Scalar) -> Scalar {
             Scalar::Cmp(op, a, b)
         }
         Scalar::Not(e) => *e,
+        Scalar::Null(t) => Scalar::Null(t),
         e => Scalar::Not(Box::new(e)),
     }
 }
@@ -676,7 +1032,7 @@ fn literal(v: &SqlValue) -> Option<Value> {
 }
 
 fn bool_operand(e: &Scalar, loc: Loc) -> Result<(), (Loc, String)> {
-    if e.ty() == SqlType::Bool {
+    if e.ty() == SqlType::Bool || matches!(e, Scalar::Null(_)) {
         Ok(())
     } else {
         Err((
@@ -810,6 +1166,14 @@ fn arithmetic(
     b: Scalar,
     loc: Loc,
 ) -> Result<Scalar, (Loc, String)> {
+    // NULL of the other operand's type, whatever the operator.
+    match (&a, &b) {
+        (Scalar::Null(_), Scalar::Null(_)) => return Ok(Scalar::Null(SqlType::BigInt)),
+        (Scalar::Null(_), e) | (e, Scalar::Null(_)) if e.ty().is_number() => {
+            return Ok(Scalar::Null(e.ty().computed()));
+        }
+        _ => {}
+    }
     let arith = match op {
         BinaryOperator::Plus => Arith::Add,
         BinaryOperator::Minus => Arith::Sub,
@@ -927,6 +1291,9 @@ fn fold(op: Arith, x: &Value, y: &Value, ty: SqlType) -> Option<Value> {
 
 /// `a op b`, where the operands' types have a common one.
 pub fn compare(op: Cmp, a: Scalar, b: Scalar, loc: Loc) -> Result<Scalar, (Loc, String)> {
+    if matches!(a, Scalar::Null(_)) || matches!(b, Scalar::Null(_)) {
+        return Ok(Scalar::Null(SqlType::Bool));
+    }
     if a.ty().common(b.ty()).is_none() {
         return Err((
             loc,

@@ -20,8 +20,8 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span as Loc;
 use syn::Ident;
 
-use super::expr::{Arith, Cmp, Column, Scalar, negate, scalar};
-use super::row::{Nulls, RowValue, Term, Typed};
+use super::expr::{Arith, Cmp, Column, Scalar, scalar};
+use super::row::{RowValue, Term, Typed};
 use super::span::SpanMap;
 use super::types::{SqlType, Value};
 use super::{SqlView, Table, ViewField, ViewOptions, ViewShape, ViewTable};
@@ -91,20 +91,27 @@ impl Component {
 /// An aggregate of the select list, as read off the payload.
 #[derive(Debug, Clone)]
 enum Aggregate {
-    /// `COUNT(*)`, `COUNT(col)`.
+    /// `COUNT(*)`, and `COUNT(e)` of an `e` that cannot be NULL: the row
+    /// count.
     Count,
-    /// `SUM(e)`: the signed sum of terms, in type `ty`.
+    /// `SUM(e)`: the signed sum of terms, in type `ty`, NULL where the
+    /// count in component `present` is zero. `COUNT(e)` of an `e` that
+    /// can be NULL is the sum of one term, never NULL.
     Sum {
         ty: SqlType,
         terms: Vec<(bool, Term)>,
+        present: Option<usize>,
     },
-    /// `AVG(e)`.
+    /// `AVG(e)`: over the rows counted in component `present` (the row
+    /// count where that is `None`).
     Avg {
         ty: SqlType,
         terms: Vec<(bool, Term)>,
+        present: Option<usize>,
     },
-    /// `MIN(e)`, `MAX(e)`.
-    Best(usize),
+    /// `MIN(e)`, `MAX(e)`: a component, which can be NULL (its zero)
+    /// where the view has no GROUP BY or `e` can be NULL.
+    Best { component: usize, nullable: bool },
 }
 
 /// A GROUP BY key.
@@ -125,6 +132,14 @@ impl Key {
         match self {
             Key::Column(c) => c.ty,
             Key::Computed { expr, .. } => expr.ty(),
+        }
+    }
+
+    /// Whether it can be NULL.
+    fn nullable(&self) -> bool {
+        match self {
+            Key::Column(c) => c.nullable,
+            Key::Computed { expr, .. } => expr.nullable(),
         }
     }
 }
@@ -319,7 +334,7 @@ impl<'a> Lowering<'a> {
                 ));
             }
             for i in items {
-                for (column, _) in &i.table.columns {
+                for (column, ..) in &i.table.columns {
                     let ids = vec![
                         sqlparser::ast::Ident::with_span(span, i.alias.as_str()),
                         sqlparser::ast::Ident::with_span(span, column.as_str()),
@@ -558,6 +573,12 @@ impl<'a> Lowering<'a> {
         };
         let inner = scalar(e, &|ids, loc| self.resolve_in(scope, ids, loc))?;
         let outer = scalar(lhs, &|ids, loc| self.resolve_in(None, ids, loc))?;
+        if self.semijoins[j].negated && (inner.nullable() || outer.nullable()) {
+            return Err((
+                loc,
+                "`NOT IN` over a value that can be NULL is not supported yet: SQL makes it NULL, not true, wherever the value or a row of the subquery is NULL; write `NOT EXISTS (SELECT .. WHERE inner = outer)` if that is what you mean".to_string(),
+            ));
+        }
         match (outer, inner) {
             (Scalar::Column(x), Scalar::Column(y)) if self.items[y.item].owner == scope => {
                 if x.ty != y.ty {
@@ -604,6 +625,7 @@ impl<'a> Lowering<'a> {
                 }
                 (Scalar::Column(c), Scalar::Const(v)) | (Scalar::Const(v), Scalar::Column(c))
                     if own(self, &c)
+                        && !c.nullable
                         && constant_in_atom(c.ty, &v)
                         && !self.constants.contains_key(&(c.item, c.column)) =>
                 {
@@ -790,7 +812,54 @@ impl<'a> Lowering<'a> {
             item,
             column,
             ty: table.columns[column].1,
+            nullable: table.columns[column].2 && !self.joined((item, column)),
         })
+    }
+
+    /// Whether a column is equal to another column: then it is never
+    /// NULL where a row reaches the view (`=` rejects NULL), and its atom
+    /// reads it as `Some(v)`.
+    fn joined(&self, slot: (usize, usize)) -> bool {
+        let root = self.find(slot);
+        self.parent.keys().any(|&s| self.find(s) == root)
+    }
+
+    /// Marks the columns that a join unwrapped as not nullable in every
+    /// expression read so far (a condition can be read before the
+    /// equality that joins its column).
+    fn settle_nulls(&mut self) {
+        let joined: Vec<(usize, usize)> = self
+            .parent
+            .keys()
+            .flat_map(|&s| [s, self.find(s)])
+            .collect();
+        let mut settle = |c: &mut Column| {
+            if joined.contains(&(c.item, c.column)) {
+                c.nullable = false;
+            }
+        };
+        for e in self.conditions.iter_mut().chain(
+            self.semijoins
+                .iter_mut()
+                .flat_map(|s| s.conditions.iter_mut()),
+        ) {
+            e.columns_mut(&mut settle);
+        }
+        for k in &mut self.keys {
+            match k {
+                Key::Column(c) => settle(c),
+                Key::Computed { expr, .. } => expr.columns_mut(&mut settle),
+            }
+        }
+        for c in &mut self.components {
+            match c {
+                Component::Count => {}
+                Component::Sum(_, parts) => {
+                    parts.iter_mut().for_each(|p| p.columns_mut(&mut settle));
+                }
+                Component::Best { arg, .. } => arg.columns_mut(&mut settle),
+            }
+        }
     }
 
     fn find(&self, mut slot: (usize, usize)) -> (usize, usize) {
@@ -810,18 +879,20 @@ impl<'a> Lowering<'a> {
             // A WHERE that is false whatever the rows (a constant
             // subquery's): a factor reads a variable, so it says so as
             // `c <> c` of the first item's first column.
-            Scalar::Const(Value::Bool(false)) => {
+            Scalar::Const(Value::Bool(false)) | Scalar::Null(_) => {
                 let c = Scalar::Column(Column {
                     item: 0,
                     column: 0,
                     ty: self.items[0].table.columns[0].1,
+                    nullable: self.items[0].table.columns[0].2,
                 });
                 self.condition(Scalar::Cmp(Cmp::Ne, Box::new(c.clone()), Box::new(c)));
             }
             Scalar::Cmp(Cmp::Eq, a, b) => match (*a, *b) {
                 (Scalar::Column(x), Scalar::Column(y)) if x.ty == y.ty => self.unify(x, y),
                 (Scalar::Column(c), Scalar::Const(v)) | (Scalar::Const(v), Scalar::Column(c))
-                    if constant_in_atom(c.ty, &v)
+                    if !c.nullable
+                        && constant_in_atom(c.ty, &v)
                         && !self.constants.contains_key(&(c.item, c.column)) =>
                 {
                     self.constants.insert((c.item, c.column), v);
@@ -856,7 +927,7 @@ impl<'a> Lowering<'a> {
         }
         Ok(match e {
             Expr::Nested(inner) => self.out(inner, has_aggregate)?,
-            Expr::Function(f) => {
+            Expr::Function(f) if !is_coalesce(f) => {
                 *has_aggregate = true;
                 Out::Aggregate(self.aggregate(f, loc)?)
             }
@@ -949,7 +1020,26 @@ impl<'a> Lowering<'a> {
             self.read
                 .extend(a.columns().iter().map(|c| (c.item, c.column)));
         }
+        // Where the argument can be NULL, each component of the aggregate
+        // counts only the rows where it is not, and one more counts them.
+        let guards = match &arg {
+            Some(e) => self.guards(e, loc)?,
+            None => Vec::new(),
+        };
+        let keyless = self.keys.is_empty();
+        let present = |this: &mut Self| match guards.is_empty() {
+            true => keyless.then_some(0),
+            false => Some(this.component(Component::Sum(SqlType::BigInt, guards.clone()))),
+        };
         let aggregate = match (name.as_str(), arg) {
+            ("COUNT", Some(_)) if !guards.is_empty() => {
+                let c = self.component(Component::Sum(SqlType::BigInt, guards.clone()));
+                Aggregate::Sum {
+                    ty: SqlType::BigInt,
+                    terms: vec![(false, Term::Component(c))],
+                    present: None,
+                }
+            }
             ("COUNT", _) => Aggregate::Count,
             ("SUM" | "AVG", Some(e)) => {
                 if !e.ty().is_number() {
@@ -960,11 +1050,12 @@ impl<'a> Lowering<'a> {
                 }
                 let ty = e.ty();
                 let mut terms = Vec::new();
-                self.sum_terms(&e, false, &mut terms, ty, loc)?;
+                self.sum_terms(&e, false, &mut terms, (ty, &guards), loc)?;
+                let present = present(self);
                 if name == "SUM" {
-                    Aggregate::Sum { ty, terms }
+                    Aggregate::Sum { ty, terms, present }
                 } else {
-                    Aggregate::Avg { ty, terms }
+                    Aggregate::Avg { ty, terms, present }
                 }
             }
             ("MIN" | "MAX", Some(e)) => {
@@ -990,12 +1081,16 @@ impl<'a> Lowering<'a> {
                         ));
                     }
                 }
+                let nullable = keyless || e.nullable();
                 let c = Component::Best {
                     max: name == "MAX",
                     ty: e.ty(),
                     arg: e,
                 };
-                Aggregate::Best(self.component(c))
+                Aggregate::Best {
+                    component: self.component(c),
+                    nullable,
+                }
             }
             _ => {
                 return Err((
@@ -1021,12 +1116,15 @@ impl<'a> Lowering<'a> {
 
     /// Splits `SUM(e)` into signed products of one-item terms, one
     /// component each.
+    ///
+    /// Where the sum's argument can be NULL, each component also has the
+    /// `guards`: the indicators that the argument is not NULL.
     fn sum_terms(
         &mut self,
         e: &Scalar,
         negated: bool,
         terms: &mut Vec<(bool, Term)>,
-        ty: SqlType,
+        (ty, guards): (SqlType, &[Scalar]),
         loc: Loc,
     ) -> Result<(), Failure> {
         if let Scalar::Const(v) = e {
@@ -1036,46 +1134,56 @@ impl<'a> Lowering<'a> {
                     format!("cannot add a {} to a sum of {}", v.ty().name(), ty.name()),
                 )
             })?;
-            terms.push((negated, Term::PerRow(v)));
+            if guards.is_empty() {
+                terms.push((negated, Term::PerRow(v)));
+            } else {
+                let mut parts = vec![Scalar::Const(v)];
+                parts.extend_from_slice(guards);
+                let c = self.component(Component::Sum(ty, parts));
+                terms.push((negated, Term::Component(c)));
+            }
             return Ok(());
         }
         // Every component of one sum is in the sum's type, so that they
         // add up in one ring.
-        if let Some(parts) = self.product(e) {
+        if let Some(mut parts) = self.product(e) {
+            parts.extend_from_slice(guards);
             let c = self.component(Component::Sum(ty, parts));
             terms.push((negated, Term::Component(c)));
             return Ok(());
         }
+        let typed = (ty, guards);
         match e {
             Scalar::Arith(op @ (Arith::Add | Arith::Sub), a, b, _) => {
-                self.sum_terms(a, negated, terms, ty, loc)?;
-                self.sum_terms(b, negated ^ (*op == Arith::Sub), terms, ty, loc)
+                self.sum_terms(a, negated, terms, typed, loc)?;
+                self.sum_terms(b, negated ^ (*op == Arith::Sub), terms, typed, loc)
             }
-            Scalar::Neg(a) => self.sum_terms(a, !negated, terms, ty, loc),
+            Scalar::Neg(a) => self.sum_terms(a, !negated, terms, typed, loc),
             // `CASE WHEN c THEN a ELSE b END` over several tables, with
-            // `c` over one: `a` times [c] plus `b` times [not c].
+            // `c` over one: `a` times [c] plus `b` times [c is not true]
+            // (false or NULL).
             Scalar::Case(c, a, b, case_ty) if self.homes(c).len() <= 1 => {
-                let indicator = |c: Scalar| {
+                let indicator = |then: i64| {
                     Scalar::Case(
-                        Box::new(c),
-                        Box::new(Scalar::Const(Value::Int(1))),
-                        Box::new(Scalar::Const(Value::Int(0))),
+                        c.clone(),
+                        Box::new(Scalar::Const(Value::Int(then))),
+                        Box::new(Scalar::Const(Value::Int(1 - then))),
                         SqlType::BigInt,
                     )
                 };
                 let zero = |e: &Scalar| matches!(e, Scalar::Const(v) if v.is_zero());
                 let both_zero = zero(a) && zero(b);
-                for (branch, when) in [(a, (**c).clone()), (b, negate((**c).clone()))] {
+                for (branch, then) in [(a, 1), (b, 0)] {
                     if zero(branch) && !both_zero {
                         continue;
                     }
                     let term = Scalar::Arith(
                         Arith::Mul,
                         branch.clone(),
-                        Box::new(indicator(when)),
+                        Box::new(indicator(then)),
                         *case_ty,
                     );
-                    self.sum_terms(&term, negated, terms, ty, loc)?;
+                    self.sum_terms(&term, negated, terms, typed, loc)?;
                 }
                 Ok(())
             }
@@ -1084,6 +1192,46 @@ impl<'a> Lowering<'a> {
                 "this sum mixes columns of several tables in a way that is not a sum of products of per-table terms".to_string(),
             )),
         }
+    }
+
+    /// The indicators that an aggregate's argument `e` is not NULL, each
+    /// over one FROM item's columns: none where it cannot be NULL, one
+    /// over its item where it reads one item, else one per item whose
+    /// nullable columns it reads (where it is NULL exactly where one of
+    /// them is).
+    fn guards(&self, e: &Scalar, loc: Loc) -> Result<Vec<Scalar>, Failure> {
+        let indicator = |c: Scalar| {
+            Scalar::Case(
+                Box::new(c),
+                Box::new(Scalar::Const(Value::Int(1))),
+                Box::new(Scalar::Const(Value::Int(0))),
+                SqlType::BigInt,
+            )
+        };
+        if !e.nullable() {
+            return Ok(Vec::new());
+        }
+        let homes = self.homes(e);
+        if homes.len() <= 1 {
+            return Ok(vec![indicator(super::expr::is_null(e.clone(), true))]);
+        }
+        if !e.null_by_columns() {
+            return Err((
+                loc,
+                "an aggregate over columns of several tables that can be NULL through CASE, COALESCE or NULL itself is not supported: aggregate an expression of one table's columns, or one that is NULL only where a column is".to_string(),
+            ));
+        }
+        Ok(homes
+            .iter()
+            .filter_map(|&item| {
+                e.columns()
+                    .into_iter()
+                    .filter(|c| c.item == item && c.nullable)
+                    .map(|c| super::expr::is_null(Scalar::Column(c), true))
+                    .reduce(|a, b| Scalar::And(Box::new(a), Box::new(b)))
+                    .map(indicator)
+            })
+            .collect())
     }
 
     /// `e` as a product of terms over one item each, if it is one.
@@ -1125,6 +1273,7 @@ impl<'a> Lowering<'a> {
         let span = self.spans.span(name.span);
         self.bind_unread_items();
         self.keep_read_constants();
+        self.settle_nulls();
         let mut vars = self.variables();
         let head = self.head(&outs, &mut vars, span);
         let read_tables = self.read_tables();
@@ -1134,7 +1283,7 @@ impl<'a> Lowering<'a> {
         let mut exprs: Vec<ExprSyntax> = head.lets;
         exprs.extend(self.conditions.iter().map(|c| ExprSyntax {
             binds: None,
-            expr: unparenthesized(c.rust(&var_of)),
+            expr: unparenthesized(c.truth(&var_of)),
             span,
         }));
         exprs.extend(self.lifts(&vars, &payload, span));
@@ -1169,7 +1318,7 @@ impl<'a> Lowering<'a> {
             (false, true) => ViewShape::Keyless,
             (false, false) => ViewShape::Grouped,
         };
-        let fields = self.fields(&outs, shape, span)?;
+        let fields = self.fields(&outs, span)?;
         let view = SqlView {
             name: struct_name,
             sql_name: name.value.to_lowercase(),
@@ -1212,6 +1361,7 @@ impl<'a> Lowering<'a> {
                     item: slot.0,
                     column: slot.1,
                     ty: self.items[slot.0].table.columns[slot.1].1,
+                    nullable: self.items[slot.0].table.columns[slot.1].2,
                 };
                 self.read.push(slot);
                 let condition = Scalar::Cmp(
@@ -1308,13 +1458,16 @@ impl<'a> Lowering<'a> {
             let name = Ident::new(&candidate, self.spans.span(self.items[item].loc));
             let ty = expr.ty();
             let value = super::expr::bare(expr.rust(&|c| self.var(vars, c)));
-            let value = if ty == SqlType::Text {
-                quote! { ::std::string::String::from(#value) }
-            } else {
-                value
+            let value = match (ty, expr.nullable()) {
+                (SqlType::Text, false) => quote! { ::std::string::String::from(#value) },
+                (SqlType::Text, true) => {
+                    quote! { ::core::option::Option::map(#value, ::std::string::String::from) }
+                }
+                _ => value,
             };
+            let rust_ty = ty.rust_nullable(expr.nullable());
             head.lets.push(ExprSyntax {
-                binds: Some((name.clone(), syn::parse2(ty.rust()).expect("a type"))),
+                binds: Some((name.clone(), syn::parse2(rust_ty).expect("a type"))),
                 expr: syn::parse2(value).expect("an expression"),
                 span,
             });
@@ -1353,6 +1506,14 @@ impl<'a> Lowering<'a> {
                         };
                     }
                     match vars.by_root.get(&self.find((i, c))) {
+                        // A nullable column joined to another is read
+                        // where it holds a value.
+                        Some(v) if item.table.columns[c].2 && self.joined((i, c)) => {
+                            ArgSyntax::Some {
+                                var: v.clone(),
+                                span: loc_span,
+                            }
+                        }
                         Some(v) => ArgSyntax::Var(v.clone()),
                         None => ArgSyntax::Wildcard(loc_span),
                     }
@@ -1386,7 +1547,7 @@ impl<'a> Lowering<'a> {
                     .iter()
                     .map(|c| ExprSyntax {
                         binds: None,
-                        expr: unparenthesized(c.rust(&var_of)),
+                        expr: unparenthesized(c.truth(&var_of)),
                         span: spans.span(sj.loc),
                     })
                     .collect(),
@@ -1431,7 +1592,6 @@ impl<'a> Lowering<'a> {
     fn fields(
         &self,
         outs: &[(&Expr, Option<String>, Out)],
-        shape: ViewShape,
         span: Span,
     ) -> Result<Vec<ViewField>, Failure> {
         let mut fields = Vec::new();
@@ -1439,26 +1599,15 @@ impl<'a> Lowering<'a> {
         for (i, (e, alias, out)) in outs.iter().enumerate() {
             let base = alias.clone().unwrap_or_else(|| default_name(e, i));
             let field_name = fresh(sanitize(&base), &mut names);
-            // A quotient is NULL (`None`) where its divisor is zero, and
-            // so is anything but a count of a view without GROUP BY and
-            // without rows.
-            let (value, quotient) = match out {
-                Out::Arith(Arith::Div, a, b) => (self.quotient(a, b, e.span())?, true),
-                _ => (self.typed_out(out, e.span())?, false),
-            };
-            let empty_is_null =
-                shape == ViewShape::Keyless && reads_non_count(out, &self.aggregates);
-            let nulls = match (empty_is_null, quotient) {
-                (true, true) => Nulls::NoRowsOrZeroDivisor,
-                (true, false) => Nulls::NoRows,
-                (false, true) => Nulls::ZeroDivisor,
-                (false, false) => Nulls::Never,
+            // A quotient is NULL (`None`) where its divisor is zero.
+            let value = match out {
+                Out::Arith(Arith::Div, a, b) => self.quotient(a, b, e.span())?,
+                _ => self.typed_out(out, e.span())?,
             };
             fields.push(ViewField {
                 sql: e.to_string(),
                 name: Ident::new(&field_name, span),
                 value,
-                nulls,
             });
         }
         Ok(fields)
@@ -1470,11 +1619,9 @@ impl<'a> Lowering<'a> {
             Out::Key(k) => Typed {
                 value: RowValue::Key(*k),
                 ty: self.keys[*k].ty(),
+                nullable: self.keys[*k].nullable(),
             },
-            Out::Const(v) => Typed {
-                value: RowValue::Const(v.clone()),
-                ty: v.ty(),
-            },
+            Out::Const(v) => Typed::new(RowValue::Const(v.clone()), v.ty()),
             Out::Aggregate(a) => self.typed_aggregate(&self.aggregates[*a]),
             Out::Neg(e) => {
                 let e = self.typed_out(e, loc)?;
@@ -1487,6 +1634,7 @@ impl<'a> Lowering<'a> {
                     e.ty
                 };
                 Typed {
+                    nullable: e.nullable,
                     value: RowValue::Neg(Box::new(e)),
                     ty,
                 }
@@ -1500,6 +1648,7 @@ impl<'a> Lowering<'a> {
             Out::Arith(op, a, b) => {
                 let (a, b, ty) = self.operands(a, b, loc)?;
                 Typed {
+                    nullable: a.nullable || b.nullable,
                     value: RowValue::Arith(*op, Box::new(a), Box::new(b)),
                     ty,
                 }
@@ -1539,27 +1688,48 @@ impl<'a> Lowering<'a> {
                 operands: Box::new((a, b)),
             },
             ty,
+            nullable: true,
         })
     }
 
     /// An aggregate's value and type.
     fn typed_aggregate(&self, a: &Aggregate) -> Typed {
-        let (value, ty) = match a {
-            Aggregate::Count => (RowValue::Count, SqlType::BigInt),
-            Aggregate::Sum { ty, terms } => (RowValue::Sum(terms.clone()), *ty),
-            Aggregate::Avg { ty, terms } => (
+        let (value, ty, nullable) = match a {
+            Aggregate::Count => (RowValue::Count, SqlType::BigInt, false),
+            Aggregate::Sum { ty, terms, present } => (
+                RowValue::Sum {
+                    terms: terms.clone(),
+                    present: *present,
+                },
+                *ty,
+                present.is_some(),
+            ),
+            Aggregate::Avg { ty, terms, present } => (
                 RowValue::Avg {
                     sum: *ty,
                     terms: terms.clone(),
+                    count: present.unwrap_or(0),
                 },
                 match ty {
                     SqlType::Double => SqlType::Double,
                     _ => SqlType::Decimal(None),
                 },
+                present.is_some(),
             ),
-            Aggregate::Best(c) => (RowValue::Best(*c), self.components[*c].ty()),
+            Aggregate::Best {
+                component,
+                nullable,
+            } => (
+                RowValue::Best(*component),
+                self.components[*component].ty(),
+                *nullable,
+            ),
         };
-        Typed { value, ty }
+        Typed {
+            value,
+            ty,
+            nullable,
+        }
     }
 }
 
@@ -1637,6 +1807,12 @@ fn lift_part(
             let mut product: Option<TokenStream> = None;
             for p in mine {
                 let v = super::expr::bare(super::expr::cast(p, *ty, var_of));
+                // Where it is NULL, a guard of the component is zero.
+                let v = if p.nullable() {
+                    quote! { ::core::option::Option::unwrap_or_default(#v) }
+                } else {
+                    v
+                };
                 let v = match ty {
                     SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
                     SqlType::Double if is_path(&v) => {
@@ -1656,9 +1832,15 @@ fn lift_part(
             if home(arg) != item {
                 return LiftPart::One(one);
             }
+            // Where it can be NULL, the value is bound (`__v`), and NULL
+            // is the semiring's zero: no value.
+            let v = if arg.nullable() {
+                quote! { __v }
+            } else {
+                arg.rust(var_of)
+            };
             // Borrowed, it keeps its parentheses; as an
             // argument, it needs none.
-            let v = arg.rust(var_of);
             let bare = super::expr::bare(v.clone());
             let encoded = match ty {
                 SqlType::Date => {
@@ -1672,6 +1854,17 @@ fn lift_part(
                 }
                 _ => bare,
             };
+            if arg.nullable() {
+                let value = super::expr::bare(arg.rust(var_of));
+                let wrap = if encoded.to_string() == "__v" {
+                    k.clone()
+                } else {
+                    quote! { |__v| #k(#encoded) }
+                };
+                return LiftPart::Own(quote! {
+                    ::core::option::Option::map_or(#value, <#k as ::ivm::Semiring>::zero(), #wrap)
+                });
+            }
             LiftPart::Own(quote! { #k(#encoded) })
         }
     }
@@ -1713,9 +1906,9 @@ fn relation_decls(read_tables: &[&Table], span: Span) -> Vec<RelationDecl> {
             columns: t
                 .columns
                 .iter()
-                .map(|(c, ty)| ast::ColumnDecl {
+                .map(|(c, ty, nullable)| ast::ColumnDecl {
                     name: Ident::new(&sanitize(c), span),
-                    ty: syn::parse2(ty.rust()).expect("a type"),
+                    ty: syn::parse2(ty.rust_nullable(*nullable)).expect("a type"),
                 })
                 .collect(),
         })
@@ -1733,7 +1926,9 @@ fn view_tables(read_tables: &[&Table], span: Span) -> Vec<ViewTable> {
             columns: t
                 .columns
                 .iter()
-                .map(|(c, ty)| (Ident::new(&sanitize(c), span), c.clone(), *ty))
+                .map(|(c, ty, nullable)| {
+                    (Ident::new(&sanitize(c), span), c.clone(), *ty, *nullable)
+                })
                 .collect(),
         })
         .collect()
@@ -1781,15 +1976,26 @@ fn is_path(tokens: &TokenStream) -> bool {
     )
 }
 
-/// Whether a select item calls a function (every function in the
-/// select list is an aggregate).
+/// Whether a select item calls an aggregate (a function but `COALESCE`,
+/// or one inside it).
 pub(super) fn has_aggregate(e: &Expr) -> bool {
     match e {
+        Expr::Function(f) if is_coalesce(f) => match &f.args {
+            FunctionArguments::List(list) => list.args.iter().any(
+                |a| matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if has_aggregate(e)),
+            ),
+            _ => false,
+        },
         Expr::Function(_) => true,
         Expr::Nested(e) | Expr::UnaryOp { expr: e, .. } => has_aggregate(e),
         Expr::BinaryOp { left, right, .. } => has_aggregate(left) || has_aggregate(right),
         _ => false,
     }
+}
+
+/// Whether a function is `COALESCE`, the one scalar function.
+fn is_coalesce(f: &sqlparser::ast::Function) -> bool {
+    f.name.to_string().eq_ignore_ascii_case("coalesce")
 }
 
 /// A condition as a factor's expression.
@@ -1801,15 +2007,6 @@ fn unparenthesized(tokens: TokenStream) -> syn::Expr {
 /// it reads (a constant term goes to the first item).
 fn home(e: &Scalar) -> usize {
     e.columns().iter().map(|c| c.item).min().unwrap_or(0)
-}
-
-fn reads_non_count(out: &Out, aggregates: &[Aggregate]) -> bool {
-    match out {
-        Out::Aggregate(a) => !matches!(aggregates[*a], Aggregate::Count),
-        Out::Arith(_, a, b) => reads_non_count(a, aggregates) || reads_non_count(b, aggregates),
-        Out::Neg(e) => reads_non_count(e, aggregates),
-        Out::Key(_) | Out::Const(_) => false,
-    }
 }
 
 /// Whether `column = value` can be a constant in the atom: the literal

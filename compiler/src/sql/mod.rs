@@ -48,8 +48,9 @@ use crate::syntax::ast;
 pub struct Table {
     /// Its name, in lower case.
     pub name: String,
-    /// Its columns, in order: the name in lower case and the type.
-    pub columns: Vec<(String, SqlType)>,
+    /// Its columns, in order: the name in lower case, the type, and
+    /// whether it was declared `NULL` (its Rust type is then `Option<T>`).
+    pub columns: Vec<(String, SqlType, bool)>,
 }
 
 /// The `WITH (..)` options of a view: the attributes of the rule language
@@ -71,10 +72,9 @@ pub struct ViewField {
     pub sql: String,
     /// The field's name (the select item's alias, column or aggregate).
     pub name: Ident,
-    /// Its value, read off the group's key and payload, and its type.
+    /// Its value, read off the group's key and payload, its type, and
+    /// whether it can be SQL's NULL (`None`).
     pub value: row::Typed,
-    /// When it is SQL's NULL (`None`).
-    pub nulls: row::Nulls,
 }
 
 /// A table the view reads, as its wrapper exposes it.
@@ -84,8 +84,9 @@ pub struct ViewTable {
     pub name: String,
     /// The `snake_case` name of the methods (`insert_<method>`).
     pub method: String,
-    /// The columns: Rust name, SQL name and type.
-    pub columns: Vec<(Ident, String, SqlType)>,
+    /// The columns: Rust name, SQL name, type, and whether it is
+    /// nullable (`Option<T>`).
+    pub columns: Vec<(Ident, String, SqlType, bool)>,
 }
 
 /// What the emitter needs to wrap a view's rule struct in the API of a SQL
@@ -195,7 +196,7 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                         "CREATE TABLE .. AS SELECT is not supported: write CREATE VIEW",
                     ));
                 }
-                let mut columns: Vec<(String, SqlType)> = Vec::new();
+                let mut columns: Vec<(String, SqlType, bool)> = Vec::new();
                 for column in &create.columns {
                     let column_name = column.name.value.to_lowercase();
                     if columns.iter().any(|c| c.0 == column_name) {
@@ -223,7 +224,11 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                     }
                     let ty = SqlType::of(&column.data_type)
                         .map_err(|m| spans.error(column.name.span, m))?;
-                    columns.push((column_name, ty));
+                    let nullable = column
+                        .options
+                        .iter()
+                        .any(|o| matches!(o.option, ColumnOption::Null));
+                    columns.push((column_name, ty, nullable));
                 }
                 if columns.is_empty() {
                     return Err(spans.error(loc, format!("table `{name}` has no columns")));

@@ -13,6 +13,19 @@ pub struct Typed {
     pub value: RowValue,
     /// Its type.
     pub ty: SqlType,
+    /// Whether it can be SQL's NULL (an `Option` of the type).
+    pub nullable: bool,
+}
+
+impl Typed {
+    /// A value that is never NULL.
+    pub fn new(value: RowValue, ty: SqlType) -> Self {
+        Typed {
+            value,
+            ty,
+            nullable: false,
+        }
+    }
 }
 
 /// How a select item's value is read off a group's key and payload.
@@ -24,18 +37,34 @@ pub enum RowValue {
     Const(Value),
     /// `COUNT(*)`: the row count, the payload's first component.
     Count,
-    /// `SUM(e)`: the signed sum of terms, in the value's type.
-    Sum(Vec<(bool, Term)>),
-    /// `AVG(e)`: the sum (in `sum`) over the row count.
+    /// `SUM(e)`: the signed sum of terms, in the value's type; NULL where
+    /// the count in component `present` (if any) is zero: no row, or no
+    /// row whose `e` is not NULL.
+    Sum {
+        /// The sum's signed terms.
+        terms: Vec<(bool, Term)>,
+        /// The component counting the values summed, where the sum can be
+        /// NULL.
+        present: Option<usize>,
+    },
+    /// `AVG(e)`: the sum (in `sum`) over the count in component `count`
+    /// (of the rows, or of the rows whose `e` is not NULL); NULL where
+    /// that is zero.
     Avg {
         /// The type the sum is taken in.
         sum: SqlType,
         /// The sum's signed terms.
         terms: Vec<(bool, Term)>,
+        /// The component counting the values averaged.
+        count: usize,
     },
     /// `MIN(e)` or `MAX(e)`: a payload component that keeps the order of
-    /// the value's type encoded as an `i64`.
+    /// the value's type encoded as an `i64`; NULL where it is the
+    /// semiring's zero (no value).
     Best(usize),
+    /// A nullable operand known to hold a value, as generated code binds
+    /// it (`__n0`) to compute an operator over it.
+    Bound(usize),
     /// `-e`, in the value's type (integers widened to `BIGINT`).
     Neg(Box<Typed>),
     /// `a + b`, `a - b`, `a * b`, both brought to the value's type.
@@ -57,25 +86,4 @@ pub enum Term {
     /// A constant, summed once per row: the row count times it (a
     /// constant reads no column, so no FROM item's lift could carry it).
     PerRow(Value),
-}
-
-/// When a field is SQL's NULL (`None`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Nulls {
-    /// Never.
-    Never,
-    /// Where the divisor of its last division is zero.
-    ZeroDivisor,
-    /// While a view without GROUP BY has no rows (`SUM`, `AVG`, `MIN`
-    /// and `MAX` of nothing).
-    NoRows,
-    /// Both.
-    NoRowsOrZeroDivisor,
-}
-
-impl Nulls {
-    /// Whether the field is an `Option`.
-    pub fn nullable(self) -> bool {
-        self != Nulls::Never
-    }
 }

@@ -86,6 +86,17 @@ impl SqlType {
         }
     }
 
+    /// The Rust type of a column of this type, an `Option` of it where
+    /// the column is nullable.
+    pub fn rust_nullable(self, nullable: bool) -> TokenStream {
+        let ty = self.rust();
+        if nullable {
+            quote! { ::core::option::Option<#ty> }
+        } else {
+            ty
+        }
+    }
+
     /// Integers of every width are computed with as `i64`.
     pub fn is_integer(self) -> bool {
         matches!(self, SqlType::SmallInt | SqlType::Int | SqlType::BigInt)

@@ -155,6 +155,15 @@ pub enum ArgSyntax {
     },
     /// `_`: any value, summed out.
     Wildcard(Span),
+    /// `Some(v)`: a column of type `Option<T>` that holds a value, bound to
+    /// variable `v` of type `T` (a tuple whose column is `None` does not
+    /// enter the atom).
+    Some {
+        /// The variable.
+        var: Ident,
+        /// From `Some` to the closing parenthesis.
+        span: Span,
+    },
 }
 
 impl ArgSyntax {
@@ -162,7 +171,17 @@ impl ArgSyntax {
     pub fn span(&self) -> Span {
         match self {
             ArgSyntax::Var(v) => v.span(),
-            ArgSyntax::Const { span, .. } | ArgSyntax::Wildcard(span) => *span,
+            ArgSyntax::Const { span, .. }
+            | ArgSyntax::Wildcard(span)
+            | ArgSyntax::Some { span, .. } => *span,
+        }
+    }
+
+    /// The variable it binds, if any.
+    pub fn var(&self) -> Option<&Ident> {
+        match self {
+            ArgSyntax::Var(v) | ArgSyntax::Some { var: v, .. } => Some(v),
+            ArgSyntax::Const { .. } | ArgSyntax::Wildcard(_) => None,
         }
     }
 }

@@ -228,17 +228,12 @@ fn check_reserved(item: &ast::QueryItem, errors: &mut Errors) {
         }
     }
     let mut reported: HashSet<String> = HashSet::new();
-    for v in item
-        .rule
-        .head
-        .iter()
-        .chain(item.rule.atoms.iter().flat_map(|a| {
-            a.args.iter().filter_map(|arg| match arg {
-                ArgSyntax::Var(v) => Some(v),
-                _ => None,
-            })
-        }))
-    {
+    for v in item.rule.head.iter().chain(
+        item.rule
+            .atoms
+            .iter()
+            .flat_map(|a| a.args.iter().filter_map(ArgSyntax::var)),
+    ) {
         if reported.insert(v.to_string()) {
             reserved(v, "variable", errors);
         }
@@ -469,6 +464,30 @@ fn check_atom(
                 args.push(Arg::Const(expr.clone()));
                 continue;
             }
+            ArgSyntax::Some { var, span } => {
+                let Some(inner) = option_inner(&col.ty) else {
+                    errors.push(
+                        *span,
+                        format!(
+                            "`Some({var})` matches a column of type `Option<T>`, but `{key}.{}` is `{}`: bind the column to a variable instead",
+                            col.name,
+                            type_string(&col.ty)
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                };
+                let unwrapped = Column {
+                    name: col.name.clone(),
+                    ty: inner,
+                };
+                let v = vars.bind(var, &unwrapped, &key, errors);
+                args.push(Arg::Some(v));
+                if !atom_vars.contains(&v) {
+                    atom_vars.push(v);
+                }
+                continue;
+            }
         };
         let v = vars.bind(arg, col, &key, errors);
         args.push(Arg::Var(v));
@@ -557,11 +576,27 @@ fn place_semijoins(
 /// The names of the variables among an atom's arguments.
 fn arg_names(args: &[ArgSyntax]) -> Vec<String> {
     args.iter()
-        .filter_map(|arg| match arg {
-            ArgSyntax::Var(v) => Some(v.to_string()),
-            _ => None,
-        })
+        .filter_map(|arg| arg.var().map(Ident::to_string))
         .collect()
+}
+
+/// `T` of a column type `Option<T>` (however the path to `Option` is
+/// written).
+fn option_inner(ty: &Type) -> Option<Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner.clone()),
+        _ => None,
+    }
 }
 
 /// Whether a constant can equal values of a column of type `ty`; what is
@@ -715,7 +750,10 @@ fn reads(expr: &syn::Expr, variables: &[Variable], errors: &mut Errors) -> Optio
             if !vars.contains(&v) {
                 vars.push(v);
             }
-        } else if standalone && looks_like_a_variable(&name) {
+        } else if standalone && looks_like_a_variable(&name) && !name.starts_with("__") {
+            // `__` names are the generated code's own (bound inside the
+            // expression, as SQL's NULL handling binds `__n0`), never a
+            // variable's: `check_reserved` refuses them there.
             unknown.push(ident.clone());
         }
     });

@@ -389,6 +389,9 @@ impl Parse for ArgSyntax {
             let underscore: Token![_] = input.parse()?;
             return Ok(ArgSyntax::Wildcard(underscore.span));
         }
+        if input.peek(Ident) && input.peek2(syn::token::Paren) {
+            return parse_some(input);
+        }
         if input.peek(Ident) && !input.peek(syn::LitBool) {
             return Ok(ArgSyntax::Var(input.parse()?));
         }
@@ -424,6 +427,30 @@ impl Parse for ArgSyntax {
             span,
         })
     }
+}
+
+/// `Some(v)`: an `Option` column that holds a value, bound to `v`.
+fn parse_some(input: ParseStream) -> syn::Result<ArgSyntax> {
+    let some: Ident = input.parse()?;
+    if some != "Some" {
+        return Err(syn::Error::new(
+            some.span(),
+            format!("expected a variable, `_`, a constant or `Some(v)`, found a call of `{some}`"),
+        ));
+    }
+    let content;
+    let paren = parenthesized!(content in input);
+    let var: Ident = content.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "`Some(..)` in an atom binds one variable, as in `Some(v)`",
+        )
+    })?;
+    if !content.is_empty() {
+        return Err(content.error("`Some(..)` in an atom binds one variable, as in `Some(v)`"));
+    }
+    let span = some.span().join(paren.span.close()).unwrap_or(some.span());
+    Ok(ArgSyntax::Some { var, span })
 }
 
 /// Separates doc comments from the query attributes and parses the latter.

@@ -180,7 +180,7 @@ fn correlated(outer: &Outer<'_>, e: &ExistsSyntax) -> Vec<Ident> {
     let mut correlated: Vec<Ident> = Vec::new();
     for atom in &e.atoms {
         for arg in &atom.args {
-            if let ArgSyntax::Var(v) = arg
+            if let Some(v) = arg.var()
                 && outer.bound.contains_key(&v.to_string())
                 && !correlated.iter().any(|c| c == v)
             {
@@ -199,10 +199,7 @@ fn check_no_theta(outer: &Outer<'_>, e: &ExistsSyntax, errors: &mut Errors) {
         .atoms
         .iter()
         .flat_map(|a| a.args.iter())
-        .filter_map(|a| match a {
-            ArgSyntax::Var(v) => Some(v.to_string()),
-            _ => None,
-        })
+        .filter_map(|a| a.var().map(Ident::to_string))
         .collect();
     for x in &e.exprs {
         let mut outside: Option<Ident> = None;

@@ -15,7 +15,8 @@
 //! - [`Date`] for `DATE`: a day of the proleptic Gregorian calendar, with
 //!   the month and year arithmetic of `DATE + INTERVAL`.
 //!
-//! [`like`] evaluates `LIKE` conditions, and [`FromSqlText`] reads one field
+//! [`like`] evaluates `LIKE` conditions, [`and`] and [`or`] SQL's
+//! three-valued logic over nullable columns, and [`FromSqlText`] reads one field
 //! of `insert_text`/`delete_text` by its column type. [`TextView`] and
 //! [`TextRetract`] are the text interface of every generated view, for
 //! code written once over any of them.
@@ -38,6 +39,7 @@ use std::fmt;
 mod date;
 mod decimal;
 mod double;
+mod null;
 #[doc(hidden)]
 pub mod rows;
 mod text;
@@ -46,6 +48,7 @@ mod view;
 pub use date::Date;
 pub use decimal::Decimal;
 pub use double::Double;
+pub use null::{and, or};
 pub use text::{FromSqlText, like, read_field, substring};
 pub use view::{TextRetract, TextView};
 

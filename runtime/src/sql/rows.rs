@@ -198,7 +198,7 @@ macro_rules! __sql_nested_view {
         /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when there
         /// is no such row; nothing changes then.
         pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
-            $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+            $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                 ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
             );)?)+
             self.rule.$delete($($col),+)
@@ -207,7 +207,7 @@ macro_rules! __sql_nested_view {
     (@table $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident) => {
         #[doc = ::core::concat!(" Inserts one row into `", $table, "`.")]
         pub fn $insert(&mut self, $($col: $ty),+) {
-            $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+            $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                 ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
             );)?)+
             self.rule.$insert($($col),+)
@@ -306,6 +306,28 @@ sql_text_by_display!(
     super::Double,
 );
 
+/// A `DECIMAL(p, s)` column's value brought to the scale the view stores
+/// it at, NULL (`None`) staying NULL: what the typed updates call.
+pub trait AtScale: Sized {
+    /// The value at `scale`, or `None` where it does not fit there.
+    fn at_scale(self, scale: u32) -> Option<Self>;
+}
+
+impl AtScale for super::Decimal {
+    fn at_scale(self, scale: u32) -> Option<Self> {
+        self.rescale(scale)
+    }
+}
+
+impl AtScale for Option<super::Decimal> {
+    fn at_scale(self, scale: u32) -> Option<Self> {
+        match self {
+            Some(value) => value.rescale(scale).map(Some),
+            None => Some(None),
+        }
+    }
+}
+
 impl<T: SqlText> SqlText for Option<T> {
     fn sql_text(&self) -> String {
         match self {
@@ -374,7 +396,7 @@ macro_rules! __sql_view {
                 /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when
                 /// there is no such row; nothing changes then.
                 pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
-                    $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+                    $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                         ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
                     );)?)+
                     self.rule.$delete($($col),+)
@@ -432,7 +454,7 @@ macro_rules! __sql_view {
     // A route over the column's value as the view stores it: a DECIMAL
     // rescaled first, so that equal stored values route alike.
     (@to by $column:ident at scale $scale:literal) => {
-        $crate::Route::by(&$crate::sql::Decimal::rescale(*$column, $scale).expect(
+        $crate::Route::by(&$crate::sql::rows::AtScale::at_scale(*$column, $scale).expect(
             ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
         ))
     };
@@ -473,7 +495,7 @@ macro_rules! __sql_view {
                 pub fn $insert(&mut self, $($col: $ty),+) {
                     // A `DECIMAL(p, s)` value is stored at scale `s`, rounded
                     // half away from zero as PostgreSQL stores it.
-                    $($(let $col = $crate::sql::Decimal::rescale($col, $scale).expect(
+                    $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                         ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
                     );)?)+
                     self.rule.$insert($($col),+)

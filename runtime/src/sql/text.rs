@@ -194,6 +194,26 @@ macro_rules! integer_from_sql_text {
 
 integer_from_sql_text!(i16: "SMALLINT", i32: "INTEGER", i64: "BIGINT");
 
+impl<T: FromSqlText> FromSqlText for Option<T> {
+    /// A nullable column's field: `NULL` (in any case) is SQL's NULL
+    /// (`None`), anything else is read as `T`. So in a nullable text
+    /// column the text `NULL` cannot be written.
+    ///
+    /// ```
+    /// use ivm::sql::FromSqlText;
+    ///
+    /// assert_eq!(Option::<i32>::from_sql_text("null"), Ok(None));
+    /// assert_eq!(Option::<i32>::from_sql_text("7"), Ok(Some(7)));
+    /// ```
+    fn from_sql_text(field: &str) -> Result<Self, String> {
+        if field.eq_ignore_ascii_case("NULL") {
+            Ok(None)
+        } else {
+            T::from_sql_text(field).map(Some)
+        }
+    }
+}
+
 impl FromSqlText for bool {
     /// `true`, `false`, `t`, `f`, `1` or `0`, in any case.
     fn from_sql_text(field: &str) -> Result<Self, String> {

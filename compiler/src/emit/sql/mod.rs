@@ -154,11 +154,8 @@ fn structs(view: &SqlView, row: &Ident) -> TokenStream {
     let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
     let field_defs = view.fields.iter().map(|f| {
         let (field, ty) = (&f.name, Reader::field_type(f));
-        let doc = if f.nulls.nullable() {
-            format!(
-                " `{}` (`None`, SQL's NULL, while the view has no rows).",
-                f.sql
-            )
+        let doc = if f.value.nullable {
+            format!(" `{}` (`None` where it is SQL's NULL).", f.sql)
         } else {
             format!(" `{}`.", f.sql)
         };
@@ -204,8 +201,8 @@ fn table(t: &ViewTable, index: usize, deletes: bool, route: TokenStream) -> Toke
 /// Rust name, type, SQL name and the scale a `DECIMAL(p, s)` value is
 /// stored at.
 fn columns(t: &ViewTable) -> impl Iterator<Item = TokenStream> + '_ {
-    t.columns.iter().map(|(c, sql, ty)| {
-        let rust = ty.rust();
+    t.columns.iter().map(|(c, sql, ty, nullable)| {
+        let rust = ty.rust_nullable(*nullable);
         let scale = scale(*ty);
         quote! { #c: #rust = #sql #scale }
     })
@@ -227,7 +224,7 @@ fn route(t: &ViewTable, program: Option<&Program>) -> TokenStream {
     let relation = program.and_then(|p| p.declared().find(|r| r.name == variant));
     match relation.and_then(|r| r.route()) {
         Some(Route::Hash { column }) => {
-            let (c, _, ty) = &t.columns[column];
+            let (c, _, ty, _) = &t.columns[column];
             match ty {
                 SqlType::Decimal(Some(scale)) => quote! { by #c at scale #scale },
                 _ => quote! { by #c },

@@ -333,7 +333,7 @@ fn feeds(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> Vec<TokenStream> {
             let local = |f: &crate::sql::ViewField| format_ident!("__{}", f.name);
             let values = piece.wrapper.fields.iter().zip(&read).map(|(f, &read)| {
                 let (field, local) = (&f.name, local(f));
-                match (f.nulls.nullable(), read) {
+                match (f.value.nullable, read) {
                     (false, _) => quote! { let #local = ::core::clone::Clone::clone(&row.#field); },
                     (true, true) => quote! {
                         let ::core::option::Option::Some(#local) = ::core::clone::Clone::clone(&row.#field) else {

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::sql::row::{Nulls, RowValue, Term, Typed};
+use crate::sql::row::{RowValue, Term, Typed};
 use crate::sql::types::Value;
 use crate::sql::{Arith, SqlType, SqlView, ViewField, bare, widen};
 
@@ -22,23 +22,13 @@ impl<'a> Reader<'a> {
     /// A field's value, `None` where it is SQL's NULL.
     pub(super) fn field(&self, f: &ViewField) -> TokenStream {
         // An argument or a field's value: no parentheses of its own.
-        let value = bare(self.value(&f.value));
-        let count = self.count();
-        match f.nulls {
-            Nulls::NoRowsOrZeroDivisor => quote! {
-                if #count == 0 { ::core::option::Option::None } else { #value }
-            },
-            Nulls::NoRows => quote! {
-                if #count == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
-            },
-            Nulls::Never | Nulls::ZeroDivisor => value,
-        }
+        bare(self.value(&f.value))
     }
 
     /// A field's type: an `Option` where it may be NULL.
     pub(super) fn field_type(f: &ViewField) -> TokenStream {
         let ty = f.value.ty.rust();
-        if f.nulls.nullable() {
+        if f.value.nullable {
             quote! { ::core::option::Option<#ty> }
         } else {
             ty
@@ -61,9 +51,16 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A value, of type `t.ty`.
+    /// A value, of type `t.ty`: an `Option` of it where it can be NULL.
     fn value(&self, t: &Typed) -> TokenStream {
+        if let Some(lifted) = self.lifted(t) {
+            return lifted;
+        }
         match &t.value {
+            RowValue::Bound(i) => {
+                let n = quote::format_ident!("__n{i}");
+                quote! { #n }
+            }
             RowValue::Key(k) => {
                 let key = crate::tuple::item(&quote! { __key }, *k, self.view.key_types.len());
                 if t.ty == SqlType::Text {
@@ -76,9 +73,32 @@ impl<'a> Reader<'a> {
             RowValue::Const(Value::Text(s)) => quote! { ::std::string::String::from(#s) },
             RowValue::Const(v) => v.rust(v.ty()),
             RowValue::Count => self.count(),
-            RowValue::Sum(terms) => self.sum(t.ty, terms),
-            RowValue::Avg { sum, terms } => self.avg(*sum, terms),
-            RowValue::Best(c) => self.best(*c, t.ty),
+            RowValue::Sum { terms, present } => {
+                let sum = self.sum(t.ty, terms);
+                match present {
+                    Some(c) => self.unless_zero(*c, bare(sum)),
+                    None => sum,
+                }
+            }
+            RowValue::Avg { sum, terms, count } => {
+                let avg = self.avg(*sum, terms, *count);
+                if t.nullable {
+                    self.unless_zero(*count, bare(avg))
+                } else {
+                    avg
+                }
+            }
+            RowValue::Best(c) => {
+                let best = self.best(*c, t.ty);
+                if t.nullable {
+                    let p = self.payload_at(*c);
+                    quote! {
+                        if ::ivm::Semiring::is_zero(&#p) { ::core::option::Option::None } else { ::core::option::Option::Some(#best) }
+                    }
+                } else {
+                    best
+                }
+            }
             RowValue::Neg(e) => {
                 let v = self.value(e);
                 if e.ty.is_integer() {
@@ -89,6 +109,39 @@ impl<'a> Reader<'a> {
                 }
             }
             RowValue::Arith(op, a, b) => self.arith(*op, a, b, t.ty),
+            RowValue::Quotient { common, operands }
+                if operands.0.nullable || operands.1.nullable =>
+            {
+                let (a, b) = &**operands;
+                let (av, bv) = (bare(self.value(a)), bare(self.value(b)));
+                let bound = |t: &Typed, i: usize| Typed {
+                    value: RowValue::Bound(i),
+                    ty: t.ty,
+                    nullable: false,
+                };
+                let plain = Typed {
+                    value: RowValue::Quotient {
+                        common: *common,
+                        operands: Box::new((bound(a, 0), bound(b, 1))),
+                    },
+                    ..t.clone()
+                };
+                let divided = bare(self.value(&plain));
+                let some = |x: TokenStream, nullable: bool| {
+                    if nullable {
+                        x
+                    } else {
+                        quote! { ::core::option::Option::Some(#x) }
+                    }
+                };
+                let (av, bv) = (some(av, a.nullable), some(bv, b.nullable));
+                quote! {
+                    match (#av, #bv) {
+                        (::core::option::Option::Some(__n0), ::core::option::Option::Some(__n1)) => #divided,
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            }
             RowValue::Quotient { common, operands } => {
                 let (a, b) = &**operands;
                 // Arguments of a call: no parentheses of their own.
@@ -100,6 +153,50 @@ impl<'a> Reader<'a> {
                     _ => quote! { ::ivm::sql::Decimal::checked_div(#av, #bv) },
                 }
             }
+        }
+    }
+
+    /// `-e` or `a op b` over operands that can be NULL: each bound
+    /// (`__n0`, ..) where it holds a value, NULL where one does not.
+    fn lifted(&self, t: &Typed) -> Option<TokenStream> {
+        let mut node = t.clone();
+        let operands: Vec<&mut Typed> = match &mut node.value {
+            RowValue::Neg(e) => vec![&mut **e],
+            RowValue::Arith(_, a, b) => vec![&mut **a, &mut **b],
+            _ => return None,
+        };
+        let mut scrutinees = Vec::new();
+        for operand in operands {
+            if operand.nullable {
+                scrutinees.push(bare(self.value(operand)));
+                *operand = Typed {
+                    value: RowValue::Bound(scrutinees.len() - 1),
+                    ty: operand.ty,
+                    nullable: false,
+                };
+            }
+        }
+        if scrutinees.is_empty() {
+            return None;
+        }
+        node.nullable = false;
+        let value = bare(self.value(&node));
+        if let [one] = scrutinees.as_slice() {
+            return Some(quote! { ::core::option::Option::map(#one, |__n0| #value) });
+        }
+        Some(quote! {
+            match (#(#scrutinees,)*) {
+                (::core::option::Option::Some(__n0), ::core::option::Option::Some(__n1)) => ::core::option::Option::Some(#value),
+                _ => ::core::option::Option::None,
+            }
+        })
+    }
+
+    /// `value` where the count in component `c` is not zero, else NULL.
+    fn unless_zero(&self, c: usize, value: TokenStream) -> TokenStream {
+        let p = self.payload_at(c);
+        quote! {
+            if #p.0 == 0 { ::core::option::Option::None } else { ::core::option::Option::Some(#value) }
         }
     }
 
@@ -170,10 +267,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// `AVG`: the sum (taken in `ty`) over the row count.
-    fn avg(&self, ty: SqlType, terms: &[(bool, Term)]) -> TokenStream {
+    /// `AVG`: the sum (taken in `ty`) over the count in component
+    /// `count`.
+    fn avg(&self, ty: SqlType, terms: &[(bool, Term)], count: usize) -> TokenStream {
         let s = self.sum(ty, terms);
-        let count = self.count();
+        let p = self.payload_at(count);
+        let count = quote! { #p.0 };
         match ty {
             SqlType::Double => quote! { ::ivm::sql::Double(#s.0 / #count as f64) },
             SqlType::BigInt => {

@@ -200,14 +200,14 @@ impl Nest<'_> {
                 .wrapper
                 .fields
                 .iter()
-                .map(|f| (f.name.to_string(), f.value.ty))
+                .map(|f| (f.name.to_string(), f.value.ty, false))
                 .collect(),
         };
         let nullable = view
             .wrapper
             .fields
             .iter()
-            .map(|f| f.nulls.nullable())
+            .map(|f| f.value.nullable)
             .collect();
         self.pieces.push(Piece {
             name,

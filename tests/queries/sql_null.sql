@@ -1,0 +1,61 @@
+-- The NULL suite (docs/design.md#null): views over the nullable columns
+-- of table `n`, a quarter of whose fields are NULL in the random streams,
+-- checked against SQLite by tests/sql_null.rs as tests/sql.rs checks the
+-- main suite.
+
+CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
+CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
+CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
+CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
+CREATE TABLE n (a INT NULL, v BIGINT NULL, e VARCHAR(4) NULL, m DECIMAL(8, 2) NULL);
+
+CREATE VIEW null_bag AS SELECT a, v, e FROM n;
+
+CREATE VIEW null_groups AS
+    SELECT a, COUNT(*), COUNT(v), SUM(v), AVG(v), MIN(v), MAX(m), SUM(m) FROM n GROUP BY a;
+
+CREATE VIEW null_whole AS SELECT COUNT(*), COUNT(e), SUM(v), MIN(m), MAX(v), AVG(m) FROM n;
+
+CREATE VIEW null_where AS SELECT e, COUNT(*) FROM n WHERE v > 0 OR a IS NULL GROUP BY e;
+
+CREATE VIEW null_not AS SELECT a, COUNT(*) FROM n WHERE NOT (v < 2) GROUP BY a;
+
+CREATE VIEW null_logic AS
+    SELECT COUNT(*), SUM(v) FROM n WHERE (a = 1 OR v > 2) AND NOT (e = 'x' AND m < 0);
+
+CREATE VIEW null_is AS
+    SELECT e, COUNT(*) FROM n WHERE v IS NOT NULL AND m IS NULL GROUP BY e;
+
+CREATE VIEW null_coalesce AS
+    SELECT COALESCE(a, -1) AS k, SUM(COALESCE(v, 10)), COUNT(*) FROM n GROUP BY COALESCE(a, -1);
+
+CREATE VIEW null_join AS
+    SELECT r.a, COUNT(*), SUM(n.v), MIN(n.m) FROM r JOIN n ON r.a = n.a GROUP BY r.a;
+
+CREATE VIEW null_self_join WITH (intractable = 'allow') AS
+    SELECT x.e, COUNT(*) FROM n x, n y WHERE x.a = y.a GROUP BY x.e;
+
+CREATE VIEW null_text_join AS
+    SELECT n.e, COUNT(*), MAX(n.v), SUM(s.d) FROM s, n WHERE s.e = n.e GROUP BY n.e;
+
+CREATE VIEW null_constant AS SELECT e, COUNT(*) FROM n WHERE a = 2 AND e <> 'y' GROUP BY e;
+
+CREATE VIEW null_case AS
+    SELECT a, SUM(CASE WHEN v > 1 THEN v END), COUNT(CASE WHEN e LIKE 'x%' THEN 1 END)
+    FROM n GROUP BY a;
+
+CREATE VIEW null_cross_sum AS
+    SELECT r.b, SUM(r.c * n.v), COUNT(n.m), AVG(n.v + r.a), COUNT(*)
+    FROM r, n WHERE r.b = n.a GROUP BY r.b;
+
+CREATE VIEW null_key_expr AS SELECT v + 1 AS w, COUNT(*) FROM n GROUP BY v + 1;
+
+CREATE VIEW null_arith AS
+    SELECT a, SUM(v) * 2 + COUNT(*), -SUM(m), SUM(v) / COUNT(m) FROM n GROUP BY a;
+
+CREATE VIEW null_exists AS
+    SELECT a, COUNT(*) FROM n WHERE EXISTS (SELECT * FROM r WHERE r.a = n.a) GROUP BY a;
+
+CREATE VIEW null_in_list AS SELECT e, COUNT(*) FROM n WHERE v IN (1, 2, NULL) GROUP BY e;
+
+CREATE VIEW null_bag_expressions AS SELECT v * 2 AS twice, COALESCE(e, 'none') AS label FROM n;

@@ -1,0 +1,63 @@
+//! The NULL suite (`queries/sql_null.sql`, `docs/design.md#null`) against
+//! SQLite, as `tests/sql.rs` checks the main suite: random inserts and
+//! deletes through the text interface (a quarter of the nullable fields
+//! NULL), and after every batch each view's rows against SQLite's. Built
+//! only with the `null-suite` feature, which `.ci/run` turns on (`cargo
+//! test -p ivm-tests --features null-suite --test sql_null`): its build
+//! would make the README's test command too slow.
+
+#![allow(deprecated, reason = "views opted in to intractable strategies warn")]
+
+mod sql_support;
+
+use ivm::sql::TextRetract;
+use proptest::prelude::*;
+use sql_support::{lists_every_view, run, steps};
+
+mod suite {
+    #![allow(missing_docs)]
+    include!(concat!(env!("OUT_DIR"), "/sql_null.rs"));
+}
+
+const SUITE: &str = include_str!("../queries/sql_null.sql");
+
+/// Every view of the suite, fresh.
+fn views() -> Vec<Box<dyn TextRetract>> {
+    use suite::*;
+    vec![
+        Box::new(NullBag::new()),
+        Box::new(NullGroups::new()),
+        Box::new(NullWhole::new()),
+        Box::new(NullWhere::new()),
+        Box::new(NullNot::new()),
+        Box::new(NullLogic::new()),
+        Box::new(NullIs::new()),
+        Box::new(NullCoalesce::new()),
+        Box::new(NullJoin::new()),
+        Box::new(NullSelfJoin::new()),
+        Box::new(NullTextJoin::new()),
+        Box::new(NullConstant::new()),
+        Box::new(NullCase::new()),
+        Box::new(NullCrossSum::new()),
+        Box::new(NullKeyExpr::new()),
+        Box::new(NullArith::new()),
+        Box::new(NullExists::new()),
+        Box::new(NullInList::new()),
+        Box::new(NullBagExpressions::new()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_null_view_agrees_with_sqlite(steps in steps()) {
+        run(SUITE, views, &steps, 7)?;
+    }
+}
+
+/// Every view of the file is in `views()`: none goes unchecked.
+#[test]
+fn the_suite_lists_every_view() {
+    lists_every_view(SUITE, views);
+}

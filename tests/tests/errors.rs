@@ -309,3 +309,13 @@ error_case!(
     ),
     "`not exists(..)` under `#[updates(insert_only)]` over `Count`"
 );
+error_case!(
+    some_of_a_plain_column,
+    "query Q {\n    relation R(a: u32, b: u32);\n    Q(a) = R(a, Some(b));\n}\n",
+    "`Some(b)` matches a column of type `Option<T>`, but `R.b` is `u32`"
+);
+error_case!(
+    some_of_a_constant,
+    "query Q {\n    relation R(a: u32, b: Option<u32>);\n    Q(a) = R(a, Some(3));\n}\n",
+    "`Some(..)` in an atom binds one variable"
+);

@@ -927,6 +927,12 @@ impl<'a> Lowering<'a> {
         }
         Ok(match e {
             Expr::Nested(inner) => self.out(inner, has_aggregate)?,
+            Expr::Function(f) if is_coalesce(f) && self::has_aggregate(e) => {
+                return Err((
+                    loc,
+                    "COALESCE over aggregates is not supported yet: COALESCE the aggregate's argument (`SUM(COALESCE(x, 0))`), or read the NULL (`None`) in the row".to_string(),
+                ));
+            }
             Expr::Function(f) if !is_coalesce(f) => {
                 *has_aggregate = true;
                 Out::Aggregate(self.aggregate(f, loc)?)
@@ -962,6 +968,12 @@ impl<'a> Lowering<'a> {
             } => Out::Neg(Box::new(self.out(expr, has_aggregate)?)),
             _ => match scalar(e, &|ids, loc| self.resolve(ids, loc))? {
                 Scalar::Const(v) => Out::Const(v),
+                Scalar::Null(_) => {
+                    return Err((
+                        loc,
+                        "NULL alone in the select list is not supported: it has no type here; select a column or an expression".to_string(),
+                    ));
+                }
                 Scalar::Column(c) => {
                     let root = self.find((c.item, c.column));
                     match self.keys.iter().position(

@@ -510,9 +510,21 @@ impl Query {
         let mut columns: Vec<String> = Vec::new();
         for atom in 0..self.atoms.len() {
             let (relation, args) = self.written_columns(atom);
-            for (column, arg) in self.relations[relation].columns.iter().zip(args) {
+            // A column read as `Some(var)` stands for the variable too.
+            let unwrapped = |c: usize| {
+                self.atoms[atom]
+                    .local
+                    .as_ref()
+                    .is_some_and(|l| matches!(l.args[c], Arg::Some(v) if v == var))
+            };
+            for (c, (column, arg)) in self.relations[relation]
+                .columns
+                .iter()
+                .zip(args)
+                .enumerate()
+            {
                 let name = column.name.to_string();
-                if arg == Some(var) && !columns.contains(&name) {
+                if (arg == Some(var) || unwrapped(c)) && !columns.contains(&name) {
                     columns.push(name);
                 }
             }

@@ -74,3 +74,27 @@ CREATE VIEW scalar_in_sum WITH (intractable = 'allow') AS
 
 CREATE VIEW scalar_in_aggregates WITH (intractable = 'allow') AS
     SELECT SUM(c * (SELECT MAX(x) FROM u)), AVG(c - (SELECT MAX(x) FROM u)) AS mean FROM r WHERE a > 0;
+
+-- NULLs of nested views: an uncorrelated scalar subquery is one row,
+-- its value NULL while its table has no rows, read anywhere.
+CREATE VIEW scalar_in_groups AS
+    SELECT a, COUNT(*), SUM(c * (SELECT MAX(b) FROM r)) AS scaled FROM r GROUP BY a;
+
+CREATE VIEW scalar_under_or WITH (intractable = 'allow') AS
+    SELECT a, COUNT(*) FROM r WHERE c > (SELECT AVG(v) FROM n) OR b = 1 GROUP BY a;
+
+CREATE VIEW scalar_is_null AS
+    SELECT b, COUNT(*) FROM r WHERE (SELECT MAX(v) FROM n) IS NULL GROUP BY b;
+
+CREATE VIEW scalar_selected AS
+    SELECT a, (SELECT MAX(m) FROM n) AS top, COUNT(*) FROM r GROUP BY a;
+
+CREATE VIEW keyless_derived AS
+    SELECT t.total, t.cnt FROM (SELECT SUM(v) AS total, COUNT(*) AS cnt FROM n) t;
+
+CREATE VIEW nullable_derived AS
+    SELECT k, COUNT(*) FROM (SELECT a AS k, SUM(v) AS s FROM n GROUP BY a) t
+    WHERE s IS NULL OR s > 2 GROUP BY k;
+
+CREATE VIEW quotient_derived AS
+    SELECT q, COUNT(*) FROM (SELECT a, SUM(c) / SUM(b) AS q FROM r GROUP BY a) t GROUP BY q;

@@ -65,13 +65,13 @@ sql_error!(
 );
 sql_error!(
     scalar_subquery_in_select,
-    "CREATE VIEW v AS SELECT cust, (SELECT SUM(total) FROM orders) FROM customers;",
-    "a scalar subquery in the select list is supported only inside the aggregates"
+    "CREATE VIEW v AS SELECT c.cust, (SELECT SUM(o.total) FROM orders o WHERE o.cust = c.cust)\n  FROM customers c;",
+    "a correlated scalar subquery in the select list is supported only inside the aggregates"
 );
 sql_error!(
     scalar_subquery_under_or,
-    "CREATE VIEW v WITH (intractable = 'allow') AS SELECT COUNT(*) FROM orders\n  WHERE id = 1 OR total > (SELECT SUM(total) FROM orders);",
-    "NULL under OR, CASE or IS NULL is not supported yet"
+    "CREATE VIEW v WITH (intractable = 'allow') AS SELECT COUNT(*) FROM orders o\n  WHERE o.id = 1 OR o.total > (SELECT SUM(p.total) FROM orders p WHERE p.cust = o.cust);",
+    "this correlated scalar subquery is NULL for an outer row"
 );
 sql_error!(
     correlated_count,
@@ -84,9 +84,9 @@ sql_error!(
     "a subquery's condition on the outer query's columns other than an equality"
 );
 sql_error!(
-    nullable_nested_column,
-    "CREATE VIEW v AS SELECT x.s FROM (SELECT SUM(total) AS s FROM orders) x;",
-    "is NULL while the subquery it comes from has no rows"
+    scalar_outside_aggregates_without_group_by,
+    "CREATE VIEW v AS SELECT COUNT(*), (SELECT MAX(total) FROM orders) FROM customers;",
+    "a scalar subquery outside the aggregates of a view without GROUP BY"
 );
 sql_error!(
     not_in_aggregate,

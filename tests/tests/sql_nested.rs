@@ -45,6 +45,13 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ConstantDerived::new()),
         Box::new(ScalarInSum::new()),
         Box::new(ScalarInAggregates::new()),
+        Box::new(ScalarInGroups::new()),
+        Box::new(ScalarUnderOr::new()),
+        Box::new(ScalarIsNull::new()),
+        Box::new(ScalarSelected::new()),
+        Box::new(KeylessDerived::new()),
+        Box::new(NullableDerived::new()),
+        Box::new(QuotientDerived::new()),
     ]
 }
 

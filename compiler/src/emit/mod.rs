@@ -301,12 +301,18 @@ fn too_many_arguments_allow(p: &Program) -> Option<TokenStream> {
     })
 }
 
-/// Maps of tuple payloads (several aggregates, as SQL views have) and of
-/// wide keys spell long types: an index of a four-column relation by three
-/// of them is already past clippy's threshold.
+/// Maps of tuple payloads (several aggregates, as SQL views have), of
+/// wide keys and of `Option` columns (SQL's nullable ones) spell long
+/// types: an index of a four-column relation by three of them is already
+/// past clippy's threshold.
 fn type_complexity_allow(p: &Program) -> Option<TokenStream> {
     let tuple_payload = matches!(p.payload, syn::Type::Tuple(_));
-    (widest_relation(p) > 3 || tuple_payload).then(|| {
+    let options = p.relations.iter().any(|r| {
+        r.columns
+            .iter()
+            .any(|(_, ty)| quote! { #ty }.to_string().contains("Option"))
+    });
+    (widest_relation(p) > 3 || tuple_payload || options).then(|| {
         quote! { #[allow(clippy::type_complexity, reason = "tuple payloads and wide keys spell long types")] }
     })
 }

@@ -264,6 +264,19 @@ impl Scalar {
     /// The Rust `bool` of it as a condition: true where it is true, not
     /// where it is false or NULL.
     pub fn truth(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
+        // A comparison (or another operator that is NULL where an
+        // operand is) holds where its operands hold values that satisfy
+        // it: `matches!(x, Some(__n0) if __n0 > 2)`.
+        if let Some((scrutinees, value)) = self.bind_operands(name) {
+            let bound = (0..scrutinees.len()).map(|i| {
+                let n = format_ident!("__n{i}");
+                quote! { ::core::option::Option::Some(#n) }
+            });
+            return match scrutinees.as_slice() {
+                [one] => quote! { ::core::matches!(#one, #(#bound)* if #value) },
+                _ => quote! { ::core::matches!((#(#scrutinees,)*), (#(#bound,)*) if #value) },
+            };
+        }
         let e = self.rust(name);
         if self.nullable() {
             let e = bare(e);
@@ -277,15 +290,7 @@ impl Scalar {
     /// operands: each bound (`__n0`, ..) where it holds a value, and the
     /// operator computed over the bound values.
     fn lifted(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
-        let mut node = self.clone();
-        let mut scrutinees = Vec::new();
-        for operand in node.strict_operands().expect("a strict operator") {
-            if operand.nullable() {
-                scrutinees.push(bare(operand.rust(name)));
-                *operand = Scalar::Bound(scrutinees.len() - 1, operand.ty());
-            }
-        }
-        let value = bare(node.rust(name));
+        let (scrutinees, value) = self.bind_operands(name).expect("a strict operator");
         if let [one] = scrutinees.as_slice() {
             return quote! { ::core::option::Option::map(#one, |__n0| #value) };
         }
@@ -299,6 +304,27 @@ impl Scalar {
                 _ => ::core::option::Option::None,
             }
         }
+    }
+
+    /// For an operator that is NULL wherever an operand is, over nullable
+    /// operands: each such operand (an `Option`), and the operator over
+    /// them bound as `__n0`, `__n1`, ..; `None` for anything else.
+    fn bind_operands(
+        &self,
+        name: &dyn Fn(Column) -> syn::Ident,
+    ) -> Option<(Vec<TokenStream>, TokenStream)> {
+        let mut node = self.clone();
+        let mut scrutinees = Vec::new();
+        for operand in node.strict_operands()? {
+            if operand.nullable() {
+                scrutinees.push(bare(operand.rust(name)));
+                *operand = Scalar::Bound(scrutinees.len() - 1, operand.ty());
+            }
+        }
+        if scrutinees.is_empty() {
+            return None;
+        }
+        Some((scrutinees, bare(node.rust(name))))
     }
 
     /// A nullable column's value as an `Option` of what a column of its
@@ -572,6 +598,18 @@ pub fn cast(e: &Scalar, ty: SqlType, name: &dyn Fn(Column) -> syn::Ident) -> Tok
         let v = bare(e.rust(name));
         if widened.to_string() == "__w" {
             return v;
+        }
+        // `Decimal::from(__w)` maps as `Decimal::from`, as clippy would
+        // have it.
+        if let Ok(syn::Expr::Call(call)) = syn::parse2::<syn::Expr>(widened.clone())
+            && call.args.len() == 1
+            && call
+                .args
+                .first()
+                .is_some_and(|a| quote! { #a }.to_string() == "__w")
+        {
+            let f = &call.func;
+            return quote! { ::core::option::Option::map(#v, #f) };
         }
         return quote! { ::core::option::Option::map(#v, |__w| #widened) };
     }

@@ -6,11 +6,10 @@
 //! rule.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{ToTokens, format_ident, quote};
+use quote::{format_ident, quote};
 
 use crate::sql::lower::camel;
 use crate::sql::{View, ViewShape, ViewTable};
-use crate::syntax::ast::{ArgSyntax, AtomSyntax, QueryItem, idents};
 
 /// One part of the composite: the view's rule or a piece.
 struct Part<'a> {
@@ -20,8 +19,6 @@ struct Part<'a> {
     ty: Ident,
     /// The tables (and pieces) it reads.
     tables: &'a [ViewTable],
-    /// Its rule's item, whose atoms say which columns it reads.
-    item: &'a QueryItem,
     /// Whether it takes deletes.
     deletes: bool,
 }
@@ -202,7 +199,6 @@ fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
             field: format_ident!("{}", crate::sql::lower::sanitize(&p.wrapper.sql_name)),
             ty: p.wrapper.name.clone(),
             tables: &p.wrapper.tables,
-            item: &p.item,
             deletes,
         })
         .collect();
@@ -210,7 +206,6 @@ fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
         field: format_ident!("rule"),
         ty: view.wrapper.rule.clone(),
         tables: &view.wrapper.tables,
-        item: &view.item,
         deletes: *rule_deletes.last().expect("the view's own"),
     });
     parts
@@ -225,7 +220,7 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
         .filter(|p| p.tables.iter().any(|r| r.name == t.name))
         .collect();
     let columns: Vec<&Ident> = t.columns.iter().map(|c| &c.0).collect();
-    let types = t.columns.iter().map(|c| c.2.rust());
+    let types = t.columns.iter().map(|c| c.2.rust_nullable(c.3));
     let params: Vec<TokenStream> = columns
         .iter()
         .zip(types)
@@ -318,9 +313,8 @@ fn feed_name(p: &Part<'_>, r: &Part<'_>) -> Ident {
 }
 
 /// For each reader of piece `p`, how a row of `p` becomes `copies` rows
-/// (or fewer, where negative) of the reader's table `p`. A column the
-/// reader reads that is NULL keeps the row out (the reader reads it only
-/// where NULL would reject the row); one it does not read is any value.
+/// (or fewer, where negative) of the reader's table `p`, NULLs included:
+/// a field that can be NULL is a nullable column there.
 fn feeds(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> Vec<TokenStream> {
     let row = format_ident!("{}Row", piece.wrapper.name);
     let table = p.field.to_string();
@@ -329,21 +323,10 @@ fn feeds(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> Vec<TokenStream> {
         .map(|r| {
             let feed = feed_name(p, r);
             let reader = &r.ty;
-            let read = read_columns(r.item, &camel(&table), piece.wrapper.fields.len());
             let local = |f: &crate::sql::ViewField| format_ident!("__{}", f.name);
-            let values = piece.wrapper.fields.iter().zip(&read).map(|(f, &read)| {
+            let values = piece.wrapper.fields.iter().map(|f| {
                 let (field, local) = (&f.name, local(f));
-                match (f.value.nullable, read) {
-                    (false, _) => quote! { let #local = ::core::clone::Clone::clone(&row.#field); },
-                    (true, true) => quote! {
-                        let ::core::option::Option::Some(#local) = ::core::clone::Clone::clone(&row.#field) else {
-                            return;
-                        };
-                    },
-                    (true, false) => quote! {
-                        let #local = ::core::clone::Clone::clone(&row.#field).unwrap_or_default();
-                    },
-                }
+                quote! { let #local = ::core::clone::Clone::clone(&row.#field); }
             });
             let names: Vec<Ident> = piece.wrapper.fields.iter().map(local).collect();
             let args = quote! { #(::core::clone::Clone::clone(&#names)),* };
@@ -378,48 +361,4 @@ fn feeds(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> Vec<TokenStream> {
             }
         })
         .collect()
-}
-
-/// Which of relation `relation`'s `width` columns `item` reads: matches
-/// against a constant, or binds to a variable that something else reads
-/// (an atom binds a variable even where nothing reads its columns, and
-/// such a column is not read).
-fn read_columns(item: &QueryItem, relation: &str, width: usize) -> Vec<bool> {
-    let rule = &item.rule;
-    let atoms: Vec<&AtomSyntax> = rule
-        .atoms
-        .iter()
-        .chain(rule.exists.iter().flat_map(|e| &e.atoms))
-        .collect();
-    let uses = |v: &Ident| {
-        let mut n = rule.head.iter().filter(|h| *h == v).count();
-        n += atoms
-            .iter()
-            .flat_map(|a| &a.args)
-            .filter(|arg| matches!(arg, ArgSyntax::Var(w) if w == v))
-            .count();
-        let exprs = rule
-            .exprs
-            .iter()
-            .chain(rule.exists.iter().flat_map(|e| &e.exprs));
-        for e in exprs {
-            idents(e.expr.to_token_stream(), &mut |ident, standalone| {
-                if standalone && ident == v {
-                    n += 1;
-                }
-            });
-        }
-        n
-    };
-    let mut read = vec![false; width];
-    for atom in atoms.iter().filter(|a| a.relation == relation) {
-        for (i, arg) in atom.args.iter().enumerate().take(width) {
-            read[i] |= match arg {
-                ArgSyntax::Var(v) => uses(v) > 1,
-                ArgSyntax::Wildcard(_) => false,
-                _ => true,
-            };
-        }
-    }
-    read
 }

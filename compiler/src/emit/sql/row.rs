@@ -275,10 +275,15 @@ impl<'a> Reader<'a> {
         let count = quote! { #p.0 };
         match ty {
             SqlType::Double => quote! { ::ivm::sql::Double(#s.0 / #count as f64) },
+            // As an argument, the sum needs no parentheses of its own.
             SqlType::BigInt => {
+                let s = bare(s);
                 quote! { ::ivm::sql::Decimal::avg(::ivm::sql::Decimal::from(#s), #count) }
             }
-            _ => quote! { ::ivm::sql::Decimal::avg(#s, #count) },
+            _ => {
+                let s = bare(s);
+                quote! { ::ivm::sql::Decimal::avg(#s, #count) }
+            }
         }
     }
 

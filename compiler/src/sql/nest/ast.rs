@@ -54,19 +54,6 @@ pub(super) fn ident_loc(r: &[SqlIdent]) -> Loc {
     Loc::union_iter(r.iter().map(|i| i.span))
 }
 
-/// The column references of conjunct `e` that NULL would not reject:
-/// under OR, CASE, IS NULL or a function.
-pub(super) fn non_strict_refs(e: &Expr, strict: bool, out: &mut Vec<Vec<SqlIdent>>) {
-    match e {
-        Expr::Identifier(id) if !strict => out.push(vec![id.clone()]),
-        Expr::CompoundIdentifier(ids) if !strict => out.push(ids.clone()),
-        _ => {
-            let keeps = strict && keeps_strict(e);
-            children(e, &mut |child| non_strict_refs(child, keeps, out));
-        }
-    }
-}
-
 /// Whether NULL in an operand of `e` makes `e` NULL or false, so that a
 /// conjunct built of such operators drops a row with a NULL.
 pub(super) fn keeps_strict(e: &Expr) -> bool {

@@ -18,12 +18,15 @@
 //! the view's generated struct keeps each piece once, feeding its changed
 //! rows to the views that read it (`emit/sql/nested.rs`).
 //!
-//! SQL's NULL is not supported yet (`docs/design.md#nested-sql`): a
-//! scalar subquery that matches no row, and an aggregate of a piece
-//! without GROUP BY and without rows, are NULL. A reader may read such a
-//! value only where NULL rejects its row (a comparison in a conjunct of
-//! WHERE, arithmetic under it), and the piece's row then reaches it only
-//! while the value is not NULL: exact, since SQL would drop the row too.
+//! A piece's fields that can be NULL are nullable columns of the table
+//! its readers see (`docs/design.md#nested-sql`). A piece without GROUP
+//! BY has exactly one row, NULLs and all, so an uncorrelated scalar
+//! subquery is read anywhere. A correlated one's piece is grouped by the
+//! correlated columns, and an outer row that matches nothing has no row
+//! to join where SQL reads NULL: a reader may read its value only where
+//! NULL rejects the row (a comparison in a conjunct of WHERE, arithmetic
+//! under it, or the aggregates of a view without GROUP BY that all read
+//! it), which is exact, since SQL would drop the row too.
 
 use sqlparser::ast::{
     BinaryOperator, Expr, GroupByExpr, Ident as SqlIdent, InTarget, Query, Select, SelectItem,
@@ -36,8 +39,8 @@ mod constant;
 
 use self::ast::{
     aggregates_strictly, and_all, as_semijoin, children_mut, column_ref, column_refs, equal,
-    has_subquery, ident_loc, is_slot, non_strict_refs, object_name, qualified, query_of,
-    replace_slot, snippet_select, split_and, table_alias, table_factor, take_scalars,
+    has_subquery, ident_loc, is_slot, object_name, qualified, query_of, replace_slot,
+    snippet_select, split_and, table_alias, table_factor, take_scalars,
 };
 use self::constant::{constant_select, inline_constant_tables};
 use super::lower;
@@ -69,9 +72,6 @@ struct Piece {
     /// Whether rows leave it (it takes deletes, or it aggregates, so a
     /// changed group is a row that goes and one that comes).
     retracts: bool,
-    /// Whether the piece has no GROUP BY but aggregates: its one row's
-    /// aggregates are NULL while it has no rows.
-    nullable: Vec<bool>,
 }
 
 /// The rewriting of one view and its pieces.
@@ -156,8 +156,6 @@ impl Nest<'_> {
         self.rewrite_where(&mut select, &mut reads)?;
         self.rewrite_aggregated_scalar(&mut select, &mut reads)?;
         no_subquery_elsewhere(&select).map_err(|e| self.error(e))?;
-        self.check_nullable_reads(&select, &reads)
-            .map_err(|e| self.error(e))?;
         // A reader of a piece whose rows leave takes deletes, whatever
         // the view's own updates are.
         if reads.iter().any(|&p| self.pieces[p].retracts) {
@@ -200,22 +198,15 @@ impl Nest<'_> {
                 .wrapper
                 .fields
                 .iter()
-                .map(|f| (f.name.to_string(), f.value.ty, false))
+                .map(|f| (f.name.to_string(), f.value.ty, f.value.nullable))
                 .collect(),
         };
-        let nullable = view
-            .wrapper
-            .fields
-            .iter()
-            .map(|f| f.value.nullable)
-            .collect();
         self.pieces.push(Piece {
             name,
             view,
             table,
             of_view: of_view.map(str::to_string),
             retracts: deletes || shape != ViewShape::Bag,
-            nullable,
         });
         Ok(self.pieces.len() - 1)
     }
@@ -382,10 +373,10 @@ impl Nest<'_> {
                     continue;
                 }
                 let scalar = self.scalar(&query, loc, reads)?;
-                if !strict && scalar.nullable {
+                if !strict && scalar.correlated {
                     return Err(self.spans.error(
                         loc,
-                        "this scalar subquery is NULL when no row matches, and NULL under OR, CASE or IS NULL is not supported yet: compare it in a condition of its own (`x < (SELECT ..)`)",
+                        "this correlated scalar subquery is NULL for an outer row that it matches no row of, and there its nested view has no row to join: under OR, CASE or IS NULL that needs an outer join, which is not supported yet; compare it in a condition of its own (`x < (SELECT ..)`)",
                     ));
                 }
                 replace_slot(&mut conjunct, slot, scalar.value);
@@ -401,12 +392,17 @@ impl Nest<'_> {
         Ok(())
     }
 
-    /// A scalar subquery inside the aggregates of a view without GROUP
-    /// BY (`SELECT SUM(b * (SELECT SUM(a) FROM r WHERE r.k = s.k)) FROM
-    /// s`): joined in as in WHERE, which is exact where every select item
-    /// aggregates an argument that reads it (SUM, AVG, MIN or MAX, under
-    /// arithmetic): a row whose subquery is NULL adds nothing to any of
-    /// them, as in SQL, and the one row is NULL when none is left.
+    /// Scalar subqueries in the select list. An uncorrelated one is a
+    /// piece of exactly one row (its value NULL or not), joined in
+    /// wherever it is read; where a grouped view reads it outside its
+    /// aggregates, it joins the GROUP BY (one row: no group splits). A
+    /// correlated one is joined in as in WHERE, which is exact only
+    /// inside the aggregates of a view without GROUP BY (`SELECT SUM(b *
+    /// (SELECT SUM(a) FROM r WHERE r.k = s.k)) FROM s`) whose every select
+    /// item aggregates an argument that reads it (SUM, AVG, MIN or MAX,
+    /// under arithmetic): a row whose subquery matches nothing adds
+    /// nothing to any of them, as in SQL, and the one row is NULL when
+    /// none is left.
     fn rewrite_aggregated_scalar(
         &mut self,
         select: &mut Select,
@@ -421,42 +417,91 @@ impl Nest<'_> {
         if found.is_empty() {
             return Ok(());
         }
-        let loc = found[0].1.span();
-        let one = found
-            .iter()
-            .all(|f| f.1.to_string() == found[0].1.to_string());
-        let exact = group_by_is_empty(select)
-            && one
+        // Each subquery once, however often it is written.
+        let mut distinct: Vec<(String, Vec<usize>, Query)> = Vec::new();
+        for (slot, query, _) in found {
+            let text = query.to_string();
+            match distinct.iter_mut().find(|d| d.0 == text) {
+                Some(d) => d.1.push(slot),
+                None => distinct.push((text, vec![slot], query)),
+            }
+        }
+        let strictly = distinct.len() == 1
+            && group_by_is_empty(select)
             && select.projection.iter().all(|item| match item {
                 SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                     aggregates_strictly(e, &is_slot)
                 }
                 _ => false,
             });
-        if !exact {
-            return Err(self.spans.error(
-                loc,
-                "a scalar subquery in the select list is supported only inside the aggregates (SUM, AVG, MIN, MAX, under arithmetic) of a view without GROUP BY whose every select item reads that one subquery: elsewhere it is NULL where no row matches, which needs SQL's NULL",
-            ));
-        }
-        let query = found[0].1.clone();
-        let scalar = self.scalar(&query, loc, reads)?;
-        for (slot, ..) in &found {
-            for item in &mut select.projection {
-                if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
-                {
-                    replace_slot(e, *slot, scalar.value.clone());
+        let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
+        for (_, slots, query) in &distinct {
+            let loc = query.span();
+            let scalar = self.scalar(query, loc, reads)?;
+            if scalar.correlated && !strictly {
+                return Err(self.spans.error(
+                    loc,
+                    "a correlated scalar subquery in the select list is supported only inside the aggregates (SUM, AVG, MIN, MAX, under arithmetic) of a view without GROUP BY whose every select item reads that one subquery: elsewhere it is NULL for an outer row it matches no row of, which needs an outer join",
+                ));
+            }
+            for slot in slots {
+                for item in &mut select.projection {
+                    if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } =
+                        item
+                    {
+                        replace_slot(e, *slot, scalar.value.clone());
+                    }
                 }
             }
+            if !scalar.correlated {
+                self.group_by_value(select, &scalar.value, loc)?;
+            }
+            select.from.push(TableWithJoins {
+                relation: scalar.factor,
+                joins: Vec::new(),
+            });
+            conjuncts.extend(scalar.correlation);
         }
-        select.from.push(TableWithJoins {
-            relation: scalar.factor,
-            joins: Vec::new(),
-        });
-        let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
-        conjuncts.extend(scalar.correlation);
         select.selection = and_all(conjuncts);
         Ok(())
+    }
+
+    /// Where the select list reads an uncorrelated scalar subquery's
+    /// `value` outside its aggregates: a grouped view groups by it too (one
+    /// row, so no group splits); a view without GROUP BY that aggregates
+    /// cannot.
+    fn group_by_value(
+        &self,
+        select: &mut Select,
+        value: &Expr,
+        loc: Loc,
+    ) -> Result<(), syn::Error> {
+        let outside = select.projection.iter().any(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                outside_aggregates(e, value)
+            }
+            _ => false,
+        });
+        if !outside {
+            return Ok(());
+        }
+        let aggregates = select.projection.iter().any(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                lower::has_aggregate(e)
+            }
+            _ => false,
+        });
+        match &mut select.group_by {
+            GroupByExpr::Expressions(exprs, _) if !exprs.is_empty() => {
+                exprs.push(value.clone());
+                Ok(())
+            }
+            _ if !aggregates => Ok(()),
+            _ => Err(self.spans.error(
+                loc,
+                "a scalar subquery outside the aggregates of a view without GROUP BY is not supported: read it inside one (`MAX(..)`)",
+            )),
+        }
     }
 
     /// A scalar subquery as a piece grouped by its correlated columns.
@@ -530,7 +575,7 @@ impl Nest<'_> {
             factor: table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc),
             value: column(VALUE),
             correlation,
-            nullable: *self.pieces[p].nullable.last().unwrap_or(&false) || grouped(&self.pieces[p]),
+            correlated: grouped(&self.pieces[p]),
         })
     }
 
@@ -656,12 +701,6 @@ impl Nest<'_> {
         }
         let p = self.piece("semijoin", &inner, loc, None)?;
         reads.push(p);
-        if negated && self.pieces[p].nullable.first().copied().unwrap_or(false) {
-            return Err(self.spans.error(
-                loc,
-                "NOT IN over a value that can be NULL is not supported until NULLs are",
-            ));
-        }
         Ok(semijoin_over(
             &self.pieces[p].name,
             correlation,
@@ -765,125 +804,6 @@ impl Nest<'_> {
         }
         Scope { items }
     }
-
-    /// A nullable column of a piece may be read only where NULL rejects
-    /// the row: in a conjunct of WHERE, under comparisons and arithmetic,
-    /// or in the aggregates of a view without GROUP BY that all read it.
-    fn check_nullable_reads(&self, select: &Select, reads: &[usize]) -> Result<(), Failure> {
-        let nullable = Nullable::of(self, select, reads);
-        if nullable.columns.is_empty() {
-            return Ok(());
-        }
-        match nullable.loose_read(select) {
-            None => Ok(()),
-            Some(r) => {
-                let name = r
-                    .iter()
-                    .map(|i| i.value.as_str())
-                    .collect::<Vec<_>>()
-                    .join(".");
-                Err((
-                    ident_loc(&r),
-                    format!(
-                        "`{name}` is NULL while the subquery it comes from has no rows (an aggregate without GROUP BY), and NULL is not supported yet: read it only in a comparison in WHERE, which drops the row while it is NULL"
-                    ),
-                ))
-            }
-        }
-    }
-}
-
-/// The columns of the pieces a SELECT reads that can be NULL, as the
-/// SELECT names them.
-struct Nullable {
-    /// Each as `(alias, column)`.
-    columns: Vec<(String, String)>,
-    scope: Scope,
-}
-
-impl Nullable {
-    fn of(nest: &Nest<'_>, select: &Select, reads: &[usize]) -> Nullable {
-        let mut columns = Vec::new();
-        for from in &select.from {
-            for factor in
-                std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
-            {
-                let TableFactor::Table { name, alias, .. } = factor else {
-                    continue;
-                };
-                let n = name.to_string().to_lowercase();
-                let Some(p) = reads.iter().map(|&p| &nest.pieces[p]).find(|p| p.name == n) else {
-                    continue;
-                };
-                let alias = alias
-                    .as_ref()
-                    .map_or(n.clone(), |a| a.name.value.to_lowercase());
-                for (column, _) in p.table.columns.iter().zip(&p.nullable).filter(|(_, n)| **n) {
-                    columns.push((alias.clone(), column.0.clone()));
-                }
-            }
-        }
-        Nullable {
-            columns,
-            scope: nest.scope(select),
-        }
-    }
-
-    /// Whether column reference `r` names one of them (a bare name: where
-    /// no other FROM item has a column of that name).
-    fn names(&self, r: &[SqlIdent]) -> bool {
-        match r {
-            [c] => {
-                let c = c.value.to_lowercase();
-                let owners: Vec<&String> = self
-                    .scope
-                    .items
-                    .iter()
-                    .filter(|(_, cols)| cols.contains(&c))
-                    .map(|(a, _)| a)
-                    .collect();
-                matches!(owners.as_slice(), [a] if self.columns.iter().any(|(b, col)| b == *a && *col == c))
-            }
-            [t, c] => {
-                let (t, c) = (t.value.to_lowercase(), c.value.to_lowercase());
-                self.columns.iter().any(|(a, col)| *a == t && *col == c)
-            }
-            _ => false,
-        }
-    }
-
-    /// The first read of one of them where NULL would not reject the row.
-    fn loose_read(&self, select: &Select) -> Option<Vec<SqlIdent>> {
-        let items = || {
-            select.projection.iter().filter_map(|item| match item {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
-                _ => None,
-            })
-        };
-        // In the select list, only where every item aggregates an argument
-        // that NULL makes NULL, in a view without GROUP BY: a row whose
-        // value is NULL then adds to no aggregate, as in SQL.
-        let reads = |e: &Expr| column_ref(e).is_some_and(|r| self.names(&r));
-        let all_strict =
-            group_by_is_empty(select) && items().all(|e| aggregates_strictly(e, &reads));
-        let keys: Vec<&Expr> = match &select.group_by {
-            GroupByExpr::Expressions(exprs, _) => exprs.iter().collect(),
-            GroupByExpr::All(_) => Vec::new(),
-        };
-        let mut loose: Vec<Vec<SqlIdent>> = Vec::new();
-        if !all_strict {
-            loose.extend(items().flat_map(column_refs));
-        }
-        loose.extend(keys.into_iter().flat_map(column_refs));
-        if let Some(selection) = &select.selection {
-            let mut conjuncts = Vec::new();
-            split_and(selection.clone(), &mut conjuncts);
-            for c in &conjuncts {
-                non_strict_refs(c, true, &mut loose);
-            }
-        }
-        loose.into_iter().find(|r| self.names(r))
-    }
 }
 
 /// The column of a piece's value (a scalar subquery's, an IN subquery's):
@@ -903,14 +823,32 @@ struct Scalar {
     value: Expr,
     /// `piece.k<i> = <outer expression>`, one per correlated column.
     correlation: Vec<Expr>,
-    /// Whether the value can be NULL (no row matches).
-    nullable: bool,
+    /// Whether it is correlated: its nested view is grouped by the
+    /// correlated columns, so an outer row that matches no row of the
+    /// subquery has no row to join (where SQL reads NULL). An
+    /// uncorrelated one has exactly one row, its value NULL or not.
+    correlated: bool,
 }
 
 /// Whether piece `p` is grouped (a scalar subquery's: by its correlated
 /// columns, so that a value with no matching row has no row at all).
 fn grouped(p: &Piece) -> bool {
     !p.view.wrapper.key_types.is_empty()
+}
+
+/// Whether `e` reads `target` outside an aggregate.
+fn outside_aggregates(e: &Expr, target: &Expr) -> bool {
+    if e == target {
+        return true;
+    }
+    if let Expr::Function(f) = e
+        && !f.name.to_string().eq_ignore_ascii_case("coalesce")
+    {
+        return false;
+    }
+    let mut found = false;
+    self::ast::children(e, &mut |child| found |= outside_aggregates(child, target));
+    found
 }
 
 /// `[NOT] EXISTS (SELECT * FROM piece WHERE piece.nested_key<i> = outer

@@ -47,6 +47,9 @@ pub struct NestedReport {
     pub shape: sql::ViewShape,
     /// The SQL names of the views that read it (nested ones, or the view).
     pub read_by: Vec<String>,
+    /// The nested view whose table its rows go to, where not its own (the
+    /// unmatched rows of an outer join).
+    pub feeds: Option<String>,
     /// Its own report.
     pub report: Report,
 }
@@ -115,7 +118,7 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
                         v.wrapper
                             .tables
                             .iter()
-                            .any(|t| t.name == piece.wrapper.sql_name)
+                            .any(|t| t.name == piece.table_name())
                     })
                     .map(|v| v.wrapper.sql_name.clone())
                     .collect();
@@ -123,6 +126,7 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
                     name: piece.wrapper.sql_name.clone(),
                     shape: piece.wrapper.shape,
                     read_by,
+                    feeds: piece.feeds.clone(),
                     report: sql_report(&piece.item, &piece.wrapper.sql)?,
                 });
             }

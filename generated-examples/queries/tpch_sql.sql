@@ -242,6 +242,19 @@ FROM (
     ) AS custsale
 GROUP BY cntrycode;
 
+-- Q13, the customer distribution: an outer join, and a derived table
+-- that names its columns.
+CREATE VIEW tpch_q13 AS
+SELECT c_count, COUNT(*) AS custdist
+FROM (
+    SELECT c_custkey, COUNT(o_orderkey)
+    FROM customer LEFT OUTER JOIN orders ON
+        c_custkey = o_custkey
+        AND o_comment NOT LIKE '%special%requests%'
+    GROUP BY c_custkey
+    ) AS c_orders (c_custkey, c_count)
+GROUP BY c_count;
+
 -- Q17 and Q18 again with parameters that select rows at the small scales
 -- of the tests (one brand of any container; orders of over 150 units):
 -- with the validation run's, both are empty below scale factor 0.01.

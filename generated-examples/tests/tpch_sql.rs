@@ -1,5 +1,6 @@
 //! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without
-//! orders), and the nested Q2, Q11, Q15, Q17, Q18, Q20 and Q22, written
+//! orders), the nested Q2, Q11, Q15, Q17, Q18, Q20 and Q22, and Q13's
+//! outer join, written
 //! in SQL (`queries/tpch_sql.sql`), loaded
 //! through `insert_text` with generated data at two scale factors, agree
 //! with SQLite's answers over the same rows: after the load, after a part
@@ -13,7 +14,8 @@ use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
 use ivm_generated_examples::tpch_sql::{
     Revenue0, TpchIdleCustomers, TpchQ1, TpchQ2, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ11,
-    TpchQ12, TpchQ14, TpchQ15, TpchQ17, TpchQ17Wide, TpchQ18, TpchQ18Wide, TpchQ20, TpchQ22,
+    TpchQ12, TpchQ13, TpchQ14, TpchQ15, TpchQ17, TpchQ17Wide, TpchQ18, TpchQ18Wide, TpchQ20,
+    TpchQ22,
 };
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -30,7 +32,17 @@ macro_rules! revenue0 {
 /// SQLite's spelling of each view's SELECT (the same query with its dates
 /// as text and its date arithmetic done, a view it reads written out),
 /// with the positions of the columns that order its rows.
-const SQLITE: [(&str, &[usize], &str); 19] = [
+const SQLITE: [(&str, &[usize], &str); 20] = [
+    (
+        "tpch_q13",
+        &[0],
+        "SELECT c_count, COUNT(*) FROM (
+            SELECT c_custkey, COUNT(o_orderkey) AS c_count
+            FROM customer LEFT OUTER JOIN orders ON c_custkey = o_custkey
+                AND o_comment NOT LIKE '%special%requests%'
+            GROUP BY c_custkey) AS c_orders
+        GROUP BY c_count",
+    ),
     (
         "tpch_q1",
         &[0, 1],
@@ -278,6 +290,7 @@ impl Copies {
                 Box::new(TpchQ18Wide::new()),
                 Box::new(TpchQ20::new()),
                 Box::new(TpchQ22::new()),
+                Box::new(TpchQ13::new()),
             ],
             sql,
         }

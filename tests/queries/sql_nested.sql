@@ -98,3 +98,15 @@ CREATE VIEW nullable_derived AS
 
 CREATE VIEW quotient_derived AS
     SELECT q, COUNT(*) FROM (SELECT a, SUM(c) / SUM(b) AS q FROM r GROUP BY a) t GROUP BY q;
+
+-- Correlated scalar subqueries in the select list: an outer join of their
+-- nested view, NULL (or a count of 0) where nothing matches.
+CREATE VIEW scalar_correlated_in_groups AS
+    SELECT r.a, COUNT(*), SUM(r.c * (SELECT SUM(s.d) FROM s WHERE s.b = r.b)) AS weighted
+    FROM r GROUP BY r.a;
+
+CREATE VIEW scalar_correlated_count AS
+    SELECT t.a, t.g, (SELECT COUNT(*) FROM r WHERE r.a = t.a) AS matches FROM t WHERE t.h;
+
+CREATE VIEW scalar_correlated_selected AS
+    SELECT u.k, (SELECT MAX(r.c) FROM r WHERE r.b = u.x) AS top FROM u;

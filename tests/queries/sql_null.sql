@@ -59,3 +59,24 @@ CREATE VIEW null_exists AS
 CREATE VIEW null_in_list AS SELECT e, COUNT(*) FROM n WHERE v IN (1, 2, NULL) GROUP BY e;
 
 CREATE VIEW null_bag_expressions AS SELECT v * 2 AS twice, COALESCE(e, 'none') AS label FROM n;
+
+-- Outer joins: the preserved side's rows that match nothing, with NULLs.
+CREATE VIEW left_count AS
+    SELECT r.a, COUNT(*), COUNT(t.g), SUM(t.g) FROM r LEFT JOIN t ON r.a = t.a GROUP BY r.a;
+
+CREATE VIEW left_bag AS SELECT r.a, r.b, s.d FROM r LEFT JOIN s ON r.b = s.b;
+
+CREATE VIEW left_filtered AS
+    SELECT r.b, COUNT(*) FROM r LEFT OUTER JOIN s ON r.b = s.b AND s.e LIKE 'x%'
+    WHERE r.c > 0 AND s.d IS NULL GROUP BY r.b;
+
+CREATE VIEW left_nullable_side AS
+    SELECT r.a, COUNT(*), COUNT(n.v), MAX(n.m) FROM r LEFT JOIN n ON r.a = n.a GROUP BY r.a;
+
+CREATE VIEW right_join AS SELECT t.a, COUNT(r.b), COUNT(*) FROM r RIGHT JOIN t ON r.a = t.a GROUP BY t.a;
+
+CREATE VIEW left_derived AS
+    SELECT cnt, COUNT(*) FROM (SELECT r.a, COUNT(s.d) AS cnt FROM r LEFT JOIN s ON r.b = s.b GROUP BY r.a) x
+    GROUP BY cnt;
+
+CREATE VIEW left_star AS SELECT * FROM t LEFT JOIN n ON t.a = n.a WHERE t.h;

@@ -64,9 +64,9 @@ sql_error!(
     "which no one atom of the rule binds together"
 );
 sql_error!(
-    scalar_subquery_in_select,
-    "CREATE VIEW v AS SELECT c.cust, (SELECT SUM(o.total) FROM orders o WHERE o.cust = c.cust)\n  FROM customers c;",
-    "a correlated scalar subquery in the select list is supported only inside the aggregates"
+    two_correlated_scalars_selected,
+    "CREATE VIEW v AS SELECT c.cust, (SELECT SUM(o.total) FROM orders o WHERE o.cust = c.cust),\n  (SELECT MAX(o.day) FROM orders o WHERE o.cust = c.cust) FROM customers c;",
+    "a second correlated scalar subquery in the select list would need a second outer join"
 );
 sql_error!(
     scalar_subquery_under_or,
@@ -109,9 +109,19 @@ sql_error!(
     "window functions are not supported"
 );
 sql_error!(
-    outer_join,
-    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  LEFT OUTER JOIN orders o ON o.cust = c.cust GROUP BY c.name;",
-    "outer, semi and anti joins are not supported"
+    full_outer_join,
+    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  FULL OUTER JOIN orders o ON o.cust = c.cust GROUP BY c.name;",
+    "FULL OUTER JOIN is not supported yet"
+);
+sql_error!(
+    outer_join_on_the_preserved_side,
+    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  LEFT JOIN orders o ON o.cust = c.cust AND c.nation = 3 GROUP BY c.name;",
+    "a condition of an outer join's ON over the preserved side's columns alone"
+);
+sql_error!(
+    two_outer_joins,
+    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  LEFT JOIN orders o ON o.cust = c.cust LEFT JOIN orders p ON p.id = o.id GROUP BY c.name;",
+    "an outer join is supported as the last join of FROM, and once"
 );
 sql_error!(
     union,

@@ -52,6 +52,9 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(KeylessDerived::new()),
         Box::new(NullableDerived::new()),
         Box::new(QuotientDerived::new()),
+        Box::new(ScalarCorrelatedInGroups::new()),
+        Box::new(ScalarCorrelatedCount::new()),
+        Box::new(ScalarCorrelatedSelected::new()),
     ]
 }
 

@@ -44,6 +44,13 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(NullExists::new()),
         Box::new(NullInList::new()),
         Box::new(NullBagExpressions::new()),
+        Box::new(LeftCount::new()),
+        Box::new(LeftBag::new()),
+        Box::new(LeftFiltered::new()),
+        Box::new(LeftNullableSide::new()),
+        Box::new(RightJoin::new()),
+        Box::new(LeftDerived::new()),
+        Box::new(LeftStar::new()),
     ]
 }
 

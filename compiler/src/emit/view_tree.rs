@@ -588,9 +588,12 @@ impl Levels<'_> {
             None => {
                 let acc = acc.unwrap_or_else(|| quote! { <#k as ::ivm::Semiring>::one() });
                 let (tuples, pattern) = levels_product(p, roots, quote! { () }, acc);
-                let head_names = p.head.iter().map(|&v| &p.vars[v].name);
+                let head = crate::tuple::tuple(p.head.iter().map(|&v| {
+                    let name = &p.vars[v].name;
+                    quote! { #name }
+                }));
                 quote! {
-                    #tuples.map(|(#pattern, __payload)| ((#(#head_names,)*), __payload))
+                    #tuples.map(|(#pattern, __payload)| (#head, __payload))
                 }
             }
         }

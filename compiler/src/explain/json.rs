@@ -101,6 +101,7 @@ pub fn to_json(r: &Report) -> Value {
                     "name": n.name,
                     "shape": format!("{:?}", n.shape).to_lowercase(),
                     "read_by": n.read_by,
+                    "feeds": n.feeds,
                     "report": to_json(&n.report),
                 })
             })

@@ -75,9 +75,13 @@ fn nesting(out: &mut String, r: &Report) {
         // Every update reads the nested view's changes: their cost is part
         // of the update's.
         let changes = super::changes(&n.report).unwrap_or("rejected");
+        let table = n
+            .feeds
+            .as_ref()
+            .map_or(String::new(), |t| format!(" rows of {t}'s table,"));
         let _ = writeln!(
             out,
-            "  {}  ({shape}) {} per update, its changes {changes}; read by {}",
+            "  {}  ({shape}) {} per update, its changes {changes};{table} read by {}",
             n.name,
             update(&n.report),
             n.read_by.join(", ")

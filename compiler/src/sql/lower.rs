@@ -485,7 +485,7 @@ impl<'a> Lowering<'a> {
                     _ => {
                         return Err((
                             join.relation.span(),
-                            "outer, semi and anti joins are not supported: use an inner JOIN .. ON or a comma join; a semijoin is written `EXISTS (SELECT ..)` or `col IN (SELECT ..)` in WHERE".to_string(),
+                            "this join is not supported: use an inner JOIN .. ON, a comma join or a LEFT JOIN .. ON; a semijoin is written `EXISTS (SELECT ..)` or `col IN (SELECT ..)` in WHERE".to_string(),
                         ));
                     }
                 }
@@ -620,6 +620,14 @@ impl<'a> Lowering<'a> {
                 (Scalar::Column(x), Scalar::Column(y))
                     if x.ty == y.ty && (own(self, &x) || own(self, &y)) =>
                 {
+                    let outer_nullable =
+                        (!own(self, &x) && x.nullable) || (!own(self, &y) && y.nullable);
+                    if self.semijoins[j].negated && outer_nullable {
+                        return Err((
+                            loc,
+                            "a `NOT EXISTS` correlated on a column that can be NULL is not supported yet: SQL keeps the rows where that column is NULL, which the correlation would drop (an outer join on such a column asks the same)".to_string(),
+                        ));
+                    }
                     self.unify(x, y);
                     Ok(())
                 }

@@ -146,6 +146,18 @@ pub struct View {
     /// default); its rule may take them where the view does not, when it
     /// reads a piece whose rows go.
     pub deletes: bool,
+    /// For a piece whose rows go to another piece's table (the unmatched
+    /// rows of an outer join, to the matched rows'), that table; `None`
+    /// where its readers read it by its own name.
+    pub feeds: Option<String>,
+}
+
+impl View {
+    /// The table its readers see its rows as: its own name, or the one
+    /// it [`feeds`](Self::feeds).
+    pub fn table_name(&self) -> &str {
+        self.feeds.as_deref().unwrap_or(&self.wrapper.sql_name)
+    }
 }
 
 /// Whether `text` reads as SQL rather than the rule language: its first

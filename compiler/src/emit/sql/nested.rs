@@ -19,6 +19,9 @@ struct Part<'a> {
     ty: Ident,
     /// The tables (and pieces) it reads.
     tables: &'a [ViewTable],
+    /// For a piece, the table its readers see its rows as (its own name,
+    /// or the table it feeds).
+    table: String,
     /// Whether it takes deletes.
     deletes: bool,
 }
@@ -38,7 +41,7 @@ pub fn base_tables(view: &View) -> Vec<ViewTable> {
         .chain(std::iter::once(view))
         .flat_map(|v| &v.wrapper.tables)
     {
-        let piece = view.pieces.iter().any(|p| p.wrapper.sql_name == t.name);
+        let piece = view.pieces.iter().any(|p| p.table_name() == t.name);
         if !piece && !out.iter().any(|o| o.name == t.name) {
             out.push(t.clone());
         }
@@ -199,6 +202,7 @@ fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
             field: format_ident!("{}", crate::sql::lower::sanitize(&p.wrapper.sql_name)),
             ty: p.wrapper.name.clone(),
             tables: &p.wrapper.tables,
+            table: p.table_name().to_string(),
             deletes,
         })
         .collect();
@@ -206,6 +210,7 @@ fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
         field: format_ident!("rule"),
         ty: view.wrapper.rule.clone(),
         tables: &view.wrapper.tables,
+        table: String::new(),
         deletes: *rule_deletes.last().expect("the view's own"),
     });
     parts
@@ -282,10 +287,9 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
 
 /// The parts that read piece `p` as a table.
 fn readers<'p, 'a>(p: &Part<'a>, parts: &'p [Part<'a>]) -> Vec<&'p Part<'a>> {
-    let name = p.field.to_string();
     parts
         .iter()
-        .filter(|r| r.tables.iter().any(|t| t.name == name))
+        .filter(|r| r.tables.iter().any(|t| t.name == p.table))
         .collect()
 }
 
@@ -313,29 +317,43 @@ fn feed_name(p: &Part<'_>, r: &Part<'_>) -> Ident {
 }
 
 /// For each reader of piece `p`, how a row of `p` becomes `copies` rows
-/// (or fewer, where negative) of the reader's table `p`, NULLs included:
-/// a field that can be NULL is a nullable column there.
+/// (or fewer, where negative) of the reader's table, NULLs included: a
+/// field that can be NULL is a nullable column there. A column of the
+/// table the piece has no field for (the nullable side of an outer join,
+/// for its unmatched rows) is NULL.
 fn feeds(p: &Part<'_>, piece: &View, parts: &[Part<'_>]) -> Vec<TokenStream> {
     let row = format_ident!("{}Row", piece.wrapper.name);
-    let table = p.field.to_string();
+    let table = &p.table;
     readers(p, parts)
         .into_iter()
         .map(|r| {
             let feed = feed_name(p, r);
             let reader = &r.ty;
+            let read = r
+                .tables
+                .iter()
+                .find(|t| t.name == *table)
+                .expect("a reader reads the piece");
             let local = |f: &crate::sql::ViewField| format_ident!("__{}", f.name);
             let values = piece.wrapper.fields.iter().map(|f| {
                 let (field, local) = (&f.name, local(f));
                 quote! { let #local = ::core::clone::Clone::clone(&row.#field); }
             });
-            let names: Vec<Ident> = piece.wrapper.fields.iter().map(local).collect();
-            let args = quote! { #(::core::clone::Clone::clone(&#names)),* };
-            let method = &r
-                .tables
-                .iter()
-                .find(|t| t.name == table)
-                .expect("a reader reads the piece")
-                .method;
+            let args = read.columns.iter().map(|(column, _, _, nullable)| {
+                match piece.wrapper.fields.iter().find(|f| f.name == *column) {
+                    Some(f) if *nullable && !f.value.nullable => {
+                        let local = local(f);
+                        quote! { ::core::option::Option::Some(::core::clone::Clone::clone(&#local)) }
+                    }
+                    Some(f) => {
+                        let local = local(f);
+                        quote! { ::core::clone::Clone::clone(&#local) }
+                    }
+                    None => quote! { ::core::option::Option::None },
+                }
+            });
+            let args = quote! { #(#args),* };
+            let method = &read.method;
             let insert = format_ident!("insert_{}", method);
             let delete = format_ident!("delete_{}", method);
             let removal = if r.deletes {

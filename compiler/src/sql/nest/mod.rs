@@ -36,6 +36,7 @@ use sqlparser::tokenizer::Span as Loc;
 
 mod ast;
 mod constant;
+mod outer;
 
 use self::ast::{
     aggregates_strictly, and_all, as_semijoin, children_mut, column_ref, column_refs, equal,
@@ -72,6 +73,9 @@ struct Piece {
     /// Whether rows leave it (it takes deletes, or it aggregates, so a
     /// changed group is a row that goes and one that comes).
     retracts: bool,
+    /// The piece whose table its rows go to, where not its own: the
+    /// unmatched rows of an outer join go to the matched rows' table.
+    feeds: Option<String>,
 }
 
 /// The rewriting of one view and its pieces.
@@ -130,7 +134,14 @@ pub fn view(
         statements.push(sql);
         view.wrapper.sql = statements.join(";\n");
     }
-    view.pieces = nest.pieces.into_iter().map(|p| p.view).collect();
+    view.pieces = nest
+        .pieces
+        .into_iter()
+        .map(|p| View {
+            feeds: p.feeds,
+            ..p.view
+        })
+        .collect();
     Ok(view)
 }
 
@@ -153,6 +164,7 @@ impl Nest<'_> {
         }
         inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
         self.rewrite_from(&mut select, &mut reads)?;
+        self.rewrite_outer_join(&mut select, &mut reads)?;
         self.rewrite_where(&mut select, &mut reads)?;
         self.rewrite_aggregated_scalar(&mut select, &mut reads)?;
         no_subquery_elsewhere(&select).map_err(|e| self.error(e))?;
@@ -170,6 +182,7 @@ impl Nest<'_> {
             wrapper,
             pieces: Vec::new(),
             deletes,
+            feeds: None,
         };
         Ok((view, deletes))
     }
@@ -207,6 +220,7 @@ impl Nest<'_> {
             table,
             of_view: of_view.map(str::to_string),
             retracts: deletes || shape != ViewShape::Bag,
+            feeds: None,
         });
         Ok(self.pieces.len() - 1)
     }
@@ -268,13 +282,11 @@ impl Nest<'_> {
                         "a derived table needs an alias: write `(SELECT ..) AS t`",
                     ));
                 };
+                let mut inner = plain_select(subquery).map_err(|e| self.error(e))?.clone();
+                // `AS t (a, b)` names the select items, in order.
                 if !alias.columns.is_empty() {
-                    return Err(self.spans.error(
-                        alias.name.span,
-                        "column names after a derived table's alias are not supported: name the subquery's select items with AS",
-                    ));
+                    name_items(&mut inner, &alias.columns).map_err(|e| self.error(e))?;
                 }
-                let inner = plain_select(subquery).map_err(|e| self.error(e))?.clone();
                 let alias_name = alias.name.clone();
                 let p = self.piece(&alias_name.value.to_lowercase(), &inner, loc, None)?;
                 reads.push(p);
@@ -435,14 +447,34 @@ impl Nest<'_> {
                 _ => false,
             });
         let mut conjuncts: Vec<Expr> = select.selection.take().into_iter().collect();
+        let mut outer_joined = false;
         for (_, slots, query) in &distinct {
             let loc = query.span();
-            let scalar = self.scalar(query, loc, reads)?;
-            if scalar.correlated && !strictly {
-                return Err(self.spans.error(
-                    loc,
-                    "a correlated scalar subquery in the select list is supported only inside the aggregates (SUM, AVG, MIN, MAX, under arithmetic) of a view without GROUP BY whose every select item reads that one subquery: elsewhere it is NULL for an outer row it matches no row of, which needs an outer join",
-                ));
+            let scalar = self.scalar_in(query, loc, reads, true)?;
+            if scalar.correlated && (!strictly || scalar.counts) {
+                // An outer row that matches nothing keeps its row, with
+                // NULL (or a count of 0): an outer join of the piece.
+                if outer_joined {
+                    return Err(self.spans.error(
+                        loc,
+                        "a second correlated scalar subquery in the select list would need a second outer join, which is not supported yet",
+                    ));
+                }
+                outer_joined = true;
+                for slot in slots {
+                    replace_in_projection(select, *slot, &scalar.value);
+                }
+                let last = select.from.last_mut().expect("a FROM item");
+                last.joins.push(sqlparser::ast::Join {
+                    relation: scalar.factor,
+                    global: false,
+                    join_operator: sqlparser::ast::JoinOperator::LeftOuter(
+                        sqlparser::ast::JoinConstraint::On(
+                            and_all(scalar.correlation).expect("a correlated subquery"),
+                        ),
+                    ),
+                });
+                continue;
             }
             for slot in slots {
                 for item in &mut select.projection {
@@ -463,6 +495,9 @@ impl Nest<'_> {
             conjuncts.extend(scalar.correlation);
         }
         select.selection = and_all(conjuncts);
+        if outer_joined {
+            self.rewrite_outer_join(select, reads)?;
+        }
         Ok(())
     }
 
@@ -511,6 +546,19 @@ impl Nest<'_> {
         loc: Loc,
         reads: &mut Vec<usize>,
     ) -> Result<Scalar, syn::Error> {
+        self.scalar_in(query, loc, reads, false)
+    }
+
+    /// [`scalar`](Self::scalar), where `outer_join` says whether an outer
+    /// join will read it (the select list's), so that a correlated `COUNT`
+    /// can be read as 0 where nothing matches.
+    fn scalar_in(
+        &mut self,
+        query: &Query,
+        loc: Loc,
+        reads: &mut Vec<usize>,
+        outer_join: bool,
+    ) -> Result<Scalar, syn::Error> {
         let mut inner = plain_select(query).map_err(|e| self.error(e))?.clone();
         if !group_by_is_empty(&inner) || inner.having.is_some() {
             return Err(self.spans.error(
@@ -541,10 +589,11 @@ impl Nest<'_> {
             ));
         }
         let correlation = self.correlate(&mut inner, &scope)?;
-        if !correlation.is_empty() && !null_when_empty(&value) {
+        let counted = is_count(&value);
+        if !(correlation.is_empty() || null_when_empty(&value) || outer_join && counted) {
             return Err(self.spans.error(
                 loc,
-                "a correlated scalar subquery whose value is not NULL when no row matches (a COUNT) is not supported yet: it needs an outer join",
+                "a correlated scalar subquery whose value is not NULL when no row matches (a COUNT) is supported in the select list, as a bare COUNT; elsewhere it needs an outer join, which is not supported there yet",
             ));
         }
         let mut projection = Vec::new();
@@ -566,14 +615,21 @@ impl Nest<'_> {
         reads.push(p);
         let alias = self.pieces[p].name.clone();
         let column = |c: &str| qualified(&alias, c, loc);
-        let correlation = correlation
+        let correlation: Vec<Expr> = correlation
             .into_iter()
             .enumerate()
             .map(|(i, (_, outer))| equal(column(&key_column(i)), outer))
             .collect();
+        let value = if counted && !correlation.is_empty() {
+            // Where nothing matches, the outer join's NULL is a count of 0.
+            coalesce_zero(column(VALUE), loc)
+        } else {
+            column(VALUE)
+        };
         Ok(Scalar {
             factor: table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc),
-            value: column(VALUE),
+            value,
+            counts: counted && !correlation.is_empty(),
             correlation,
             correlated: grouped(&self.pieces[p]),
         })
@@ -828,12 +884,83 @@ struct Scalar {
     /// subquery has no row to join (where SQL reads NULL). An
     /// uncorrelated one has exactly one row, its value NULL or not.
     correlated: bool,
+    /// Whether it is a correlated `COUNT`, 0 where nothing matches: read
+    /// through an outer join only, as `COALESCE(value, 0)`.
+    counts: bool,
 }
 
 /// Whether piece `p` is grouped (a scalar subquery's: by its correlated
 /// columns, so that a value with no matching row has no row at all).
 fn grouped(p: &Piece) -> bool {
     !p.view.wrapper.key_types.is_empty()
+}
+
+/// Names `select`'s items after a derived table's column list (`AS t (a,
+/// b)`), in order.
+fn name_items(
+    select: &mut Select,
+    columns: &[sqlparser::ast::TableAliasColumnDef],
+) -> Result<(), Failure> {
+    if columns.len() != select.projection.len() {
+        return Err((
+            select.span(),
+            format!(
+                "the derived table names {} columns and selects {} items",
+                columns.len(),
+                select.projection.len()
+            ),
+        ));
+    }
+    for (item, column) in select.projection.iter_mut().zip(columns) {
+        let expr = match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
+            other => {
+                return Err((
+                    other.span(),
+                    "write the select items out in a derived table with a column list".to_string(),
+                ));
+            }
+        };
+        *item = SelectItem::ExprWithAlias {
+            expr,
+            alias: column.name.clone(),
+        };
+    }
+    Ok(())
+}
+
+/// Puts `value` in the select list where scalar subquery `slot` was.
+fn replace_in_projection(select: &mut Select, slot: usize, value: &Expr) {
+    for item in &mut select.projection {
+        if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+            replace_slot(e, slot, value.clone());
+        }
+    }
+}
+
+/// Whether a subquery's value is a bare `COUNT(..)`.
+fn is_count(e: &Expr) -> bool {
+    match e {
+        Expr::Nested(e) => is_count(e),
+        Expr::Function(f) => f.name.to_string().eq_ignore_ascii_case("count"),
+        _ => false,
+    }
+}
+
+/// `COALESCE(e, 0)`, placed at `loc`.
+fn coalesce_zero(e: Expr, loc: Loc) -> Expr {
+    let mut select = snippet_select("SELECT COALESCE(x, 0)", loc);
+    let SelectItem::UnnamedExpr(Expr::Function(mut f)) = select.projection.remove(0) else {
+        unreachable!("COALESCE(x, 0) is a function call")
+    };
+    if let sqlparser::ast::FunctionArguments::List(list) = &mut f.args
+        && let Some(sqlparser::ast::FunctionArg::Unnamed(sqlparser::ast::FunctionArgExpr::Expr(
+            first,
+        ))) = list.args.first_mut()
+    {
+        *first = e;
+    }
+    Expr::Function(f)
 }
 
 /// Whether `e` reads `target` outside an aggregate.

@@ -1,0 +1,348 @@
+//! Outer joins (`docs/design.md#outer-joins`): `FROM l .. LEFT JOIN r ON
+//! c` read as one table, fed by two pieces that are bags of rows:
+//!
+//! | piece | SELECT | its rows |
+//! |---|---|---|
+//! | matched | `l.*, r.* FROM l .. JOIN r ON c` | each pair that `c` joins |
+//! | unmatched | `l.* FROM l .. WHERE NOT EXISTS (SELECT * FROM r WHERE c)` | each row of `l` that `c` joins to nothing |
+//!
+//! Both feed the same table, whose columns are `l`'s and then `r`'s (those
+//! nullable), `<alias>_<column>` each: an unmatched row has NULL in
+//! `r`'s. The view then reads that table in place of its FROM, every
+//! column reference renamed. `RIGHT JOIN` is the same with the sides
+//! swapped. Conjuncts of WHERE over `l`'s columns alone filter `l`'s rows
+//! in both pieces; the rest stay in the view, over the joined rows.
+
+use sqlparser::ast::{
+    Expr, GroupByExpr, Ident as SqlIdent, JoinConstraint, JoinOperator, Select, SelectItem,
+    Spanned, TableFactor, TableWithJoins,
+};
+use sqlparser::tokenizer::Span as Loc;
+
+use super::ast::{and_all, children_mut, column_refs, has_subquery, qualified, split_and};
+use super::{Failure, Nest, table_factor};
+
+/// The outer join of a FROM clause: the preserved items, the other one,
+/// and the ON condition.
+struct OuterJoin {
+    /// The FROM without the outer join: the preserved side.
+    preserved: Vec<TableWithJoins>,
+    /// The side whose columns are NULL where nothing matches.
+    nullable: TableFactor,
+    /// The ON condition.
+    on: Expr,
+    /// Where the join is written.
+    loc: Loc,
+}
+
+impl Nest<'_> {
+    /// Rewrites `select`'s FROM if it has an outer join: its two pieces
+    /// read as one table (see the module's doc).
+    pub(super) fn rewrite_outer_join(
+        &mut self,
+        select: &mut Select,
+        reads: &mut Vec<usize>,
+    ) -> Result<(), syn::Error> {
+        let Some(join) = outer_join(select).map_err(|e| self.error(e))? else {
+            return Ok(());
+        };
+        let loc = join.loc;
+        let preserved_scope = self.scope(&Select {
+            from: join.preserved.clone(),
+            ..select.clone()
+        });
+        let nullable_scope = self.scope(&Select {
+            from: vec![TableWithJoins {
+                relation: join.nullable.clone(),
+                joins: Vec::new(),
+            }],
+            ..select.clone()
+        });
+        let columns = |items: &[(String, Vec<String>)]| -> Vec<(String, String)> {
+            items
+                .iter()
+                .flat_map(|(a, cols)| cols.iter().map(move |c| (a.clone(), c.clone())))
+                .collect()
+        };
+        let left = columns(&preserved_scope.items);
+        let right = columns(&nullable_scope.items);
+        if left.is_empty() || right.is_empty() {
+            return Err(self.spans.error(
+                loc,
+                "an outer join joins tables, views or derived tables by name",
+            ));
+        }
+        self.check_on(&join, &preserved_scope)?;
+        // WHERE: conjuncts over the preserved side alone filter its rows.
+        let mut filters = Vec::new();
+        let mut rest = Vec::new();
+        if let Some(selection) = select.selection.take() {
+            let mut conjuncts = Vec::new();
+            split_and(selection, &mut conjuncts);
+            for c in conjuncts {
+                let right_refs = column_refs(&c)
+                    .iter()
+                    .any(|r| !preserved_scope.owns(r) && nullable_scope.owns(r));
+                if has_subquery(&c) || !right_refs {
+                    filters.push(c);
+                } else {
+                    rest.push(c);
+                }
+            }
+        }
+        let item = |(a, c): &(String, String)| SelectItem::ExprWithAlias {
+            expr: qualified(a, c, loc),
+            alias: SqlIdent::with_span(loc, joined_name(a, c)),
+        };
+        let mut matched = select.clone();
+        matched.projection = left.iter().chain(&right).map(item).collect();
+        matched.from = join.preserved.clone();
+        matched.from.push(TableWithJoins {
+            relation: join.nullable.clone(),
+            joins: Vec::new(),
+        });
+        let mut matched_where = filters.clone();
+        matched_where.push(join.on.clone());
+        matched.selection = and_all(matched_where);
+        matched.group_by = GroupByExpr::Expressions(Vec::new(), Vec::new());
+        matched.having = None;
+        let mut unmatched = matched.clone();
+        unmatched.projection = left.iter().map(item).collect();
+        unmatched.from = join.preserved.clone();
+        let subquery = super::ast::snippet_select("SELECT * FROM t WHERE TRUE", loc);
+        let subquery = Select {
+            from: vec![TableWithJoins {
+                relation: join.nullable.clone(),
+                joins: Vec::new(),
+            }],
+            selection: Some(join.on),
+            ..subquery
+        };
+        let mut unmatched_where = filters;
+        unmatched_where.push(Expr::Exists {
+            subquery: Box::new(super::ast::query_of(subquery)),
+            negated: true,
+        });
+        unmatched.selection = and_all(unmatched_where);
+        let m = self.piece("outer", &matched, loc, None)?;
+        let u = self.piece("unmatched", &unmatched, loc, None)?;
+        // The matched piece's table: the nullable side's columns can be
+        // NULL there, as the unmatched rows have them.
+        let table = self.pieces[m].name.clone();
+        let width = left.len();
+        for column in self.pieces[m].table.columns.iter_mut().skip(width) {
+            column.2 = true;
+        }
+        self.pieces[u].feeds = Some(table.clone());
+        // Rows of the unmatched piece leave as matches come, whatever the
+        // view's updates are.
+        self.pieces[u].retracts = true;
+        reads.push(m);
+        reads.push(u);
+        let alias = SqlIdent::with_span(loc, table.clone());
+        select.from = vec![TableWithJoins {
+            relation: table_factor(&table, alias, loc),
+            joins: Vec::new(),
+        }];
+        select.selection = and_all(rest);
+        let scope = [preserved_scope.items, nullable_scope.items].concat();
+        rename_select(select, &scope, &table, loc);
+        Ok(())
+    }
+
+    /// The ON condition of an outer join must read the nullable side: a
+    /// conjunct over the preserved side alone would keep its row either
+    /// way, which the `NOT EXISTS` of the unmatched rows cannot say.
+    fn check_on(&self, join: &OuterJoin, preserved: &super::Scope) -> Result<(), syn::Error> {
+        let mut conjuncts = Vec::new();
+        split_and(join.on.clone(), &mut conjuncts);
+        for c in &conjuncts {
+            let refs = column_refs(c);
+            if !refs.is_empty() && refs.iter().all(|r| preserved.owns(r)) {
+                return Err(self.spans.error(
+                    c.span(),
+                    "a condition of an outer join's ON over the preserved side's columns alone is not supported yet: it decides whether a row of that side can match, and the row is kept either way",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The outer join of `select`'s FROM, if any: a `LEFT` or `RIGHT [OUTER]
+/// JOIN .. ON` as the last join of the last FROM item (so that the
+/// preserved side is everything before it); any other place or kind is
+/// an error.
+fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
+    let is_outer = |op: &JoinOperator| {
+        matches!(
+            op,
+            JoinOperator::Left(_)
+                | JoinOperator::LeftOuter(_)
+                | JoinOperator::Right(_)
+                | JoinOperator::RightOuter(_)
+                | JoinOperator::FullOuter(_)
+        )
+    };
+    let count = select
+        .from
+        .iter()
+        .flat_map(|f| &f.joins)
+        .filter(|j| is_outer(&j.join_operator))
+        .count();
+    if count == 0 {
+        return Ok(None);
+    }
+    let last = select.from.last_mut().expect("a FROM item");
+    let at_end = last
+        .joins
+        .last()
+        .is_some_and(|j| is_outer(&j.join_operator));
+    let join = last.joins.last().expect("a join");
+    let loc = join.relation.span();
+    if count > 1 || !at_end {
+        return Err((
+            loc,
+            "an outer join is supported as the last join of FROM, and once: its preserved side is everything before it".to_string(),
+        ));
+    }
+    let (constraint, right) = match &join.join_operator {
+        JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (c, false),
+        JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (c, true),
+        _ => {
+            return Err((
+                loc,
+                "FULL OUTER JOIN is not supported yet: write a LEFT JOIN".to_string(),
+            ));
+        }
+    };
+    let JoinConstraint::On(on) = constraint else {
+        return Err((
+            loc,
+            "write an outer join's condition with ON (USING and NATURAL are not supported)"
+                .to_string(),
+        ));
+    };
+    let on = on.clone();
+    let join = last.joins.pop().expect("a join");
+    let (preserved, nullable) = if right {
+        // `l RIGHT JOIN r`: `r` is preserved, and `l` may only be one item.
+        if select.from.len() > 1 || !select.from[0].joins.is_empty() {
+            return Err((
+                loc,
+                "a RIGHT JOIN is supported between two FROM items: write it as a LEFT JOIN"
+                    .to_string(),
+            ));
+        }
+        let left = select.from.remove(0).relation;
+        (
+            vec![TableWithJoins {
+                relation: join.relation,
+                joins: Vec::new(),
+            }],
+            left,
+        )
+    } else {
+        (std::mem::take(&mut select.from), join.relation)
+    };
+    Ok(Some(OuterJoin {
+        preserved,
+        nullable,
+        on,
+        loc,
+    }))
+}
+
+/// The joined table's column of item `alias`'s `column`.
+fn joined_name(alias: &str, column: &str) -> String {
+    format!("{alias}_{column}")
+}
+
+/// Renames every column reference of the view's clauses (and `*`, `t.*`)
+/// to the joined table's column, read through alias `table`.
+fn rename_select(select: &mut Select, scope: &[(String, Vec<String>)], table: &str, loc: Loc) {
+    let mut projection = Vec::new();
+    for item in std::mem::take(&mut select.projection) {
+        match item {
+            SelectItem::Wildcard(_) => {
+                for (a, cols) in scope {
+                    for c in cols {
+                        projection.push(SelectItem::ExprWithAlias {
+                            expr: qualified(table, &joined_name(a, c), loc),
+                            alias: SqlIdent::with_span(loc, c.clone()),
+                        });
+                    }
+                }
+            }
+            SelectItem::QualifiedWildcard(kind, _) => {
+                let name = kind.to_string().to_lowercase();
+                for (a, cols) in scope.iter().filter(|(a, _)| *a == name) {
+                    for c in cols {
+                        projection.push(SelectItem::ExprWithAlias {
+                            expr: qualified(table, &joined_name(a, c), loc),
+                            alias: SqlIdent::with_span(loc, c.clone()),
+                        });
+                    }
+                }
+            }
+            SelectItem::UnnamedExpr(mut e) => {
+                // The field keeps the name the column would give it.
+                let name = match &e {
+                    Expr::Identifier(id) => Some(id.clone()),
+                    Expr::CompoundIdentifier(ids) => ids.last().cloned(),
+                    _ => None,
+                };
+                rename(&mut e, scope, table);
+                projection.push(match name {
+                    Some(alias) => SelectItem::ExprWithAlias { expr: e, alias },
+                    None => SelectItem::UnnamedExpr(e),
+                });
+            }
+            SelectItem::ExprWithAlias { mut expr, alias } => {
+                rename(&mut expr, scope, table);
+                projection.push(SelectItem::ExprWithAlias { expr, alias });
+            }
+            // Not SQL the lowering reads: it says so.
+            other => projection.push(other),
+        }
+    }
+    select.projection = projection;
+    if let Some(e) = &mut select.selection {
+        rename(e, scope, table);
+    }
+    if let GroupByExpr::Expressions(exprs, _) = &mut select.group_by {
+        for e in exprs {
+            rename(e, scope, table);
+        }
+    }
+}
+
+/// Renames the column references of `e` that name an item of `scope`.
+fn rename(e: &mut Expr, scope: &[(String, Vec<String>)], table: &str) {
+    let target =
+        |alias: &str, column: &str, loc: Loc| qualified(table, &joined_name(alias, column), loc);
+    match e {
+        Expr::Identifier(id) => {
+            let c = id.value.to_lowercase();
+            let owners: Vec<&String> = scope
+                .iter()
+                .filter(|(_, cols)| cols.contains(&c))
+                .map(|(a, _)| a)
+                .collect();
+            // An ambiguous name is left as it is: the lowering says so.
+            if let [a] = owners.as_slice() {
+                *e = target(a, &c, id.span);
+            }
+        }
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            let (a, c) = (ids[0].value.to_lowercase(), ids[1].value.to_lowercase());
+            if scope
+                .iter()
+                .any(|(alias, cols)| *alias == a && cols.contains(&c))
+            {
+                *e = target(&a, &c, ids[1].span);
+            }
+        }
+        _ => children_mut(e, &mut |child| rename(child, scope, table)),
+    }
+}

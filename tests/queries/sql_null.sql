@@ -80,3 +80,18 @@ CREATE VIEW left_derived AS
     GROUP BY cnt;
 
 CREATE VIEW left_star AS SELECT * FROM t LEFT JOIN n ON t.a = n.a WHERE t.h;
+
+-- UNION ALL, UNION and DISTINCT.
+CREATE VIEW union_all_bag AS SELECT a, b FROM r WHERE c > 0 UNION ALL SELECT b, b FROM s;
+
+CREATE VIEW union_all_grouped AS
+    SELECT k, SUM(w), COUNT(*) FROM (SELECT a AS k, v AS w FROM n UNION ALL SELECT a, c FROM r) x
+    GROUP BY k;
+
+CREATE VIEW union_distinct AS SELECT a FROM r UNION SELECT a FROM t;
+
+CREATE VIEW distinct_bag AS SELECT DISTINCT b, c FROM r;
+
+CREATE VIEW distinct_star AS SELECT DISTINCT * FROM n WHERE v > 0 OR v IS NULL;
+
+CREATE VIEW count_of_union AS SELECT COUNT(*) FROM (SELECT e FROM s UNION SELECT e FROM n) u;

@@ -124,9 +124,14 @@ sql_error!(
     "an outer join is supported as the last join of FROM, and once"
 );
 sql_error!(
-    union,
-    "CREATE VIEW v AS SELECT cust FROM orders UNION SELECT cust FROM customers;",
-    "UNION is not supported"
+    intersect,
+    "CREATE VIEW v AS SELECT cust FROM orders INTERSECT SELECT cust FROM customers;",
+    "INTERSECT is not supported yet"
+);
+sql_error!(
+    union_of_two_types,
+    "CREATE VIEW v AS SELECT cust FROM orders UNION ALL SELECT name FROM customers;",
+    "the SELECTs of a UNION give column `cust` type INT in one and TEXT in another"
 );
 sql_error!(
     case_over_two_tables_in_a_sum,
@@ -139,9 +144,9 @@ sql_error!(
     "a division over aggregates must be the last step"
 );
 sql_error!(
-    distinct,
-    "CREATE VIEW v AS SELECT DISTINCT cust FROM orders;",
-    "SELECT DISTINCT is not supported"
+    distinct_over_groups,
+    "CREATE VIEW v AS SELECT DISTINCT COUNT(*) FROM orders GROUP BY cust;",
+    "SELECT DISTINCT over aggregates or GROUP BY is not supported yet"
 );
 sql_error!(
     count_distinct,

@@ -51,6 +51,12 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(RightJoin::new()),
         Box::new(LeftDerived::new()),
         Box::new(LeftStar::new()),
+        Box::new(UnionAllBag::new()),
+        Box::new(UnionAllGrouped::new()),
+        Box::new(UnionDistinct::new()),
+        Box::new(DistinctBag::new()),
+        Box::new(DistinctStar::new()),
+        Box::new(CountOfUnion::new()),
     ]
 }
 

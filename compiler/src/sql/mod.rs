@@ -273,13 +273,14 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                     .map(|o| o.span())
                     .or_else(|| query.limit_clause.as_ref().map(|l| l.span()))
                     .or_else(|| query.fetch.as_ref().map(|_| query.span()));
+                // A UNION is read as a derived table of its SELECTs.
+                let union;
                 let select = match &*query.body {
                     SetExpr::Select(select) => select,
-                    SetExpr::SetOperation { op, .. } => {
-                        return Err(spans.error(
-                            query.body.span(),
-                            format!("{op} is not supported: a view is one SELECT block"),
-                        ));
+                    SetExpr::SetOperation { .. } => {
+                        let alias = format!("{}_union", name_ident.value.to_lowercase());
+                        union = nest::select_of_set_operation(query, &alias, query.body.span());
+                        &union
                     }
                     other => {
                         return Err(spans.error(

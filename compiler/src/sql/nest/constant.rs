@@ -23,6 +23,10 @@ pub(super) struct Constant {
 /// The constant row of a subquery without FROM, if it has none; an error
 /// if it aggregates or groups (a FROM-less row counted).
 pub(super) fn constant_select(query: &Query) -> Result<Option<Constant>, Failure> {
+    // A UNION has FROMs of its own (or is an error where it is read).
+    if matches!(&*query.body, sqlparser::ast::SetExpr::SetOperation { .. }) {
+        return Ok(None);
+    }
     let select = plain_select(query)?;
     if !select.from.is_empty() {
         return Ok(None);

@@ -37,6 +37,9 @@ use sqlparser::tokenizer::Span as Loc;
 mod ast;
 mod constant;
 mod outer;
+mod union;
+
+pub use union::select_of_set_operation;
 
 use self::ast::{
     aggregates_strictly, and_all, as_semijoin, children_mut, column_ref, column_refs, equal,
@@ -164,6 +167,7 @@ impl Nest<'_> {
         }
         inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
         self.rewrite_from(&mut select, &mut reads)?;
+        self.rewrite_distinct(&mut select)?;
         self.rewrite_outer_join(&mut select, &mut reads)?;
         self.rewrite_where(&mut select, &mut reads)?;
         self.rewrite_aggregated_scalar(&mut select, &mut reads)?;
@@ -282,13 +286,16 @@ impl Nest<'_> {
                         "a derived table needs an alias: write `(SELECT ..) AS t`",
                     ));
                 };
-                let mut inner = plain_select(subquery).map_err(|e| self.error(e))?.clone();
-                // `AS t (a, b)` names the select items, in order.
-                if !alias.columns.is_empty() {
-                    name_items(&mut inner, &alias.columns).map_err(|e| self.error(e))?;
-                }
                 let alias_name = alias.name.clone();
-                let p = self.piece(&alias_name.value.to_lowercase(), &inner, loc, None)?;
+                let base = alias_name.value.to_lowercase();
+                let p = if alias.columns.is_empty() {
+                    self.derived_piece(subquery, &base, loc, reads)?
+                } else {
+                    // `AS t (a, b)` names the select items, in order.
+                    let mut inner = plain_select(subquery).map_err(|e| self.error(e))?.clone();
+                    name_items(&mut inner, &alias.columns).map_err(|e| self.error(e))?;
+                    self.piece(&base, &inner, loc, None)?
+                };
                 reads.push(p);
                 *factor = table_factor(&self.pieces[p].name, alias_name, loc);
             }

@@ -255,6 +255,18 @@ FROM (
     ) AS c_orders (c_custkey, c_count)
 GROUP BY c_count;
 
+-- Q16, the parts/supplier relationship: a count of distinct suppliers.
+CREATE VIEW tpch_q16 WITH (intractable = 'allow') AS
+SELECT p_brand, p_type, p_size, COUNT(DISTINCT ps_suppkey) AS supplier_cnt
+FROM partsupp, part
+WHERE p_partkey = ps_partkey
+    AND p_brand <> 'Brand#45'
+    AND p_type NOT LIKE 'MEDIUM POLISHED%'
+    AND p_size IN (49, 14, 23, 45, 19, 3, 36, 9)
+    AND ps_suppkey NOT IN (
+        SELECT s_suppkey FROM supplier WHERE s_comment LIKE '%Customer%Complaints%')
+GROUP BY p_brand, p_type, p_size;
+
 -- Q17 and Q18 again with parameters that select rows at the small scales
 -- of the tests (one brand of any container; orders of over 150 units):
 -- with the validation run's, both are empty below scale factor 0.01.

@@ -1,6 +1,6 @@
 //! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without
-//! orders), the nested Q2, Q11, Q15, Q17, Q18, Q20 and Q22, and Q13's
-//! outer join, written
+//! orders), the nested Q2, Q11, Q15, Q17, Q18, Q20 and Q22, Q13's outer
+//! join and Q16's distinct count, written
 //! in SQL (`queries/tpch_sql.sql`), loaded
 //! through `insert_text` with generated data at two scale factors, agree
 //! with SQLite's answers over the same rows: after the load, after a part
@@ -14,8 +14,8 @@ use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
 use ivm_generated_examples::tpch_sql::{
     Revenue0, TpchIdleCustomers, TpchQ1, TpchQ2, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ11,
-    TpchQ12, TpchQ13, TpchQ14, TpchQ15, TpchQ17, TpchQ17Wide, TpchQ18, TpchQ18Wide, TpchQ20,
-    TpchQ22,
+    TpchQ12, TpchQ13, TpchQ14, TpchQ15, TpchQ16, TpchQ17, TpchQ17Wide, TpchQ18, TpchQ18Wide,
+    TpchQ20, TpchQ22,
 };
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -32,7 +32,17 @@ macro_rules! revenue0 {
 /// SQLite's spelling of each view's SELECT (the same query with its dates
 /// as text and its date arithmetic done, a view it reads written out),
 /// with the positions of the columns that order its rows.
-const SQLITE: [(&str, &[usize], &str); 20] = [
+const SQLITE: [(&str, &[usize], &str); 21] = [
+    (
+        "tpch_q16",
+        &[0, 1, 2],
+        "SELECT p_brand, p_type, p_size, COUNT(DISTINCT ps_suppkey) FROM partsupp, part
+        WHERE p_partkey = ps_partkey AND p_brand <> 'Brand#45'
+            AND p_type NOT LIKE 'MEDIUM POLISHED%' AND p_size IN (49, 14, 23, 45, 19, 3, 36, 9)
+            AND ps_suppkey NOT IN (
+                SELECT s_suppkey FROM supplier WHERE s_comment LIKE '%Customer%Complaints%')
+        GROUP BY p_brand, p_type, p_size",
+    ),
     (
         "tpch_q13",
         &[0],
@@ -291,6 +301,7 @@ impl Copies {
                 Box::new(TpchQ20::new()),
                 Box::new(TpchQ22::new()),
                 Box::new(TpchQ13::new()),
+                Box::new(TpchQ16::new()),
             ],
             sql,
         }

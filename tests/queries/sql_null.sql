@@ -95,3 +95,11 @@ CREATE VIEW distinct_bag AS SELECT DISTINCT b, c FROM r;
 CREATE VIEW distinct_star AS SELECT DISTINCT * FROM n WHERE v > 0 OR v IS NULL;
 
 CREATE VIEW count_of_union AS SELECT COUNT(*) FROM (SELECT e FROM s UNION SELECT e FROM n) u;
+
+CREATE VIEW count_distinct AS
+    SELECT a, COUNT(DISTINCT v), SUM(DISTINCT v) AS s, AVG(DISTINCT v) FROM n GROUP BY a;
+
+CREATE VIEW count_distinct_keyless AS SELECT COUNT(DISTINCT b) AS kinds FROM r WHERE c > 0;
+
+CREATE VIEW count_distinct_join WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(DISTINCT s.e) FROM r, s WHERE r.b = s.b GROUP BY r.a;

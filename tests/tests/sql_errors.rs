@@ -149,9 +149,9 @@ sql_error!(
     "SELECT DISTINCT over aggregates or GROUP BY is not supported yet"
 );
 sql_error!(
-    count_distinct,
-    "CREATE VIEW v AS SELECT COUNT(DISTINCT cust) FROM orders;",
-    "DISTINCT in an aggregate is not supported"
+    count_distinct_beside_count,
+    "CREATE VIEW v AS SELECT COUNT(DISTINCT cust), COUNT(*) FROM orders;",
+    "DISTINCT in an aggregate is supported where every aggregate of the view is"
 );
 sql_error!(
     order_by,

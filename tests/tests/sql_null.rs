@@ -57,6 +57,9 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(DistinctBag::new()),
         Box::new(DistinctStar::new()),
         Box::new(CountOfUnion::new()),
+        Box::new(CountDistinct::new()),
+        Box::new(CountDistinctKeyless::new()),
+        Box::new(CountDistinctJoin::new()),
     ]
 }
 

@@ -166,6 +166,7 @@ impl Nest<'_> {
                 .map_err(|e| self.error(e))?;
         }
         inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
+        self.rewrite_distinct_aggregates(&mut select, &mut reads)?;
         self.rewrite_from(&mut select, &mut reads)?;
         self.rewrite_distinct(&mut select)?;
         self.rewrite_outer_join(&mut select, &mut reads)?;

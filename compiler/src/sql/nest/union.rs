@@ -1,15 +1,20 @@
-//! `UNION ALL`, `UNION` and `SELECT DISTINCT` (`docs/design.md#union-and-distinct`).
+//! `UNION ALL`, `UNION`, `SELECT DISTINCT` and `COUNT(DISTINCT e)`
+//! (`docs/design.md#union-and-distinct`).
 //!
 //! A `UNION ALL` of SELECTs is one piece per SELECT, all feeding the first
 //! one's table (the way an outer join's unmatched rows feed the matched
 //! rows' table): its columns are the first SELECT's names, and a column is
 //! nullable where any SELECT's can be NULL. `UNION` is `SELECT DISTINCT *`
 //! over that, and `SELECT DISTINCT` without aggregates groups by its select
-//! items, so that each row is there once while it has a copy.
+//! items, so that each row is there once while it has a copy. A view
+//! whose aggregates are all `COUNT`, `SUM` or `AVG` of `DISTINCT e` (one
+//! `e`) reads a piece grouped by its GROUP BY and `e`, each value of `e`
+//! once per group, and aggregates `e` there without `DISTINCT`.
 
 use sqlparser::ast::{
-    Expr, GroupByExpr, Ident as SqlIdent, Query, Select, SelectItem, SetExpr, SetOperator,
-    SetQuantifier, Spanned, TableFactor, TableWithJoins,
+    DuplicateTreatment, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
+    Ident as SqlIdent, Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, Spanned,
+    TableFactor, TableWithJoins, Value,
 };
 use sqlparser::tokenizer::Span as Loc;
 
@@ -159,6 +164,214 @@ impl Nest<'_> {
         select.distinct = None;
         Ok(())
     }
+}
+
+impl Nest<'_> {
+    /// `COUNT(DISTINCT e)` (and `SUM`, `AVG`): where every aggregate of the
+    /// select list is one of them over one `e`, the view reads a piece of
+    /// its groups' distinct values of `e` (see the module's doc); where
+    /// some are and some are not, an error.
+    pub(super) fn rewrite_distinct_aggregates(
+        &mut self,
+        select: &mut Select,
+        reads: &mut Vec<usize>,
+    ) -> Result<(), syn::Error> {
+        let mut calls = Vec::new();
+        for item in &select.projection {
+            if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+                aggregate_calls(e, &mut calls);
+            }
+        }
+        let distinct: Vec<&sqlparser::ast::Function> =
+            calls.iter().copied().filter(|f| is_distinct(f)).collect();
+        let Some(first) = distinct.first() else {
+            return Ok(());
+        };
+        let loc = first.span();
+        let argument = |f: &sqlparser::ast::Function| match &f.args {
+            FunctionArguments::List(list) => match list.args.as_slice() {
+                [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] => Some(e.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let value = argument(first);
+        let supported = ["COUNT", "SUM", "AVG"];
+        let same = calls.iter().all(|f| {
+            is_distinct(f)
+                && argument(f) == value
+                && supported.contains(&f.name.to_string().to_uppercase().as_str())
+        });
+        let (Some(value), true) = (value, same) else {
+            return Err(self.spans.error(
+                loc,
+                "DISTINCT in an aggregate is supported where every aggregate of the view is COUNT, SUM or AVG of DISTINCT over one expression",
+            ));
+        };
+        if select.having.is_some() {
+            return Err(self.spans.error(
+                loc,
+                "DISTINCT in an aggregate with HAVING is not supported yet",
+            ));
+        }
+        let keys = group_keys(select).map_err(|e| self.error(e))?;
+        // The piece: the groups' keys and the distinct values.
+        let key_name = |i: usize| format!("nested_key{}", i + 1);
+        let mut inner = select.clone();
+        inner.projection = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SelectItem::ExprWithAlias {
+                expr: k.clone(),
+                alias: SqlIdent::with_span(loc, key_name(i)),
+            })
+            .chain(std::iter::once(SelectItem::ExprWithAlias {
+                expr: value.clone(),
+                alias: SqlIdent::with_span(loc, DISTINCT_VALUE.to_string()),
+            }))
+            .collect();
+        let mut grouping = keys.clone();
+        grouping.push(value.clone());
+        inner.group_by = GroupByExpr::Expressions(grouping, Vec::new());
+        let p = self.piece("distinct", &inner, loc, None)?;
+        reads.push(p);
+        let alias = self.pieces[p].name.clone();
+        // The view over it: each key read off the piece, each aggregate
+        // over the distinct values without DISTINCT.
+        let column = |c: &str| qualified(&alias, c, loc);
+        for item in &mut select.projection {
+            let (e, named) = match item {
+                SelectItem::UnnamedExpr(e) => {
+                    let named = match e {
+                        Expr::Identifier(id) => Some(id.clone()),
+                        Expr::CompoundIdentifier(ids) => ids.last().cloned(),
+                        _ => None,
+                    };
+                    (e, named)
+                }
+                SelectItem::ExprWithAlias { expr, .. } => (expr, None),
+                _ => continue,
+            };
+            replace_keys(e, &keys, &column, &key_name);
+            replace_distinct(e, &column(DISTINCT_VALUE));
+            if let Some(alias) = named {
+                *item = SelectItem::ExprWithAlias {
+                    expr: e.clone(),
+                    alias,
+                };
+            }
+        }
+        select.from = vec![TableWithJoins {
+            relation: table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc),
+            joins: Vec::new(),
+        }];
+        select.selection = None;
+        select.group_by = GroupByExpr::Expressions(
+            (0..keys.len()).map(|i| column(&key_name(i))).collect(),
+            Vec::new(),
+        );
+        Ok(())
+    }
+}
+
+/// The column of a distinct aggregate's piece that holds the values.
+const DISTINCT_VALUE: &str = "nested_distinct";
+
+/// Whether an aggregate call is `f(DISTINCT ..)`.
+fn is_distinct(f: &sqlparser::ast::Function) -> bool {
+    matches!(&f.args, FunctionArguments::List(list) if list.duplicate_treatment == Some(DuplicateTreatment::Distinct))
+}
+
+/// The aggregate calls of a select item (every function but COALESCE).
+fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e sqlparser::ast::Function>) {
+    match e {
+        Expr::Function(f) if !f.name.to_string().eq_ignore_ascii_case("coalesce") => out.push(f),
+        Expr::Function(f) => {
+            if let FunctionArguments::List(list) = &f.args {
+                for arg in &list.args {
+                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg {
+                        aggregate_calls(e, out);
+                    }
+                }
+            }
+        }
+        Expr::BinaryOp { left, right, .. } => {
+            aggregate_calls(left, out);
+            aggregate_calls(right, out);
+        }
+        Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => aggregate_calls(expr, out),
+        _ => {}
+    }
+}
+
+/// The GROUP BY expressions, a position (`GROUP BY 1`) or a select item's
+/// alias read as the item's expression.
+fn group_keys(select: &Select) -> Result<Vec<Expr>, Failure> {
+    let GroupByExpr::Expressions(exprs, _) = &select.group_by else {
+        return Err((select.span(), "GROUP BY ALL is not supported".to_string()));
+    };
+    let item = |i: usize| match select.projection.get(i) {
+        Some(SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) => {
+            Some(e.clone())
+        }
+        _ => None,
+    };
+    exprs
+        .iter()
+        .map(|e| match e {
+            Expr::Value(v) if let Value::Number(n, _) = &v.value => n
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| i.checked_sub(1))
+                .and_then(item)
+                .ok_or((e.span(), format!("GROUP BY {n} names no select item"))),
+            Expr::Identifier(id) => Ok(select
+                .projection
+                .iter()
+                .find_map(|item| match item {
+                    SelectItem::ExprWithAlias { expr, alias }
+                        if alias.value.eq_ignore_ascii_case(&id.value) =>
+                    {
+                        Some(expr.clone())
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| e.clone())),
+            e => Ok(e.clone()),
+        })
+        .collect()
+}
+
+/// Replaces each GROUP BY expression in `e` (outside aggregates) by the
+/// piece's key column.
+fn replace_keys(
+    e: &mut Expr,
+    keys: &[Expr],
+    column: &dyn Fn(&str) -> Expr,
+    name: &dyn Fn(usize) -> String,
+) {
+    if let Some(i) = keys.iter().position(|k| k == e) {
+        *e = column(&name(i));
+        return;
+    }
+    if matches!(e, Expr::Function(_)) {
+        return;
+    }
+    super::ast::children_mut(e, &mut |child| replace_keys(child, keys, column, name));
+}
+
+/// Makes each `f(DISTINCT e)` in `e` an `f(value)` over the piece's
+/// distinct values.
+fn replace_distinct(e: &mut Expr, value: &Expr) {
+    if let Expr::Function(f) = e
+        && is_distinct(f)
+        && let FunctionArguments::List(list) = &mut f.args
+    {
+        list.duplicate_treatment = None;
+        list.args = vec![FunctionArg::Unnamed(FunctionArgExpr::Expr(value.clone()))];
+        return;
+    }
+    super::ast::children_mut(e, &mut |child| replace_distinct(child, value));
 }
 
 /// `alias.column AS column`.

@@ -2,12 +2,14 @@
 //! (`tests/queries/sql.sql`): joins of one to three FROM items (self-joins
 //! included), local conditions, GROUP BY columns and expressions (written
 //! out, by alias or by position), every aggregate, CASE, a last division,
-//! bags (`*` and `x.*` among them), views without GROUP BY, constants of every type in the select
-//! list, integer keys of every width in arithmetic with aggregates, text
-//! joins and text keys, and subqueries (`[NOT] EXISTS`, `[NOT] IN`)
-//! correlated on a join column or on nothing. `tests/build.rs` compiles
-//! them and `tests/tests/sql.rs` checks each against SQLite on random
-//! streams, so the front end is tested on shapes nobody listed.
+//! bags (`*` and `x.*` among them), views without GROUP BY, constants of
+//! every type in the select list, integer keys of every width in
+//! arithmetic with aggregates, text joins and text keys, and subqueries
+//! (`[NOT] EXISTS`, `[NOT] IN`) correlated on a join column or on nothing;
+//! and one view in five over table `n`, whose columns can be NULL
+//! (`null_view`). `tests/build.rs` compiles them and `tests/tests/sql.rs`
+//! checks each against SQLite on random streams, so the front end is
+//! tested on shapes nobody listed.
 //!
 //! Every view is in the supported fragment by construction; one that does
 //! not compile is a bug of the compiler, and the build says so.
@@ -22,12 +24,14 @@ CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
 CREATE TABLE n (a INT NULL, v BIGINT NULL, e VARCHAR(4) NULL, m DECIMAL(8, 2) NULL);
 ";
 
-/// What the generator knows of a table: its name, its INT columns and
-/// its text columns (to join on), numeric terms, conditions, group-by
-/// columns (and which of them are integers, of any width), group-by
-/// expressions and columns MIN and MAX take.
+/// What the generator knows of a table: its name, whether its columns
+/// can be NULL, its INT columns and its text columns (to join on),
+/// numeric terms, conditions, group-by columns (and which of them are
+/// integers, of any width), group-by expressions and columns MIN and MAX
+/// take.
 struct Table {
     name: &'static str,
+    nullable: bool,
     joins: &'static [&'static str],
     texts: &'static [&'static str],
     integers: &'static [&'static str],
@@ -38,9 +42,10 @@ struct Table {
     ordered: &'static [&'static str],
 }
 
-const SCHEMA: [Table; 4] = [
+static SCHEMA: [Table; 4] = [
     Table {
         name: "r",
+        nullable: false,
         joins: &["a", "b"],
         texts: &[],
         integers: &["a", "b", "c"],
@@ -65,6 +70,7 @@ const SCHEMA: [Table; 4] = [
     },
     Table {
         name: "s",
+        nullable: false,
         joins: &["b"],
         texts: &["e"],
         integers: &["b"],
@@ -88,6 +94,7 @@ const SCHEMA: [Table; 4] = [
     },
     Table {
         name: "t",
+        nullable: false,
         joins: &["a"],
         texts: &[],
         integers: &["a"],
@@ -99,6 +106,7 @@ const SCHEMA: [Table; 4] = [
     },
     Table {
         name: "u",
+        nullable: false,
         joins: &["x"],
         texts: &["k"],
         integers: &["w", "x"],
@@ -119,6 +127,73 @@ const SCHEMA: [Table; 4] = [
         ],
         ordered: &["w", "y"],
     },
+];
+
+/// Table `n`, whose every column can be NULL (a quarter of the streams'
+/// fields are). Its terms and conditions read at most one column under
+/// each arithmetic operator or comparison: an operator over two operands
+/// that can both be NULL does not compile yet but as a conjunct of WHERE
+/// ([`N_PAIRS`]): `SELECT SUM(v + m) FROM n` and `.. WHERE v > a OR e IS
+/// NULL` fail with "unknown variable `_` in a factor" (the operands are
+/// bound in a `match` whose `_` arm the rule checker takes for a
+/// variable).
+static N: Table = Table {
+    name: "n",
+    nullable: true,
+    joins: &["a"],
+    texts: &["e"],
+    integers: &["a", "v"],
+    terms: &[
+        "v",
+        "m",
+        "(v + 1)",
+        "(m * 2)",
+        "a",
+        "(1 - v)",
+        "COALESCE(v, 10)",
+        "COALESCE(v, a, 0)",
+    ],
+    conditions: &[
+        "{}.v > 1",
+        "{}.a IS NULL",
+        "{}.e IS NOT NULL",
+        "{}.m IS NULL",
+        "{}.v IN (1, 2, NULL)",
+        "{}.e IN ('x', NULL)",
+        "{}.a IN (0, 2)",
+        "COALESCE({}.v, 3) > 1",
+        "COALESCE({}.e, 'none') <> 'x'",
+        "{}.a = 2",
+        "{}.a <> 1",
+        "NOT ({}.v < 2)",
+        "{}.e LIKE 'x%'",
+        "{}.e = 'xy'",
+        "{}.m BETWEEN -1 AND 1",
+        "{}.m < 0",
+        "({}.v + 1) IS NOT NULL",
+        "({}.v > 0 OR {}.a IS NULL)",
+        "(({}.a = 1 OR {}.v > 2) AND NOT ({}.e = 'x' AND {}.m < 0))",
+    ],
+    keys: &["a", "e", "v"],
+    computed: &[
+        "COALESCE({}.a, -1)",
+        "{}.v + 1",
+        "COALESCE({}.e, 'none')",
+        "CASE WHEN {}.v > 1 THEN 'big' END",
+        "{}.a % 2",
+        "{}.v / 2",
+        "CASE WHEN {}.v > 1 THEN {}.m END",
+    ],
+    ordered: &["v", "m", "a"],
+};
+
+/// Comparisons of two columns of `n` that can both be NULL, drawn only as
+/// conjuncts of WHERE (see [`N`]).
+const N_PAIRS: &[&str] = &[
+    "{}.v > {}.a",
+    "{}.m <= {}.v",
+    "{}.v BETWEEN {}.a AND 3",
+    "{}.a <> {}.v",
 ];
 
 /// `n` random views named `random_0`, `random_1`, ..., after the tables.
@@ -146,10 +221,16 @@ fn view(rng: &mut Rng, i: usize) -> String {
             "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {select} FROM random_{j} v;"
         );
     }
+    // One view in five reads table `n`, whose columns can be NULL.
+    if rng.index(5) == 0 {
+        return null_view(rng, i);
+    }
     // Now and then aggregates that read a scalar subquery, in a view
     // without GROUP BY (DBToaster's `SUM(b * (SELECT ..))`).
     if rng.index(14) == 0 {
-        return aggregated_scalar(rng, i);
+        let outer = &SCHEMA[rng.index(SCHEMA.len())];
+        let inner = &SCHEMA[rng.index(SCHEMA.len())];
+        return aggregated_scalar(rng, i, outer, inner);
     }
     // FROM: one to three items, each joined to an earlier one.
     let items: Vec<usize> = (0..1 + rng.index(3))
@@ -199,34 +280,19 @@ fn view(rng: &mut Rng, i: usize) -> String {
     // `[NOT] EXISTS (SELECT * FROM .. WHERE y.col = x.col ..)` or `x.col
     // [NOT] IN (SELECT y.col FROM .. ..)`.
     if rng.index(4) == 0 && rng.index(3) == 0 {
-        conditions.push(uncorrelated(rng));
+        let inner = &SCHEMA[rng.index(SCHEMA.len())];
+        conditions.push(uncorrelated(rng, inner));
     } else if rng.index(4) == 0 {
         let k = rng.index(items.len());
         let inner = &SCHEMA[rng.index(SCHEMA.len())];
-        let (theirs, mine) = join_columns(rng, inner, &SCHEMA[items[k]]);
-        let outer = format!("{}.{mine}", alias(k));
-        let col = format!("y.{theirs}");
-        let own = (rng.index(2) == 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
-        let not = if rng.index(3) == 0 { "NOT " } else { "" };
-        conditions.push(if rng.index(2) == 0 {
-            let and = own.map(|c| format!(" AND {c}")).unwrap_or_default();
-            format!(
-                "{not}EXISTS (SELECT * FROM {} y WHERE {col} = {outer}{and})",
-                inner.name
-            )
-        } else {
-            let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
-            format!(
-                "{outer} {not}IN (SELECT {col} FROM {} y{filter})",
-                inner.name
-            )
-        });
+        conditions.push(correlated(rng, inner, &SCHEMA[items[k]], &alias(k)));
     }
     // Now and then a column compared with a scalar subquery, correlated on
     // a join column or not: a nested view keyed by the correlation.
     if rng.index(6) == 0 {
         let k = rng.index(items.len());
-        conditions.push(scalar_condition(rng, &SCHEMA[items[k]], &alias(k)));
+        let inner = &SCHEMA[rng.index(SCHEMA.len())];
+        conditions.push(scalar_condition(rng, &SCHEMA[items[k]], &alias(k), inner));
     }
     let theta = items.len() > 1 && rng.index(5) == 0;
     if theta {
@@ -381,8 +447,12 @@ fn view(rng: &mut Rng, i: usize) -> String {
             sql.push_str(&format!(" HAVING {having}"));
         }
     }
-    // Now and then the whole SELECT is a derived table that an outer one
-    // counts.
+    counted(rng, sql)
+}
+
+/// Now and then the whole SELECT made a derived table that an outer one
+/// counts; the statement, ended.
+fn counted(rng: &mut Rng, mut sql: String) -> String {
     if rng.index(10) == 0
         && let Some((head, body)) = sql.split_once(" AS SELECT ")
     {
@@ -393,13 +463,434 @@ fn view(rng: &mut Rng, i: usize) -> String {
     sql
 }
 
-/// A view without GROUP BY whose every aggregate reads one scalar
-/// subquery, correlated on a join column or not.
-fn aggregated_scalar(rng: &mut Rng, i: usize) -> String {
-    let (outer, inner) = (
-        &SCHEMA[rng.index(SCHEMA.len())],
-        &SCHEMA[rng.index(SCHEMA.len())],
+/// `[NOT] EXISTS (SELECT * FROM inner y WHERE y.col = x.col ..)` or
+/// `x.col [NOT] IN (SELECT y.col FROM inner y ..)`, correlated on a join
+/// column of `outer` (named `alias`), maybe with a condition of its own.
+/// Not `NOT IN` where a side can be NULL (an error: SQL makes it NULL),
+/// nor `NOT EXISTS` correlated on a column of the outer item that can be
+/// NULL (the compiler does not take it yet).
+fn correlated(rng: &mut Rng, inner: &Table, outer: &Table, alias: &str) -> String {
+    let (theirs, mine) = join_columns(rng, inner, outer);
+    let column = format!("{alias}.{mine}");
+    let col = format!("y.{theirs}");
+    let own = (rng.index(2) == 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
+    let not = rng.index(3) == 0;
+    if rng.index(2) == 0 {
+        let not = if not && !outer.nullable { "NOT " } else { "" };
+        let and = own.map(|c| format!(" AND {c}")).unwrap_or_default();
+        format!(
+            "{not}EXISTS (SELECT * FROM {} y WHERE {col} = {column}{and})",
+            inner.name
+        )
+    } else {
+        let not = if not && !outer.nullable && !inner.nullable {
+            "NOT "
+        } else {
+            ""
+        };
+        let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
+        format!(
+            "{column} {not}IN (SELECT {col} FROM {} y{filter})",
+            inner.name
+        )
+    }
+}
+
+/// A view over table `n`, whose columns can be NULL: `n` alone, joined
+/// with another table on a column that can be NULL (`x1.a = x0.a`,
+/// `x1.e = x0.e`), with two, or with itself; conditions under
+/// three-valued logic (`IS [NOT] NULL`, `IN (1, 2, NULL)`, `COALESCE`,
+/// `AND`, `OR`, `NOT`), maybe a subquery over `n` or another table; GROUP
+/// BY columns and expressions that can be NULL (NULL is a group), or none
+/// (every aggregate but COUNT is then NULL over no rows); aggregates that
+/// skip NULL, CASE without ELSE among them; or a bag of nullable columns.
+fn null_view(rng: &mut Rng, i: usize) -> String {
+    // Aggregates that read a scalar subquery, `n` on either side.
+    if rng.index(10) == 0 {
+        let other = &SCHEMA[rng.index(SCHEMA.len())];
+        let (outer, inner) = match rng.index(3) {
+            0 => (&N, other),
+            1 => (other, &N),
+            _ => (&N, &N),
+        };
+        return aggregated_scalar(rng, i, outer, inner);
+    }
+    let partner = |rng: &mut Rng| &SCHEMA[rng.index(SCHEMA.len())];
+    let items: Vec<&Table> = match rng.index(10) {
+        0..=3 => vec![&N],
+        4..=7 => {
+            let p = partner(rng);
+            if rng.index(2) == 0 {
+                vec![&N, p]
+            } else {
+                vec![p, &N]
+            }
+        }
+        8 => {
+            let (p, q) = (partner(rng), partner(rng));
+            match rng.index(3) {
+                0 => vec![&N, p, q],
+                1 => vec![p, &N, q],
+                _ => vec![p, q, &N],
+            }
+        }
+        _ => vec![&N, &N],
+    };
+    let alias = |k: usize| format!("x{k}");
+    let ns: Vec<usize> = (0..items.len()).filter(|&k| items[k].nullable).collect();
+    // Whether the view needs `intractable = 'allow'`: a self-join, three
+    // items, a condition over two items or a subquery do, and so does a
+    // join whose GROUP BY leaves out its join column (not q-hierarchical).
+    let mut opt_in = items.len() > 2 || ns.len() > 1;
+    // FROM, each item joined to an earlier one, and the columns the joins
+    // equate. The first item is now and then a derived table of all of
+    // `n`'s columns, filtered or not: a nested view whose rows hold NULLs.
+    let mut from = if items[0].nullable && rng.index(8) == 0 {
+        opt_in = true;
+        let filter = if rng.index(2) == 0 {
+            format!(" WHERE {}", null_condition(rng, "y", 1))
+        } else {
+            String::new()
+        };
+        format!("(SELECT * FROM n y{filter}) {}", alias(0))
+    } else {
+        format!("{} {}", items[0].name, alias(0))
+    };
+    let mut conditions: Vec<String> = Vec::new();
+    let mut joined: Vec<String> = Vec::new();
+    for k in 1..items.len() {
+        let other = rng.index(k);
+        let (mine, theirs) = join_columns(rng, items[k], items[other]);
+        let (mine, theirs) = (
+            format!("{}.{mine}", alias(k)),
+            format!("{}.{theirs}", alias(other)),
+        );
+        let on = format!("{mine} = {theirs}");
+        if rng.index(2) == 0 {
+            from.push_str(&format!(", {} {}", items[k].name, alias(k)));
+            conditions.push(on);
+        } else {
+            from.push_str(&format!(" JOIN {} {} ON {on}", items[k].name, alias(k)));
+        }
+        joined.extend([mine, theirs]);
+    }
+    // WHERE: conditions of one item each, of `n` most of the time.
+    for _ in 0..rng.index(3) {
+        let k = if rng.index(3) == 0 {
+            rng.index(items.len())
+        } else {
+            ns[rng.index(ns.len())]
+        };
+        conditions.push(if items[k].nullable {
+            null_condition(rng, &alias(k), 2)
+        } else {
+            pick(rng, items[k].conditions).replace("{}", &alias(k))
+        });
+    }
+    // Now and then two columns of `n` compared.
+    if rng.index(6) == 0 {
+        let x = alias(ns[rng.index(ns.len())]);
+        conditions.push(pick(rng, N_PAIRS).replace("{}", &x));
+    }
+    // Now and then a disjunction over two items: NULL on one side, true
+    // on the other.
+    if items.len() > 1 && rng.index(8) == 0 {
+        opt_in = true;
+        let (k, o) = (ns[0], if ns[0] == 0 { 1 } else { 0 });
+        let theirs = if items[o].nullable {
+            null_condition(rng, &alias(o), 0)
+        } else {
+            pick(rng, items[o].conditions).replace("{}", &alias(o))
+        };
+        let mine = null_condition(rng, &alias(k), 0);
+        conditions.push(format!("({mine} OR {theirs})"));
+    }
+    // Now and then a subquery, over `n` or another table: correlated on a
+    // join column of one item, or not.
+    if rng.index(5) == 0 {
+        opt_in = true;
+        let inner = if rng.index(2) == 0 { &N } else { partner(rng) };
+        if rng.index(3) == 0 {
+            conditions.push(uncorrelated(rng, inner));
+        } else {
+            let k = rng.index(items.len());
+            conditions.push(correlated(rng, inner, items[k], &alias(k)));
+        }
+    }
+    if rng.index(8) == 0 {
+        opt_in = true;
+        let k = rng.index(items.len());
+        let inner = if rng.index(2) == 0 { &N } else { partner(rng) };
+        conditions.push(scalar_condition(rng, items[k], &alias(k), inner));
+    }
+    // GROUP BY: up to two columns or expressions, of `n` most of the
+    // time, selected or not.
+    let mut keys: Vec<String> = Vec::new();
+    let mut written: Vec<String> = Vec::new();
+    let mut select: Vec<String> = Vec::new();
+    let mut integer_keys: Vec<String> = Vec::new();
+    let mut by_join = false;
+    for _ in 0..rng.index(3) {
+        let k = if rng.index(3) == 0 {
+            rng.index(items.len())
+        } else {
+            ns[rng.index(ns.len())]
+        };
+        let table = items[k];
+        let column = pick(rng, table.keys);
+        let computed = rng.index(3) == 0;
+        let key = if computed {
+            pick(rng, table.computed).replace("{}", &alias(k))
+        } else {
+            format!("{}.{column}", alias(k))
+        };
+        if written.contains(&key) {
+            continue;
+        }
+        written.push(key.clone());
+        if !computed && table.integers.contains(&column) {
+            integer_keys.push(key.clone());
+        }
+        by_join |= joined.contains(&key);
+        match rng.index(5) {
+            0 => {
+                let name = format!("k{}", keys.len());
+                keys.push(name.clone());
+                select.push(format!("{key} AS {name}"));
+            }
+            1 => {
+                select.push(format!("{key} AS k{}", keys.len()));
+                keys.push(select.len().to_string());
+            }
+            2 => keys.push(key),
+            _ => {
+                select.push(key.clone());
+                keys.push(key);
+            }
+        }
+    }
+    if rng.index(6) == 0 {
+        select.push(pick(rng, CONSTANTS).to_owned());
+    }
+    let bag = rng.index(5) == 0;
+    // The aggregate components a view may have, past its row count (the
+    // compiler's limit is 8 in all): each aggregate's is a guess from
+    // above.
+    let mut budget = 7;
+    if bag {
+        // Columns of `n` that can be NULL, expressions over them, and now
+        // and then every column.
+        opt_in |= items.len() > 1;
+        let k = ns[rng.index(ns.len())];
+        for column in ["a", "v", "e", "m"] {
+            let column = format!("{}.{column}", alias(k));
+            if rng.index(2) == 0 && !written.contains(&column) {
+                select.push(column);
+            }
+        }
+        if rng.index(3) == 0 {
+            let e = pick(rng, N.computed).replace("{}", &alias(k));
+            select.push(e);
+        }
+        if rng.index(4) == 0 {
+            select.push(match rng.index(2) {
+                0 => "*".to_owned(),
+                _ => format!("{}.*", alias(rng.index(items.len()))),
+            });
+        }
+        if select.is_empty() {
+            select.push(format!("{}.a", alias(k)));
+        }
+        keys.clear();
+    } else {
+        if !integer_keys.is_empty() && rng.index(3) == 0 {
+            let key = pick_owned(rng, &integer_keys);
+            let k = ns[rng.index(ns.len())];
+            let t = qualify(pick(rng, N.terms), &alias(k));
+            budget -= 2;
+            select.push(match rng.index(4) {
+                0 => format!("{key} * SUM({t})"),
+                1 => format!("COUNT(*) - {key}"),
+                2 => format!("-{key}"),
+                _ => format!("SUM({t}) + 2 * {key}"),
+            });
+        }
+        for _ in 0..1 + rng.index(3) {
+            let (aggregate, cost) = null_aggregate(rng, &items);
+            if cost <= budget {
+                budget -= cost;
+                select.push(aggregate);
+            }
+        }
+    }
+    // HAVING over the groups: a view over a nested view of them, whose
+    // keys and aggregates can be NULL (its aggregates are components of
+    // the groups' too).
+    let mut having = None;
+    if !bag && !keys.is_empty() && budget >= 3 && rng.index(5) == 0 {
+        let x = alias(ns[rng.index(ns.len())]);
+        let t = qualify(pick(rng, N.terms), &x);
+        having = Some(match rng.index(8) {
+            0 => "COUNT(*) > 1".to_owned(),
+            1 => format!("SUM({t}) > 0"),
+            2 => format!("MIN({x}.m) < 2 AND COUNT(*) <> 2"),
+            3 => format!("COUNT({x}.v) > 1"),
+            4 => format!("MAX({x}.v) IS NULL"),
+            5 => format!("(SUM({t}) > 1 OR COUNT({x}.m) = 0)"),
+            6 => format!("NOT (MIN({x}.m) < 0)"),
+            _ => {
+                opt_in = true;
+                format!("2 * SUM({t}) >= (SELECT SUM(y.v) FROM n y)")
+            }
+        });
+    }
+    let tractable = !opt_in && (items.len() == 1 || (!bag && by_join));
+    let option = if tractable && rng.index(2) == 0 {
+        ""
+    } else {
+        "WITH (intractable = 'allow') "
+    };
+    let mut sql = format!(
+        "CREATE VIEW random_{i} {option}AS SELECT {} FROM {from}",
+        select.join(", ")
     );
+    if !conditions.is_empty() {
+        sql.push_str(&format!(" WHERE {}", conditions.join(" AND ")));
+    }
+    if !keys.is_empty() {
+        sql.push_str(&format!(" GROUP BY {}", keys.join(", ")));
+    }
+    if let Some(having) = having {
+        sql.push_str(&format!(" HAVING {having}"));
+    }
+    counted(rng, sql)
+}
+
+/// A condition over item `x` of table `n`: one of its conditions, or two
+/// joined by AND or OR, or one negated, down to `depth` levels. A row is
+/// kept where the whole is true: not where it is false or NULL.
+fn null_condition(rng: &mut Rng, x: &str, depth: usize) -> String {
+    let leaf = |rng: &mut Rng| pick(rng, N.conditions).replace("{}", x);
+    if depth == 0 {
+        return leaf(rng);
+    }
+    match rng.index(6) {
+        0 => format!(
+            "({} OR {})",
+            null_condition(rng, x, depth - 1),
+            null_condition(rng, x, depth - 1)
+        ),
+        1 => format!(
+            "({} AND {})",
+            null_condition(rng, x, depth - 1),
+            null_condition(rng, x, depth - 1)
+        ),
+        2 => format!("NOT ({})", null_condition(rng, x, depth - 1)),
+        _ => leaf(rng),
+    }
+}
+
+/// An aggregate of a view over `items` (one of them `n` at least), with a
+/// guess from above of the aggregate components it needs: `COUNT` of a
+/// column, `SUM`, `AVG`, `MIN` and
+/// `MAX` of `n`'s terms (NULL where they are), `SUM(COALESCE(..))`, CASE
+/// without ELSE, and with another item `SUM(x1.c * x0.v)`, `AVG(x0.v +
+/// x1.a)` and the other item's own aggregates. Never a CASE or COALESCE
+/// over columns of two items (an error by design).
+fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
+    let ns: Vec<usize> = (0..items.len()).filter(|&k| items[k].nullable).collect();
+    let k = ns[rng.index(ns.len())];
+    let x = format!("x{k}");
+    let term = |rng: &mut Rng| qualify(pick(rng, N.terms), &x);
+    // Another item, for aggregates over two items' columns.
+    let other = (items.len() > 1).then(|| {
+        let o = rng.index(items.len() - 1);
+        if o >= k { o + 1 } else { o }
+    });
+    let other_term = |rng: &mut Rng, o: usize| qualify(pick(rng, items[o].terms), &format!("x{o}"));
+    match rng.index(12) {
+        0 => ("COUNT(*)".to_owned(), 0),
+        1 => {
+            let column = pick(rng, &["a", "v", "e", "m"]);
+            (format!("COUNT({x}.{column})"), 1)
+        }
+        2 => (format!("SUM({})", term(rng)), 2),
+        3 => {
+            let t = if rng.index(2) == 0 {
+                format!("{x}.m")
+            } else {
+                term(rng)
+            };
+            (format!("AVG({t})"), 2)
+        }
+        4 => {
+            let f = pick(rng, &["MIN", "MAX"]);
+            (format!("{f}({x}.{})", pick(rng, N.ordered)), 1)
+        }
+        5 => (format!("SUM(COALESCE({x}.v, 10))"), 2),
+        6 => {
+            let c = null_condition(rng, &x, 1);
+            let t = term(rng);
+            let sum = match rng.index(3) {
+                0 => format!("SUM(CASE WHEN {x}.v > 1 THEN {x}.v END)"),
+                1 => format!("SUM(CASE WHEN {c} THEN {t} END)"),
+                _ => format!("SUM(CASE WHEN {c} THEN {t} ELSE 0 END)"),
+            };
+            (sum, 2)
+        }
+        7 => {
+            let c = if rng.index(2) == 0 {
+                format!("{x}.e LIKE 'x%'")
+            } else {
+                null_condition(rng, &x, 1)
+            };
+            (format!("COUNT(CASE WHEN {c} THEN 1 END)"), 1)
+        }
+        8 => match other {
+            Some(o) => {
+                let (a, b) = (other_term(rng, o), term(rng));
+                (format!("SUM({a} * {b})"), 3)
+            }
+            None => (format!("SUM({}) / COUNT(*)", term(rng)), 2),
+        },
+        9 => match other {
+            Some(o) => {
+                let (a, b) = (term(rng), other_term(rng, o));
+                match rng.index(2) {
+                    0 => (format!("AVG({a} + {b})"), 4),
+                    _ => (format!("SUM({a} + {b} - 1)"), 4),
+                }
+            }
+            None => (format!("-SUM({x}.m)"), 2),
+        },
+        10 => {
+            let t = term(rng);
+            let e = match rng.index(4) {
+                0 => format!("SUM({x}.v) * 2 + COUNT(*)"),
+                1 => format!("-SUM({x}.m)"),
+                2 => format!("SUM({x}.v) / COUNT({x}.m)"),
+                _ => format!("SUM({t}) - 2 * COUNT(*)"),
+            };
+            (e, 3)
+        }
+        _ => match other {
+            Some(o) if rng.index(2) == 0 => {
+                let t = other_term(rng, o);
+                (format!("SUM({t})"), 2)
+            }
+            Some(o) => {
+                let f = pick(rng, &["MIN", "MAX"]);
+                let column = pick(rng, items[o].ordered);
+                (format!("{f}(x{o}.{column})"), 1)
+            }
+            None => (pick(rng, &["SUM(1)", "AVG(1)", "SUM(2.5)"]).to_owned(), 1),
+        },
+    }
+}
+
+/// A view without GROUP BY over `outer` whose every aggregate reads one
+/// scalar subquery over `inner`, correlated on a join column or not.
+fn aggregated_scalar(rng: &mut Rng, i: usize, outer: &Table, inner: &Table) -> String {
     let mut wheres = Vec::new();
     if rng.index(2) == 0 {
         let (theirs, mine) = join_columns(rng, inner, outer);
@@ -436,11 +927,10 @@ fn aggregated_scalar(rng: &mut Rng, i: usize) -> String {
     )
 }
 
-/// `x.col <op> (SELECT <aggregate> FROM t y [WHERE ..])`, correlated on a
-/// join column or not, or `x.col IN (SELECT <aggregate> ..)`; now and then
+/// `x.col <op> (SELECT <aggregate> FROM inner y [WHERE ..])`, correlated
+/// on a join column or not, or `x.col IN (SELECT <aggregate> ..)`; now and then
 /// a SELECT without FROM (`(SELECT 1 WHERE 2 < 1)`).
-fn scalar_condition(rng: &mut Rng, outer: &Table, alias: &str) -> String {
-    let inner = &SCHEMA[rng.index(SCHEMA.len())];
+fn scalar_condition(rng: &mut Rng, outer: &Table, alias: &str, inner: &Table) -> String {
     let lhs = format!("{alias}.{}", pick(rng, outer.integers));
     // A SELECT without FROM: a constant, NULL where its WHERE is false.
     if rng.index(8) == 0 {
@@ -506,13 +996,11 @@ fn pick_owned(rng: &mut Rng, from: &[String]) -> String {
     from[rng.index(from.len())].clone()
 }
 
-/// Two columns to equate, one of each table: INT columns, or now and then
-/// text columns where both tables have one.
-/// A subquery that reads no column of the view's: `[NOT] EXISTS (SELECT *
-/// FROM ..)` or `constant [NOT] IN (SELECT col FROM ..)`, a condition on
-/// the whole result.
-fn uncorrelated(rng: &mut Rng) -> String {
-    let inner = &SCHEMA[rng.index(SCHEMA.len())];
+/// A subquery over `inner` that reads no column of the view's: `[NOT]
+/// EXISTS (SELECT * FROM ..)` or `constant [NOT] IN (SELECT col FROM ..)`
+/// (not `NOT IN` over a column that can be NULL), a condition on the
+/// whole result.
+fn uncorrelated(rng: &mut Rng, inner: &Table) -> String {
     let own = (rng.index(3) != 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
     let not = if rng.index(3) == 0 { "NOT " } else { "" };
     if rng.index(2) == 0 {
@@ -527,6 +1015,7 @@ fn uncorrelated(rng: &mut Rng) -> String {
     } else {
         (pick(rng, inner.joins), rng.index(4).to_string())
     };
+    let not = if inner.nullable { "" } else { not };
     let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
     format!(
         "{constant} {not}IN (SELECT y.{col} FROM {} y{filter})",
@@ -534,6 +1023,8 @@ fn uncorrelated(rng: &mut Rng) -> String {
     )
 }
 
+/// Two columns to equate, one of each table: INT columns, or now and then
+/// text columns where both tables have one.
 fn join_columns(rng: &mut Rng, a: &Table, b: &Table) -> (&'static str, &'static str) {
     if !a.texts.is_empty() && !b.texts.is_empty() && rng.index(2) == 0 {
         (pick(rng, a.texts), pick(rng, b.texts))
@@ -543,7 +1034,8 @@ fn join_columns(rng: &mut Rng, a: &Table, b: &Table) -> (&'static str, &'static 
 }
 
 /// A term with its columns named through `alias`: `(c + 1)` becomes
-/// `(x0.c + 1)`.
+/// `(x0.c + 1)`, and `COALESCE(v, 10)` becomes `COALESCE(x0.v, 10)`
+/// (columns are lower case, keywords upper case).
 fn qualify(term: &str, alias: &str) -> String {
     let mut out = String::new();
     let mut word = String::new();
@@ -552,10 +1044,12 @@ fn qualify(term: &str, alias: &str) -> String {
             word.push(ch);
             continue;
         }
-        if !word.is_empty() {
+        if word.starts_with(|c: char| c.is_ascii_lowercase()) {
             out.push_str(&format!("{alias}.{word}"));
-            word.clear();
+        } else {
+            out.push_str(&word);
         }
+        word.clear();
         out.push(ch);
     }
     out.pop();
@@ -570,6 +1064,7 @@ mod tests {
     fn terms_are_qualified() {
         assert_eq!(qualify("(2 * b - c)", "x1"), "(2 * x1.b - x1.c)");
         assert_eq!(qualify("d", "x0"), "x0.d");
+        assert_eq!(qualify("COALESCE(v, a, 0)", "y"), "COALESCE(y.v, y.a, 0)");
     }
 
     #[test]

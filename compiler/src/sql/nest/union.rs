@@ -216,7 +216,23 @@ impl Nest<'_> {
         }
         let keys = group_keys(select).map_err(|e| self.error(e))?;
         // The piece: the groups' keys and the distinct values.
-        let key_name = |i: usize| format!("nested_key{}", i + 1);
+        // A key that is a column keeps its name (`p_brand`), so that the
+        // rule and its explanation read as the SQL does.
+        let mut names: Vec<String> = Vec::new();
+        for (i, k) in keys.iter().enumerate() {
+            let name = match k {
+                Expr::Identifier(id) => id.value.to_lowercase(),
+                Expr::CompoundIdentifier(ids) => ids[ids.len() - 1].value.to_lowercase(),
+                _ => format!("nested_key{}", i + 1),
+            };
+            let name = if names.contains(&name) || name == DISTINCT_VALUE {
+                format!("nested_key{}", i + 1)
+            } else {
+                name
+            };
+            names.push(name);
+        }
+        let key_name = |i: usize| names[i].clone();
         let mut inner = select.clone();
         inner.projection = keys
             .iter()
@@ -231,7 +247,7 @@ impl Nest<'_> {
             }))
             .collect();
         let mut grouping = keys.clone();
-        grouping.push(value.clone());
+        grouping.push(value);
         inner.group_by = GroupByExpr::Expressions(grouping, Vec::new());
         let p = self.piece("distinct", &inner, loc, None)?;
         reads.push(p);

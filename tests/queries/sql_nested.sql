@@ -110,3 +110,12 @@ CREATE VIEW scalar_correlated_count AS
 
 CREATE VIEW scalar_correlated_selected AS
     SELECT u.k, (SELECT MAX(r.c) FROM r WHERE r.b = u.x) AS top FROM u;
+
+-- Found by the fuzzer: `*` names the FROM items as written, not the
+-- nested views a scalar subquery joins in.
+CREATE VIEW star_beside_scalar WITH (intractable = 'allow') AS
+    SELECT * FROM r WHERE a > (SELECT COUNT(*) FROM u);
+
+CREATE VIEW qualified_star_beside_scalar WITH (intractable = 'allow') AS
+    SELECT x0.w * 2 AS k0, x0.* FROM u x0
+    WHERE x0.y BETWEEN -2 AND 2 AND x0.x IN (SELECT MAX(y.b) FROM s y WHERE y.e = x0.k);

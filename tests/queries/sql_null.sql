@@ -103,3 +103,20 @@ CREATE VIEW count_distinct_keyless AS SELECT COUNT(DISTINCT b) AS kinds FROM r W
 
 CREATE VIEW count_distinct_join WITH (intractable = 'allow') AS
     SELECT r.a, COUNT(DISTINCT s.e) FROM r, s WHERE r.b = s.b GROUP BY r.a;
+
+-- Found by the fuzzer: COALESCE of a nullable column under a product is
+-- not NULL where the column is; two nullable operands of one operator
+-- outside a WHERE conjunct; a constant term of a guarded sum whose first
+-- FROM item the sum does not read.
+CREATE VIEW coalesce_times_scalar WITH (intractable = 'allow') AS
+    SELECT SUM(COALESCE(n.a, 5) * (SELECT MIN(c) FROM r)) FROM n;
+
+CREATE VIEW two_nullable_operands AS
+    SELECT SUM(v + m), COUNT(*) FROM n WHERE v > a OR e IS NULL;
+
+CREATE VIEW guarded_constant_term WITH (intractable = 'allow') AS
+    SELECT SUM(n.v + r.c - 1) FROM t, r, n WHERE n.a = r.b AND r.a = t.a;
+
+CREATE VIEW left_qualified_star AS SELECT r.*, n.v FROM r LEFT JOIN n ON r.a = n.a;
+
+CREATE VIEW distinct_qualified_star AS SELECT DISTINCT x.* FROM n x WHERE x.v IS NOT NULL;

@@ -55,6 +55,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ScalarCorrelatedInGroups::new()),
         Box::new(ScalarCorrelatedCount::new()),
         Box::new(ScalarCorrelatedSelected::new()),
+        Box::new(StarBesideScalar::new()),
+        Box::new(QualifiedStarBesideScalar::new()),
     ]
 }
 

@@ -60,6 +60,11 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(CountDistinct::new()),
         Box::new(CountDistinctKeyless::new()),
         Box::new(CountDistinctJoin::new()),
+        Box::new(CoalesceTimesScalar::new()),
+        Box::new(TwoNullableOperands::new()),
+        Box::new(GuardedConstantTerm::new()),
+        Box::new(LeftQualifiedStar::new()),
+        Box::new(DistinctQualifiedStar::new()),
     ]
 }
 

@@ -181,6 +181,30 @@ impl Scalar {
         }
     }
 
+    /// The nullable columns whose NULL makes it NULL: those read through
+    /// operators that are NULL where an operand is, not those under
+    /// `COALESCE`, `CASE` or `IS NULL`.
+    pub fn strict_columns(&self) -> Vec<Column> {
+        match self {
+            Scalar::Column(c) if c.nullable => vec![*c],
+            Scalar::Arith(_, a, b, _) | Scalar::Cmp(_, a, b) => {
+                let mut out = a.strict_columns();
+                for c in b.strict_columns() {
+                    if !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+                out
+            }
+            Scalar::Neg(e)
+            | Scalar::Not(e)
+            | Scalar::Like(e, ..)
+            | Scalar::Extract(_, e)
+            | Scalar::Substring(e, ..) => e.strict_columns(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Each column it reads, mutably (to settle which are nullable).
     pub fn columns_mut(&mut self, f: &mut impl FnMut(&mut Column)) {
         match self {

@@ -1157,8 +1157,15 @@ impl<'a> Lowering<'a> {
             if guards.is_empty() {
                 terms.push((negated, Term::PerRow(v)));
             } else {
-                let mut parts = vec![Scalar::Const(v)];
-                parts.extend_from_slice(guards);
+                // The constant rides on a guard's item: a factor of its
+                // own would read no column.
+                let mut parts = guards.to_vec();
+                parts[0] = Scalar::Arith(
+                    Arith::Mul,
+                    Box::new(Scalar::Const(v)),
+                    Box::new(parts[0].clone()),
+                    ty,
+                );
                 let c = self.component(Component::Sum(ty, parts));
                 terms.push((negated, Term::Component(c)));
             }
@@ -1244,9 +1251,9 @@ impl<'a> Lowering<'a> {
         Ok(homes
             .iter()
             .filter_map(|&item| {
-                e.columns()
+                e.strict_columns()
                     .into_iter()
-                    .filter(|c| c.item == item && c.nullable)
+                    .filter(|c| c.item == item)
                     .map(|c| super::expr::is_null(Scalar::Column(c), true))
                     .reduce(|a, b| Scalar::And(Box::new(a), Box::new(b)))
                     .map(indicator)

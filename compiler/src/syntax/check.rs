@@ -750,10 +750,15 @@ fn reads(expr: &syn::Expr, variables: &[Variable], errors: &mut Errors) -> Optio
             if !vars.contains(&v) {
                 vars.push(v);
             }
-        } else if standalone && looks_like_a_variable(&name) && !name.starts_with("__") {
+        } else if standalone
+            && looks_like_a_variable(&name)
+            && !name.starts_with("__")
+            && name != "_"
+        {
             // `__` names are the generated code's own (bound inside the
             // expression, as SQL's NULL handling binds `__n0`), never a
-            // variable's: `check_reserved` refuses them there.
+            // variable's: `check_reserved` refuses them there. `_` is a
+            // pattern's wildcard.
             unknown.push(ident.clone());
         }
     });

@@ -169,6 +169,9 @@ impl Nest<'_> {
         self.rewrite_distinct_aggregates(&mut select, &mut reads)?;
         self.rewrite_from(&mut select, &mut reads)?;
         self.rewrite_distinct(&mut select)?;
+        if select.selection.as_ref().is_some_and(ast::has_subquery) {
+            self.expand_wildcards(&mut select);
+        }
         self.rewrite_outer_join(&mut select, &mut reads)?;
         self.rewrite_where(&mut select, &mut reads)?;
         self.rewrite_aggregated_scalar(&mut select, &mut reads)?;

@@ -274,8 +274,11 @@ fn rename_select(select: &mut Select, scope: &[(String, Vec<String>)], table: &s
                     }
                 }
             }
-            SelectItem::QualifiedWildcard(kind, _) => {
-                let name = kind.to_string().to_lowercase();
+            SelectItem::QualifiedWildcard(kind, options) => {
+                let Some(name) = super::union::wildcard_item(&kind) else {
+                    projection.push(SelectItem::QualifiedWildcard(kind, options));
+                    continue;
+                };
                 for (a, cols) in scope.iter().filter(|(a, _)| *a == name) {
                     for c in cols {
                         projection.push(SelectItem::ExprWithAlias {

@@ -131,7 +131,27 @@ impl Nest<'_> {
                 "SELECT DISTINCT over aggregates or GROUP BY is not supported yet: its groups are distinct already, or select it from a derived table",
             ));
         }
-        // `*` and `t.*` as the items they stand for.
+        self.expand_wildcards(select);
+        let keys: Vec<Expr> = select
+            .projection
+            .iter()
+            .filter_map(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    Some(e.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        select.group_by = GroupByExpr::Expressions(keys, Vec::new());
+        select.distinct = None;
+        Ok(())
+    }
+
+    /// `*` and `t.*` written out as the items they stand for, over the
+    /// FROM items as they are now: before the rewriting joins pieces of
+    /// its own (a scalar subquery's), whose columns `*` does not name.
+    pub(super) fn expand_wildcards(&self, select: &mut Select) {
+        let loc = select.span();
         let scope = self.scope(select);
         let mut items = Vec::new();
         for item in std::mem::take(&mut select.projection) {
@@ -141,8 +161,12 @@ impl Nest<'_> {
                         items.extend(cols.iter().map(|c| column_item(a, c, loc)));
                     }
                 }
-                SelectItem::QualifiedWildcard(kind, _) => {
-                    let name = kind.to_string().to_lowercase();
+                SelectItem::QualifiedWildcard(kind, options) => {
+                    let Some(name) = wildcard_item(&kind) else {
+                        // Not `name.*`: the lowering says what is wrong.
+                        items.push(SelectItem::QualifiedWildcard(kind, options));
+                        continue;
+                    };
                     for (a, cols) in scope.items.iter().filter(|(a, _)| *a == name) {
                         items.extend(cols.iter().map(|c| column_item(a, c, loc)));
                     }
@@ -150,19 +174,7 @@ impl Nest<'_> {
                 other => items.push(other),
             }
         }
-        let keys: Vec<Expr> = items
-            .iter()
-            .filter_map(|item| match item {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                    Some(e.clone())
-                }
-                _ => None,
-            })
-            .collect();
         select.projection = items;
-        select.group_by = GroupByExpr::Expressions(keys, Vec::new());
-        select.distinct = None;
-        Ok(())
     }
 }
 
@@ -388,6 +400,18 @@ fn replace_distinct(e: &mut Expr, value: &Expr) {
         return;
     }
     super::ast::children_mut(e, &mut |child| replace_distinct(child, value));
+}
+
+/// The FROM item `name.*` names, in lower case.
+pub(super) fn wildcard_item(
+    kind: &sqlparser::ast::SelectItemQualifiedWildcardKind,
+) -> Option<String> {
+    match kind {
+        sqlparser::ast::SelectItemQualifiedWildcardKind::ObjectName(name) => {
+            Some(name.to_string().to_lowercase())
+        }
+        sqlparser::ast::SelectItemQualifiedWildcardKind::Expr(_) => None,
+    }
 }
 
 /// `alias.column AS column`.

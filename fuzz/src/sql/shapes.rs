@@ -1,0 +1,218 @@
+//! Views whose FROM or select list is shaped by SQL's set and join forms:
+//! outer joins (`LEFT`/`RIGHT JOIN`), correlated scalar subqueries in the
+//! select list (an outer join of their nested view), `UNION [ALL]`,
+//! `SELECT DISTINCT` and `COUNT(DISTINCT ..)`. Each is drawn over the
+//! suite's schema with columns of matching types, so that every view
+//! compiles.
+
+use crate::rng::Rng;
+
+/// `table.column` of type `INT` that cannot be NULL: the preserved side
+/// of an outer join compares one (a NULL there is refused).
+const INT_KEYS: &[(&str, &str)] = &[("r", "a"), ("r", "b"), ("s", "b"), ("t", "a"), ("u", "x")];
+
+/// `INT` columns that may be on the NULL side of an outer join.
+const INT_PARTNERS: &[(&str, &str)] = &[
+    ("r", "a"),
+    ("r", "b"),
+    ("s", "b"),
+    ("t", "a"),
+    ("u", "x"),
+    ("n", "a"),
+];
+
+/// Numeric columns of each table, aggregated over the NULL side.
+fn numbers(table: &str) -> &'static [&'static str] {
+    match table {
+        "r" => &["c", "b"],
+        "s" => &["d", "b"],
+        "t" => &["g", "a"],
+        "u" => &["y", "w"],
+        _ => &["v", "m"],
+    }
+}
+
+/// Columns to group the preserved side by.
+fn keys(table: &str) -> &'static [&'static str] {
+    match table {
+        "r" => &["a", "b"],
+        "s" => &["e", "b"],
+        "t" => &["h", "a"],
+        "u" => &["k", "x"],
+        _ => &["e", "a"],
+    }
+}
+
+/// A condition over the nullable side, for ON.
+fn on_condition(table: &str) -> &'static str {
+    match table {
+        "r" => "{}.c > 0",
+        "s" => "{}.e LIKE 'x%'",
+        "t" => "{}.h",
+        "u" => "{}.w < 1",
+        _ => "{}.v IS NOT NULL",
+    }
+}
+
+/// Columns of one type in several tables, for the SELECTs of a UNION.
+const UNION_COLUMNS: &[&[(&str, &str)]] = &[
+    &[
+        ("r", "a"),
+        ("r", "b"),
+        ("s", "b"),
+        ("t", "a"),
+        ("u", "x"),
+        ("n", "a"),
+    ],
+    &[("s", "e"), ("u", "k"), ("n", "e")],
+    &[("r", "c"), ("u", "y"), ("n", "v")],
+];
+
+/// One view of these shapes.
+pub(super) fn view(rng: &mut Rng, i: usize) -> String {
+    let body = match rng.index(6) {
+        0 | 1 => outer_join(rng),
+        2 => correlated_scalar(rng),
+        3 => union(rng),
+        4 => distinct(rng),
+        _ => distinct_count(rng),
+    };
+    format!("CREATE VIEW random_{i} WITH (intractable = 'allow') AS {body};")
+}
+
+/// `x0 LEFT JOIN x1` (or the same as a `RIGHT JOIN`), grouped by a
+/// preserved column or a bag.
+fn outer_join(rng: &mut Rng) -> String {
+    let (t0, c0) = *rng.pick(INT_KEYS);
+    let (t1, c1) = *rng.pick(INT_PARTNERS);
+    let mut on = format!("x1.{c1} = x0.{c0}");
+    if rng.index(3) == 0 {
+        on.push_str(&format!(" AND {}", on_condition(t1).replace("{}", "x1")));
+    }
+    let from = if rng.index(4) == 0 {
+        format!("{t1} x1 RIGHT JOIN {t0} x0 ON {on}")
+    } else {
+        format!("{t0} x0 LEFT JOIN {t1} x1 ON {on}")
+    };
+    let mut wheres = Vec::new();
+    if rng.index(3) == 0 {
+        wheres.push(format!("x0.{c0} <> 1"));
+    }
+    if rng.index(4) == 0 {
+        let n = rng.pick(numbers(t1));
+        wheres.push(format!("x1.{n} IS NULL"));
+    }
+    let filter = if wheres.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", wheres.join(" AND "))
+    };
+    let n = rng.pick(numbers(t1));
+    if rng.index(3) == 0 {
+        return format!("SELECT x0.*, x1.{n} FROM {from}{filter}");
+    }
+    let k = rng.pick(keys(t0));
+    let aggregates = [
+        format!("COUNT(x1.{n})"),
+        format!("SUM(x1.{n})"),
+        format!("MAX(x1.{n})"),
+        "COUNT(*)".to_string(),
+    ];
+    let picked: Vec<&String> = aggregates.iter().filter(|_| rng.index(2) == 0).collect();
+    let list = if picked.is_empty() {
+        "COUNT(*)".to_string()
+    } else {
+        picked
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!("SELECT x0.{k}, {list} FROM {from}{filter} GROUP BY x0.{k}")
+}
+
+/// A correlated scalar subquery in the select list: in a grouped view,
+/// next to `COUNT(*)`, or a bag; a `COUNT` one now and then (0 where it
+/// matches nothing).
+fn correlated_scalar(rng: &mut Rng) -> String {
+    let (t0, c0) = *rng.pick(INT_KEYS);
+    let (t1, c1) = *rng.pick(INT_PARTNERS);
+    let n = rng.pick(numbers(t1));
+    let value = match rng.index(3) {
+        0 => format!("SUM(y.{n})"),
+        1 => format!("MIN(y.{n})"),
+        _ => "COUNT(*)".to_string(),
+    };
+    let sub = format!("(SELECT {value} FROM {t1} y WHERE y.{c1} = x0.{c0})");
+    let own = rng.pick(numbers(t0));
+    if rng.index(2) == 0 {
+        return format!("SELECT x0.{c0}, {sub} AS sq FROM {t0} x0");
+    }
+    let k = rng.pick(keys(t0));
+    format!(
+        "SELECT x0.{k}, COUNT(*), SUM(x0.{own} * {sub}) AS weighted FROM {t0} x0 GROUP BY x0.{k}"
+    )
+}
+
+/// `UNION [ALL]` of two or three SELECTs of one column type, as a view
+/// or as a derived table counted by group.
+fn union(rng: &mut Rng) -> String {
+    let columns = *rng.pick(UNION_COLUMNS);
+    let op = if rng.index(2) == 0 {
+        "UNION ALL"
+    } else {
+        "UNION"
+    };
+    let branches: Vec<String> = (0..2 + rng.index(2))
+        .map(|_| {
+            let (t, c) = *rng.pick(columns);
+            let filter = if rng.index(2) == 0 {
+                format!(" WHERE {}", on_condition(t).replace("{}", "y"))
+            } else {
+                String::new()
+            };
+            format!("SELECT y.{c} AS w FROM {t} y{filter}")
+        })
+        .collect();
+    let body = branches.join(&format!(" {op} "));
+    if rng.index(2) == 0 {
+        body
+    } else {
+        format!("SELECT w, COUNT(*) FROM ({body}) d GROUP BY w")
+    }
+}
+
+/// `SELECT DISTINCT` of a table's columns.
+fn distinct(rng: &mut Rng) -> String {
+    let t = rng.pick(&["r", "s", "t", "u", "n"]);
+    let k = keys(t);
+    let filter = if rng.index(2) == 0 {
+        format!(" WHERE {}", on_condition(t).replace("{}", "x0"))
+    } else {
+        String::new()
+    };
+    match rng.index(3) {
+        0 => format!("SELECT DISTINCT * FROM {t} x0{filter}"),
+        _ => format!(
+            "SELECT DISTINCT x0.{}, x0.{} FROM {t} x0{filter}",
+            k[0], k[1]
+        ),
+    }
+}
+
+/// `COUNT(DISTINCT ..)` (and `SUM`), grouped or not.
+fn distinct_count(rng: &mut Rng) -> String {
+    let t = rng.pick(&["r", "s", "t", "u", "n"]);
+    let n = rng.pick(numbers(t));
+    let k = rng.pick(keys(t));
+    let aggregates = if rng.index(2) == 0 {
+        format!("COUNT(DISTINCT x0.{n})")
+    } else {
+        format!("COUNT(DISTINCT x0.{n}), SUM(DISTINCT x0.{n})")
+    };
+    if rng.index(3) == 0 {
+        format!("SELECT {aggregates} FROM {t} x0")
+    } else {
+        format!("SELECT x0.{k}, {aggregates} FROM {t} x0 GROUP BY x0.{k}")
+    }
+}

@@ -95,7 +95,10 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
                     checks.push(quote! { #column.as_ref() == ::core::option::Option::Some(#name) });
                 } else {
                     seen.push(*v);
-                    unwraps.push(quote! { ::core::option::Option::Some(#name) = #column });
+                    unwraps.push((
+                        quote! { ::core::option::Option::Some(#name) },
+                        column.clone(),
+                    ));
                 }
             }
         }
@@ -130,23 +133,39 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
         #(#computed)*
         #body
     };
-    let guarded = if checks.is_empty() {
-        body
-    } else {
-        quote! {
+    // The `Some(v)` columns are bound first, so that the checks can read
+    // what they bind: one pattern for all (a `match` with the checks as
+    // its guard, where there are checks), so that no `if` nests another.
+    let (patterns, columns): (Vec<TokenStream>, Vec<syn::Ident>) = unwraps.into_iter().unzip();
+    let guarded = match (patterns.as_slice(), checks.is_empty()) {
+        ([], true) => body,
+        ([], false) => quote! {
             if #(#checks)&&* {
                 #body
             }
-        }
-    };
-    // Outermost, so that the checks can read what they bind.
-    let guarded = unwraps.iter().rev().fold(guarded, |body, unwrap| {
-        quote! {
-            if let #unwrap {
-                #body
+        },
+        ([pattern], true) => {
+            let column = &columns[0];
+            quote! {
+                if let #pattern = #column {
+                    #body
+                }
             }
         }
-    });
+        (_, true) => quote! {
+            if let (#(#patterns,)*) = (#(#columns,)*) {
+                #body
+            }
+        },
+        (_, false) => quote! {
+            match (#(#columns,)*) {
+                (#(#patterns,)*) if #(#checks)&&* => {
+                    #body
+                }
+                _ => {}
+            }
+        },
+    };
     // Nothing to bind when the tuple goes up whole.
     let bind = names
         .iter()

@@ -361,35 +361,11 @@ fn with_column_names(
     columns: &[sqlparser::ast::ViewColumnDef],
     spans: &SpanMap,
 ) -> Result<sqlparser::ast::Select, syn::Error> {
-    use sqlparser::ast::{SelectItem, Spanned};
     let mut select = select.clone();
-    if columns.is_empty() {
-        return Ok(select);
-    }
-    if columns.len() != select.projection.len() {
-        return Err(spans.error(
-            select.span(),
-            format!(
-                "the view names {} columns and selects {} items",
-                columns.len(),
-                select.projection.len()
-            ),
-        ));
-    }
-    for (item, column) in select.projection.iter_mut().zip(columns) {
-        let expr = match item {
-            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
-            other => {
-                return Err(spans.error(
-                    other.span(),
-                    "write the select items out in a view with a column list",
-                ));
-            }
-        };
-        *item = SelectItem::ExprWithAlias {
-            expr,
-            alias: column.name.clone(),
-        };
+    if !columns.is_empty() {
+        let names: Vec<_> = columns.iter().map(|c| c.name.clone()).collect();
+        nest::name_items(&mut select, &names, "the view")
+            .map_err(|(loc, message)| spans.error(loc, message))?;
     }
     Ok(select)
 }

@@ -297,7 +297,10 @@ impl Nest<'_> {
                 } else {
                     // `AS t (a, b)` names the select items, in order.
                     let mut inner = plain_select(subquery).map_err(|e| self.error(e))?.clone();
-                    name_items(&mut inner, &alias.columns).map_err(|e| self.error(e))?;
+                    let names: Vec<SqlIdent> =
+                        alias.columns.iter().map(|c| c.name.clone()).collect();
+                    name_items(&mut inner, &names, "the derived table")
+                        .map_err(|e| self.error(e))?;
                     self.piece(&base, &inner, loc, None)?
                 };
                 reads.push(p);
@@ -906,35 +909,34 @@ fn grouped(p: &Piece) -> bool {
     !p.view.wrapper.key_types.is_empty()
 }
 
-/// Names `select`'s items after a derived table's column list (`AS t (a,
-/// b)`), in order.
-fn name_items(
-    select: &mut Select,
-    columns: &[sqlparser::ast::TableAliasColumnDef],
-) -> Result<(), Failure> {
-    if columns.len() != select.projection.len() {
+/// Names `select`'s items after a column list, in order: a view's
+/// (`CREATE VIEW revenue0 (supplier_no, total_revenue)`), a derived
+/// table's (`AS c_orders (c_custkey, c_count)`) or the first SELECT's of a
+/// UNION; `what` names the list's owner in errors.
+pub fn name_items(select: &mut Select, names: &[SqlIdent], what: &str) -> Result<(), Failure> {
+    if names.len() != select.projection.len() {
         return Err((
             select.span(),
             format!(
-                "the derived table names {} columns and selects {} items",
-                columns.len(),
+                "{what} names {} columns and selects {} items",
+                names.len(),
                 select.projection.len()
             ),
         ));
     }
-    for (item, column) in select.projection.iter_mut().zip(columns) {
+    for (item, name) in select.projection.iter_mut().zip(names) {
         let expr = match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
             other => {
                 return Err((
                     other.span(),
-                    "write the select items out in a derived table with a column list".to_string(),
+                    format!("write the select items out: {what} names them"),
                 ));
             }
         };
         *item = SelectItem::ExprWithAlias {
             expr,
-            alias: column.name.clone(),
+            alias: name.clone(),
         };
     }
     Ok(())

@@ -68,7 +68,12 @@ impl Nest<'_> {
             .collect();
         for branch in &branches[1..] {
             let mut branch = branch.clone();
-            name_items(&mut branch, &names).map_err(|e| self.error(e))?;
+            let names: Vec<SqlIdent> = names
+                .iter()
+                .map(|n| SqlIdent::with_span(branch.span(), n.clone()))
+                .collect();
+            super::name_items(&mut branch, &names, "the first SELECT of the UNION")
+                .map_err(|e| self.error(e))?;
             let p = self.piece(base, &branch, branch.span(), None)?;
             let (ours, theirs) = (
                 &self.pieces[p].table.columns,
@@ -455,34 +460,4 @@ fn flatten(e: &SetExpr, out: &mut Vec<Select>, distinct: &mut bool) -> Result<()
         SetExpr::Query(q) => flatten(&q.body, out, distinct),
         other => Err((other.span(), "a UNION joins SELECT blocks".to_string())),
     }
-}
-
-/// Names a later SELECT of a UNION's items after the first one's columns.
-fn name_items(select: &mut Select, names: &[String]) -> Result<(), Failure> {
-    if names.len() != select.projection.len() {
-        return Err((
-            select.span(),
-            format!(
-                "the SELECTs of a UNION select {} and {} items: they must select as many",
-                names.len(),
-                select.projection.len()
-            ),
-        ));
-    }
-    for (item, name) in select.projection.iter_mut().zip(names) {
-        let expr = match item {
-            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e.clone(),
-            other => {
-                return Err((
-                    other.span(),
-                    "write the select items out in the later SELECTs of a UNION".to_string(),
-                ));
-            }
-        };
-        *item = SelectItem::ExprWithAlias {
-            expr,
-            alias: SqlIdent::with_span(item.span(), name.clone()),
-        };
-    }
-    Ok(())
 }

@@ -47,7 +47,7 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let (seed, count) = (env("IVM_SQL_SEED", SEED), env("IVM_SQL_VIEWS", 30) as usize);
+    let (seed, count) = (env("IVM_SQL_SEED", SEED), env("IVM_SQL_VIEWS", 20) as usize);
     let random = ivm_fuzz::sql::views(seed, count);
     std::fs::write(out.join("sql_random.sql"), &random).expect("writing the random views");
     let code = ivm_compiler::driver::compile_str(&random).unwrap_or_else(|e| {

@@ -68,9 +68,14 @@ impl Nest<'_> {
             .collect();
         for branch in &branches[1..] {
             let mut branch = branch.clone();
+            // Each name placed at the item it names.
             let names: Vec<SqlIdent> = names
                 .iter()
-                .map(|n| SqlIdent::with_span(branch.span(), n.clone()))
+                .enumerate()
+                .map(|(k, n)| {
+                    let at = branch.projection.get(k).map_or(branch.span(), |i| i.span());
+                    SqlIdent::with_span(at, n.clone())
+                })
                 .collect();
             super::name_items(&mut branch, &names, "the first SELECT of the UNION")
                 .map_err(|e| self.error(e))?;

@@ -90,6 +90,31 @@ impl Nest<'_> {
                 }
             }
         }
+        // The joined table keeps the columns the view reads, and those
+        // the pieces' joins and filters compare (a join column the pieces
+        // did not keep would be summed out of their bags, which then are
+        // not q-hierarchical): not the rest, since each joined row is kept
+        // again in the view's table.
+        let mut compared: Vec<Expr> = rest.clone();
+        compared.push(join.on.clone());
+        compared.extend(filters.iter().filter(|f| !has_subquery(f)).cloned());
+        for from in &join.preserved {
+            for j in &from.joins {
+                if let JoinOperator::Join(JoinConstraint::On(e))
+                | JoinOperator::Inner(JoinConstraint::On(e)) = &j.join_operator
+                {
+                    compared.push(e.clone());
+                }
+            }
+        }
+        let used = used_columns(select, &compared);
+        let kept = |(a, c): &(String, String)| used.reads(a, c);
+        let mut left: Vec<(String, String)> = left.iter().filter(|x| kept(x)).cloned().collect();
+        if left.is_empty() {
+            // A row of the table needs a column: the preserved side's first.
+            left.push(columns(&preserved_scope.items)[0].clone());
+        }
+        let right: Vec<(String, String)> = right.into_iter().filter(|x| kept(x)).collect();
         let item = |(a, c): &(String, String)| SelectItem::ExprWithAlias {
             expr: qualified(a, c, loc),
             alias: SqlIdent::with_span(loc, joined_name(a, c)),
@@ -251,6 +276,64 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
         on,
         loc,
     }))
+}
+
+/// The columns a view reads, as its select list, its WHERE conjuncts
+/// `rest` and its GROUP BY name them.
+struct Used {
+    /// `*` is selected.
+    all: bool,
+    /// The items selected with `t.*`.
+    items: Vec<String>,
+    /// The column references, in lower case.
+    refs: Vec<Vec<String>>,
+}
+
+impl Used {
+    /// Whether column `column` of item `alias` is read (a bare name is
+    /// read for every item that has it).
+    fn reads(&self, alias: &str, column: &str) -> bool {
+        self.all
+            || self.items.iter().any(|a| a == alias)
+            || self.refs.iter().any(|r| match r.as_slice() {
+                [c] => c == column,
+                [a, c] => a == alias && c == column,
+                _ => false,
+            })
+    }
+}
+
+fn used_columns(select: &Select, rest: &[Expr]) -> Used {
+    let mut used = Used {
+        all: false,
+        items: Vec::new(),
+        refs: Vec::new(),
+    };
+    let mut exprs: Vec<&Expr> = rest.iter().collect();
+    for item in &select.projection {
+        match item {
+            SelectItem::Wildcard(_) => used.all = true,
+            SelectItem::QualifiedWildcard(kind, _) => match super::union::wildcard_item(kind) {
+                Some(name) => used.items.push(name),
+                None => used.all = true,
+            },
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                exprs.push(e);
+            }
+            _ => used.all = true,
+        }
+    }
+    if let GroupByExpr::Expressions(keys, _) = &select.group_by {
+        exprs.extend(keys);
+    }
+    for e in exprs {
+        used.refs.extend(
+            column_refs(e)
+                .into_iter()
+                .map(|r| r.iter().map(|i| i.value.to_lowercase()).collect()),
+        );
+    }
+    used
 }
 
 /// The joined table's column of item `alias`'s `column`.

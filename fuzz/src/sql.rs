@@ -209,6 +209,25 @@ pub fn views(seed: u64, n: usize) -> String {
     out
 }
 
+/// `CREATE VIEW random_<i> <option>AS SELECT .. FROM .. [WHERE ..]`, to
+/// which GROUP BY and HAVING are added.
+fn statement(
+    i: usize,
+    option: &str,
+    select: &[String],
+    from: &str,
+    conditions: &[String],
+) -> String {
+    let mut sql = format!(
+        "CREATE VIEW random_{i} {option}AS SELECT {} FROM {from}",
+        select.join(", ")
+    );
+    if !conditions.is_empty() {
+        sql.push_str(&format!(" WHERE {}", conditions.join(" AND ")));
+    }
+    sql
+}
+
 fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
     from[rng.index(from.len())]
 }
@@ -428,13 +447,7 @@ fn view(rng: &mut Rng, i: usize) -> String {
     } else {
         "WITH (intractable = 'allow') "
     };
-    let mut sql = format!(
-        "CREATE VIEW random_{i} {option}AS SELECT {} FROM {from}",
-        select.join(", ")
-    );
-    if !conditions.is_empty() {
-        sql.push_str(&format!(" WHERE {}", conditions.join(" AND ")));
-    }
+    let mut sql = statement(i, option, &select, &from, &conditions);
     if !keys.is_empty() {
         sql.push_str(&format!(" GROUP BY {}", keys.join(", ")));
         // HAVING over the group's aggregates: the groups a nested view
@@ -757,13 +770,7 @@ fn null_view(rng: &mut Rng, i: usize) -> String {
     } else {
         "WITH (intractable = 'allow') "
     };
-    let mut sql = format!(
-        "CREATE VIEW random_{i} {option}AS SELECT {} FROM {from}",
-        select.join(", ")
-    );
-    if !conditions.is_empty() {
-        sql.push_str(&format!(" WHERE {}", conditions.join(" AND ")));
-    }
+    let mut sql = statement(i, option, &select, &from, &conditions);
     if !keys.is_empty() {
         sql.push_str(&format!(" GROUP BY {}", keys.join(", ")));
     }

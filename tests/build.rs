@@ -3,9 +3,10 @@
 //! `tests/fuzz.rs` to drive, compiles each strategy's suite
 //! (`queries/<strategy>.ivm`) for `tests/<strategy>.rs`, and compiles
 //! `queries/clippy_clean.ivm` for `tests/regressions.rs` and the SQL suite
-//! `queries/sql.sql` for `tests/sql.rs` (and, with the `nested-suite` and
-//! `null-suite` features, `queries/sql_nested.sql` and
-//! `queries/sql_null.sql` for `tests/sql_nested.rs` and `tests/sql_null.rs`).
+//! `queries/sql.sql` for `tests/sql.rs` (and, with the `nested-suite`,
+//! `null-suite` and `order-suite` features, `queries/sql_nested.sql`,
+//! `queries/sql_null.sql` and `queries/sql_order.sql` for
+//! `tests/sql_nested.rs`, `tests/sql_null.rs` and `tests/sql_order.rs`).
 
 use std::path::PathBuf;
 
@@ -74,6 +75,11 @@ fn main() {
     // The NULL suite, for `tests/sql_null.rs` (the `null-suite` feature).
     if std::env::var_os("CARGO_FEATURE_NULL_SUITE").is_some() {
         files.push("queries/sql_null.sql");
+    }
+    // The ORDER BY suite, for `tests/sql_order.rs` (the `order-suite`
+    // feature).
+    if std::env::var_os("CARGO_FEATURE_ORDER_SUITE").is_some() {
+        files.push("queries/sql_order.sql");
     }
     if let Err(e) = ivm_compiler::build::compile_files(&files) {
         eprintln!("{e}");

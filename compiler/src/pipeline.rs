@@ -36,6 +36,20 @@ pub struct Report {
     /// The nested views a SQL view reads (`docs/design.md#nested-sql`),
     /// each after those it reads.
     pub nested: Vec<NestedReport>,
+    /// A SQL view's ORDER BY, LIMIT and OFFSET
+    /// (`docs/design.md#order-by-and-limit`).
+    pub order: Option<OrderReport>,
+}
+
+/// A SQL view's ORDER BY, LIMIT and OFFSET, as explain shows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderReport {
+    /// The clauses, by the row's field names: `ORDER BY revenue DESC
+    /// LIMIT 10`.
+    pub clause: String,
+    /// Whether only a window of the rows is kept (LIMIT or OFFSET), in
+    /// an ordered map; otherwise the rows are sorted at reading.
+    pub window: bool,
 }
 
 /// A nested view of a SQL view: its report, and what reads it.
@@ -97,6 +111,7 @@ pub fn report(query: Query) -> Report {
         sql: None,
         semijoins,
         nested: Vec::new(),
+        order: None,
     }
 }
 
@@ -130,8 +145,13 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
                     report: sql_report(&piece.item, &piece.wrapper.sql)?,
                 });
             }
+            let order = view.wrapper.order.as_ref().map(|o| OrderReport {
+                clause: o.describe(&view.wrapper.fields),
+                window: o.is_window(),
+            });
             reports.push(Report {
                 nested,
+                order,
                 ..sql_report(&view.item, &view.wrapper.sql)?
             });
         }

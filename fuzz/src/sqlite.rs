@@ -6,7 +6,7 @@
 //! proptest's streams; the soak runs it on the random views of each batch
 //! (`sql::views`), on streams of its own ([`drive`]).
 
-use ivm::sql::TextRetract;
+use ivm::sql::{Order, OrderKey, TextRetract};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
@@ -217,6 +217,36 @@ impl Cell {
         }
     }
 
+    /// Two cells of one column under one ORDER BY item. Numbers compare
+    /// to six decimals, where SQLite's doubles and this crate's decimals
+    /// agree.
+    fn order(a: &Cell, b: &Cell, key: &OrderKey) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (a, b) {
+            (Cell::Null, Cell::Null) => Ordering::Equal,
+            (Cell::Null, _) => match key.nulls_first {
+                true => Ordering::Less,
+                false => Ordering::Greater,
+            },
+            (_, Cell::Null) => match key.nulls_first {
+                true => Ordering::Greater,
+                false => Ordering::Less,
+            },
+            (a, b) => {
+                let micros = |c: &Cell| match c {
+                    Cell::Int(i) => Some(i128::from(*i) * 1_000_000),
+                    Cell::Num(x) => Some((x * 1e6).round() as i128),
+                    _ => None,
+                };
+                let o = match (a, b) {
+                    (Cell::Text(x), Cell::Text(y)) => x.cmp(y),
+                    _ => micros(a).cmp(&micros(b)),
+                };
+                if key.descending { o.reverse() } else { o }
+            }
+        }
+    }
+
     fn agrees(&self, other: &Cell) -> bool {
         match (self, other) {
             (Cell::Int(a), Cell::Int(b)) => a == b,
@@ -401,13 +431,21 @@ fn follow_changes(view: &mut dyn TextRetract, seen: &mut Vec<Vec<String>>) -> Re
     Ok(())
 }
 
+/// Compares the view's rows with SQLite's answer to `select`: as sets of
+/// rows, or, for a view with ORDER BY, LIMIT or OFFSET, in order (SQLite's
+/// rows sorted by the view's order and cut to its window here, so that
+/// ties and decimals that SQLite keeps as doubles order alike).
 fn compare(db: &Connection, view: &dyn TextRetract, select: &str) -> Result<(), String> {
-    let ours = sorted(
-        view.text_rows()
-            .iter()
-            .map(|r| r.iter().map(|c| Cell::ours(c)).collect())
-            .collect(),
-    );
+    let order = view.order();
+    let ours: Vec<Vec<Cell>> = view
+        .text_rows()
+        .iter()
+        .map(|r| r.iter().map(|c| Cell::ours(c)).collect())
+        .collect();
+    let (ours, select) = match &order {
+        Some(order) => (ours, unordered(select, order)),
+        None => (sorted(ours), select),
+    };
     let mut statement = db
         .prepare(select)
         .map_err(|e| format!("SQLite cannot run `{select}`: {e}"))?;
@@ -421,7 +459,10 @@ fn compare(db: &Connection, view: &dyn TextRetract, select: &str) -> Result<(), 
         .map_err(|e| e.to_string())?
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
-    let theirs = sorted(theirs);
+    let theirs = match &order {
+        Some(order) => window(theirs, order),
+        None => sorted(theirs),
+    };
     let agree = ours.len() == theirs.len()
         && ours
             .iter()
@@ -433,6 +474,41 @@ fn compare(db: &Connection, view: &dyn TextRetract, select: &str) -> Result<(), 
         view.name()
     );
     Ok(())
+}
+
+/// `select` without its ORDER BY, LIMIT, OFFSET and FETCH, which only a
+/// view's top-level SELECT has.
+fn unordered<'a>(select: &'a str, order: &Order) -> &'a str {
+    let clauses: &[&str] = if order.keys.is_empty() {
+        &[" LIMIT ", " OFFSET ", " FETCH "]
+    } else {
+        &[" ORDER BY "]
+    };
+    let cut = clauses.iter().filter_map(|c| select.rfind(c)).min();
+    cut.map_or(select, |at| &select[..at])
+}
+
+/// Rows sorted by `order` (its keys, then every column ascending), NULL
+/// the smallest value unless a key moves it, and cut to its window.
+fn window(mut rows: Vec<Vec<Cell>>, order: &Order) -> Vec<Vec<Cell>> {
+    let width = rows.first().map_or(0, Vec::len);
+    let ties = (0..width).map(|column| OrderKey {
+        column,
+        descending: false,
+        nulls_first: true,
+    });
+    let keys: Vec<OrderKey> = order.keys.iter().copied().chain(ties).collect();
+    rows.sort_by(|a, b| {
+        keys.iter()
+            .map(|k| Cell::order(&a[k.column], &b[k.column], k))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let offset = usize::try_from(order.offset).unwrap_or(usize::MAX);
+    let limit = order
+        .limit
+        .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    rows.into_iter().skip(offset).take(limit).collect()
 }
 
 /// SQLite's SELECT for a view: the one its struct reports it was compiled

@@ -39,7 +39,9 @@ macro_rules! __read_fields {
 /// Implements serde's `Serialize` and `Deserialize` for a generated
 /// struct, as the tuple of the listed fields (in declaration order); the
 /// fields after `fresh` are not written, and restore as their default
-/// (what `changes()` tracks). Nothing without the `serde` feature.
+/// (what `changes()` tracks), after which the function in `then(..)`, if
+/// any, rebuilds what they hold from the rest. Nothing without the
+/// `serde` feature.
 #[cfg(feature = "serde")]
 #[doc(hidden)]
 #[macro_export]
@@ -47,7 +49,7 @@ macro_rules! __impl_state {
     ($query:ident { $($field:ident),* $(,)? }) => {
         $crate::__impl_state!($query { $($field),* } fresh {});
     };
-    ($query:ident { $($field:ident),* $(,)? } fresh { $($fresh:ident),* $(,)? }) => {
+    ($query:ident { $($field:ident),* $(,)? } fresh { $($fresh:ident),* $(,)? } $(then($hook:path))?) => {
         impl ::ivm::__private::serde::Serialize for $query {
             fn serialize<S: ::ivm::__private::serde::Serializer>(
                 &self,
@@ -76,10 +78,12 @@ macro_rules! __impl_state {
                         mut seq: A,
                     ) -> ::core::result::Result<$query, A::Error> {
                         $crate::__read_fields!(self, seq, $($field),*);
-                        ::core::result::Result::Ok($query {
+                        let mut value = $query {
                             $($field,)*
                             $($fresh: ::core::default::Default::default(),)*
-                        })
+                        };
+                        $($hook(&mut value);)?
+                        ::core::result::Result::Ok(value)
                     }
                 }
                 deserializer.deserialize_tuple([$(::core::stringify!($field)),*].len(), Fields)

@@ -89,6 +89,9 @@ pub fn to_json(r: &Report) -> Value {
         "theta": theta,
         "semijoins": semijoins,
     });
+    if let Some(order) = &r.order {
+        out["order"] = json!({"clause": order.clause, "window": order.window});
+    }
     if let Some(sql) = &r.sql {
         out["sql"] = json!(sql);
     }

@@ -28,6 +28,7 @@ pub fn to_text(r: &Report) -> String {
         q.semiring.name, q.semiring.class
     );
     let _ = writeln!(out, "  updates   {}", q.updates.keyword());
+    order(&mut out, r);
     out.push('\n');
     local_steps(&mut out, q);
     semijoins(&mut out, r);
@@ -41,6 +42,23 @@ pub fn to_text(r: &Report) -> String {
     }
     nesting(&mut out, r);
     out
+}
+
+/// A SQL view's ORDER BY, LIMIT and OFFSET, and what they cost
+/// (`docs/design.md#order-by-and-limit`).
+fn order(out: &mut String, r: &Report) {
+    let Some(order) = &r.order else {
+        return;
+    };
+    let cost = if order.window {
+        let changes = super::changes(r).unwrap_or("rejected");
+        format!(
+            "every row kept in an ordered map, fed the groups that changed after each update: O(log n) per changed row (n rows), plus the rule's changes ({changes}); the window read in O(offset + limit)"
+        )
+    } else {
+        "sorted at reading, O(n log n) for n rows; updates pay nothing for it".to_string()
+    };
+    let _ = writeln!(out, "  order     {}: {cost}", order.clause);
 }
 
 /// The nested views of a SQL view (`docs/design.md#nested-sql`): each

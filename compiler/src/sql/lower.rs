@@ -1356,6 +1356,7 @@ impl<'a> Lowering<'a> {
             key_types: self.keys.iter().map(Key::ty).collect(),
             fields,
             shape,
+            order: None,
             span,
         };
         Ok((item, view))
@@ -1634,6 +1635,7 @@ impl<'a> Lowering<'a> {
             fields.push(ViewField {
                 sql: e.to_string(),
                 name: Ident::new(&field_name, span),
+                column: base.to_lowercase(),
                 value,
             });
         }

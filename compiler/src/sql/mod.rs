@@ -23,6 +23,7 @@
 mod expr;
 pub mod lower;
 mod nest;
+pub mod order;
 pub mod row;
 mod span;
 pub mod types;
@@ -72,6 +73,9 @@ pub struct ViewField {
     pub sql: String,
     /// The field's name (the select item's alias, column or aggregate).
     pub name: Ident,
+    /// The select item's column name in SQL, in lower case: its alias, the
+    /// column it selects, or the name SQL gives an expression.
+    pub column: String,
     /// Its value, read off the group's key and payload, its type, and
     /// whether it can be SQL's NULL (`None`).
     pub value: row::Typed,
@@ -113,6 +117,8 @@ pub struct SqlView {
     pub fields: Vec<ViewField>,
     /// How its rows are keyed.
     pub shape: ViewShape,
+    /// Its ORDER BY, LIMIT and OFFSET, if any.
+    pub order: Option<order::Order>,
     /// Where the view is named.
     pub span: Span,
 }
@@ -297,15 +303,9 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                         spans.error(name_ident.span, format!("`{view_name}` is declared twice"))
                     );
                 }
-                if let Some(loc) = order_by_or_limit {
-                    return Err(spans.error(
-                        loc,
-                        "ORDER BY, LIMIT and OFFSET are not supported: a view is maintained as an unordered set of groups",
-                    ));
-                }
                 let select = with_column_names(select, &create.columns, spans)?;
                 let sql = statement.to_string();
-                let view = nest::view(
+                let mut view = nest::view(
                     spans,
                     &tables,
                     &declared,
@@ -314,10 +314,18 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                     &select,
                     &sql,
                 )?;
+                let w = &view.wrapper;
+                view.wrapper.order = order::order(query, &select, &w.fields, w.shape, spans)?;
                 declared.push(nest::Declared {
                     name: view_name,
                     select,
                     sql,
+                    window: view
+                        .wrapper
+                        .order
+                        .as_ref()
+                        .filter(|o| o.is_window())
+                        .and(order_by_or_limit),
                 });
                 views.push(view);
             }

@@ -41,6 +41,8 @@ mod decimal;
 mod double;
 mod null;
 #[doc(hidden)]
+pub mod order;
+#[doc(hidden)]
 pub mod rows;
 mod text;
 mod view;
@@ -49,6 +51,7 @@ pub use date::Date;
 pub use decimal::Decimal;
 pub use double::Double;
 pub use null::{and, or};
+pub use order::{Order, OrderKey};
 pub use text::{FromSqlText, like, read_field, substring};
 pub use view::{TextRetract, TextView};
 

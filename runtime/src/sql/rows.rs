@@ -176,7 +176,7 @@ macro_rules! __sql_nested_view {
 
             $($crate::__sql_nested_view!(@table $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert $(/ $delete)?);)+
 
-            $crate::__sql_view!(@reading $shape, $key, $row, $rule);
+            $crate::__sql_view!(@reading $shape unordered, $key, $row, $rule);
 
             /// The maintained rule this nested view lowered to.
             pub fn rule(&self) -> &$rule {
@@ -366,7 +366,7 @@ macro_rules! __sql_view {
     // Under inserts and deletes.
     (
         $name:ident = $sql_name:literal, $sql:literal over $rule:ident;
-        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?, $order:ident;
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
             ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
@@ -374,7 +374,7 @@ macro_rules! __sql_view {
         ),+ $(,)? }
     ) => {
         $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
-            rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?;
+            rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?, $order;
             change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
             retract {
                 fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
@@ -399,7 +399,9 @@ macro_rules! __sql_view {
                     $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                         ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
                     );)?)+
-                    self.rule.$delete($($col),+)
+                    let result = self.rule.$delete($($col),+);
+                    $crate::__sql_view!(@after $order self);
+                    result
                 }
             )+
 
@@ -438,7 +440,7 @@ macro_rules! __sql_view {
     // Under inserts only.
     (
         $name:ident = $sql_name:literal, $sql:literal over $rule:ident;
-        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?, $order:ident;
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
             ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
@@ -446,7 +448,7 @@ macro_rules! __sql_view {
         ),+ $(,)? }
     ) => {
         $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
-            rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?;
+            rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?, $order;
             change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
             retract {}
         );
@@ -470,7 +472,7 @@ macro_rules! __sql_view {
     };
     (@common
         $name:ident = $sql_name:literal, $sql:literal over $rule:ident;
-        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
+        rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?, $order:ident;
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
             ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
@@ -487,7 +489,7 @@ macro_rules! __sql_view {
 
             /// An empty database.
             pub fn new() -> Self {
-                $name { rule: $rule::new(), changes_started: false }
+                $crate::__sql_view!(@new $order $name $rule)
             }
 
             $(
@@ -498,11 +500,12 @@ macro_rules! __sql_view {
                     $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                         ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
                     );)?)+
-                    self.rule.$insert($($col),+)
+                    self.rule.$insert($($col),+);
+                    $crate::__sql_view!(@after $order self);
                 }
             )+
 
-            $crate::__sql_view!(@reading $shape, $key, $row, $rule);
+            $crate::__sql_view!(@reading $shape $order, $key, $row, $rule);
 
             /// Inserts one row given as text: one field per column, in the
             /// order of `CREATE TABLE`, each read by its column's type
@@ -556,7 +559,10 @@ macro_rules! __sql_view {
             ) -> $crate::sql::rows::TextChanges {
                 $name::text_changes(self)
             }
+            $crate::__sql_view!(@order_of $order);
         }
+
+        $crate::__sql_view!(@ranking $order $name $rule);
 
         #[doc = ::core::concat!(
             " A row of a table [`", ::core::stringify!($name),
@@ -610,7 +616,7 @@ macro_rules! __sql_view {
                 <$rule as $crate::View>::is_empty(&self.rule)
             }
             fn changes(&mut self) -> impl ::core::iter::Iterator<Item = ($key, $payload, $payload)> + '_ {
-                <$rule as $crate::View>::changes(&mut self.rule)
+                $crate::__sql_view!(@payload_changes $order self $rule)
             }
             $($retract)*
         }
@@ -651,7 +657,108 @@ macro_rules! __sql_view {
             }
         }
     };
-    (@reading keyless, $key:ty, $row:ident, $rule:ident) => {
+    // What ORDER BY, LIMIT and OFFSET add (`sorted`: ORDER BY alone,
+    // sorted at reading; `ranked`: LIMIT or OFFSET, kept in order): at
+    // `new()`, after each update, in `View::changes`, `TextView::order`
+    // and the access `ivm::sql::order` reads the ordered rows through.
+    (@new ranked $name:ident $rule:ident) => {{
+        let mut view = $name {
+            rule: $rule::new(),
+            changes_started: false,
+            ranked: ::core::default::Default::default(),
+        };
+        $crate::sql::order::rank(&mut view);
+        view
+    }};
+    (@new $order:ident $name:ident $rule:ident) => {
+        $name { rule: $rule::new(), changes_started: false }
+    };
+    (@after ranked $this:tt) => {
+        $crate::sql::order::rank($this)
+    };
+    (@after $order:ident $this:tt) => {};
+    (@payload_changes ranked $this:tt $rule:ident) => {
+        $crate::sql::order::payload_changes($this)
+    };
+    (@payload_changes $order:ident $this:tt $rule:ident) => {
+        <$rule as $crate::View>::changes(&mut $this.rule)
+    };
+    (@order_of unordered) => {};
+    (@order_of $order:ident) => {
+        fn order(&self) -> ::core::option::Option<$crate::sql::Order> {
+            ::core::option::Option::Some(<Self as $crate::sql::order::Ordered>::ORDER)
+        }
+    };
+    (@ranking ranked $name:ident $rule:ident) => {
+        impl $crate::sql::order::Ranking for $name {
+            fn ranked(&self) -> &$crate::sql::order::Ranked<Self> {
+                &self.ranked
+            }
+            fn parts(&mut self) -> (&mut $rule, &mut $crate::sql::order::Ranked<Self>) {
+                (&mut self.rule, &mut self.ranked)
+            }
+        }
+    };
+    (@ranking $order:ident $name:ident $rule:ident) => {};
+    (@reading $shape:ident sorted, $key:ty, $row:ident, $rule:ident) => {
+        /// The rows in ORDER BY order (ties broken by the select items
+        /// in order), each with its group key: sorted at each call,
+        /// O(n log n); a bag's each distinct row once.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $row)> + '_ {
+            $crate::sql::order::sorted(self).into_iter().map(|(key, row, _)| (key, row))
+        }
+        /// Every row rendered as text, its select items in order
+        /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+        /// for SQL's NULL), in ORDER BY order; a bag's row once per copy.
+        pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+            $crate::sql::order::sorted_text_rows(self)
+        }
+        $crate::__sql_view!(@groups $key, $row, $rule);
+    };
+    (@reading $shape:ident ranked, $key:ty, $row:ident, $rule:ident) => {
+        /// The rows of the window (LIMIT and OFFSET) in ORDER BY order,
+        /// each with its group key: O(offset + limit); a bag's each
+        /// distinct row once.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $row)> + '_ {
+            $crate::sql::order::iter(self)
+        }
+        /// The row of one group, `None` unless it is in the window.
+        pub fn get(&self, key: &$key) -> ::core::option::Option<$row> {
+            $crate::sql::order::get(self, key)
+        }
+        /// The number of distinct rows in the window.
+        pub fn len(&self) -> usize {
+            $crate::sql::order::len(self)
+        }
+        /// Whether the window has no rows.
+        pub fn is_empty(&self) -> bool {
+            self.len() == 0
+        }
+        /// The rows that entered, left or changed within the window since
+        /// the previous call: each group's key with its row then and now
+        /// (`None` outside the window); the first call reports every row
+        /// of the window. O(offset + limit) per call.
+        pub fn changes(
+            &mut self,
+        ) -> impl ::core::iter::Iterator<Item = ($key, ::core::option::Option<$row>, ::core::option::Option<$row>)> + '_ {
+            $crate::sql::order::changes(self)
+        }
+        /// The window's rows rendered as text, its select items in order
+        /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+        /// for SQL's NULL), in ORDER BY order; a bag's row once per copy.
+        pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+            $crate::sql::order::text_rows(self)
+        }
+        /// [`changes`](Self::changes) as text: the rows that left the
+        /// window and the rows that entered it (a bag's row once per copy
+        /// there), each rendered as `text_rows` renders it.
+        pub fn text_changes(
+            &mut self,
+        ) -> $crate::sql::rows::TextChanges {
+            $crate::sql::order::text_changes(self)
+        }
+    };
+    (@reading keyless unordered, $key:ty, $row:ident, $rule:ident) => {
         /// The view's one row (a view without GROUP BY always has one,
         /// as in SQL), under the key `()`.
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ((), $row)> + '_ {
@@ -691,13 +798,25 @@ macro_rules! __sql_view {
             $crate::sql::rows::keyless_text_changes(self)
         }
     };
-    (@reading $shape:ident, $key:ty, $row:ident, $rule:ident) => {
+    (@reading $shape:ident unordered, $key:ty, $row:ident, $rule:ident) => {
         /// The rows, each with its group key (the GROUP BY values, in
         /// order); a bag's each distinct row once (`text_rows` lists a
         /// row once per copy).
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $row)> + '_ {
             $crate::sql::rows::iter(self)
         }
+        /// Every row rendered as text, its select items in order
+        /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
+        /// for SQL's NULL), in no particular order of rows; a bag's row
+        /// once per copy.
+        pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
+            $crate::sql::rows::text_rows(self)
+        }
+        $crate::__sql_view!(@groups $key, $row, $rule);
+    };
+    // The reading of a grouped view or a bag, but for `iter` and
+    // `text_rows`, whose order of rows differs.
+    (@groups $key:ty, $row:ident, $rule:ident) => {
         /// The row of one group, `None` when the group has no rows.
         pub fn get(&self, key: &$key) -> ::core::option::Option<$row> {
             $crate::sql::rows::get(self, key)
@@ -718,13 +837,6 @@ macro_rules! __sql_view {
             &mut self,
         ) -> impl ::core::iter::Iterator<Item = ($key, ::core::option::Option<$row>, ::core::option::Option<$row>)> + '_ {
             $crate::sql::rows::changes(self)
-        }
-        /// Every row rendered as text, its select items in order
-        /// (numbers as Rust prints them, dates as `yyyy-mm-dd`, `NULL`
-        /// for SQL's NULL), in no particular order of rows; a bag's row
-        /// once per copy.
-        pub fn text_rows(&self) -> ::std::vec::Vec<::std::vec::Vec<::std::string::String>> {
-            $crate::sql::rows::text_rows(self)
         }
         /// [`changes`](Self::changes) as text: the rows that went and the
         /// rows that came (a bag's row once per copy), each rendered as

@@ -2,6 +2,7 @@
 //! written in SQL, as traits, so that a loader, a test against another
 //! database or a tool is written once over any view.
 
+use super::Order;
 use crate::Result;
 
 /// A view written in SQL, read and fed as text: what every struct that
@@ -46,6 +47,13 @@ pub trait TextView {
     /// [`text_rows`](Self::text_rows) renders them: applied to the rows of
     /// the previous call, they give the rows now.
     fn text_changes(&mut self) -> (Vec<Vec<String>>, Vec<Vec<String>>);
+
+    /// The view's ORDER BY, LIMIT and OFFSET, `None` without them: how
+    /// [`text_rows`](Self::text_rows) orders its rows, and which of them
+    /// it lists.
+    fn order(&self) -> Option<Order> {
+        None
+    }
 }
 
 /// A view written in SQL that takes deletes (every view but those

@@ -17,6 +17,7 @@ use crate::sql::types::SqlType;
 use crate::sql::{SqlView, ViewShape, ViewTable};
 
 mod nested;
+mod order;
 mod row;
 
 pub use nested::{base_tables, composite, name as composite_name};
@@ -46,12 +47,20 @@ pub fn wrapper(view: &SqlView, deletes: bool, program: Option<&Program>) -> Toke
         .enumerate()
         .map(|(i, t)| table(t, i, deletes, route(t, program)));
     let parts = parts(view, &row);
+    let ordered = view.order.as_ref().map(|o| order::ordered(view, o, &row));
+    let order = match &view.order {
+        None => quote! { unordered },
+        Some(o) if o.is_window() => quote! { ranked },
+        Some(_) => quote! { sorted },
+    };
     quote! {
         #parts
 
+        #ordered
+
         ::ivm::__private::sql_view! {
             #name = #sql_name, #sql over #rule;
-            rows #row { #(#field_names),* }, key = #key, payload = #payload, #shape;
+            rows #row { #(#field_names),* }, key = #key, payload = #payload, #shape, #order;
             change #change { #(#tables),* }
         }
     }
@@ -152,6 +161,25 @@ fn structs(view: &SqlView, row: &Ident) -> TokenStream {
         format!(" The SQL view `{sql_name}`, kept fresh under single-row inserts and deletes:");
     let sql_doc = format!(" ```sql\n {sql}\n ```");
     let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
+    let window = view.order.as_ref().filter(|o| o.is_window());
+    let ranked = window.map(|o| {
+        let doc = format!(
+            " Every row in the view's order, for its window `{}`: fed the groups that changed after each update.",
+            o.describe(&view.fields)
+        );
+        quote! {
+            #[doc = #doc]
+            ranked: ::ivm::sql::order::Ranked<#name>,
+        }
+    });
+    let state = match window {
+        Some(_) => quote! {
+            ::ivm::__private::impl_state!(#name { rule } fresh { changes_started, ranked } then(::ivm::sql::order::rank));
+        },
+        None => quote! {
+            ::ivm::__private::impl_state!(#name { rule } fresh { changes_started });
+        },
+    };
     let field_defs = view.fields.iter().map(|f| {
         let (field, ty) = (&f.name, Reader::field_type(f));
         let doc = if f.value.nullable {
@@ -169,9 +197,10 @@ fn structs(view: &SqlView, row: &Ident) -> TokenStream {
             rule: #rule,
             /// Whether `changes()` or `text_changes()` was called.
             changes_started: bool,
+            #ranked
         }
 
-        ::ivm::__private::impl_state!(#name { rule } fresh { changes_started });
+        #state
 
         #[doc = #row_doc]
         #[derive(Debug, Clone, PartialEq)]

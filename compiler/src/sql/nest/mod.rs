@@ -61,6 +61,9 @@ pub struct Declared {
     pub select: Select,
     /// Its statement, as a later view that reads it quotes it.
     pub sql: String,
+    /// Where its LIMIT or OFFSET is, if it has one: a view that reads it
+    /// would read all its rows, so none may.
+    pub window: Option<Loc>,
 }
 
 /// A piece of the view being lowered.
@@ -318,6 +321,12 @@ impl Nest<'_> {
                 let Some(declared) = self.declared.iter().find(|d| d.name == n) else {
                     return Ok(());
                 };
+                if declared.window.is_some() {
+                    return Err(self.spans.error(
+                        loc,
+                        format!("view `{n}` keeps a window of its rows (LIMIT or OFFSET), which a view that reads it would not see: declare the window on the view that reads it, or drop it from `{n}`"),
+                    ));
+                }
                 let p = match self
                     .pieces
                     .iter()

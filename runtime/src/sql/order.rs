@@ -1,0 +1,397 @@
+//! ORDER BY, LIMIT and OFFSET of a view written in SQL
+//! (`docs/design.md#order-by-and-limit`).
+//!
+//! A view's rows are maintained as an unordered set of groups; ORDER BY
+//! is a total order on its rows ([`Ordered::order`]): the ORDER BY items,
+//! then every select item ascending, so ties break the same way on every
+//! run. Two ways to read in that order:
+//!
+//! - **ORDER BY alone** sorts at reading: `iter()` and `text_rows()` cost
+//!   O(n log n) for n rows, and updates nothing more.
+//! - **LIMIT or OFFSET** keeps the rows in an ordered map ([`Ranked`]),
+//!   fed after each update with the groups whose rows changed: O(log n)
+//!   per changed row. Reading the window costs O(offset + limit), and
+//!   `changes()` reports the rows that entered, left or changed within it
+//!   since the previous call.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::hash::Hash;
+
+use super::rows::{Change, Key, Payload, Rows, TextChanges};
+use crate::changes::Changes;
+use crate::index::{HashMap, new_map};
+use crate::{Semiring, View};
+
+/// One ORDER BY item of a view: which select item, which way, and where
+/// NULL goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderKey {
+    /// The select item, counted from 0.
+    pub column: usize,
+    /// `DESC`.
+    pub descending: bool,
+    /// Whether NULL comes before every value. By default NULL is the
+    /// smallest value, as in SQLite: first under `ASC`, last under `DESC`;
+    /// `NULLS FIRST` and `NULLS LAST` say otherwise.
+    pub nulls_first: bool,
+}
+
+/// A view's ORDER BY, LIMIT and OFFSET, as [`TextView::order`] reports
+/// them.
+///
+/// [`TextView::order`]: super::TextView::order
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The ORDER BY items, in order (none for a bare LIMIT, whose rows
+    /// are then in the order of their select items).
+    pub keys: &'static [OrderKey],
+    /// `LIMIT k`: at most k rows.
+    pub limit: Option<u64>,
+    /// `OFFSET m`: the first m rows are skipped.
+    pub offset: u64,
+}
+
+impl Order {
+    /// Whether only a window of the ordered rows is the view's: LIMIT or
+    /// OFFSET, kept in a [`Ranked`].
+    pub fn is_window(&self) -> bool {
+        self.limit.is_some() || self.offset > 0
+    }
+}
+
+/// A view with ORDER BY (or LIMIT): the order of its rows, which generated
+/// code writes.
+pub trait Ordered: Rows {
+    /// The view's ORDER BY, LIMIT and OFFSET.
+    const ORDER: Order;
+
+    /// How two rows compare: by the ORDER BY items, then by every select
+    /// item ascending (NULL first).
+    fn order(a: &Self::Row, b: &Self::Row) -> Ordering;
+}
+
+/// A view with LIMIT or OFFSET: its [`Ranked`] beside its rule.
+pub trait Ranking: Ordered + Sized {
+    /// The ordered rows.
+    fn ranked(&self) -> &Ranked<Self>;
+    /// The rule and the ordered rows, to feed one from the other.
+    fn parts(&mut self) -> (&mut Self::Rule, &mut Ranked<Self>);
+}
+
+/// `a` against `b` where `NULLS LAST` puts NULL after every value of an
+/// ascending order (or `NULLS FIRST` before every value of a descending
+/// one, with the arguments swapped): what generated comparators call where
+/// the default placement of NULL is overridden.
+pub fn nulls_last<T: Ord>(a: &Option<T>, b: &Option<T>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => a.cmp(b),
+        (a, b) => a.is_none().cmp(&b.is_none()),
+    }
+}
+
+/// A row of the ordered map: compared by the view's order, then by its
+/// group key (two groups may read as the same row).
+struct Entry<V: Ordered> {
+    row: V::Row,
+    key: Key<V>,
+}
+
+impl<V: Ordered> Ord for Entry<V>
+where
+    Key<V>: Ord,
+{
+    fn cmp(&self, other: &Self) -> Ordering {
+        V::order(&self.row, &other.row).then_with(|| self.key.cmp(&other.key))
+    }
+}
+
+impl<V: Ordered> PartialOrd for Entry<V>
+where
+    Key<V>: Ord,
+{
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<V: Ordered> PartialEq for Entry<V>
+where
+    Key<V>: Ord,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<V: Ordered> Eq for Entry<V> where Key<V>: Ord {}
+
+/// The rows of a view with LIMIT or OFFSET in their order, each with its
+/// copies (1 but in a bag), fed by [`rank`] after every update; and what
+/// the view's `changes()` and `ivm::View::changes` report from, since
+/// [`rank`] reads the rule's changes itself.
+pub struct Ranked<V: Ordered> {
+    /// Every row, in order, with its copies.
+    rows: BTreeMap<Entry<V>, i64>,
+    /// The window as of the previous `changes()` call: `None` before the
+    /// first.
+    shown: Option<Vec<(Key<V>, V::Row, i64)>>,
+    /// The rule's payloads at the previous `ivm::View::changes` call, at
+    /// the groups changed since.
+    journal: Changes<Key<V>, Payload<V>>,
+}
+
+impl<V: Ordered> Default for Ranked<V> {
+    fn default() -> Self {
+        Ranked {
+            rows: BTreeMap::new(),
+            shown: None,
+            journal: Changes::default(),
+        }
+    }
+}
+
+impl<V: Ordered> Ranked<V>
+where
+    Key<V>: Ord + Clone + Hash,
+{
+    /// Moves group `key` from its row under payload `then` to its row
+    /// under `now`: O(log n).
+    fn moved(&mut self, key: Key<V>, then: &Payload<V>, now: &Payload<V>) {
+        let copies = |payload: &Payload<V>| {
+            if payload.is_zero() {
+                0
+            } else {
+                V::copies(payload)
+            }
+        };
+        if copies(then) > 0 {
+            let gone = Entry {
+                row: V::row(&key, then),
+                key: key.clone(),
+            };
+            self.rows.remove(&gone);
+        }
+        let copies = copies(now);
+        if copies > 0 {
+            let row = V::row(&key, now);
+            self.rows.insert(Entry { row, key }, copies);
+        }
+    }
+
+    /// The window's rows in order, each with its copies in the window (a
+    /// bag's row at the window's edge may have only some of them there):
+    /// O(offset + limit).
+    fn window(&self) -> impl Iterator<Item = (&Key<V>, &V::Row, i64)> + '_ {
+        let Order { offset, limit, .. } = V::ORDER;
+        let (mut skip, mut left) = (offset, limit.unwrap_or(u64::MAX));
+        let mut rows = self.rows.iter();
+        std::iter::from_fn(move || {
+            while left > 0 {
+                let (entry, &copies) = rows.next()?;
+                let copies = copies.unsigned_abs();
+                let skipped = skip.min(copies);
+                skip -= skipped;
+                let taken = (copies - skipped).min(left);
+                if taken > 0 {
+                    left -= taken;
+                    return Some((&entry.key, &entry.row, taken as i64));
+                }
+            }
+            None
+        })
+    }
+}
+
+/// Feeds the groups whose payload changed since the previous call to the
+/// view's ordered rows: what every update of a view with LIMIT or OFFSET
+/// ends with, and what builds them at the start (from an empty rule) and
+/// after a restore (the rule's first `changes()` reports every group).
+pub fn rank<V: Ranking>(view: &mut V)
+where
+    Key<V>: Ord + Clone + Hash,
+{
+    let (rule, ranked) = view.parts();
+    for (key, then, now) in rule.changes() {
+        ranked.journal.note(&key, || then.clone());
+        ranked.moved(key, &then, &now);
+    }
+}
+
+/// The window's rows in order, each with its group key.
+pub fn iter<V: Ranking>(view: &V) -> impl Iterator<Item = (Key<V>, V::Row)> + '_
+where
+    Key<V>: Ord + Clone + Hash,
+    V::Row: Clone,
+{
+    view.ranked()
+        .window()
+        .map(|(key, row, _)| (key.clone(), row.clone()))
+}
+
+/// The row of one group, `None` unless it is in the window.
+pub fn get<V: Ranking>(view: &V, key: &Key<V>) -> Option<V::Row>
+where
+    Key<V>: Ord + Clone + Hash,
+    V::Row: Clone,
+{
+    view.ranked()
+        .window()
+        .find(|(k, ..)| *k == key)
+        .map(|(_, row, _)| row.clone())
+}
+
+/// The number of distinct rows in the window.
+pub fn len<V: Ranking>(view: &V) -> usize
+where
+    Key<V>: Ord + Clone + Hash,
+{
+    view.ranked().window().count()
+}
+
+/// The window's rows as text, in order, a bag's once per copy.
+pub fn text_rows<V: Ranking>(view: &V) -> Vec<Vec<String>>
+where
+    Key<V>: Ord + Clone + Hash,
+{
+    let mut rows = Vec::new();
+    for (_, row, copies) in view.ranked().window() {
+        let text = V::text(row);
+        for _ in 0..copies {
+            rows.push(text.clone());
+        }
+    }
+    rows
+}
+
+/// The groups whose row entered, left or changed within the window since
+/// the previous call (every row of the window, at the first), each with
+/// its row and copies then and now: O(limit) per call.
+fn window_changes<V: Ranking>(view: &mut V) -> Vec<(Key<V>, Shown<V>, Shown<V>)>
+where
+    Key<V>: Ord + Clone + Hash,
+    V::Row: Clone + PartialEq,
+{
+    let now: Vec<(Key<V>, V::Row, i64)> = view
+        .ranked()
+        .window()
+        .map(|(key, row, copies)| (key.clone(), row.clone(), copies))
+        .collect();
+    let (_, ranked) = view.parts();
+    let then = ranked.shown.replace(now.clone()).unwrap_or_default();
+    let mut then: HashMap<Key<V>, (V::Row, i64)> = {
+        let mut map = new_map();
+        map.extend(
+            then.into_iter()
+                .map(|(key, row, copies)| (key, (row, copies))),
+        );
+        map
+    };
+    let mut out = Vec::new();
+    for (key, row, copies) in now {
+        match then.remove(&key) {
+            Some(was) if was.0 == row && was.1 == copies => {}
+            was => out.push((key, was, Some((row, copies)))),
+        }
+    }
+    out.extend(then.into_iter().map(|(key, was)| (key, Some(was), None)));
+    out
+}
+
+/// A group's row and copies in the window, `None` where it is not there.
+type Shown<V> = Option<(<V as Rows>::Row, i64)>;
+
+/// The rows that entered, left or changed within the window since the
+/// previous call, each group's key with its row then and now (`None`
+/// outside the window).
+pub fn changes<V: Ranking>(view: &mut V) -> impl Iterator<Item = Change<V>>
+where
+    Key<V>: Ord + Clone + Hash,
+    V::Row: Clone + PartialEq,
+{
+    window_changes(view)
+        .into_iter()
+        .map(|(key, then, now)| (key, then.map(|s| s.0), now.map(|s| s.0)))
+}
+
+/// [`changes`] as text: the rows that left the window and the rows that
+/// entered it (a bag's once per copy there).
+pub fn text_changes<V: Ranking>(view: &mut V) -> TextChanges
+where
+    Key<V>: Ord + Clone + Hash,
+    V::Row: Clone + PartialEq,
+{
+    let (mut gone, mut came) = (Vec::new(), Vec::new());
+    for (_, then, now) in window_changes(view) {
+        for (shown, into) in [(then, &mut gone), (now, &mut came)] {
+            if let Some((row, copies)) = shown {
+                let text = V::text(&row);
+                for _ in 0..copies {
+                    into.push(text.clone());
+                }
+            }
+        }
+    }
+    (gone, came)
+}
+
+/// `ivm::View::changes` of a view with LIMIT or OFFSET: the groups of its
+/// whole result (before ORDER BY and LIMIT, as its `ivm::View::iter`)
+/// whose payload changed since the previous call, from a journal that
+/// [`rank`] keeps once this was called.
+pub fn payload_changes<V: Ranking>(
+    view: &mut V,
+) -> impl Iterator<Item = (Key<V>, Payload<V>, Payload<V>)>
+where
+    Key<V>: Ord + Clone + Hash,
+{
+    let (rule, ranked) = view.parts();
+    let rule = &*rule;
+    let out: Vec<_> = match ranked.journal.take_journal() {
+        None => rule
+            .iter()
+            .map(|(key, now)| (key, Payload::<V>::zero(), now))
+            .collect(),
+        Some(noted) => noted
+            .into_iter()
+            .filter_map(|(key, then)| {
+                let now = rule.get(&key);
+                (then != now).then_some((key, then, now))
+            })
+            .collect(),
+    };
+    out.into_iter()
+}
+
+/// The rows of a view with ORDER BY (and no LIMIT or OFFSET) in order,
+/// each with its group key: sorted at each call, O(n log n).
+pub fn sorted<V: Ordered>(view: &V) -> Vec<(Key<V>, V::Row, i64)>
+where
+    Key<V>: Ord,
+{
+    let mut rows: Vec<(Key<V>, V::Row, i64)> = view
+        .rule()
+        .iter()
+        .map(|(key, payload)| {
+            let row = V::row(&key, &payload);
+            (key, row, V::copies(&payload))
+        })
+        .collect();
+    rows.sort_by(|a, b| V::order(&a.1, &b.1).then_with(|| a.0.cmp(&b.0)));
+    rows
+}
+
+/// [`sorted`] as text, a bag's row once per copy.
+pub fn sorted_text_rows<V: Ordered>(view: &V) -> Vec<Vec<String>>
+where
+    Key<V>: Ord,
+{
+    let mut rows = Vec::new();
+    for (_, row, copies) in sorted(view) {
+        let text = V::text(&row);
+        for _ in 0..copies {
+            rows.push(text.clone());
+        }
+    }
+    rows
+}

@@ -460,7 +460,10 @@ fn compare(db: &Connection, view: &dyn TextRetract, select: &str) -> Result<(), 
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     let theirs = match &order {
-        Some(order) => window(theirs, order),
+        Some(order) => window(theirs.into_iter().map(|r| (r, ())).collect(), order)
+            .into_iter()
+            .map(|(r, ())| r)
+            .collect(),
         None => sorted(theirs),
     };
     let agree = ours.len() == theirs.len()
@@ -488,17 +491,32 @@ fn unordered<'a>(select: &'a str, order: &Order) -> &'a str {
     cut.map_or(select, |at| &select[..at])
 }
 
+/// SQLite's rows of a view with ORDER BY, LIMIT or OFFSET (queried
+/// without them) as the view lists them: sorted by `order` and cut to its
+/// window, as [`compare`] takes them. Numbers order to six decimals, where
+/// SQLite's doubles and exact decimals agree.
+pub fn in_order(rows: Vec<Vec<Value>>, order: &Order) -> Vec<Vec<Value>> {
+    let cells = rows
+        .into_iter()
+        .map(|r| (r.iter().cloned().map(Cell::sqlite).collect(), r));
+    window(cells.collect(), order)
+        .into_iter()
+        .map(|(_, values)| values)
+        .collect()
+}
+
 /// Rows sorted by `order` (its keys, then every column ascending), NULL
-/// the smallest value unless a key moves it, and cut to its window.
-fn window(mut rows: Vec<Vec<Cell>>, order: &Order) -> Vec<Vec<Cell>> {
-    let width = rows.first().map_or(0, Vec::len);
+/// the smallest value unless a key moves it, and cut to its window; each
+/// row's cells beside whatever `T` goes with them.
+fn window<T>(mut rows: Vec<(Vec<Cell>, T)>, order: &Order) -> Vec<(Vec<Cell>, T)> {
+    let width = rows.first().map_or(0, |r| r.0.len());
     let ties = (0..width).map(|column| OrderKey {
         column,
         descending: false,
         nulls_first: true,
     });
     let keys: Vec<OrderKey> = order.keys.iter().copied().chain(ties).collect();
-    rows.sort_by(|a, b| {
+    rows.sort_by(|(a, _), (b, _)| {
         keys.iter()
             .map(|k| Cell::order(&a[k.column], &b[k.column], k))
             .find(|o| o.is_ne())

@@ -154,14 +154,39 @@ sql_error!(
     "DISTINCT in an aggregate is supported where every aggregate of the view is"
 );
 sql_error!(
-    order_by,
-    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY cust ORDER BY cust;",
-    "ORDER BY, LIMIT and OFFSET are not supported"
+    order_by_unselected,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY cust ORDER BY SUM(total) DESC;",
+    "ORDER BY `SUM(total)` is not a select item"
 );
 sql_error!(
-    limit,
-    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY cust LIMIT 10;",
-    "ORDER BY, LIMIT and OFFSET are not supported"
+    order_by_position_out_of_range,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY cust ORDER BY 3;",
+    "a position in the select list is from 1 to 2"
+);
+sql_error!(
+    limit_not_a_number,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY cust ORDER BY cust LIMIT 2 + 3;",
+    "LIMIT takes a whole number"
+);
+sql_error!(
+    offset_of_one_row,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders ORDER BY 1 LIMIT 1 OFFSET 1;",
+    "a view without GROUP BY has exactly one row"
+);
+sql_error!(
+    fetch_with_ties,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders GROUP BY cust ORDER BY 2 FETCH FIRST 3 ROWS WITH TIES;",
+    "FETCH .. WITH TIES and FETCH .. PERCENT are not supported"
+);
+sql_error!(
+    limit_in_a_subquery,
+    "CREATE VIEW v AS SELECT COUNT(*) FROM (SELECT cust FROM orders ORDER BY cust LIMIT 3) AS top;",
+    "ORDER BY and LIMIT are not supported in a subquery"
+);
+sql_error!(
+    reads_a_limited_view,
+    "CREATE VIEW top AS SELECT cust, COUNT(*) AS n FROM orders GROUP BY cust ORDER BY n DESC LIMIT 3;\nCREATE VIEW v AS SELECT COUNT(*) FROM top;",
+    "view `top` keeps a window of its rows (LIMIT or OFFSET)"
 );
 sql_error!(
     unknown_table,

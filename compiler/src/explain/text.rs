@@ -53,7 +53,7 @@ fn order(out: &mut String, r: &Report) {
     let cost = if order.window {
         let changes = super::changes(r).unwrap_or("rejected");
         format!(
-            "every row kept in an ordered map, fed the groups that changed after each update: O(log n) per changed row (n rows), plus the rule's changes ({changes}); the window read in O(offset + limit)"
+            "rows kept in order in a map, O(log n) per changed row (n rows) after each update reads the rule's changes ({changes}); the window read in O(offset + limit)"
         )
     } else {
         "sorted at reading, O(n log n) for n rows; updates pay nothing for it".to_string()

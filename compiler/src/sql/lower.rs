@@ -1973,7 +1973,7 @@ fn subquery_select(query: &sqlparser::ast::Query) -> Result<&Select, Failure> {
     {
         return Err((
             query.span(),
-            "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
+            "WITH, ORDER BY and LIMIT are not supported in a subquery: its rows are a set to the query that reads it; order and limit the view itself".to_string(),
         ));
     }
     let sqlparser::ast::SetExpr::Select(select) = &*query.body else {

@@ -164,7 +164,7 @@ fn resolve(query: &Query, names: &Names, shape: ViewShape) -> Result<Option<Orde
         // or drops it for good.
         if order.offset > 0 || order.limit == Some(0) {
             return Err((
-                query.span(),
+                window_span(query),
                 "a view without GROUP BY has exactly one row, which this LIMIT or OFFSET always drops: remove them".to_string(),
             ));
         }
@@ -263,7 +263,7 @@ fn window(query: &Query) -> Result<(Option<u64>, u64), Failure> {
     if let Some(fetch) = &query.fetch {
         if fetch.with_ties || fetch.percent {
             return Err((
-                query.span(),
+                window_span(query),
                 "FETCH .. WITH TIES and FETCH .. PERCENT are not supported: write FETCH FIRST n ROWS ONLY".to_string(),
             ));
         }
@@ -274,6 +274,18 @@ fn window(query: &Query) -> Result<(Option<u64>, u64), Failure> {
         limit = Some(limit.map_or(rows, |l| l.min(rows)));
     }
     Ok((limit, offset))
+}
+
+/// Where the window is written: the LIMIT clause, else FETCH's number,
+/// else the whole query.
+fn window_span(query: &Query) -> Loc {
+    let fetch = query.fetch.as_ref().and_then(|f| f.quantity.as_ref());
+    query
+        .limit_clause
+        .as_ref()
+        .map(Spanned::span)
+        .or_else(|| fetch.map(Spanned::span))
+        .unwrap_or_else(|| query.span())
 }
 
 /// A LIMIT's or OFFSET's whole number.

@@ -1067,7 +1067,7 @@ fn plain_select(query: &Query) -> Result<&Select, Failure> {
     {
         return Err((
             query.span(),
-            "WITH, ORDER BY and LIMIT are not supported in a subquery".to_string(),
+            "WITH, ORDER BY and LIMIT are not supported in a subquery: its rows are a set to the query that reads it; order and limit the view itself".to_string(),
         ));
     }
     match &*query.body {

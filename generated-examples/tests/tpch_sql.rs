@@ -1,6 +1,7 @@
 //! TPC-H Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 (and customers without
 //! orders), the nested Q2, Q11, Q15, Q17, Q18, Q20 and Q22, Q13's outer
-//! join and Q16's distinct count, written
+//! join, Q16's distinct count, Q7, Q8 and Q9 over their derived tables
+//! and Q19's OR of joins, written
 //! in SQL (`queries/tpch_sql.sql`), loaded
 //! through `insert_text` with generated data at two scale factors, agree
 //! with SQLite's answers over the same rows: after the load, after a part
@@ -15,9 +16,9 @@
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
 use ivm_generated_examples::tpch_sql::{
-    Revenue0, TpchIdleCustomers, TpchQ1, TpchQ2, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ11,
-    TpchQ12, TpchQ13, TpchQ14, TpchQ15, TpchQ16, TpchQ17, TpchQ17Wide, TpchQ18, TpchQ18Wide,
-    TpchQ20, TpchQ22,
+    Revenue0, TpchIdleCustomers, TpchQ1, TpchQ2, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8,
+    TpchQ8Wide, TpchQ9, TpchQ10, TpchQ11, TpchQ12, TpchQ13, TpchQ14, TpchQ15, TpchQ16, TpchQ17,
+    TpchQ17Wide, TpchQ18, TpchQ18Wide, TpchQ19, TpchQ19Wide, TpchQ20, TpchQ22,
 };
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -34,7 +35,93 @@ macro_rules! revenue0 {
 /// SQLite's spelling of each view's SELECT (the same query with its dates
 /// as text and its date arithmetic done, a view it reads written out),
 /// with the positions of the columns that order its rows.
-const SQLITE: [(&str, &[usize], &str); 21] = [
+const SQLITE: [(&str, &[usize], &str); 27] = [
+    (
+        "tpch_q8_wide",
+        &[0],
+        "SELECT o_year, SUM(CASE WHEN nation = 'BRAZIL' THEN volume ELSE 0 END) / SUM(volume)
+        FROM (
+            SELECT CAST(strftime('%Y', o_orderdate) AS INTEGER) AS o_year,
+                l_extendedprice * (1 - l_discount) AS volume, n2.n_name AS nation
+            FROM part, supplier, lineitem, orders, customer, nation n1, nation n2, region
+            WHERE p_partkey = l_partkey AND s_suppkey = l_suppkey AND l_orderkey = o_orderkey
+                AND o_custkey = c_custkey AND c_nationkey = n1.n_nationkey
+                AND n1.n_regionkey = r_regionkey AND r_name = 'AMERICA'
+                AND s_nationkey = n2.n_nationkey
+                AND o_orderdate BETWEEN '1995-01-01' AND '1996-12-31'
+                AND p_type LIKE '%STEEL') AS all_nations
+        GROUP BY o_year",
+    ),
+    (
+        "tpch_q19_wide",
+        &[],
+        "SELECT SUM(l_extendedprice * (1 - l_discount)) FROM lineitem, part
+        WHERE (p_partkey = l_partkey AND p_container LIKE 'SM%' AND l_quantity <= 30
+                AND l_shipmode IN ('AIR', 'AIR REG', 'MAIL'))
+            OR (p_partkey = l_partkey AND p_container LIKE 'MED%' AND p_size BETWEEN 1 AND 25
+                AND l_shipinstruct = 'DELIVER IN PERSON')
+            OR (p_partkey = l_partkey AND p_brand LIKE 'Brand#3%' AND l_quantity >= 20)",
+    ),
+    (
+        "tpch_q7",
+        &[0, 1, 2],
+        "SELECT supp_nation, cust_nation, l_year, SUM(volume) FROM (
+            SELECT n1.n_name AS supp_nation, n2.n_name AS cust_nation,
+                CAST(strftime('%Y', l_shipdate) AS INTEGER) AS l_year,
+                l_extendedprice * (1 - l_discount) AS volume
+            FROM supplier, lineitem, orders, customer, nation n1, nation n2
+            WHERE s_suppkey = l_suppkey AND o_orderkey = l_orderkey AND c_custkey = o_custkey
+                AND s_nationkey = n1.n_nationkey AND c_nationkey = n2.n_nationkey
+                AND ((n1.n_name = 'FRANCE' AND n2.n_name = 'GERMANY')
+                    OR (n1.n_name = 'GERMANY' AND n2.n_name = 'FRANCE'))
+                AND l_shipdate BETWEEN '1995-01-01' AND '1996-12-31') AS shipping
+        GROUP BY supp_nation, cust_nation, l_year",
+    ),
+    (
+        "tpch_q8",
+        &[0],
+        "SELECT o_year, SUM(CASE WHEN nation = 'BRAZIL' THEN volume ELSE 0 END) / SUM(volume)
+        FROM (
+            SELECT CAST(strftime('%Y', o_orderdate) AS INTEGER) AS o_year,
+                l_extendedprice * (1 - l_discount) AS volume, n2.n_name AS nation
+            FROM part, supplier, lineitem, orders, customer, nation n1, nation n2, region
+            WHERE p_partkey = l_partkey AND s_suppkey = l_suppkey AND l_orderkey = o_orderkey
+                AND o_custkey = c_custkey AND c_nationkey = n1.n_nationkey
+                AND n1.n_regionkey = r_regionkey AND r_name = 'AMERICA'
+                AND s_nationkey = n2.n_nationkey
+                AND o_orderdate BETWEEN '1995-01-01' AND '1996-12-31'
+                AND p_type = 'ECONOMY ANODIZED STEEL') AS all_nations
+        GROUP BY o_year",
+    ),
+    (
+        "tpch_q9",
+        &[0, 1],
+        "SELECT nation, o_year, SUM(amount) FROM (
+            SELECT n_name AS nation, CAST(strftime('%Y', o_orderdate) AS INTEGER) AS o_year,
+                l_extendedprice * (1 - l_discount) - ps_supplycost * l_quantity AS amount
+            FROM part, supplier, lineitem, partsupp, orders, nation
+            WHERE s_suppkey = l_suppkey AND ps_suppkey = l_suppkey AND ps_partkey = l_partkey
+                AND p_partkey = l_partkey AND o_orderkey = l_orderkey
+                AND s_nationkey = n_nationkey AND p_name LIKE '%green%') AS profit
+        GROUP BY nation, o_year",
+    ),
+    (
+        "tpch_q19",
+        &[],
+        "SELECT SUM(l_extendedprice * (1 - l_discount)) FROM lineitem, part
+        WHERE (p_partkey = l_partkey AND p_brand = 'Brand#12'
+                AND p_container IN ('SM CASE', 'SM BOX', 'SM PACK', 'SM PKG')
+                AND l_quantity >= 1 AND l_quantity <= 11 AND p_size BETWEEN 1 AND 5
+                AND l_shipmode IN ('AIR', 'AIR REG') AND l_shipinstruct = 'DELIVER IN PERSON')
+            OR (p_partkey = l_partkey AND p_brand = 'Brand#23'
+                AND p_container IN ('MED BAG', 'MED BOX', 'MED PKG', 'MED PACK')
+                AND l_quantity >= 10 AND l_quantity <= 20 AND p_size BETWEEN 1 AND 10
+                AND l_shipmode IN ('AIR', 'AIR REG') AND l_shipinstruct = 'DELIVER IN PERSON')
+            OR (p_partkey = l_partkey AND p_brand = 'Brand#34'
+                AND p_container IN ('LG CASE', 'LG BOX', 'LG PACK', 'LG PKG')
+                AND l_quantity >= 20 AND l_quantity <= 30 AND p_size BETWEEN 1 AND 15
+                AND l_shipmode IN ('AIR', 'AIR REG') AND l_shipinstruct = 'DELIVER IN PERSON')",
+    ),
     (
         "tpch_q16",
         &[0, 1, 2],
@@ -304,6 +391,12 @@ impl Copies {
                 Box::new(TpchQ22::new()),
                 Box::new(TpchQ13::new()),
                 Box::new(TpchQ16::new()),
+                Box::new(TpchQ7::new()),
+                Box::new(TpchQ8::new()),
+                Box::new(TpchQ9::new()),
+                Box::new(TpchQ19::new()),
+                Box::new(TpchQ8Wide::new()),
+                Box::new(TpchQ19Wide::new()),
             ],
             sql,
         }

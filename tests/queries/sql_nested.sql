@@ -119,3 +119,19 @@ CREATE VIEW star_beside_scalar WITH (intractable = 'allow') AS
 CREATE VIEW qualified_star_beside_scalar WITH (intractable = 'allow') AS
     SELECT x0.w * 2 AS k0, x0.* FROM u x0
     WHERE x0.y BETWEEN -2 AND 2 AND x0.x IN (SELECT MAX(y.b) FROM s y WHERE y.e = x0.k);
+
+-- What every branch of an OR shares is taken out of it (TPC-H Q19): the
+-- join written in each branch is a join, and a branch left with nothing
+-- makes the OR its shared part alone.
+CREATE VIEW or_shared_join WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*), SUM(t.g) FROM r, t
+    WHERE (r.a = t.a AND r.b > 2) OR (t.a = t.a AND r.a = t.a AND t.g < 0.5) OR (r.a = t.a AND t.h)
+    GROUP BY r.a;
+
+CREATE VIEW or_absorbed AS
+    SELECT r.b, COUNT(*) FROM r WHERE r.c > 1 OR (r.c > 1 AND r.a < 3) GROUP BY r.b;
+
+CREATE VIEW or_shared_subquery WITH (intractable = 'allow') AS
+    SELECT u.k, COUNT(*) FROM u
+    WHERE (u.x IN (SELECT b FROM r) AND u.w > 0) OR (u.x IN (SELECT b FROM r) AND u.y < 0)
+    GROUP BY u.k;

@@ -57,6 +57,9 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ScalarCorrelatedSelected::new()),
         Box::new(StarBesideScalar::new()),
         Box::new(QualifiedStarBesideScalar::new()),
+        Box::new(OrSharedJoin::new()),
+        Box::new(OrAbsorbed::new()),
+        Box::new(OrSharedSubquery::new()),
     ]
 }
 

@@ -283,6 +283,81 @@ pub(super) fn split_and(e: Expr, out: &mut Vec<Expr>) {
     }
 }
 
+/// The disjuncts of `e`, its `OR`s (and parentheses) taken apart.
+fn split_or(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Or,
+            right,
+        } => {
+            split_or(*left, out);
+            split_or(*right, out);
+        }
+        Expr::Nested(inner)
+            if matches!(
+                *inner,
+                Expr::BinaryOp {
+                    op: BinaryOperator::Or,
+                    ..
+                }
+            ) =>
+        {
+            split_or(*inner, out);
+        }
+        e => out.push(e),
+    }
+}
+
+/// A condition as conjuncts, with what every disjunct of an `OR` shares
+/// taken out of it: `(a = b AND x) OR (a = b AND y)` is `a = b AND (x OR
+/// y)`, so that a join written in each branch (TPC-H Q19) is a join, not
+/// a condition over the product. Both rewrites hold in SQL's three-valued
+/// logic, and a disjunct left with nothing makes the `OR` its shared part
+/// alone (`a OR (a AND y)` is `a`).
+pub(super) fn factor_or(e: Expr) -> Vec<Expr> {
+    let mut disjuncts = Vec::new();
+    split_or(e.clone(), &mut disjuncts);
+    if disjuncts.len() < 2 {
+        return vec![e];
+    }
+    let mut branches: Vec<Vec<Expr>> = disjuncts
+        .into_iter()
+        .map(|d| {
+            let mut conjuncts = Vec::new();
+            split_and(d, &mut conjuncts);
+            conjuncts
+        })
+        .collect();
+    let mut shared = Vec::new();
+    for c in branches[0].clone() {
+        if branches.iter().all(|b| b.contains(&c)) {
+            for b in &mut branches {
+                let at = b.iter().position(|x| *x == c).expect("contained");
+                b.remove(at);
+            }
+            shared.push(c);
+        }
+    }
+    if shared.is_empty() {
+        return vec![e];
+    }
+    if branches.iter().all(|b| !b.is_empty()) {
+        let rest = branches
+            .into_iter()
+            .filter_map(and_all)
+            .map(|b| Expr::Nested(Box::new(b)))
+            .reduce(|a, b| Expr::BinaryOp {
+                left: Box::new(a),
+                op: BinaryOperator::Or,
+                right: Box::new(b),
+            })
+            .expect("two disjuncts or more");
+        shared.push(Expr::Nested(Box::new(rest)));
+    }
+    shared
+}
+
 /// The conjunction of `conjuncts`, `None` for none.
 pub(super) fn and_all(conjuncts: Vec<Expr>) -> Option<Expr> {
     conjuncts.into_iter().reduce(|a, b| Expr::BinaryOp {

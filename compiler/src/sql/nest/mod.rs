@@ -163,6 +163,11 @@ impl Nest<'_> {
     ) -> Result<(View, bool), syn::Error> {
         let mut select = select.clone();
         let mut reads = Vec::new();
+        if let Some(selection) = select.selection.take() {
+            let mut conjuncts = Vec::new();
+            ast::split_and(selection, &mut conjuncts);
+            select.selection = and_all(conjuncts.into_iter().flat_map(ast::factor_or).collect());
+        }
         if let Some(having) = select.having.take() {
             select = self
                 .split_having(select, having)

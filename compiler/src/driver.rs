@@ -13,6 +13,7 @@ use crate::ir::Program;
 use crate::pipeline::{self, lower};
 use crate::query::UpdateModel;
 use crate::sql;
+use crate::sql::order::Keeping;
 use crate::syntax;
 
 /// Compiles the tokens of an `ivm_query!` invocation: the generated items,
@@ -69,7 +70,13 @@ fn sql_literal(tokens: &TokenStream) -> Option<syn::LitStr> {
 fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     if view.pieces.is_empty() {
         let (mut out, deletes, program) = rule_program(&view.item)?;
-        out.extend(emit::sql_wrapper(&view.wrapper, deletes, Some(&program)));
+        let keeping = Keeping::of(&program.change_tracking());
+        out.extend(emit::sql_wrapper(
+            &view.wrapper,
+            deletes,
+            Some(&program),
+            keeping,
+        ));
         return Ok(out);
     }
     let mut out = TokenStream::new();
@@ -80,9 +87,11 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
         out.extend(emit::sql_nested_view(&piece.wrapper, deletes));
         rule_deletes.push(deletes);
     }
-    let (code, deletes, _) = rule_program(&view.item)?;
+    let (code, deletes, program) = rule_program(&view.item)?;
     out.extend(code);
     rule_deletes.push(deletes);
+    // The composite reports the changes of the view's own rule.
+    let keeping = Keeping::of(&program.change_tracking());
     out.extend(emit::sql_composite(view, &rule_deletes, view.deletes));
     // The view's wrapper sees the composite as its rule, over the tables
     // of every part; a view with nested views runs on one worker when
@@ -90,7 +99,7 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let mut wrapper = view.wrapper.clone();
     wrapper.rule = emit::sql_composite_name(view);
     wrapper.tables = emit::sql_base_tables(view);
-    out.extend(emit::sql_wrapper(&wrapper, view.deletes, None));
+    out.extend(emit::sql_wrapper(&wrapper, view.deletes, None, keeping));
     Ok(out)
 }
 

@@ -135,3 +135,31 @@ CREATE VIEW or_shared_subquery WITH (intractable = 'allow') AS
     SELECT u.k, COUNT(*) FROM u
     WHERE (u.x IN (SELECT b FROM r) AND u.w > 0) OR (u.x IN (SELECT b FROM r) AND u.y < 0)
     GROUP BY u.k;
+
+-- EXISTS and NOT EXISTS correlated by a comparison other than equality
+-- (TPC-H Q21): a nested view of the least and greatest value per
+-- equality-correlated group, joined (or outer-joined) and compared.
+CREATE VIEW exists_other_value WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*) FROM r
+    WHERE EXISTS (SELECT * FROM r r2 WHERE r2.a = r.a AND r2.b <> r.b)
+    GROUP BY r.a;
+
+CREATE VIEW not_exists_other_value WITH (intractable = 'allow') AS
+    SELECT r.a, r.b, r.c FROM r
+    WHERE NOT EXISTS (SELECT * FROM r r2 WHERE r2.a = r.a AND r2.b <> r.b AND r2.c > 0);
+
+CREATE VIEW exists_below WITH (intractable = 'allow') AS
+    SELECT t.a, COUNT(*), SUM(t.g) FROM t
+    WHERE EXISTS (SELECT * FROM u WHERE u.x = t.a AND t.g > u.w)
+    GROUP BY t.a;
+
+CREATE VIEW not_exists_above_uncorrelated WITH (intractable = 'allow') AS
+    SELECT u.k, COUNT(*) FROM u
+    WHERE NOT EXISTS (SELECT * FROM r WHERE r.c >= u.y)
+    GROUP BY u.k;
+
+CREATE VIEW exists_both_ways WITH (intractable = 'allow') AS
+    SELECT s.e, COUNT(*) FROM s
+    WHERE EXISTS (SELECT * FROM s s2 WHERE s2.e = s.e AND s2.d < s.d)
+        AND NOT EXISTS (SELECT * FROM s s3 WHERE s3.e = s.e AND s3.b <> s.b AND s3.d > 0)
+    GROUP BY s.e;

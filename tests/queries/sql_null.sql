@@ -120,3 +120,16 @@ CREATE VIEW guarded_constant_term WITH (intractable = 'allow') AS
 CREATE VIEW left_qualified_star AS SELECT r.*, n.v FROM r LEFT JOIN n ON r.a = n.a;
 
 CREATE VIEW distinct_qualified_star AS SELECT DISTINCT x.* FROM n x WHERE x.v IS NOT NULL;
+
+-- EXISTS and NOT EXISTS correlated by a comparison other than equality,
+-- over NULL: a NULL on either side satisfies no comparison, so NOT EXISTS
+-- holds for an outer row whose value is NULL.
+CREATE VIEW null_not_exists_other WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*) FROM r WHERE NOT EXISTS (SELECT * FROM n WHERE n.v <> r.c) GROUP BY r.a;
+
+CREATE VIEW null_exists_below WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*) FROM n WHERE EXISTS (SELECT * FROM r WHERE r.a = 1 AND r.c < n.v)
+    GROUP BY n.e;
+
+CREATE VIEW null_not_exists_nullable_outer WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*) FROM n WHERE NOT EXISTS (SELECT * FROM r WHERE r.c <> n.v) GROUP BY n.e;

@@ -68,3 +68,11 @@ CREATE VIEW distinct_first AS
 
 -- One row, ordered and limited to itself: nothing to keep.
 CREATE VIEW keyless_ordered AS SELECT COUNT(*), SUM(c) FROM r ORDER BY 1 LIMIT 1;
+
+-- A rule that finds its changes by comparing whole results: the window
+-- is cut from the rows sorted at reading.
+CREATE VIEW recomputed_top WITH (strategy = 'recompute') AS
+    SELECT b, SUM(c) AS total FROM r GROUP BY b ORDER BY total DESC LIMIT 2 OFFSET 1;
+
+CREATE VIEW recomputed_bag WITH (strategy = 'recompute') AS
+    SELECT a, b FROM r ORDER BY b DESC LIMIT 3;

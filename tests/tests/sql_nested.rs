@@ -60,6 +60,11 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(OrSharedJoin::new()),
         Box::new(OrAbsorbed::new()),
         Box::new(OrSharedSubquery::new()),
+        Box::new(ExistsOtherValue::new()),
+        Box::new(NotExistsOtherValue::new()),
+        Box::new(ExistsBelow::new()),
+        Box::new(NotExistsAboveUncorrelated::new()),
+        Box::new(ExistsBothWays::new()),
     ]
 }
 

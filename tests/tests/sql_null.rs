@@ -65,6 +65,9 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(GuardedConstantTerm::new()),
         Box::new(LeftQualifiedStar::new()),
         Box::new(DistinctQualifiedStar::new()),
+        Box::new(NullNotExistsOther::new()),
+        Box::new(NullExistsBelow::new()),
+        Box::new(NullNotExistsNullableOuter::new()),
     ]
 }
 

@@ -41,6 +41,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(UnionTop::new()),
         Box::new(DistinctFirst::new()),
         Box::new(KeylessOrdered::new()),
+        Box::new(RecomputedTop::new()),
+        Box::new(RecomputedBag::new()),
     ]
 }
 

@@ -84,6 +84,11 @@ pub fn reading(p: &Program, plan: &Recompute) -> TokenStream {
         }
     };
     for (v, sources) in plan.steps.iter().rev() {
+        // A variable no list binds is summed out inside its atom's local
+        // step (a SQL column only a lift reads): nothing to iterate.
+        if sources.is_empty() {
+            continue;
+        }
         let x = &p.vars[*v].name;
         let lists: Vec<&syn::Ident> = sources.iter().map(|(a, _)| &list_of[&(*a, *v)]).collect();
         let keys: Vec<TokenStream> = sources.iter().map(|(_, key)| key_expr(p, key)).collect();

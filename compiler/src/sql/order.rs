@@ -14,6 +14,7 @@ use sqlparser::ast::{
 use sqlparser::tokenizer::Span as Loc;
 
 use super::{SpanMap, ViewField, ViewShape};
+use crate::ir::ChangeTracking;
 
 /// A view's ORDER BY, LIMIT and OFFSET.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +73,29 @@ impl Order {
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// How a view with LIMIT or OFFSET keeps its window, by how its rule
+/// finds what changed (`docs/design.md#order-by-and-limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keeping {
+    /// Every row in an ordered map, fed the rule's changes after each
+    /// update: the rule finds them in time proportional to them.
+    Fed,
+    /// The rows sorted at reading and the window cut from them: the rule
+    /// finds its changes only by comparing its whole result with the
+    /// previous one, which feeding a map after every update would pay.
+    Sorted,
+}
+
+impl Keeping {
+    /// How the window of a view whose rule tracks its changes so is kept.
+    pub fn of(tracking: &ChangeTracking) -> Keeping {
+        match tracking {
+            ChangeTracking::Diff => Keeping::Sorted,
+            _ => Keeping::Fed,
+        }
     }
 }
 

@@ -12,7 +12,10 @@
 //!   fed after each update with the groups whose rows changed: O(log n)
 //!   per changed row. Reading the window costs O(offset + limit), and
 //!   `changes()` reports the rows that entered, left or changed within it
-//!   since the previous call.
+//!   since the previous call. Where the rule finds its changes only by
+//!   comparing its whole result with the previous one, feeding the map
+//!   would cost that much per update; such a view sorts its rows at
+//!   reading instead ([`Ranking::FED`] is false), and cuts the window.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -73,6 +76,9 @@ pub trait Ordered: Rows {
 
 /// A view with LIMIT or OFFSET: its [`Ranked`] beside its rule.
 pub trait Ranking: Ordered + Sized {
+    /// Whether the ordered map is fed after each update; if not, the
+    /// window is cut from the rows sorted at reading.
+    const FED: bool;
     /// The ordered rows.
     fn ranked(&self) -> &Ranked<Self>;
     /// The rule and the ordered rows, to feed one from the other.
@@ -179,28 +185,38 @@ where
         }
     }
 
-    /// The window's rows in order, each with its copies in the window (a
-    /// bag's row at the window's edge may have only some of them there):
+    /// The window's rows in order, each with its copies in the window:
     /// O(offset + limit).
-    fn window(&self) -> impl Iterator<Item = (&Key<V>, &V::Row, i64)> + '_ {
-        let Order { offset, limit, .. } = V::ORDER;
-        let (mut skip, mut left) = (offset, limit.unwrap_or(u64::MAX));
-        let mut rows = self.rows.iter();
-        std::iter::from_fn(move || {
-            while left > 0 {
-                let (entry, &copies) = rows.next()?;
-                let copies = copies.unsigned_abs();
-                let skipped = skip.min(copies);
-                skip -= skipped;
-                let taken = (copies - skipped).min(left);
-                if taken > 0 {
-                    left -= taken;
-                    return Some((&entry.key, &entry.row, taken as i64));
-                }
-            }
-            None
-        })
+    fn window(&self) -> impl Iterator<Item = ((&Key<V>, &V::Row), i64)> + '_ {
+        cut::<V, _>(
+            self.rows
+                .iter()
+                .map(|(e, &copies)| ((&e.key, &e.row), copies)),
+        )
     }
+}
+
+/// The rows of `rows` (in the view's order, each with its copies) that
+/// fall in its window, each with its copies there: `OFFSET` copies
+/// skipped, then `LIMIT` copies taken (a bag's row at the window's edge
+/// may have only some of its copies inside).
+fn cut<V: Ordered, T>(mut rows: impl Iterator<Item = (T, i64)>) -> impl Iterator<Item = (T, i64)> {
+    let Order { offset, limit, .. } = V::ORDER;
+    let (mut skip, mut left) = (offset, limit.unwrap_or(u64::MAX));
+    std::iter::from_fn(move || {
+        while left > 0 {
+            let (row, copies) = rows.next()?;
+            let copies = copies.unsigned_abs();
+            let skipped = skip.min(copies);
+            skip -= skipped;
+            let taken = (copies - skipped).min(left);
+            if taken > 0 {
+                left -= taken;
+                return Some((row, taken as i64));
+            }
+        }
+        None
+    })
 }
 
 /// Feeds the groups whose payload changed since the previous call to the
@@ -211,11 +227,37 @@ pub fn rank<V: Ranking>(view: &mut V)
 where
     Key<V>: Ord + Clone + Hash,
 {
+    if !V::FED {
+        return;
+    }
     let (rule, ranked) = view.parts();
     for (key, then, now) in rule.changes() {
         ranked.journal.note(&key, || then.clone());
         ranked.moved(key, &then, &now);
     }
+}
+
+/// The window's rows in order, each with its group key and its copies
+/// in the window: walked in the ordered map, O(offset + limit), or cut
+/// from the rows sorted now.
+fn window<V: Ranking>(view: &V) -> Vec<(Key<V>, V::Row, i64)>
+where
+    Key<V>: Ord + Clone + Hash,
+    V::Row: Clone,
+{
+    if V::FED {
+        return view
+            .ranked()
+            .window()
+            .map(|((key, row), copies)| (key.clone(), row.clone(), copies))
+            .collect();
+    }
+    let sorted = sorted(view)
+        .into_iter()
+        .map(|(key, row, copies)| ((key, row), copies));
+    cut::<V, _>(sorted)
+        .map(|((key, row), copies)| (key, row, copies))
+        .collect()
 }
 
 /// The window's rows in order, each with its group key.
@@ -224,9 +266,7 @@ where
     Key<V>: Ord + Clone + Hash,
     V::Row: Clone,
 {
-    view.ranked()
-        .window()
-        .map(|(key, row, _)| (key.clone(), row.clone()))
+    window(view).into_iter().map(|(key, row, _)| (key, row))
 }
 
 /// The row of one group, `None` unless it is in the window.
@@ -235,28 +275,30 @@ where
     Key<V>: Ord + Clone + Hash,
     V::Row: Clone,
 {
-    view.ranked()
-        .window()
-        .find(|(k, ..)| *k == key)
-        .map(|(_, row, _)| row.clone())
+    window(view)
+        .into_iter()
+        .find(|(k, ..)| k == key)
+        .map(|(_, row, _)| row)
 }
 
 /// The number of distinct rows in the window.
 pub fn len<V: Ranking>(view: &V) -> usize
 where
     Key<V>: Ord + Clone + Hash,
+    V::Row: Clone,
 {
-    view.ranked().window().count()
+    window(view).len()
 }
 
 /// The window's rows as text, in order, a bag's once per copy.
 pub fn text_rows<V: Ranking>(view: &V) -> Vec<Vec<String>>
 where
     Key<V>: Ord + Clone + Hash,
+    V::Row: Clone,
 {
     let mut rows = Vec::new();
-    for (_, row, copies) in view.ranked().window() {
-        let text = V::text(row);
+    for (_, row, copies) in window(view) {
+        let text = V::text(&row);
         for _ in 0..copies {
             rows.push(text.clone());
         }
@@ -272,11 +314,7 @@ where
     Key<V>: Ord + Clone + Hash,
     V::Row: Clone + PartialEq,
 {
-    let now: Vec<(Key<V>, V::Row, i64)> = view
-        .ranked()
-        .window()
-        .map(|(key, row, copies)| (key.clone(), row.clone(), copies))
-        .collect();
+    let now = window(view);
     let (_, ranked) = view.parts();
     let then = ranked.shown.replace(now.clone()).unwrap_or_default();
     let mut then: HashMap<Key<V>, (V::Row, i64)> = {
@@ -337,8 +375,9 @@ where
 
 /// `ivm::View::changes` of a view with LIMIT or OFFSET: the groups of its
 /// whole result (before ORDER BY and LIMIT, as its `ivm::View::iter`)
-/// whose payload changed since the previous call, from a journal that
-/// [`rank`] keeps once this was called.
+/// whose payload changed since the previous call: the rule's own where
+/// [`rank`] does not read them, else from a journal that [`rank`] keeps
+/// once this was called.
 pub fn payload_changes<V: Ranking>(
     view: &mut V,
 ) -> impl Iterator<Item = (Key<V>, Payload<V>, Payload<V>)>
@@ -346,6 +385,9 @@ where
     Key<V>: Ord + Clone + Hash,
 {
     let (rule, ranked) = view.parts();
+    if !V::FED {
+        return rule.changes().collect::<Vec<_>>().into_iter();
+    }
     let rule = &*rule;
     let out: Vec<_> = match ranked.journal.take_journal() {
         None => rule

@@ -661,6 +661,13 @@ macro_rules! __sql_view {
     // sorted at reading; `ranked`: LIMIT or OFFSET, kept in order): at
     // `new()`, after each update, in `View::changes`, `TextView::order`
     // and the access `ivm::sql::order` reads the ordered rows through.
+    (@new windowed $name:ident $rule:ident) => {
+        $name {
+            rule: $rule::new(),
+            changes_started: false,
+            ranked: ::core::default::Default::default(),
+        }
+    };
     (@new ranked $name:ident $rule:ident) => {{
         let mut view = $name {
             rule: $rule::new(),
@@ -690,7 +697,14 @@ macro_rules! __sql_view {
         }
     };
     (@ranking ranked $name:ident $rule:ident) => {
+        $crate::__sql_view!(@ranking_fed true $name $rule);
+    };
+    (@ranking windowed $name:ident $rule:ident) => {
+        $crate::__sql_view!(@ranking_fed false $name $rule);
+    };
+    (@ranking_fed $fed:literal $name:ident $rule:ident) => {
         impl $crate::sql::order::Ranking for $name {
+            const FED: bool = $fed;
             fn ranked(&self) -> &$crate::sql::order::Ranked<Self> {
                 &self.ranked
             }
@@ -715,10 +729,14 @@ macro_rules! __sql_view {
         }
         $crate::__sql_view!(@groups $key, $row, $rule);
     };
+    (@reading $shape:ident windowed, $key:ty, $row:ident, $rule:ident) => {
+        $crate::__sql_view!(@reading $shape ranked, $key, $row, $rule);
+    };
     (@reading $shape:ident ranked, $key:ty, $row:ident, $rule:ident) => {
         /// The rows of the window (LIMIT and OFFSET) in ORDER BY order,
-        /// each with its group key: O(offset + limit); a bag's each
-        /// distinct row once.
+        /// each with its group key: O(offset + limit) where the rows are
+        /// kept in order, O(n log n) where they are sorted at reading
+        /// (`ivmc explain` says which); a bag's each distinct row once.
         pub fn iter(&self) -> impl ::core::iter::Iterator<Item = ($key, $row)> + '_ {
             $crate::sql::order::iter(self)
         }
@@ -737,7 +755,7 @@ macro_rules! __sql_view {
         /// The rows that entered, left or changed within the window since
         /// the previous call: each group's key with its row then and now
         /// (`None` outside the window); the first call reports every row
-        /// of the window. O(offset + limit) per call.
+        /// of the window. Costs a reading of the window.
         pub fn changes(
             &mut self,
         ) -> impl ::core::iter::Iterator<Item = ($key, ::core::option::Option<$row>, ::core::option::Option<$row>)> + '_ {

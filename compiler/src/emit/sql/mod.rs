@@ -13,6 +13,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::ir::{Program, Route};
+use crate::sql::order::Keeping;
 use crate::sql::types::SqlType;
 use crate::sql::{SqlView, ViewShape, ViewTable};
 
@@ -28,9 +29,14 @@ use row::Reader;
 /// the rest of its API from `ivm::__private::sql_view!`.
 ///
 /// `program` is the rule's, whose relations' routes the view's tables
-/// take (`None` for a rejected view: its tables then route to one worker,
-/// and the macro's error is what shows).
-pub fn wrapper(view: &SqlView, deletes: bool, program: Option<&Program>) -> TokenStream {
+/// take (`None` for a rejected view or one with nested views: its tables
+/// then route to one worker); `keeping` says how a LIMIT's window is kept.
+pub fn wrapper(
+    view: &SqlView,
+    deletes: bool,
+    program: Option<&Program>,
+    keeping: Keeping,
+) -> TokenStream {
     let SqlView {
         name,
         rule,
@@ -46,11 +52,12 @@ pub fn wrapper(view: &SqlView, deletes: bool, program: Option<&Program>) -> Toke
         .iter()
         .enumerate()
         .map(|(i, t)| table(t, i, deletes, route(t, program)));
-    let parts = parts(view, &row);
+    let parts = parts(view, &row, keeping);
     let ordered = view.order.as_ref().map(|o| order::ordered(view, o, &row));
     let order = match &view.order {
         None => quote! { unordered },
-        Some(o) if o.is_window() => quote! { ranked },
+        Some(o) if o.is_window() && keeping == Keeping::Fed => quote! { ranked },
+        Some(o) if o.is_window() => quote! { windowed },
         Some(_) => quote! { sorted },
     };
     quote! {
@@ -83,7 +90,7 @@ pub fn nested_view(view: &SqlView, deletes: bool) -> TokenStream {
         });
         quote! { #sql_name (#(#columns),*) => #insert #delete }
     });
-    let parts = parts(view, &row);
+    let parts = parts(view, &row, Keeping::Fed);
     quote! {
         #parts
 
@@ -115,7 +122,7 @@ fn reading(view: &SqlView) -> (Ident, TokenStream, TokenStream, TokenStream) {
 }
 
 /// The view's struct, its row struct, and how a row is read off a group.
-fn parts(view: &SqlView, row: &Ident) -> TokenStream {
+fn parts(view: &SqlView, row: &Ident, keeping: Keeping) -> TokenStream {
     let SqlView {
         name,
         rule,
@@ -127,7 +134,7 @@ fn parts(view: &SqlView, row: &Ident) -> TokenStream {
     let reader = Reader::new(view);
     let key = quote! { <#rule as ::ivm::View>::Key };
     let payload = quote! { <#rule as ::ivm::View>::Payload };
-    let structs = structs(view, row);
+    let structs = structs(view, row, keeping);
     let field_values = fields.iter().map(|f| {
         let (field, value) = (&f.name, reader.field(f));
         quote! { #field: #value }
@@ -147,9 +154,10 @@ fn parts(view: &SqlView, row: &Ident) -> TokenStream {
     }
 }
 
-/// The view's struct (the rule's struct and the `changes()` flag) and its
-/// row struct, one documented field per select item.
-fn structs(view: &SqlView, row: &Ident) -> TokenStream {
+/// The view's struct (the rule's struct, the `changes()` flag and, with
+/// LIMIT or OFFSET, the window's state) and its row struct, one
+/// documented field per select item.
+fn structs(view: &SqlView, row: &Ident, keeping: Keeping) -> TokenStream {
     let SqlView {
         name,
         rule,
@@ -163,20 +171,29 @@ fn structs(view: &SqlView, row: &Ident) -> TokenStream {
     let row_doc = format!(" One row of `{sql_name}`: its select items, in order.");
     let window = view.order.as_ref().filter(|o| o.is_window());
     let ranked = window.map(|o| {
-        let doc = format!(
-            " Every row in the view's order, for its window `{}`: fed the groups that changed after each update.",
-            o.describe(&view.fields)
-        );
+        let doc = match keeping {
+            Keeping::Fed => format!(
+                " Every row in the view's order, for its window `{}`: fed the groups that changed after each update.",
+                o.describe(&view.fields)
+            ),
+            Keeping::Sorted => format!(
+                " The window `{}` as `changes()` last reported it.",
+                o.describe(&view.fields)
+            ),
+        };
         quote! {
             #[doc = #doc]
             ranked: ::ivm::sql::order::Ranked<#name>,
         }
     });
-    let state = match window {
-        Some(_) => quote! {
+    let state = match (window, keeping) {
+        (Some(_), Keeping::Fed) => quote! {
             ::ivm::__private::impl_state!(#name { rule } fresh { changes_started, ranked } then(::ivm::sql::order::rank));
         },
-        None => quote! {
+        (Some(_), Keeping::Sorted) => quote! {
+            ::ivm::__private::impl_state!(#name { rule } fresh { changes_started, ranked });
+        },
+        (None, _) => quote! {
             ::ivm::__private::impl_state!(#name { rule } fresh { changes_started });
         },
     };

@@ -37,6 +37,7 @@ use sqlparser::tokenizer::Span as Loc;
 mod ast;
 mod constant;
 mod outer;
+mod theta;
 mod union;
 
 pub use union::select_of_set_operation;
@@ -174,6 +175,7 @@ impl Nest<'_> {
                 .map_err(|e| self.error(e))?;
         }
         inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
+        self.rewrite_theta_exists(&mut select)?;
         self.rewrite_distinct_aggregates(&mut select, &mut reads)?;
         self.rewrite_from(&mut select, &mut reads)?;
         self.rewrite_distinct(&mut select)?;

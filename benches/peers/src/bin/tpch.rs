@@ -16,19 +16,27 @@
 //! The stream is the load of the tables a query reads, in the order a
 //! database fills them: the customers, then each order followed by its
 //! lines. Each engine ends with the same result, checked before the
-//! figures are printed. What each engine is given: the generated structs
-//! take whole rows, typed as the SQL declares them (`Decimal`, `Date`,
+//! figures are printed. Q3 and Q10 in `tpch_sql.sql` carry the
+//! specification's `ORDER BY` and `LIMIT`, so the `iter()` of their
+//! structs lists only the window (the first 10 and 20 rows): it is
+//! compared, in order, with differential-dataflow's result sorted and cut
+//! the same way, and their whole result, which `ivm::View` still gives,
+//! with the whole of differential-dataflow's (`check_q3`, `check_q10`).
+//! The copies compiled here through the macro have neither, and are
+//! compared whole. What each engine is given: the generated structs take
+//! whole rows, typed as the SQL declares them (`Decimal`, `Date`,
 //! `String`), as their API asks; differential-dataflow takes the columns
 //! its plan reads, in the generator's integer units, which spares it
 //! cloning and hashing the rest.
 
 use std::cell::RefCell;
+use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
 use differential_dataflow::input::{Input, InputSession};
-use ivm::sql::{Date, Decimal};
+use ivm::sql::{Date, Decimal, TextView};
 use ivm_generated_examples::tpch::data::{Customer, Database, Lineitem, Nation, Order};
 use ivm_generated_examples::tpch_sql::{TpchQ1, TpchQ3, TpchQ6, TpchQ10};
 use timely::communication::Allocator;
@@ -490,12 +498,10 @@ fn main() {
     );
     let dd = q3_plan();
     let (dd3, r3) = dd.run(inserts(stream(&db, true)));
-    let ours: HashMap<(i64, i32, i32), i64> = v3
-        .iter()
-        .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
-        .collect();
-    assert_eq!(ours, r3, "Q3 results differ");
-    let ours: HashMap<(i64, i32, i32), i64> = w3
+    check_q3(&v3, &r3, "Q3 results differ");
+    // The insert-only copy has no ORDER BY or LIMIT: `iter()` lists every
+    // row.
+    let ours: Q3Result = w3
         .iter()
         .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
         .collect();
@@ -536,6 +542,8 @@ fn main() {
         }));
     let (dd1, r1) = dd.run(inserts(stream(&db, false)));
     let r1: HashMap<_, _> = r1.into_iter().filter(|((_, _, i), _)| *i != 4).collect();
+    // `tpch_q1` has an ORDER BY and no LIMIT: its `iter()` lists every
+    // row, sorted, and the map drops the order.
     macro_rules! q1_result {
         ($view:expr) => {{
             let mut ours: HashMap<(char, char, u8), i64> = HashMap::new();
@@ -621,6 +629,70 @@ fn q3_key((order, day, priority): (i64, Date, i32)) -> (i64, i32, i32) {
     (order, day, priority)
 }
 
+/// A Q3 result as differential-dataflow keeps it: the revenue per key
+/// ([`q3_key`]), in cents × hundredths.
+type Q3Result = HashMap<(i64, i32, i32), i64>;
+
+/// Checks `tpch_q3` against differential-dataflow's result `r`. The view
+/// ends `ORDER BY revenue DESC, o_orderdate LIMIT 10`, so its `iter()`
+/// lists only the window: compared, in order, with `r` sorted by the
+/// view's order and cut to its LIMIT. The whole result, which
+/// `ivm::View::iter` still gives as (group key, payload) pairs, is
+/// compared with the whole of `r`, as before the view had a window.
+fn check_q3(view: &TpchQ3, r: &Q3Result, what: &str) {
+    let whole: Q3Result = ivm::View::iter(view)
+        .map(|(k, (_, revenue))| (q3_key(k), revenue.scaled_mantissa(4)))
+        .collect();
+    assert_eq!(&whole, r, "{what}: the whole result");
+    let window: Vec<_> = view
+        .iter()
+        .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
+        .collect();
+    // The view's order: the ORDER BY items, then every select item
+    // ascending (`l_orderkey`, then `o_shippriority`; the date and the
+    // revenue are ranked already). The date as `yyyymmdd` sorts as the date.
+    let expected = window_of(view, r, |&((order, day, priority), revenue)| {
+        (Reverse(revenue), day, order, priority)
+    });
+    assert_eq!(window, expected, "{what}: the window");
+}
+
+/// Checks `tpch_q10` against differential-dataflow's result `r`, revenue
+/// per customer, as [`check_q3`] does: the view ends `ORDER BY revenue DESC
+/// LIMIT 20`, so its `iter()` lists only the window.
+fn check_q10(view: &TpchQ10, r: &HashMap<i64, i64>, what: &str) {
+    let whole: HashMap<i64, i64> = ivm::View::iter(view)
+        .map(|(k, (_, revenue))| (k.0, revenue.scaled_mantissa(4)))
+        .collect();
+    assert_eq!(&whole, r, "{what}: the whole result");
+    let window: Vec<_> = view
+        .iter()
+        .map(|(k, row)| (k.0, row.revenue.scaled_mantissa(4)))
+        .collect();
+    // The view's order: revenue descending, then the select items
+    // ascending, of which the first, `c_custkey`, is unique per group and
+    // so settles every tie.
+    let expected = window_of(view, r, |&(custkey, revenue)| (Reverse(revenue), custkey));
+    assert_eq!(window, expected, "{what}: the window");
+}
+
+/// The window a view with LIMIT lists, out of differential-dataflow's
+/// whole result: its (key, revenue) rows sorted by `order`, which must be
+/// the view's order, and cut to the view's LIMIT.
+fn window_of<K: Copy, O: Ord>(
+    view: &impl TextView,
+    result: &HashMap<K, i64>,
+    order: impl Fn(&(K, i64)) -> O,
+) -> Vec<(K, i64)> {
+    let window = view.order().expect("a view with ORDER BY");
+    assert_eq!(window.offset, 0, "{}: no OFFSET expected", view.name());
+    let limit = window.limit.expect("a view with LIMIT");
+    let mut rows: Vec<(K, i64)> = result.iter().map(|(&k, &v)| (k, v)).collect();
+    rows.sort_by_key(order);
+    rows.truncate(limit as usize);
+    rows
+}
+
 /// Inserts or deletes a typed row of Q3's or Q10's tables.
 macro_rules! change_row {
     ($v:expr, $insert:expr, $row:expr) => {
@@ -659,25 +731,22 @@ fn with_deletes(db: &Database) {
     );
     let dd = q3_plan();
     let (flow, r) = dd.run(ops);
-    for (engine, result) in [
-        (
-            "view tree",
-            v.iter()
-                .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
-                .collect::<HashMap<_, _>>(),
-        ),
-        (
-            "first order",
-            w.iter()
-                .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
-                .collect(),
-        ),
-    ] {
-        assert_eq!(
-            result, r,
-            "Q3 under deletes: {engine} and differential-dataflow differ"
-        );
-    }
+    check_q3(
+        &v,
+        &r,
+        "Q3 under deletes: view tree and differential-dataflow differ",
+    );
+    // The first-order copy has no ORDER BY or LIMIT: `iter()` lists every
+    // row.
+    let ours: Q3Result = w
+        .iter()
+        .map(|(k, row)| (q3_key(k), row.revenue.scaled_mantissa(4)))
+        .collect();
+    assert_eq!(
+        ours, r,
+        "Q3 under deletes: first order and differential-dataflow differ"
+    );
+    // The rows of the whole result, not of the view's window.
     table.push(("Q3", r.len(), tree, first, flow));
 
     // Q10: revenue of the returned lines per customer (the other group
@@ -717,25 +786,22 @@ fn with_deletes(db: &Database) {
         placed.join_core(returned, |_, &custkey, _| Some(custkey))
     });
     let (flow, r) = dd.run(ops);
-    for (engine, result) in [
-        (
-            "view tree",
-            v.iter()
-                .map(|(k, row)| (k.0, row.revenue.scaled_mantissa(4)))
-                .collect::<HashMap<_, _>>(),
-        ),
-        (
-            "first order",
-            w.iter()
-                .map(|(k, row)| (k.0, row.revenue.scaled_mantissa(4)))
-                .collect(),
-        ),
-    ] {
-        assert_eq!(
-            result, r,
-            "Q10 under deletes: {engine} and differential-dataflow differ"
-        );
-    }
+    check_q10(
+        &v,
+        &r,
+        "Q10 under deletes: view tree and differential-dataflow differ",
+    );
+    // The first-order copy has no ORDER BY or LIMIT: `iter()` lists every
+    // row.
+    let ours: HashMap<i64, i64> = w
+        .iter()
+        .map(|(k, row)| (k.0, row.revenue.scaled_mantissa(4)))
+        .collect();
+    assert_eq!(
+        ours, r,
+        "Q10 under deletes: first order and differential-dataflow differ"
+    );
+    // As for Q3, the rows of the whole result.
     table.push(("Q10", r.len(), tree, first, flow));
 
     println!();

@@ -11,6 +11,7 @@ use crate::plan::verdict::{self, Setting, Verdict};
 use crate::plan::{self, Plan, Rejection};
 use crate::query::Query;
 use crate::sql;
+use crate::sql::order::Keeping;
 use crate::syntax;
 
 /// A checked query with its analysis, verdict and plan.
@@ -47,9 +48,17 @@ pub struct OrderReport {
     /// The clauses, by the row's field names: `ORDER BY revenue DESC
     /// LIMIT 10`.
     pub clause: String,
-    /// Whether only a window of the rows is kept (LIMIT or OFFSET), in
-    /// an ordered map; otherwise the rows are sorted at reading.
-    pub window: bool,
+    /// How the rows are read in order.
+    pub rows: OrderedRows,
+}
+
+/// How a view with ORDER BY reads its rows in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderedRows {
+    /// ORDER BY alone: every row, sorted at reading.
+    Sorted,
+    /// LIMIT or OFFSET: a window, kept as [`Keeping`] says.
+    Window(Keeping),
 }
 
 /// A nested view of a SQL view: its report, and what reads it.
@@ -145,14 +154,21 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
                     report: sql_report(&piece.item, &piece.wrapper.sql)?,
                 });
             }
+            let report = sql_report(&view.item, &view.wrapper.sql)?;
+            let keeping =
+                lower(&report).map_or(Keeping::Sorted, |p| Keeping::of(&p.change_tracking()));
             let order = view.wrapper.order.as_ref().map(|o| OrderReport {
                 clause: o.describe(&view.wrapper.fields),
-                window: o.is_window(),
+                rows: if o.is_window() {
+                    OrderedRows::Window(keeping)
+                } else {
+                    OrderedRows::Sorted
+                },
             });
             reports.push(Report {
                 nested,
                 order,
-                ..sql_report(&view.item, &view.wrapper.sql)?
+                ..report
             });
         }
         return Ok(reports);

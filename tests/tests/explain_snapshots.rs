@@ -5,6 +5,8 @@
 
 mod common;
 
+use ivm_compiler::pipeline::OrderedRows;
+use ivm_compiler::sql::order::Keeping;
 use ivm_compiler::{explain, pipeline};
 
 fn snapshot_all(text: &str) {
@@ -89,4 +91,74 @@ query Gated {
 }
 ",
     );
+}
+
+/// `docs/tpch.md`'s table of the 22 TPC-H queries is what explain says of
+/// `generated-examples/queries/tpch_sql.sql` now: each view's strategy,
+/// its update time per relation, its ORDER BY and LIMIT, and its nested
+/// views. A change of the analysis or of a query fails this test, which
+/// prints the table as it now is.
+#[test]
+fn the_tpch_table_in_the_docs_is_explains() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let sql = std::fs::read_to_string(format!("{root}/generated-examples/queries/tpch_sql.sql"))
+        .expect("the TPC-H queries");
+    let doc = std::fs::read_to_string(format!("{root}/docs/tpch.md")).expect("docs/tpch.md");
+    let table = tpch_table(&sql);
+    assert!(
+        doc.contains(&table),
+        "docs/tpch.md's table is not explain's; it is now:\n\n{table}"
+    );
+}
+
+/// The table: one row per TPC-H query, in order.
+fn tpch_table(sql: &str) -> String {
+    let mut rows: Vec<(u32, String)> = Vec::new();
+    for r in pipeline::report_str(sql).expect("valid queries") {
+        let ivm_compiler::query::Dialect::Sql { view, .. } = &r.query.dialect else {
+            continue;
+        };
+        let Some(n) = view
+            .strip_prefix("tpch_q")
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let cell = |text: String| text.replace('|', "\\|");
+        let verdict = |r: &pipeline::Report| match r.verdict.accepted() {
+            Some(v) => format!("{} in {}", v.strategy.keyword(), v.bounds.update),
+            None => "rejected".to_string(),
+        };
+        let order = r.order.as_ref().map_or("".to_string(), |o| {
+            let rows = match o.rows {
+                OrderedRows::Sorted => "sorted at reading",
+                OrderedRows::Window(Keeping::Fed) => "window kept in order",
+                OrderedRows::Window(Keeping::Sorted) => "window cut at reading",
+            };
+            format!("`{}`: {rows}", o.clause)
+        });
+        let nested: Vec<String> = r
+            .nested
+            .iter()
+            .map(|n| format!("`{}`: {}", n.name, verdict(&n.report)))
+            .collect();
+        rows.push((
+            n,
+            format!(
+                "| Q{n} | {} | {} | {} |",
+                cell(verdict(&r)),
+                cell(order),
+                cell(nested.join("; "))
+            ),
+        ));
+    }
+    rows.sort();
+    let mut table = String::from(
+        "| query | strategy and update time | order | nested views |\n|---|---|---|---|\n",
+    );
+    for (_, row) in rows {
+        table.push_str(&row);
+        table.push('\n');
+    }
+    table
 }

@@ -90,7 +90,14 @@ pub fn to_json(r: &Report) -> Value {
         "semijoins": semijoins,
     });
     if let Some(order) = &r.order {
-        out["order"] = json!({"clause": order.clause, "window": order.window});
+        let rows = match order.rows {
+            crate::pipeline::OrderedRows::Sorted => "sorted",
+            crate::pipeline::OrderedRows::Window(crate::sql::order::Keeping::Fed) => "window kept",
+            crate::pipeline::OrderedRows::Window(crate::sql::order::Keeping::Sorted) => {
+                "window cut at reading"
+            }
+        };
+        out["order"] = json!({"clause": order.clause, "rows": rows});
     }
     if let Some(sql) = &r.sql {
         out["sql"] = json!(sql);

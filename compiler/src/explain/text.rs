@@ -50,18 +50,21 @@ fn order(out: &mut String, r: &Report) {
     let Some(order) = &r.order else {
         return;
     };
-    let keeping = crate::pipeline::lower(r)
-        .ok()
-        .map(|p| crate::sql::order::Keeping::of(&p.change_tracking()));
-    let cost = if order.window && keeping == Some(crate::sql::order::Keeping::Fed) {
-        let changes = super::changes(r).unwrap_or("rejected");
-        format!(
-            "rows kept in order in a map, O(log n) per changed row (n rows) after each update reads the rule's changes ({changes}); the window read in O(offset + limit)"
-        )
-    } else if order.window {
-        "the rule compares whole results to find its changes, so the window is cut from the rows sorted at reading, O(n log n) for n rows; updates pay nothing for it".to_string()
-    } else {
-        "sorted at reading, O(n log n) for n rows; updates pay nothing for it".to_string()
+    use crate::pipeline::OrderedRows;
+    use crate::sql::order::Keeping;
+    let cost = match order.rows {
+        OrderedRows::Window(Keeping::Fed) => {
+            let changes = super::changes(r).unwrap_or("rejected");
+            format!(
+                "rows kept in order in a map, O(log n) per changed row (n rows) after each update reads the rule's changes ({changes}); the window read in O(offset + limit)"
+            )
+        }
+        OrderedRows::Window(Keeping::Sorted) => {
+            "the rule compares whole results to find its changes, so the window is cut from the rows sorted at reading, O(n log n) for n rows; updates pay nothing for it".to_string()
+        }
+        OrderedRows::Sorted => {
+            "sorted at reading, O(n log n) for n rows; updates pay nothing for it".to_string()
+        }
     };
     let _ = writeln!(out, "  order     {}: {cost}", order.clause);
 }

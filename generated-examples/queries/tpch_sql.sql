@@ -54,7 +54,7 @@ SELECT
     AVG(l_discount) AS avg_disc,
     COUNT(*) AS count_order
 FROM lineitem
-WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY
+WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY (3)
 GROUP BY l_returnflag, l_linestatus
 ORDER BY l_returnflag, l_linestatus;
 
@@ -80,7 +80,7 @@ SELECT SUM(l_extendedprice * l_discount) AS revenue
 FROM lineitem
 WHERE l_shipdate >= DATE '1994-01-01'
     AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR
-    AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
+    AND l_discount BETWEEN .06 - 0.01 AND .06 + 0.01
     AND l_quantity < 24;
 
 -- Q5, the local supplier volume query: a cycle (customer and supplier of

@@ -133,3 +133,18 @@ CREATE VIEW null_exists_below WITH (intractable = 'allow') AS
 
 CREATE VIEW null_not_exists_nullable_outer WITH (intractable = 'allow') AS
     SELECT n.e, COUNT(*) FROM n WHERE NOT EXISTS (SELECT * FROM r WHERE r.c <> n.v) GROUP BY n.e;
+
+-- INTERSECT and EXCEPT: sets, NULL equal to NULL as in SQL's set
+-- operations (a tagged UNION ALL grouped by its columns).
+CREATE VIEW intersect_rows AS SELECT a, e FROM n INTERSECT SELECT b, e FROM s;
+
+CREATE VIEW except_rows AS SELECT a FROM r EXCEPT SELECT a FROM n;
+
+-- INTERSECT binds tighter than UNION, as in the standard and PostgreSQL;
+-- SQLite reads compound SELECTs left to right, so it is told.
+-- sqlite: SELECT a FROM r UNION SELECT * FROM (SELECT a FROM t INTERSECT SELECT a FROM n)
+CREATE VIEW union_of_intersect AS
+    SELECT a FROM r UNION SELECT a FROM t INTERSECT SELECT a FROM n;
+
+CREATE VIEW count_of_except AS
+    SELECT COUNT(*), SUM(b) FROM (SELECT b FROM r EXCEPT SELECT b FROM s) AS d;

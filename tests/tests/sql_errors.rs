@@ -40,8 +40,8 @@ sql_error!(
 );
 sql_error!(
     exists_compares_across,
-    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.nation > o.cust);",
-    "a subquery's condition on the outer query's columns other than an equality"
+    "CREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE EXISTS (SELECT 1 FROM customers c WHERE c.nation > o.cust AND c.cust < o.id);",
+    "a subquery correlates by equalities of its columns with the outer query's"
 );
 sql_error!(
     wildcard_of_no_item,
@@ -124,9 +124,14 @@ sql_error!(
     "an outer join is supported as the last join of FROM, and once"
 );
 sql_error!(
-    intersect,
-    "CREATE VIEW v AS SELECT cust FROM orders INTERSECT SELECT cust FROM customers;",
-    "INTERSECT is not supported yet"
+    intersect_all,
+    "CREATE VIEW v AS SELECT cust FROM orders INTERSECT ALL SELECT cust FROM customers;",
+    "INTERSECT ALL is not supported: INTERSECT keeps each row once"
+);
+sql_error!(
+    except_widths,
+    "CREATE VIEW v AS SELECT cust, id FROM orders EXCEPT SELECT cust FROM customers;",
+    "the two sides of EXCEPT select 2 and 1 columns"
 );
 sql_error!(
     union_of_two_types,

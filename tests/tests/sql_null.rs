@@ -68,6 +68,10 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(NullNotExistsOther::new()),
         Box::new(NullExistsBelow::new()),
         Box::new(NullNotExistsNullableOuter::new()),
+        Box::new(IntersectRows::new()),
+        Box::new(ExceptRows::new()),
+        Box::new(UnionOfIntersect::new()),
+        Box::new(CountOfExcept::new()),
     ]
 }
 

@@ -653,7 +653,7 @@ impl<'a> Lowering<'a> {
         if columns.iter().any(|c| self.items[c.item].owner != Some(j)) {
             return Err((
                 loc,
-                "a subquery's condition on the outer query's columns other than an equality with its own columns is not supported: correlate with `inner.col = outer.col`, and move conditions on the outer columns out of the subquery".to_string(),
+                "this condition of a subquery on the outer query's columns is not supported: a subquery correlates by equalities of its columns with the outer query's (`inner.col = outer.col`) and at most one other comparison (`inner.col <> outer.col`, `<`, `>`, ..); move conditions on the outer columns alone out of the subquery".to_string(),
             ));
         }
         self.read.extend(columns.iter().map(|c| (c.item, c.column)));

@@ -10,6 +10,12 @@
 //! whose aggregates are all `COUNT`, `SUM` or `AVG` of `DISTINCT e` (one
 //! `e`) reads a piece grouped by its GROUP BY and `e`, each value of `e`
 //! once per group, and aggregates `e` there without `DISTINCT`.
+//!
+//! `A INTERSECT B` and `A EXCEPT B` are sets: a piece for each side, then
+//! a `UNION ALL` of the two that tags each row with its side, grouped by
+//! the columns, whose groups `HAVING` keeps where both sides have a row
+//! (`INTERSECT`) or only the left one does (`EXCEPT`). GROUP BY takes NULLs
+//! as equal, as set operations do.
 
 use sqlparser::ast::{
     DuplicateTreatment, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr,
@@ -51,13 +57,45 @@ impl Nest<'_> {
         loc: Loc,
         reads: &mut Vec<usize>,
     ) -> Result<usize, syn::Error> {
-        if !matches!(&*query.body, SetExpr::SetOperation { .. }) {
-            let inner = plain_select(query).map_err(|e| self.error(e))?.clone();
-            return self.piece(base, &inner, loc, None);
+        match &*query.body {
+            SetExpr::SetOperation {
+                op: op @ (SetOperator::Intersect | SetOperator::Except),
+                left,
+                right,
+                set_quantifier,
+            } => {
+                if !matches!(
+                    set_quantifier,
+                    SetQuantifier::None | SetQuantifier::Distinct
+                ) {
+                    return Err(self.spans.error(
+                        query.body.span(),
+                        format!("{op} {set_quantifier} is not supported: {op} keeps each row once"),
+                    ));
+                }
+                return self.set_difference(*op, left, right, base, loc, reads);
+            }
+            SetExpr::SetOperation { .. } => {}
+            _ => {
+                let inner = plain_select(query).map_err(|e| self.error(e))?.clone();
+                return self.piece(base, &inner, loc, None);
+            }
         }
         let mut branches = Vec::new();
         let mut distinct = false;
         flatten(&query.body, &mut branches, &mut distinct).map_err(|e| self.error(e))?;
+        for branch in &mut branches {
+            if let Branch::Set(set) = branch {
+                *branch = Branch::Select(self.set_branch(set, base, reads)?);
+            }
+        }
+        let branches: Vec<Select> = branches
+            .into_iter()
+            .map(|b| match b {
+                Branch::Select(s) => s,
+                Branch::Set(_) => unreachable!("every INTERSECT or EXCEPT branch is a piece now"),
+            })
+            .collect();
         let first = self.piece(base, &branches[0], loc, None)?;
         let table = self.pieces[first].name.clone();
         let names: Vec<String> = self.pieces[first]
@@ -118,6 +156,80 @@ impl Nest<'_> {
             joins: Vec::new(),
         }];
         self.piece(base, &over, loc, None)
+    }
+
+    /// An `INTERSECT` or `EXCEPT` branch of a `UNION`: its piece, selected
+    /// by its columns' names so that the UNION can name its items.
+    fn set_branch(
+        &mut self,
+        set: &Query,
+        base: &str,
+        reads: &mut Vec<usize>,
+    ) -> Result<Select, syn::Error> {
+        let loc = set.body.span();
+        let p = self.derived_piece(set, base, loc, reads)?;
+        let columns: Vec<String> = self.pieces[p]
+            .table
+            .columns
+            .iter()
+            .map(|c| c.0.clone())
+            .collect();
+        let text = format!("SELECT {} FROM {}", columns.join(", "), self.pieces[p].name);
+        Ok(snippet_select(&text, loc))
+    }
+
+    /// `left INTERSECT right` or `left EXCEPT right` (see the module's
+    /// doc): a piece per side, and the piece of their tagged union
+    /// grouped by the columns.
+    fn set_difference(
+        &mut self,
+        op: SetOperator,
+        left: &SetExpr,
+        right: &SetExpr,
+        base: &str,
+        loc: Loc,
+        reads: &mut Vec<usize>,
+    ) -> Result<usize, syn::Error> {
+        let side = |e: &SetExpr| {
+            let mut q = super::ast::query_of(snippet_select("SELECT 1", loc));
+            q.body = Box::new(e.clone());
+            q
+        };
+        let l = self.derived_piece(&side(left), base, loc, reads)?;
+        let r = self.derived_piece(&side(right), base, loc, reads)?;
+        let columns = |p: usize| -> Vec<String> {
+            self.pieces[p]
+                .table
+                .columns
+                .iter()
+                .map(|c| c.0.clone())
+                .collect()
+        };
+        let (names, theirs) = (columns(l), columns(r));
+        if names.len() != theirs.len() {
+            return Err(self.spans.error(
+                right.span(),
+                format!(
+                    "the two sides of {op} select {} and {} columns: select as many",
+                    names.len(),
+                    theirs.len()
+                ),
+            ));
+        }
+        let (left_name, right_name) = (self.pieces[l].name.clone(), self.pieces[r].name.clone());
+        let keep = match op {
+            SetOperator::Intersect => "> 0",
+            _ => "= 0",
+        };
+        let text = format!(
+            "SELECT {cols} FROM (SELECT {cols}, 1 AS nested_left, 0 AS nested_right FROM {left_name} \
+             UNION ALL SELECT {theirs}, 0, 1 FROM {right_name}) AS tagged \
+             GROUP BY {cols} HAVING SUM(nested_left) > 0 AND SUM(nested_right) {keep}",
+            cols = names.join(", "),
+            theirs = theirs.join(", "),
+        );
+        let select = snippet_select(&text, loc);
+        self.piece(base, &select, loc, None)
     }
 
     /// `SELECT DISTINCT` (after the FROM is rewritten, so that `*` can be
@@ -436,10 +548,17 @@ fn column_item(alias: &str, column: &str, loc: Loc) -> SelectItem {
 /// them is a `UNION` without `ALL` (then the whole is distinct: SQL's
 /// `UNION` removes duplicates from everything before it too, and a chain
 /// with one is taken as a set).
-fn flatten(e: &SetExpr, out: &mut Vec<Select>, distinct: &mut bool) -> Result<(), Failure> {
+/// A branch of a `UNION`: a SELECT, or an `INTERSECT` or `EXCEPT` that
+/// becomes a piece first.
+enum Branch {
+    Select(Select),
+    Set(Query),
+}
+
+fn flatten(e: &SetExpr, out: &mut Vec<Branch>, distinct: &mut bool) -> Result<(), Failure> {
     match e {
         SetExpr::Select(select) => {
-            out.push((**select).clone());
+            out.push(Branch::Select((**select).clone()));
             Ok(())
         }
         SetExpr::SetOperation {
@@ -458,10 +577,12 @@ fn flatten(e: &SetExpr, out: &mut Vec<Select>, distinct: &mut bool) -> Result<()
             flatten(left, out, distinct)?;
             flatten(right, out, distinct)
         }
-        SetExpr::SetOperation { op, .. } => Err((
-            e.span(),
-            format!("{op} is not supported yet: UNION and UNION ALL are"),
-        )),
+        SetExpr::SetOperation { .. } => {
+            let mut query = super::ast::query_of(snippet_select("SELECT 1", e.span()));
+            query.body = Box::new(e.clone());
+            out.push(Branch::Set(query));
+            Ok(())
+        }
         SetExpr::Query(q) => flatten(&q.body, out, distinct),
         other => Err((other.span(), "a UNION joins SELECT blocks".to_string())),
     }

@@ -7,7 +7,10 @@
 //! arithmetic with aggregates, text joins and text keys, and subqueries
 //! (`[NOT] EXISTS`, `[NOT] IN`) correlated on a join column or on nothing;
 //! and one view in five over table `n`, whose columns can be NULL
-//! (`null_view`). `tests/build.rs` compiles them and `tests/tests/sql.rs`
+//! (`null_view`); one view in four ordered by some of its select items
+//! (by position, name or expression), cut to a window (`LIMIT`,
+//! `OFFSET`, `FETCH FIRST`) or both, as a whole (`order_by`).
+//! `tests/build.rs` compiles them and `tests/tests/sql.rs`
 //! checks each against SQLite on random streams, so the front end is
 //! tested on shapes nobody listed.
 //!
@@ -199,14 +202,38 @@ const N_PAIRS: &[&str] = &[
 ];
 
 /// `n` random views named `random_0`, `random_1`, ..., after the tables.
+/// One in four is ordered, cut to a window or both ([`order_by`]), drawn
+/// from a stream of its own: a seed draws the same views as before they
+/// were, apart from that (and from the views a view over a windowed one
+/// reads instead).
 pub fn views(seed: u64, n: usize) -> String {
     let mut rng = Rng::new(seed);
+    let mut orders = Rng::new(crate::rng::derive(seed, 0x0bde));
     let mut out = String::from(TABLES);
+    // Which views keep a window of their rows (LIMIT, OFFSET or FETCH),
+    // which no view can read.
+    let mut windowed = Vec::new();
     for i in 0..n {
-        out.push_str(&view(&mut rng, i));
-        out.push('\n');
+        let drawn = view(&mut rng, i, &windowed);
+        let order = order_by(&mut orders, &drawn.names, drawn.keyless);
+        windowed.push(
+            [" LIMIT ", " OFFSET ", " FETCH "]
+                .iter()
+                .any(|c| order.contains(c)),
+        );
+        out.push_str(&format!("{}{order};\n", drawn.sql));
     }
     out
+}
+
+/// A drawn view, or a SELECT of one: its text (without ORDER BY, LIMIT
+/// and the `;` that ends a statement), how an ORDER BY item can name each
+/// of its fields ([`names`]), and whether it has exactly one row
+/// (aggregates without GROUP BY), which no window can cut.
+struct Drawn {
+    sql: String,
+    names: Vec<Vec<String>>,
+    keyless: bool,
 }
 
 /// `CREATE VIEW random_<i> <option>AS SELECT .. FROM .. [WHERE ..]`, to
@@ -232,15 +259,27 @@ fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
     from[rng.index(from.len())]
 }
 
-fn view(rng: &mut Rng, i: usize) -> String {
+fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
     // Now and then a view over an earlier view: a nested view kept once
-    // inside it (SQLite reads it through a WITH clause).
+    // inside it (SQLite reads it through a WITH clause). Not over one
+    // that keeps a window of its rows (an error): the nearest earlier
+    // one that does not, or table `r` where every one does.
     if i > 0 && rng.index(12) == 0 {
         let j = rng.index(i);
+        let read = (0..=j)
+            .rev()
+            .chain(j + 1..i)
+            .find(|&j| !windowed[j])
+            .map_or_else(|| "r".to_owned(), |j| format!("random_{j}"));
         let select = pick(rng, &["COUNT(*) AS n", "COUNT(*) AS n, SUM(1) AS m"]);
-        return format!(
-            "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {select} FROM random_{j} v;"
-        );
+        let items: Vec<String> = select.split(", ").map(str::to_owned).collect();
+        return Drawn {
+            sql: format!(
+                "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {select} FROM {read} v"
+            ),
+            names: names(&items, &[]),
+            keyless: true,
+        };
     }
     // One view in five reads table `n`, whose columns can be NULL.
     if rng.index(5) == 0 {
@@ -467,20 +506,169 @@ fn view(rng: &mut Rng, i: usize) -> String {
             sql.push_str(&format!(" HAVING {having}"));
         }
     }
-    counted(rng, sql)
+    let from: Vec<(String, &[&str])> = items
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| (alias(k), columns(SCHEMA[t].name)))
+        .collect();
+    counted(rng, sql, names(&select, &from), !bag && keys.is_empty())
 }
 
-/// Now and then the whole SELECT made a derived table that an outer one
-/// counts; the statement, ended.
-fn counted(rng: &mut Rng, mut sql: String) -> String {
+/// The view `sql`, whose fields ORDER BY names as `names` says and which
+/// has one row if `keyless`; or now and then the whole SELECT made a
+/// derived table that an outer one counts (in one row).
+fn counted(rng: &mut Rng, sql: String, names: Vec<Vec<String>>, keyless: bool) -> Drawn {
     if rng.index(10) == 0
         && let Some((head, body)) = sql.split_once(" AS SELECT ")
     {
         let outer = pick(rng, &["COUNT(*) AS n", "COUNT(*) AS n, SUM(2) AS m"]);
-        sql = format!("{head} AS SELECT {outer} FROM (SELECT {body}) d");
+        let items: Vec<String> = outer.split(", ").map(str::to_owned).collect();
+        return Drawn {
+            sql: format!("{head} AS SELECT {outer} FROM (SELECT {body}) d"),
+            names: self::names(&items, &[]),
+            keyless: true,
+        };
     }
-    sql.push(';');
+    Drawn {
+        sql,
+        names,
+        keyless,
+    }
+}
+
+/// The columns of each table (of `n` for any other name).
+fn columns(table: &str) -> &'static [&'static str] {
+    match table {
+        "r" => &["a", "b", "c"],
+        "s" => &["b", "d", "e", "f"],
+        "t" => &["a", "g", "h"],
+        "u" => &["k", "w", "x", "y"],
+        _ => &["a", "v", "e", "m"],
+    }
+}
+
+/// How an ORDER BY item can name each field of a select list written as
+/// `select`, over FROM items `from` (their aliases and columns): by its
+/// position, by its name (its alias, or the column it selects where no
+/// other FROM item has a column of that name, which SQLite would find
+/// ambiguous) and by its expression as written. A `*` or `x.*` stands
+/// for its items' columns, by position and name. Not by expression where
+/// a `*` is (the compiler matches expressions in a select list written
+/// out), nor a number (`ORDER BY 7` is a position).
+fn names(select: &[String], from: &[(String, &[&str])]) -> Vec<Vec<String>> {
+    let unique = |column: &str| from.iter().filter(|(_, cs)| cs.contains(&column)).count() <= 1;
+    let word = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_lowercase())
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    let starred = select.iter().any(|item| item.ends_with('*'));
+    let mut fields: Vec<Vec<String>> = Vec::new();
+    // Past a `*` of columns unknown here, positions are unknown too.
+    let mut lost = false;
+    for item in select {
+        let position = (!lost).then(|| (fields.len() + 1).to_string());
+        if let Some(of) = item.strip_suffix('*') {
+            let items: Vec<&[&str]> = match of.strip_suffix('.') {
+                None => from.iter().map(|(_, cs)| *cs).collect(),
+                Some(alias) => from
+                    .iter()
+                    .filter(|(a, _)| a == alias)
+                    .map(|(_, cs)| *cs)
+                    .collect(),
+            };
+            lost |= items.is_empty();
+            for &column in items.iter().copied().flatten() {
+                let mut ways: Vec<String> = (!lost)
+                    .then(|| (fields.len() + 1).to_string())
+                    .into_iter()
+                    .collect();
+                if unique(column) {
+                    ways.push(column.to_owned());
+                }
+                fields.push(ways);
+            }
+            continue;
+        }
+        let mut ways: Vec<String> = position.into_iter().collect();
+        let (expr, alias) = match item.rsplit_once(" AS ") {
+            Some((e, a)) if word(a) => (e, Some(a)),
+            _ => (item.as_str(), None),
+        };
+        match alias {
+            Some(a) => ways.push(a.to_owned()),
+            None => {
+                let column = expr.split_once('.').map_or(expr, |(_, c)| c);
+                let plain = match expr.split_once('.') {
+                    Some((x, c)) => word(x) && word(c),
+                    None => word(expr),
+                };
+                if plain && unique(column) {
+                    ways.push(column.to_owned());
+                }
+            }
+        }
+        if !starred
+            && expr.trim_start_matches('-').parse::<f64>().is_err()
+            && !ways.contains(&expr.to_owned())
+        {
+            ways.push(expr.to_owned());
+        }
+        fields.push(ways);
+    }
+    fields
+}
+
+/// One top-level view in four: ORDER BY one to three of its fields
+/// (each by one of the ways `names` gives, `ASC`, `DESC` or neither, now
+/// and then `NULLS FIRST` or `NULLS LAST`), half the time with a window
+/// ([`window`]); or now and then a LIMIT without ORDER BY. Empty for the
+/// other views.
+fn order_by(rng: &mut Rng, names: &[Vec<String>], keyless: bool) -> String {
+    if rng.index(4) != 0 {
+        return String::new();
+    }
+    let mut left: Vec<usize> = (0..names.len()).filter(|&f| !names[f].is_empty()).collect();
+    if left.is_empty() || rng.index(8) == 0 {
+        return window(rng, keyless, false);
+    }
+    let mut keys = Vec::new();
+    for _ in 0..1 + rng.index(3) {
+        if left.is_empty() {
+            break;
+        }
+        let field = left.remove(rng.index(left.len()));
+        let mut key = pick_owned(rng, &names[field]);
+        key.push_str(pick(rng, &["", " ASC", " DESC"]));
+        if rng.index(5) == 0 {
+            key.push_str(pick(rng, &[" NULLS FIRST", " NULLS LAST"]));
+        }
+        keys.push(key);
+    }
+    let mut sql = format!(" ORDER BY {}", keys.join(", "));
+    if rng.index(2) == 0 {
+        sql.push_str(&window(rng, keyless, true));
+    }
     sql
+}
+
+/// `LIMIT k` (k from 0 to 6), now and then with `OFFSET m` (m from 0 to
+/// 4); after ORDER BY, now and then `OFFSET m` alone or `FETCH FIRST k
+/// ROWS ONLY` instead. A view of one row (`keyless`) takes only `LIMIT
+/// k` with k at least 1: the others always drop its row, an error (and
+/// SQLite, which runs such a view's SELECT as written, has no FETCH).
+fn window(rng: &mut Rng, keyless: bool, ordered: bool) -> String {
+    let (form, k, m) = (rng.index(6), rng.index(7), rng.index(5));
+    let offset = rng.index(3) == 0;
+    if keyless {
+        return format!(" LIMIT {}", k.max(1));
+    }
+    match form {
+        0 if ordered => format!(" OFFSET {m}"),
+        1 if ordered => format!(" FETCH FIRST {k} ROWS ONLY"),
+        _ if offset => format!(" LIMIT {k} OFFSET {m}"),
+        _ => format!(" LIMIT {k}"),
+    }
 }
 
 /// `[NOT] EXISTS (SELECT * FROM inner y WHERE y.col = x.col ..)` or
@@ -524,7 +712,7 @@ fn correlated(rng: &mut Rng, inner: &Table, outer: &Table, alias: &str) -> Strin
 /// BY columns and expressions that can be NULL (NULL is a group), or none
 /// (every aggregate but COUNT is then NULL over no rows); aggregates that
 /// skip NULL, CASE without ELSE among them; or a bag of nullable columns.
-fn null_view(rng: &mut Rng, i: usize) -> String {
+fn null_view(rng: &mut Rng, i: usize) -> Drawn {
     // Aggregates that read a scalar subquery, `n` on either side.
     if rng.index(10) == 0 {
         let other = &SCHEMA[rng.index(SCHEMA.len())];
@@ -777,7 +965,12 @@ fn null_view(rng: &mut Rng, i: usize) -> String {
     if let Some(having) = having {
         sql.push_str(&format!(" HAVING {having}"));
     }
-    counted(rng, sql)
+    let from: Vec<(String, &[&str])> = items
+        .iter()
+        .enumerate()
+        .map(|(k, t)| (alias(k), columns(t.name)))
+        .collect();
+    counted(rng, sql, names(&select, &from), !bag && keys.is_empty())
 }
 
 /// A condition over item `x` of table `n`: one of its conditions, or two
@@ -904,7 +1097,7 @@ fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
 
 /// A view without GROUP BY over `outer` whose every aggregate reads one
 /// scalar subquery over `inner`, correlated on a join column or not.
-fn aggregated_scalar(rng: &mut Rng, i: usize, outer: &Table, inner: &Table) -> String {
+fn aggregated_scalar(rng: &mut Rng, i: usize, outer: &Table, inner: &Table) -> Drawn {
     let mut wheres = Vec::new();
     if rng.index(2) == 0 {
         let (theirs, mine) = join_columns(rng, inner, outer);
@@ -934,11 +1127,16 @@ fn aggregated_scalar(rng: &mut Rng, i: usize, outer: &Table, inner: &Table) -> S
     } else {
         String::new()
     };
-    format!(
-        "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {} FROM {} x0{condition};",
-        select.join(", "),
-        outer.name
-    )
+    let from = [("x0".to_owned(), columns(outer.name))];
+    Drawn {
+        sql: format!(
+            "CREATE VIEW random_{i} WITH (intractable = 'allow') AS SELECT {} FROM {} x0{condition}",
+            select.join(", "),
+            outer.name
+        ),
+        names: names(&select, &from),
+        keyless: true,
+    }
 }
 
 /// `x.col <op> (SELECT <aggregate> FROM inner y [WHERE ..])`, correlated

@@ -142,9 +142,8 @@ pub fn order(
             _ => None,
         })
         .collect();
-    let written = (written.len() == select.projection.len() && written.len() == fields.len())
-        .then_some(written)
-        .unwrap_or_default();
+    let one_each = written.len() == select.projection.len() && written.len() == fields.len();
+    let written = if one_each { written } else { Vec::new() };
     let names = Names { fields, written };
     resolve(query, &names, shape).map_err(|(loc, message)| spans.error(loc, message))
 }

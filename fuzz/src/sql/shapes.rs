@@ -3,9 +3,24 @@
 //! select list (an outer join of their nested view), `UNION [ALL]`,
 //! `SELECT DISTINCT` and `COUNT(DISTINCT ..)`. Each is drawn over the
 //! suite's schema with columns of matching types, so that every view
-//! compiles.
+//! compiles; and now and then ordered or cut to a window as a whole
+//! (`super::order_by`), never inside.
 
+use super::{Drawn, columns, names};
 use crate::rng::Rng;
+
+/// `SELECT <select> <rest>` over FROM items `from` (aliases and tables).
+fn query(select: &[String], rest: String, from: &[(&str, &str)], keyless: bool) -> Drawn {
+    let from: Vec<(String, &[&str])> = from
+        .iter()
+        .map(|&(alias, table)| (alias.to_owned(), columns(table)))
+        .collect();
+    Drawn {
+        sql: format!("SELECT {} {rest}", select.join(", ")),
+        names: names(select, &from),
+        keyless,
+    }
+}
 
 /// `table.column` of type `INT` that cannot be NULL: the preserved side
 /// of an outer join compares one (a NULL there is refused).
@@ -69,20 +84,26 @@ const UNION_COLUMNS: &[&[(&str, &str)]] = &[
 ];
 
 /// One view of these shapes.
-pub(super) fn view(rng: &mut Rng, i: usize) -> String {
-    let body = match rng.index(6) {
+pub(super) fn view(rng: &mut Rng, i: usize) -> Drawn {
+    let drawn = match rng.index(6) {
         0 | 1 => outer_join(rng),
         2 => correlated_scalar(rng),
         3 => union(rng),
         4 => distinct(rng),
         _ => distinct_count(rng),
     };
-    format!("CREATE VIEW random_{i} WITH (intractable = 'allow') AS {body};")
+    Drawn {
+        sql: format!(
+            "CREATE VIEW random_{i} WITH (intractable = 'allow') AS {}",
+            drawn.sql
+        ),
+        ..drawn
+    }
 }
 
 /// `x0 LEFT JOIN x1` (or the same as a `RIGHT JOIN`), grouped by a
 /// preserved column or a bag.
-fn outer_join(rng: &mut Rng) -> String {
+fn outer_join(rng: &mut Rng) -> Drawn {
     let (t0, c0) = *rng.pick(INT_KEYS);
     let (t1, c1) = *rng.pick(INT_PARTNERS);
     let mut on = format!("x1.{c1} = x0.{c0}");
@@ -108,8 +129,10 @@ fn outer_join(rng: &mut Rng) -> String {
         format!(" WHERE {}", wheres.join(" AND "))
     };
     let n = rng.pick(numbers(t1));
+    let tables = [("x0", t0), ("x1", t1)];
     if rng.index(3) == 0 {
-        return format!("SELECT x0.*, x1.{n} FROM {from}{filter}");
+        let select = ["x0.*".to_owned(), format!("x1.{n}")];
+        return query(&select, format!("FROM {from}{filter}"), &tables, false);
     }
     let k = rng.pick(keys(t0));
     let aggregates = [
@@ -118,23 +141,19 @@ fn outer_join(rng: &mut Rng) -> String {
         format!("MAX(x1.{n})"),
         "COUNT(*)".to_string(),
     ];
-    let picked: Vec<&String> = aggregates.iter().filter(|_| rng.index(2) == 0).collect();
-    let list = if picked.is_empty() {
-        "COUNT(*)".to_string()
-    } else {
-        picked
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!("SELECT x0.{k}, {list} FROM {from}{filter} GROUP BY x0.{k}")
+    let mut select = vec![format!("x0.{k}")];
+    select.extend(aggregates.into_iter().filter(|_| rng.index(2) == 0));
+    if select.len() == 1 {
+        select.push("COUNT(*)".to_string());
+    }
+    let rest = format!("FROM {from}{filter} GROUP BY x0.{k}");
+    query(&select, rest, &tables, false)
 }
 
 /// A correlated scalar subquery in the select list: in a grouped view,
 /// next to `COUNT(*)`, or a bag; a `COUNT` one now and then (0 where it
 /// matches nothing).
-fn correlated_scalar(rng: &mut Rng) -> String {
+fn correlated_scalar(rng: &mut Rng) -> Drawn {
     let (t0, c0) = *rng.pick(INT_KEYS);
     let (t1, c1) = *rng.pick(INT_PARTNERS);
     let n = rng.pick(numbers(t1));
@@ -145,18 +164,29 @@ fn correlated_scalar(rng: &mut Rng) -> String {
     };
     let sub = format!("(SELECT {value} FROM {t1} y WHERE y.{c1} = x0.{c0})");
     let own = rng.pick(numbers(t0));
+    let tables = [("x0", t0)];
     if rng.index(2) == 0 {
-        return format!("SELECT x0.{c0}, {sub} AS sq FROM {t0} x0");
+        let select = [format!("x0.{c0}"), format!("{sub} AS sq")];
+        return query(&select, format!("FROM {t0} x0"), &tables, false);
     }
     let k = rng.pick(keys(t0));
-    format!(
-        "SELECT x0.{k}, COUNT(*), SUM(x0.{own} * {sub}) AS weighted FROM {t0} x0 GROUP BY x0.{k}"
+    let select = [
+        format!("x0.{k}"),
+        "COUNT(*)".to_owned(),
+        format!("SUM(x0.{own} * {sub}) AS weighted"),
+    ];
+    query(
+        &select,
+        format!("FROM {t0} x0 GROUP BY x0.{k}"),
+        &tables,
+        false,
     )
 }
 
 /// `UNION [ALL]` of two or three SELECTs of one column type, as a view
-/// or as a derived table counted by group.
-fn union(rng: &mut Rng) -> String {
+/// or as a derived table counted by group; ordered as a whole, by
+/// position or by its column's name.
+fn union(rng: &mut Rng) -> Drawn {
     let columns = *rng.pick(UNION_COLUMNS);
     let op = if rng.index(2) == 0 {
         "UNION ALL"
@@ -176,14 +206,20 @@ fn union(rng: &mut Rng) -> String {
         .collect();
     let body = branches.join(&format!(" {op} "));
     if rng.index(2) == 0 {
-        body
+        Drawn {
+            sql: body,
+            names: vec![vec!["1".to_owned(), "w".to_owned()]],
+            keyless: false,
+        }
     } else {
-        format!("SELECT w, COUNT(*) FROM ({body}) d GROUP BY w")
+        let select = ["w".to_owned(), "COUNT(*)".to_owned()];
+        let rest = format!("FROM ({body}) d GROUP BY w");
+        query(&select, rest, &[], false)
     }
 }
 
 /// `SELECT DISTINCT` of a table's columns.
-fn distinct(rng: &mut Rng) -> String {
+fn distinct(rng: &mut Rng) -> Drawn {
     let t = rng.pick(&["r", "s", "t", "u", "n"]);
     let k = keys(t);
     let filter = if rng.index(2) == 0 {
@@ -191,28 +227,33 @@ fn distinct(rng: &mut Rng) -> String {
     } else {
         String::new()
     };
-    match rng.index(3) {
-        0 => format!("SELECT DISTINCT * FROM {t} x0{filter}"),
-        _ => format!(
-            "SELECT DISTINCT x0.{}, x0.{} FROM {t} x0{filter}",
-            k[0], k[1]
-        ),
-    }
+    let tables = [("x0", *t)];
+    let rest = format!("FROM {t} x0{filter}");
+    let select = match rng.index(3) {
+        0 => vec!["*".to_owned()],
+        _ => vec![format!("x0.{}", k[0]), format!("x0.{}", k[1])],
+    };
+    let mut drawn = query(&select, rest, &tables, false);
+    drawn.sql = drawn.sql.replacen("SELECT ", "SELECT DISTINCT ", 1);
+    drawn
 }
 
 /// `COUNT(DISTINCT ..)` (and `SUM`), grouped or not.
-fn distinct_count(rng: &mut Rng) -> String {
+fn distinct_count(rng: &mut Rng) -> Drawn {
     let t = rng.pick(&["r", "s", "t", "u", "n"]);
     let n = rng.pick(numbers(t));
     let k = rng.pick(keys(t));
-    let aggregates = if rng.index(2) == 0 {
-        format!("COUNT(DISTINCT x0.{n})")
-    } else {
-        format!("COUNT(DISTINCT x0.{n}), SUM(DISTINCT x0.{n})")
-    };
+    let mut aggregates = vec![format!("COUNT(DISTINCT x0.{n})")];
+    if rng.index(2) != 0 {
+        aggregates.push(format!("SUM(DISTINCT x0.{n})"));
+    }
+    let tables = [("x0", *t)];
     if rng.index(3) == 0 {
-        format!("SELECT {aggregates} FROM {t} x0")
+        query(&aggregates, format!("FROM {t} x0"), &tables, true)
     } else {
-        format!("SELECT x0.{k}, {aggregates} FROM {t} x0 GROUP BY x0.{k}")
+        let mut select = vec![format!("x0.{k}")];
+        select.extend(aggregates);
+        let rest = format!("FROM {t} x0 GROUP BY x0.{k}");
+        query(&select, rest, &tables, false)
     }
 }

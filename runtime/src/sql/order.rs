@@ -141,7 +141,7 @@ pub struct Ranked<V: Ordered> {
     rows: BTreeMap<Entry<V>, i64>,
     /// The window as of the previous `changes()` call: `None` before the
     /// first.
-    shown: Option<Vec<(Key<V>, V::Row, i64)>>,
+    shown: Option<Vec<Windowed<V>>>,
     /// The rule's payloads at the previous `ivm::View::changes` call, at
     /// the groups changed since.
     journal: Changes<Key<V>, Payload<V>>,
@@ -240,7 +240,7 @@ where
 /// The window's rows in order, each with its group key and its copies
 /// in the window: walked in the ordered map, O(offset + limit), or cut
 /// from the rows sorted now.
-fn window<V: Ranking>(view: &V) -> Vec<(Key<V>, V::Row, i64)>
+fn window<V: Ranking>(view: &V) -> Vec<Windowed<V>>
 where
     Key<V>: Ord + Clone + Hash,
     V::Row: Clone,
@@ -336,6 +336,10 @@ where
     out
 }
 
+/// A row in order: its group key, the row, and its copies (in the window,
+/// where it is one).
+type Windowed<V> = (Key<V>, <V as Rows>::Row, i64);
+
 /// A group's row and copies in the window, `None` where it is not there.
 type Shown<V> = Option<(<V as Rows>::Row, i64)>;
 
@@ -407,11 +411,11 @@ where
 
 /// The rows of a view with ORDER BY (and no LIMIT or OFFSET) in order,
 /// each with its group key: sorted at each call, O(n log n).
-pub fn sorted<V: Ordered>(view: &V) -> Vec<(Key<V>, V::Row, i64)>
+pub fn sorted<V: Ordered>(view: &V) -> Vec<Windowed<V>>
 where
     Key<V>: Ord,
 {
-    let mut rows: Vec<(Key<V>, V::Row, i64)> = view
+    let mut rows: Vec<Windowed<V>> = view
         .rule()
         .iter()
         .map(|(key, payload)| {

@@ -108,7 +108,7 @@ impl Nest<'_> {
             .chain(
                 [("MIN(__0)", LEAST), ("MAX(__0)", GREATEST)].map(|(f, alias)| {
                     SelectItem::ExprWithAlias {
-                        expr: template(f, &[v.clone()], loc),
+                        expr: template(f, std::slice::from_ref(&v), loc),
                         alias: SqlIdent::with_span(loc, alias.to_string()),
                     }
                 }),

@@ -86,13 +86,13 @@ impl Nest<'_> {
         flatten(&query.body, &mut branches, &mut distinct).map_err(|e| self.error(e))?;
         for branch in &mut branches {
             if let Branch::Set(set) = branch {
-                *branch = Branch::Select(self.set_branch(set, base, reads)?);
+                *branch = Branch::Select(Box::new(self.set_branch(set, base, reads)?));
             }
         }
         let branches: Vec<Select> = branches
             .into_iter()
             .map(|b| match b {
-                Branch::Select(s) => s,
+                Branch::Select(s) => *s,
                 Branch::Set(_) => unreachable!("every INTERSECT or EXCEPT branch is a piece now"),
             })
             .collect();
@@ -551,14 +551,14 @@ fn column_item(alias: &str, column: &str, loc: Loc) -> SelectItem {
 /// A branch of a `UNION`: a SELECT, or an `INTERSECT` or `EXCEPT` that
 /// becomes a piece first.
 enum Branch {
-    Select(Select),
-    Set(Query),
+    Select(Box<Select>),
+    Set(Box<Query>),
 }
 
 fn flatten(e: &SetExpr, out: &mut Vec<Branch>, distinct: &mut bool) -> Result<(), Failure> {
     match e {
         SetExpr::Select(select) => {
-            out.push(Branch::Select((**select).clone()));
+            out.push(Branch::Select(select.clone()));
             Ok(())
         }
         SetExpr::SetOperation {
@@ -580,7 +580,7 @@ fn flatten(e: &SetExpr, out: &mut Vec<Branch>, distinct: &mut bool) -> Result<()
         SetExpr::SetOperation { .. } => {
             let mut query = super::ast::query_of(snippet_select("SELECT 1", e.span()));
             query.body = Box::new(e.clone());
-            out.push(Branch::Set(query));
+            out.push(Branch::Set(Box::new(query)));
             Ok(())
         }
         SetExpr::Query(q) => flatten(&q.body, out, distinct),

@@ -148,3 +148,23 @@ CREATE VIEW union_of_intersect AS
 
 CREATE VIEW count_of_except AS
     SELECT COUNT(*), SUM(b) FROM (SELECT b FROM r EXCEPT SELECT b FROM s) AS d;
+
+-- GREATEST and LEAST as PostgreSQL reads them (NULL passed over, NULL
+-- when every argument is), DBToaster's LISTMAX and LISTMIN, DATE_PART
+-- and the casts that lose nothing. SQLite has none of the first four.
+-- sqlite: SELECT a, max(COALESCE(v, a, 0), COALESCE(a, v, 0), 0) AS hi, CASE WHEN v IS NULL THEN m WHEN m IS NULL THEN v ELSE min(v, m) END AS lo, COUNT(*) FROM n GROUP BY a, hi, lo
+CREATE VIEW greatest_least AS
+    SELECT a, GREATEST(v, a, 0) AS hi, LEAST(v, m) AS lo, COUNT(*) FROM n
+    GROUP BY a, GREATEST(v, a, 0), LEAST(v, m);
+
+-- sqlite: SELECT b, SUM(max(1, c)), SUM(min(c, 3)) FROM r GROUP BY b
+CREATE VIEW listmax_sums AS SELECT b, SUM(LISTMAX(1, c)), SUM(LISTMIN(c, 3)) FROM r GROUP BY b;
+
+-- sqlite: SELECT e, COUNT(*), SUM(d) FROM s WHERE CAST(strftime('%m', f) AS INTEGER) > 6 GROUP BY e
+CREATE VIEW date_part_month AS
+    SELECT e, COUNT(*), SUM(d) FROM s WHERE DATE_PART('month', f) > 6 GROUP BY e;
+
+CREATE VIEW lossless_casts AS
+    SELECT CAST(a AS BIGINT) AS wide, SUM(CAST(v AS DECIMAL(10, 2))) AS exact,
+        SUM(CAST(m AS DOUBLE)) AS approx, COUNT(*)
+    FROM n GROUP BY CAST(a AS BIGINT);

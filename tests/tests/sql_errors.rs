@@ -314,3 +314,18 @@ sql_error!(
     "CREATE TABLE n (a INT NULL, w INT NULL);\nCREATE VIEW v AS SELECT o.cust, SUM(CASE WHEN o.id > 1 THEN n.w END)\n  FROM orders o, n WHERE o.cust = n.a GROUP BY o.cust;",
     "an aggregate over columns of several tables that can be NULL"
 );
+sql_error!(
+    cast_that_rounds,
+    "CREATE VIEW v AS SELECT cust, SUM(CAST(total AS INT)) FROM orders GROUP BY cust;",
+    "CAST from DECIMAL to BIGINT is not supported"
+);
+sql_error!(
+    greatest_over_aggregates,
+    "CREATE VIEW v AS SELECT cust, GREATEST(SUM(total), 1) FROM orders GROUP BY cust;",
+    "GREATEST over aggregates is not supported yet"
+);
+sql_error!(
+    date_part_of_an_hour,
+    "CREATE VIEW v AS SELECT DATE_PART('hour', day), COUNT(*) FROM orders GROUP BY DATE_PART('hour', day);",
+    "DATE_PART takes 'year', 'month' or 'day'"
+);

@@ -72,6 +72,10 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ExceptRows::new()),
         Box::new(UnionOfIntersect::new()),
         Box::new(CountOfExcept::new()),
+        Box::new(GreatestLeast::new()),
+        Box::new(ListmaxSums::new()),
+        Box::new(DatePartMonth::new()),
+        Box::new(LosslessCasts::new()),
     ]
 }
 

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use sqlparser::ast::{
-    BinaryOperator, DateTimeField, Expr, InTarget, UnaryOperator, Value as SqlValue,
+    BinaryOperator, CastKind, DateTimeField, Expr, InTarget, UnaryOperator, Value as SqlValue,
 };
 use sqlparser::tokenizer::Span as Loc;
 
@@ -610,12 +610,27 @@ pub fn bare(tokens: TokenStream) -> TokenStream {
 }
 
 /// `e` as a value of type `ty` (a numeric widening), an `Option` of it
-/// where `e` can be NULL.
+/// where `e` can be NULL. A value that becomes a `DECIMAL` of scale `s`
+/// gets `s` digits after the point, so that the values of one expression
+/// print alike.
 pub fn cast(e: &Scalar, ty: SqlType, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
     if let Scalar::Const(v) = e
         && let Some(v) = v.cast(ty)
     {
         return v.rust(ty);
+    }
+    let narrower = match (e.ty(), ty) {
+        (SqlType::Decimal(Some(a)), SqlType::Decimal(Some(b))) => a < b,
+        (from, SqlType::Decimal(Some(b))) => from.is_integer() && b > 0,
+        _ => false,
+    };
+    if let (true, SqlType::Decimal(Some(scale))) = (narrower, ty) {
+        let as_decimal = cast(e, SqlType::Decimal(None), name);
+        return if e.nullable() {
+            quote! { ::core::option::Option::map(#as_decimal, |__w| ::ivm::sql::Decimal::widened(__w, #scale)) }
+        } else {
+            quote! { ::ivm::sql::Decimal::widened(#as_decimal, #scale) }
+        };
     }
     if e.nullable() {
         let widened = widen(quote! { __w }, e.ty(), ty);
@@ -755,6 +770,17 @@ pub fn scalar(expr: &Expr, resolve: &Resolve<'_>) -> Result<Scalar, (Loc, String
         Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("coalesce") => {
             coalesce(f, loc, resolve)?
         }
+        Expr::Function(f) if extreme_of(f).is_some() => extreme(f, loc, resolve)?,
+        Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("date_part") => {
+            date_part(f, loc, resolve)?
+        }
+        Expr::Cast {
+            kind: CastKind::Cast | CastKind::DoubleColon,
+            expr,
+            data_type,
+            format: None,
+            ..
+        } => sql_cast(scalar(expr, resolve)?, data_type, loc)?,
         other => return Err(unsupported(other, loc)),
     };
     Ok(e)
@@ -988,6 +1014,168 @@ pub fn is_null(e: Scalar, not: bool) -> Scalar {
         Scalar::Null(_) => Scalar::Const(Value::Bool(!not)),
         e if !e.nullable() && e.columns().is_empty() => Scalar::Const(Value::Bool(not)),
         e => Scalar::IsNull(Box::new(e), not),
+    }
+}
+
+/// The arguments of a function call, each an expression.
+fn arguments<'f>(
+    f: &'f sqlparser::ast::Function,
+    loc: Loc,
+) -> Result<Vec<&'f Expr>, (Loc, String)> {
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
+    let FunctionArguments::List(list) = &f.args else {
+        return Err((loc, format!("{} needs an argument list", f.name)));
+    };
+    list.args
+        .iter()
+        .map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Ok(e),
+            _ => Err((loc, format!("{} takes expressions", f.name))),
+        })
+        .collect()
+}
+
+/// Which of GREATEST and LEAST a call is (DBToaster's `LISTMAX` and
+/// `LISTMIN` name them too).
+fn extreme_of(f: &sqlparser::ast::Function) -> Option<Cmp> {
+    match f.name.to_string().to_lowercase().as_str() {
+        "greatest" | "listmax" => Some(Cmp::Ge),
+        "least" | "listmin" => Some(Cmp::Le),
+        _ => None,
+    }
+}
+
+/// `GREATEST(a, b, ..)` or `LEAST(a, b, ..)` as PostgreSQL reads them:
+/// the largest (smallest) argument that is not NULL, NULL when all are;
+/// in their common type. Written as CASEs, left to right.
+fn extreme(
+    f: &sqlparser::ast::Function,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    let cmp = extreme_of(f).expect("GREATEST or LEAST");
+    let mut args = Vec::new();
+    for e in arguments(f, loc)? {
+        match scalar(e, resolve)? {
+            Scalar::Null(_) => {}
+            e => args.push(e),
+        }
+    }
+    let mut args = args.into_iter();
+    let Some(mut out) = args.next() else {
+        return Ok(Scalar::Null(SqlType::BigInt));
+    };
+    for b in args {
+        let ty = out.ty().common(b.ty()).ok_or_else(|| {
+            (
+                loc,
+                format!(
+                    "the arguments of {} are a {} and a {}",
+                    f.name,
+                    out.ty().name(),
+                    b.ty().name()
+                ),
+            )
+        })?;
+        let a = out;
+        let wins = compare(cmp, a.clone(), b.clone(), loc)?;
+        let mut pick = Scalar::Case(Box::new(wins), Box::new(a.clone()), Box::new(b.clone()), ty);
+        // A NULL argument is passed over.
+        if b.nullable() {
+            let null = is_null(b.clone(), false);
+            pick = Scalar::Case(Box::new(null), Box::new(a.clone()), Box::new(pick), ty);
+        }
+        if a.nullable() {
+            let null = is_null(a, false);
+            pick = Scalar::Case(Box::new(null), Box::new(b), Box::new(pick), ty);
+        }
+        out = pick;
+    }
+    Ok(out)
+}
+
+/// `DATE_PART('year', d)`: `EXTRACT(YEAR FROM d)`, and so for `'month'`
+/// and `'day'`.
+fn date_part(
+    f: &sqlparser::ast::Function,
+    loc: Loc,
+    resolve: &Resolve<'_>,
+) -> Result<Scalar, (Loc, String)> {
+    let args = arguments(f, loc)?;
+    let [field, date] = args.as_slice() else {
+        return Err((
+            loc,
+            "DATE_PART takes a field and a date: DATE_PART('year', d)".to_string(),
+        ));
+    };
+    let field = match field {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s) => s.to_lowercase(),
+            _ => String::new(),
+        },
+        _ => String::new(),
+    };
+    let field = match field.as_str() {
+        "year" => DateTimeField::Year,
+        "month" => DateTimeField::Month,
+        "day" => DateTimeField::Day,
+        _ => {
+            return Err((
+                loc,
+                "DATE_PART takes 'year', 'month' or 'day' as its first argument".to_string(),
+            ));
+        }
+    };
+    extract(&field, scalar(date, resolve)?, loc)
+}
+
+/// SQL's `CAST(e AS type)` where it loses nothing: an integer to any integer
+/// type (all are computed as `BIGINT`), to a DECIMAL or a DOUBLE; a
+/// DECIMAL to a DOUBLE or to a scale at least its own; a type to itself;
+/// a text constant to a DATE. Rounding and text conversions differ from
+/// one database to another, and are errors.
+fn sql_cast(
+    e: Scalar,
+    data_type: &sqlparser::ast::DataType,
+    loc: Loc,
+) -> Result<Scalar, (Loc, String)> {
+    let target = SqlType::of(data_type).map_err(|m| (loc, m))?.computed();
+    let source = e.ty().computed();
+    let zero = |v: Value| arithmetic(&BinaryOperator::Plus, e.clone(), Scalar::Const(v), loc);
+    match (source, target) {
+        _ if matches!(e, Scalar::Null(_)) => Ok(Scalar::Null(target)),
+        (s, t) if s == t => Ok(e),
+        (SqlType::BigInt, SqlType::BigInt) => Ok(e),
+        (SqlType::BigInt, SqlType::Decimal(scale)) => zero(Value::Decimal {
+            mantissa: 0,
+            scale: scale.unwrap_or(0),
+        }),
+        (SqlType::Decimal(Some(from)), SqlType::Decimal(Some(to))) if to >= from => {
+            zero(Value::Decimal {
+                mantissa: 0,
+                scale: to,
+            })
+        }
+        (SqlType::Decimal(_), SqlType::Decimal(None)) => Ok(e),
+        (SqlType::BigInt | SqlType::Decimal(_), SqlType::Double) => zero(Value::Double(0.0)),
+        (SqlType::Text, SqlType::Date) => match e {
+            Scalar::Const(Value::Text(text)) => parse_date(&text)
+                .map(|d| Scalar::Const(Value::Date(d)))
+                .ok_or_else(|| (loc, format!("`{text}` is not a date (yyyy-mm-dd)"))),
+            _ => Err((
+                loc,
+                "CAST of a text column to DATE is not supported: store the column as a DATE"
+                    .to_string(),
+            )),
+        },
+        (s, t) => Err((
+            loc,
+            format!(
+                "CAST from {} to {} is not supported: a cast that rounds or converts text differs between databases; casts that lose nothing are (an integer to a DECIMAL or DOUBLE, a DECIMAL to a wider scale or a DOUBLE, text constants to DATE)",
+                s.name(),
+                t.name()
+            ),
+        )),
     }
 }
 

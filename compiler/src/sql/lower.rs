@@ -935,13 +935,16 @@ impl<'a> Lowering<'a> {
         }
         Ok(match e {
             Expr::Nested(inner) => self.out(inner, has_aggregate)?,
-            Expr::Function(f) if is_coalesce(f) && self::has_aggregate(e) => {
+            Expr::Function(f) if is_scalar_function(f) && self::has_aggregate(e) => {
                 return Err((
                     loc,
-                    "COALESCE over aggregates is not supported yet: COALESCE the aggregate's argument (`SUM(COALESCE(x, 0))`), or read the NULL (`None`) in the row".to_string(),
+                    format!(
+                        "{} over aggregates is not supported yet: apply it to the aggregate's argument (`SUM(COALESCE(x, 0))`), or to the row's fields in Rust",
+                        f.name.to_string().to_uppercase()
+                    ),
                 ));
             }
-            Expr::Function(f) if !is_coalesce(f) => {
+            Expr::Function(f) if !is_scalar_function(f) => {
                 *has_aggregate = true;
                 Out::Aggregate(self.aggregate(f, loc)?)
             }
@@ -2009,22 +2012,30 @@ fn is_path(tokens: &TokenStream) -> bool {
 /// or one inside it).
 pub(super) fn has_aggregate(e: &Expr) -> bool {
     match e {
-        Expr::Function(f) if is_coalesce(f) => match &f.args {
+        Expr::Function(f) if is_scalar_function(f) => match &f.args {
             FunctionArguments::List(list) => list.args.iter().any(
                 |a| matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if has_aggregate(e)),
             ),
             _ => false,
         },
         Expr::Function(_) => true,
-        Expr::Nested(e) | Expr::UnaryOp { expr: e, .. } => has_aggregate(e),
+        Expr::Nested(e) | Expr::UnaryOp { expr: e, .. } | Expr::Cast { expr: e, .. } => {
+            has_aggregate(e)
+        }
         Expr::BinaryOp { left, right, .. } => has_aggregate(left) || has_aggregate(right),
         _ => false,
     }
 }
 
-/// Whether a function is `COALESCE`, the one scalar function.
-fn is_coalesce(f: &sqlparser::ast::Function) -> bool {
-    f.name.to_string().eq_ignore_ascii_case("coalesce")
+/// Whether a function computes a value of each row (`COALESCE`,
+/// `GREATEST`, `LEAST` and their DBToaster names, `DATE_PART`), not an
+/// aggregate.
+fn is_scalar_function(f: &sqlparser::ast::Function) -> bool {
+    let name = f.name.to_string().to_lowercase();
+    matches!(
+        name.as_str(),
+        "coalesce" | "greatest" | "least" | "listmax" | "listmin" | "date_part"
+    )
 }
 
 /// A condition as a factor's expression.

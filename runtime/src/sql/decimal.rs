@@ -235,6 +235,30 @@ impl Decimal {
         Decimal::from_mantissa(div_round(self.mantissa(), divisor), scale)
     }
 
+    /// This value with at least `scale` digits after the point, zeros
+    /// added: what generated code gives a value that takes an expression's
+    /// type `DECIMAL(p, scale)` (an integer branch of a CASE whose other
+    /// branch is a decimal), so that equal values print alike.
+    ///
+    /// # Panics
+    ///
+    /// When the digits do not fit in 96 bits: a value above about 7.9 ×
+    /// 10^(28 − `scale`).
+    ///
+    /// ```
+    /// use ivm::sql::Decimal;
+    ///
+    /// assert_eq!(Decimal::from(-1).widened(2).to_string(), "-1.00");
+    /// assert_eq!(Decimal::new(125, 3).widened(2).to_string(), "0.125");
+    /// ```
+    pub fn widened(self, scale: u32) -> Decimal {
+        if scale <= self.scale() {
+            return self;
+        }
+        self.rescale(scale)
+            .expect("ivm: a DECIMAL too large for its expression's scale")
+    }
+
     /// The average of `count` values whose sum is `sum`: `sum / count`,
     /// rounded half away from zero to max(scale(sum), 8) digits after the
     /// point. AVG of integers or decimals keeps at least 8 fractional

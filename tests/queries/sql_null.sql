@@ -168,3 +168,26 @@ CREATE VIEW lossless_casts AS
     SELECT CAST(a AS BIGINT) AS wide, SUM(CAST(v AS DECIMAL(10, 2))) AS exact,
         SUM(CAST(m AS DOUBLE)) AS approx, COUNT(*)
     FROM n GROUP BY CAST(a AS BIGINT);
+
+-- Comparisons with ANY, SOME and ALL, and NOT IN over values that can be
+-- NULL: EXISTS and NOT EXISTS, with ALL false wherever a compared value
+-- is NULL and true over no rows. SQLite has no ANY or ALL.
+-- sqlite: SELECT r.a, COUNT(*) FROM r WHERE EXISTS (SELECT * FROM n WHERE n.a = r.a AND r.c > n.v) GROUP BY r.a
+CREATE VIEW any_below WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*) FROM r WHERE r.c > ANY (SELECT n.v FROM n WHERE n.a = r.a) GROUP BY r.a;
+
+-- sqlite: SELECT u.k, COUNT(*) FROM u WHERE NOT EXISTS (SELECT * FROM n WHERE u.y < n.v OR n.v IS NULL) GROUP BY u.k
+CREATE VIEW all_above WITH (intractable = 'allow') AS
+    SELECT u.k, COUNT(*) FROM u WHERE u.y >= ALL (SELECT v FROM n) GROUP BY u.k;
+
+-- sqlite: SELECT u.k, u.x FROM u WHERE u.x IN (SELECT b FROM r) AND NOT EXISTS (SELECT * FROM n WHERE n.a = u.x OR n.a IS NULL)
+CREATE VIEW some_equal_all_other WITH (intractable = 'allow') AS
+    SELECT u.k, u.x FROM u
+    WHERE u.x = SOME (SELECT b FROM r) AND u.x <> ALL (SELECT a FROM n);
+
+CREATE VIEW not_in_nullable_inner WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*) FROM r WHERE r.b NOT IN (SELECT a FROM n WHERE m > 0) GROUP BY r.a;
+
+-- sqlite: SELECT n.e, COUNT(*) FROM n WHERE NOT EXISTS (SELECT * FROM r WHERE r.b > 0 AND (n.v >= r.c OR n.v IS NULL)) GROUP BY n.e
+CREATE VIEW all_below_nullable_outer WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*) FROM n WHERE n.v < ALL (SELECT c FROM r WHERE r.b > 0) GROUP BY n.e;

@@ -295,8 +295,8 @@ sql_error!(
     "`%` takes integers, found a DECIMAL"
 );
 sql_error!(
-    not_in_over_nullable,
-    "CREATE TABLE n (a INT NULL);\nCREATE VIEW v AS SELECT COUNT(*) FROM orders o\n  WHERE o.cust NOT IN (SELECT a FROM n);",
+    not_in_over_nullable_outer,
+    "CREATE TABLE n (a INT NULL);\nCREATE VIEW v AS SELECT COUNT(*) FROM n\n  WHERE n.a NOT IN (SELECT cust FROM customers);",
     "`NOT IN` over a value that can be NULL is not supported yet"
 );
 sql_error!(

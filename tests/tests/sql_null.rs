@@ -76,6 +76,11 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ListmaxSums::new()),
         Box::new(DatePartMonth::new()),
         Box::new(LosslessCasts::new()),
+        Box::new(AnyBelow::new()),
+        Box::new(AllAbove::new()),
+        Box::new(SomeEqualAllOther::new()),
+        Box::new(NotInNullableInner::new()),
+        Box::new(AllBelowNullableOuter::new()),
     ]
 }
 

@@ -37,6 +37,7 @@ use sqlparser::tokenizer::Span as Loc;
 mod ast;
 mod constant;
 mod outer;
+mod quantified;
 mod theta;
 mod union;
 
@@ -175,6 +176,7 @@ impl Nest<'_> {
                 .map_err(|e| self.error(e))?;
         }
         inline_constant_tables(&mut select, self.tables).map_err(|e| self.error(e))?;
+        self.rewrite_quantified(&mut select)?;
         self.rewrite_theta_exists(&mut select)?;
         self.rewrite_distinct_aggregates(&mut select, &mut reads)?;
         self.rewrite_from(&mut select, &mut reads)?;
@@ -869,7 +871,7 @@ impl Nest<'_> {
 
     /// The FROM items of `select` (rewritten), as names resolve in it.
     fn scope(&self, select: &Select) -> Scope {
-        let mut items = Vec::new();
+        let (mut items, mut nullable) = (Vec::new(), Vec::new());
         for from in &select.from {
             for factor in
                 std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
@@ -881,14 +883,17 @@ impl Nest<'_> {
                         .iter()
                         .find(|t| t.name == n)
                         .or_else(|| self.pieces.iter().find(|p| p.name == n).map(|p| &p.table))
-                        .map(|t| t.columns.iter().map(|c| c.0.clone()).collect())
+                        .map(|t| t.columns.clone())
                         .unwrap_or_default();
                     let alias = alias.as_ref().map_or(n, |a| a.name.value.to_lowercase());
-                    items.push((alias, columns));
+                    for (c, _, _) in columns.iter().filter(|c| c.2) {
+                        nullable.push((alias.clone(), c.clone()));
+                    }
+                    items.push((alias, columns.into_iter().map(|c| c.0).collect()));
                 }
             }
         }
-        Scope { items }
+        Scope { items, nullable }
     }
 }
 
@@ -1045,7 +1050,10 @@ fn semijoin_over(
 
 /// The FROM items of one SELECT: each alias with its columns.
 struct Scope {
+    /// Each FROM item's alias, with its columns.
     items: Vec<(String, Vec<String>)>,
+    /// The columns that can be NULL, each with its item's alias.
+    nullable: Vec<(String, String)>,
 }
 
 impl Scope {
@@ -1062,6 +1070,21 @@ impl Scope {
             }
             _ => false,
         }
+    }
+
+    /// Whether the column a reference names can be NULL; `None` where no
+    /// item of the scope has it.
+    fn nullable(&self, r: &[SqlIdent]) -> Option<bool> {
+        let (item, column) = match r {
+            [c] => (None, c.value.to_lowercase()),
+            [t, c] => (Some(t.value.to_lowercase()), c.value.to_lowercase()),
+            _ => return None,
+        };
+        let (alias, _) = self
+            .items
+            .iter()
+            .find(|(a, cols)| item.as_ref().is_none_or(|t| t == a) && cols.contains(&column))?;
+        Some(self.nullable.contains(&(alias.clone(), column)))
     }
 }
 

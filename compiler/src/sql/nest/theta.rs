@@ -254,7 +254,7 @@ fn split_comparison(c: &Expr, scope: &Scope) -> Option<(Expr, BinaryOperator, Ex
 
 /// The expression `text` with each identifier `__<i>` replaced by
 /// `args[i]`, placed at `loc`.
-fn template(text: &str, args: &[Expr], loc: Loc) -> Expr {
+pub(super) fn template(text: &str, args: &[Expr], loc: Loc) -> Expr {
     let mut select = snippet_select(&format!("SELECT {text}"), loc);
     let SelectItem::UnnamedExpr(mut e) = select.projection.remove(0) else {
         unreachable!("a template is one expression")

@@ -191,3 +191,14 @@ CREATE VIEW not_in_nullable_inner WITH (intractable = 'allow') AS
 -- sqlite: SELECT n.e, COUNT(*) FROM n WHERE NOT EXISTS (SELECT * FROM r WHERE r.b > 0 AND (n.v >= r.c OR n.v IS NULL)) GROUP BY n.e
 CREATE VIEW all_below_nullable_outer WITH (intractable = 'allow') AS
     SELECT n.e, COUNT(*) FROM n WHERE n.v < ALL (SELECT c FROM r WHERE r.b > 0) GROUP BY n.e;
+
+-- JOIN .. USING and NATURAL JOIN: ON joins of the shared columns, which
+-- `*` and unqualified names read once (NULL never joins).
+CREATE VIEW using_nullable AS
+    SELECT a, COUNT(*), SUM(c) FROM n JOIN r USING (a) GROUP BY a;
+
+CREATE VIEW natural_text AS SELECT e, b, v FROM s NATURAL JOIN n;
+
+CREATE VIEW natural_star AS SELECT * FROM r NATURAL JOIN t;
+
+CREATE VIEW left_using AS SELECT a, b, g FROM r LEFT JOIN t USING (a);

@@ -329,3 +329,8 @@ sql_error!(
     "CREATE VIEW v AS SELECT DATE_PART('hour', day), COUNT(*) FROM orders GROUP BY DATE_PART('hour', day);",
     "DATE_PART takes 'year', 'month' or 'day'"
 );
+sql_error!(
+    using_a_missing_column,
+    "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders JOIN customers USING (nation) GROUP BY cust;",
+    "USING (nation): no table on the left of the join has column `nation`"
+);

@@ -81,6 +81,10 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(SomeEqualAllOther::new()),
         Box::new(NotInNullableInner::new()),
         Box::new(AllBelowNullableOuter::new()),
+        Box::new(UsingNullable::new()),
+        Box::new(NaturalText::new()),
+        Box::new(NaturalStar::new()),
+        Box::new(LeftUsing::new()),
     ]
 }
 

@@ -40,6 +40,7 @@ mod outer;
 mod quantified;
 mod theta;
 mod union;
+mod using;
 
 pub use union::select_of_set_operation;
 
@@ -180,6 +181,7 @@ impl Nest<'_> {
         self.rewrite_theta_exists(&mut select)?;
         self.rewrite_distinct_aggregates(&mut select, &mut reads)?;
         self.rewrite_from(&mut select, &mut reads)?;
+        self.rewrite_using(&mut select)?;
         self.rewrite_distinct(&mut select)?;
         if select.selection.as_ref().is_some_and(ast::has_subquery) {
             self.expand_wildcards(&mut select);

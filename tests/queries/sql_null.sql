@@ -202,3 +202,13 @@ CREATE VIEW natural_text AS SELECT e, b, v FROM s NATURAL JOIN n;
 CREATE VIEW natural_star AS SELECT * FROM r NATURAL JOIN t;
 
 CREATE VIEW left_using AS SELECT a, b, g FROM r LEFT JOIN t USING (a);
+
+-- A distinct aggregate beside COUNT, SUM, MIN and MAX: those are summed
+-- up per group and distinct value in the nested view, then per group.
+CREATE VIEW distinct_beside_others AS
+    SELECT e, COUNT(DISTINCT v) AS users, COUNT(*), COUNT(m), SUM(m), MIN(v), MAX(a)
+    FROM n GROUP BY e;
+
+CREATE VIEW distinct_sum_beside_count WITH (intractable = 'allow') AS
+    SELECT r.b, SUM(DISTINCT r.c), AVG(DISTINCT r.c), COUNT(*) * 2, MAX(s.d) FROM r, s
+    WHERE r.b = s.b GROUP BY r.b;

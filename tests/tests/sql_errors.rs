@@ -156,7 +156,7 @@ sql_error!(
 sql_error!(
     count_distinct_beside_count,
     "CREATE VIEW v AS SELECT COUNT(DISTINCT cust), COUNT(*) FROM orders;",
-    "DISTINCT in an aggregate is supported where every aggregate of the view is"
+    "a DISTINCT aggregate beside other aggregates needs GROUP BY"
 );
 sql_error!(
     order_by_unselected,
@@ -333,4 +333,14 @@ sql_error!(
     using_a_missing_column,
     "CREATE VIEW v AS SELECT cust, COUNT(*) FROM orders JOIN customers USING (nation) GROUP BY cust;",
     "USING (nation): no table on the left of the join has column `nation`"
+);
+sql_error!(
+    avg_beside_distinct,
+    "CREATE VIEW v AS SELECT cust, COUNT(DISTINCT id), AVG(total) FROM orders GROUP BY cust;",
+    "AVG beside a DISTINCT aggregate is not supported"
+);
+sql_error!(
+    two_distinct_arguments,
+    "CREATE VIEW v AS SELECT cust, COUNT(DISTINCT id), COUNT(DISTINCT day) FROM orders GROUP BY cust;",
+    "COUNT, SUM or AVG of DISTINCT over one expression per view"
 );

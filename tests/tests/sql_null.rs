@@ -85,6 +85,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(NaturalText::new()),
         Box::new(NaturalStar::new()),
         Box::new(LeftUsing::new()),
+        Box::new(DistinctBesideOthers::new()),
+        Box::new(DistinctSumBesideCount::new()),
     ]
 }
 

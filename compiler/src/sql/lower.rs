@@ -2030,7 +2030,7 @@ pub(super) fn has_aggregate(e: &Expr) -> bool {
 /// Whether a function computes a value of each row (`COALESCE`,
 /// `GREATEST`, `LEAST` and their DBToaster names, `DATE_PART`), not an
 /// aggregate.
-fn is_scalar_function(f: &sqlparser::ast::Function) -> bool {
+pub(super) fn is_scalar_function(f: &sqlparser::ast::Function) -> bool {
     let name = f.name.to_string().to_lowercase();
     matches!(
         name.as_str(),

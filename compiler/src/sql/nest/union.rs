@@ -330,18 +330,40 @@ impl Nest<'_> {
             _ => None,
         };
         let value = argument(first);
-        let supported = ["COUNT", "SUM", "AVG"];
-        let same = calls.iter().all(|f| {
-            is_distinct(f)
-                && argument(f) == value
-                && supported.contains(&f.name.to_string().to_uppercase().as_str())
-        });
+        let name = |f: &sqlparser::ast::Function| f.name.to_string().to_uppercase();
+        let same = calls
+            .iter()
+            .filter(|f| is_distinct(f))
+            .all(|f| argument(f) == value && ["COUNT", "SUM", "AVG"].contains(&name(f).as_str()));
         let (Some(value), true) = (value, same) else {
             return Err(self.spans.error(
                 loc,
-                "DISTINCT in an aggregate is supported where every aggregate of the view is COUNT, SUM or AVG of DISTINCT over one expression",
+                "DISTINCT in an aggregate is supported as COUNT, SUM or AVG of DISTINCT over one expression per view",
             ));
         };
+        // The other aggregates are summed up in two steps: per group and
+        // distinct value in the piece, then per group over it.
+        let plain: Vec<&sqlparser::ast::Function> =
+            calls.iter().copied().filter(|f| !is_distinct(f)).collect();
+        if let Some(f) = plain
+            .iter()
+            .find(|f| !["COUNT", "SUM", "MIN", "MAX"].contains(&name(f).as_str()))
+        {
+            return Err(self.spans.error(
+                f.span(),
+                format!(
+                    "{} beside a DISTINCT aggregate is not supported: COUNT, SUM, MIN and MAX are",
+                    name(f)
+                ),
+            ));
+        }
+        if !plain.is_empty() && super::group_by_is_empty(select) {
+            return Err(self.spans.error(
+                loc,
+                "a DISTINCT aggregate beside other aggregates needs GROUP BY (over no rows, a count must be 0)",
+            ));
+        }
+        let plain: Vec<sqlparser::ast::Function> = plain.into_iter().cloned().collect();
         if select.having.is_some() {
             return Err(self.spans.error(
                 loc,
@@ -379,6 +401,15 @@ impl Nest<'_> {
                 expr: value.clone(),
                 alias: SqlIdent::with_span(loc, DISTINCT_VALUE.to_string()),
             }))
+            .chain(
+                plain
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| SelectItem::ExprWithAlias {
+                        expr: Expr::Function(f.clone()),
+                        alias: SqlIdent::with_span(loc, part_column(i)),
+                    }),
+            )
             .collect();
         let mut grouping = keys.clone();
         grouping.push(value);
@@ -403,6 +434,16 @@ impl Nest<'_> {
                 _ => continue,
             };
             replace_keys(e, &keys, &column, &key_name);
+            replace_plain(e, &plain, &|i, f| {
+                // A count of the piece's rows is the sum of their counts.
+                let inner = name(f);
+                let outer = if inner == "COUNT" {
+                    "SUM"
+                } else {
+                    inner.as_str()
+                };
+                super::theta::template(&format!("{outer}(__0)"), &[column(&part_column(i))], loc)
+            });
             replace_distinct(e, &column(DISTINCT_VALUE));
             if let Some(alias) = named {
                 *item = SelectItem::ExprWithAlias {
@@ -427,15 +468,38 @@ impl Nest<'_> {
 /// The column of a distinct aggregate's piece that holds the values.
 const DISTINCT_VALUE: &str = "nested_distinct";
 
+/// The column of a distinct aggregate's piece that holds the `i`-th
+/// other aggregate, per group and distinct value.
+fn part_column(i: usize) -> String {
+    format!("nested_part{}", i + 1)
+}
+
+/// Each call of `plain` in `e` replaced by `by(i, call)`, outside
+/// subqueries.
+fn replace_plain(
+    e: &mut Expr,
+    plain: &[sqlparser::ast::Function],
+    by: &dyn Fn(usize, &sqlparser::ast::Function) -> Expr,
+) {
+    if let Expr::Function(f) = e
+        && let Some(i) = plain.iter().position(|p| p == f)
+    {
+        *e = by(i, f);
+        return;
+    }
+    super::ast::children_mut(e, &mut |child| replace_plain(child, plain, by));
+}
+
 /// Whether an aggregate call is `f(DISTINCT ..)`.
 fn is_distinct(f: &sqlparser::ast::Function) -> bool {
     matches!(&f.args, FunctionArguments::List(list) if list.duplicate_treatment == Some(DuplicateTreatment::Distinct))
 }
 
-/// The aggregate calls of a select item (every function but COALESCE).
+/// The aggregate calls of a select item (every function but the scalar
+/// ones, such as COALESCE).
 fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e sqlparser::ast::Function>) {
     match e {
-        Expr::Function(f) if !f.name.to_string().eq_ignore_ascii_case("coalesce") => out.push(f),
+        Expr::Function(f) if !lower::is_scalar_function(f) => out.push(f),
         Expr::Function(f) => {
             if let FunctionArguments::List(list) = &f.args {
                 for arg in &list.args {

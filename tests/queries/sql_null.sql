@@ -212,3 +212,13 @@ CREATE VIEW distinct_beside_others AS
 CREATE VIEW distinct_sum_beside_count WITH (intractable = 'allow') AS
     SELECT r.b, SUM(DISTINCT r.c), AVG(DISTINCT r.c), COUNT(*) * 2, MAX(s.d) FROM r, s
     WHERE r.b = s.b GROUP BY r.b;
+
+-- Several outer joins: the last one's preserved side holds the others,
+-- rewritten in turn inside its nested views.
+CREATE VIEW two_left_joins WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*), COUNT(s.b), COUNT(t.a), SUM(t.g)
+    FROM r LEFT JOIN s ON r.b = s.b LEFT JOIN t ON r.a = t.a GROUP BY r.a;
+
+CREATE VIEW three_left_joins WITH (intractable = 'allow') AS
+    SELECT r.a, r.c, n.v, s.d, u.k
+    FROM r LEFT JOIN n ON r.a = n.a LEFT JOIN s ON r.b = s.b LEFT JOIN u ON r.c = u.y;

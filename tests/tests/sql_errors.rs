@@ -119,9 +119,9 @@ sql_error!(
     "a condition of an outer join's ON over the preserved side's columns alone"
 );
 sql_error!(
-    two_outer_joins,
-    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  LEFT JOIN orders o ON o.cust = c.cust LEFT JOIN orders p ON p.id = o.id GROUP BY c.name;",
-    "an outer join is supported as the last join of FROM, and once"
+    outer_join_not_last,
+    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  LEFT JOIN orders o ON o.cust = c.cust JOIN orders p ON p.id = c.cust GROUP BY c.name;",
+    "an outer join is supported as the last join of FROM, or after other outer joins"
 );
 sql_error!(
     intersect_all,
@@ -343,4 +343,9 @@ sql_error!(
     two_distinct_arguments,
     "CREATE VIEW v AS SELECT cust, COUNT(DISTINCT id), COUNT(DISTINCT day) FROM orders GROUP BY cust;",
     "COUNT, SUM or AVG of DISTINCT over one expression per view"
+);
+sql_error!(
+    outer_join_on_a_padded_column,
+    "CREATE VIEW v AS SELECT o.id, COUNT(c.name) FROM orders o LEFT JOIN customers c ON o.cust = c.cust\n  LEFT JOIN orders o2 ON c.nation = o2.id GROUP BY o.id;",
+    "an outer join whose ON compares a column that an earlier outer join pads with NULL"
 );

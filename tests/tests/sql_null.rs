@@ -87,6 +87,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(LeftUsing::new()),
         Box::new(DistinctBesideOthers::new()),
         Box::new(DistinctSumBesideCount::new()),
+        Box::new(TwoLeftJoins::new()),
+        Box::new(ThreeLeftJoins::new()),
     ]
 }
 

@@ -96,6 +96,9 @@ struct Nest<'a> {
     top: String,
     /// The pieces, each after the pieces it reads.
     pieces: Vec<Piece>,
+    /// Every piece's name, given before it is lowered (and the pieces it
+    /// reads are).
+    named: Vec<String>,
     /// The options pieces take: the view's updates, and
     /// `intractable = 'allow'` where the view allows it or forces a
     /// strategy; no forced strategy.
@@ -120,6 +123,7 @@ pub fn view(
         declared,
         top: name.value.to_lowercase(),
         pieces: Vec::new(),
+        named: Vec::new(),
         // A view that forces a strategy has opted in to its cost: its
         // pieces may take any strategy the cost model picks.
         piece_options: ViewOptions {
@@ -223,6 +227,9 @@ impl Nest<'_> {
         of_view: Option<&str>,
     ) -> Result<usize, syn::Error> {
         let name = self.fresh(base);
+        // Taken now: the pieces this one reads are named while it is
+        // lowered.
+        self.named.push(name.clone());
         let ident = SqlIdent::with_span(loc, name.clone());
         let sql = format!("{select}");
         let (view, deletes) = self.lower(&ident, self.piece_options.clone(), select, &sql)?;
@@ -254,6 +261,7 @@ impl Nest<'_> {
             self.tables.iter().any(|t| t.name == n)
                 || self.declared.iter().any(|d| d.name == n)
                 || self.pieces.iter().any(|p| p.name == n)
+                || self.named.iter().any(|p| p == n)
                 || n == self.top
         };
         let stem = format!("{}_{}", self.top, lower::sanitize(base));

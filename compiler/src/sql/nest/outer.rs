@@ -73,6 +73,7 @@ impl Nest<'_> {
             ));
         }
         self.check_on(&join, &preserved_scope)?;
+        self.check_chain(&join, select)?;
         // WHERE: conjuncts over the preserved side alone filter its rows.
         let mut filters = Vec::new();
         let mut rest = Vec::new();
@@ -98,10 +99,14 @@ impl Nest<'_> {
         let mut compared: Vec<Expr> = rest.clone();
         compared.push(join.on.clone());
         compared.extend(filters.iter().filter(|f| !has_subquery(f)).cloned());
+        // The preserved side's own joins, outer ones included (each is
+        // rewritten in turn where its piece is lowered).
         for from in &join.preserved {
             for j in &from.joins {
                 if let JoinOperator::Join(JoinConstraint::On(e))
-                | JoinOperator::Inner(JoinConstraint::On(e)) = &j.join_operator
+                | JoinOperator::Inner(JoinConstraint::On(e))
+                | JoinOperator::Left(JoinConstraint::On(e))
+                | JoinOperator::LeftOuter(JoinConstraint::On(e)) = &j.join_operator
                 {
                     compared.push(e.clone());
                 }
@@ -121,11 +126,14 @@ impl Nest<'_> {
         };
         let mut matched = select.clone();
         matched.projection = left.iter().chain(&right).map(item).collect();
-        matched.from = join.preserved.clone();
-        matched.from.push(TableWithJoins {
+        // The other side first: an outer join of the preserved side stays
+        // the last join of the matched rows' FROM.
+        matched.from = std::iter::once(TableWithJoins {
             relation: join.nullable.clone(),
             joins: Vec::new(),
-        });
+        })
+        .chain(join.preserved.clone())
+        .collect();
         let mut matched_where = filters.clone();
         matched_where.push(join.on.clone());
         matched.selection = and_all(matched_where);
@@ -175,6 +183,41 @@ impl Nest<'_> {
         Ok(())
     }
 
+    /// An outer join after others may compare only columns that are not
+    /// NULL-padded by them: its unmatched rows are a `NOT EXISTS` on the
+    /// compared columns, which a NULL-padded column would drop.
+    fn check_chain(&self, join: &OuterJoin, select: &Select) -> Result<(), syn::Error> {
+        let padded: Vec<TableWithJoins> = join
+            .preserved
+            .iter()
+            .flat_map(|f| &f.joins)
+            .filter(|j| {
+                matches!(
+                    j.join_operator,
+                    JoinOperator::Left(_) | JoinOperator::LeftOuter(_)
+                )
+            })
+            .map(|j| TableWithJoins {
+                relation: j.relation.clone(),
+                joins: Vec::new(),
+            })
+            .collect();
+        if padded.is_empty() {
+            return Ok(());
+        }
+        let padded = self.scope(&Select {
+            from: padded,
+            ..select.clone()
+        });
+        if let Some(r) = column_refs(&join.on).iter().find(|r| padded.owns(r)) {
+            return Err(self.spans.error(
+                super::ast::ident_loc(r),
+                "an outer join whose ON compares a column that an earlier outer join pads with NULL is not supported yet: join each outer join's table to the tables before the outer joins",
+            ));
+        }
+        Ok(())
+    }
+
     /// The ON condition of an outer join must read the nullable side: a
     /// conjunct over the preserved side alone would keep its row either
     /// way, which the `NOT EXISTS` of the unmatched rows cannot say.
@@ -218,19 +261,20 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
     if count == 0 {
         return Ok(None);
     }
+    let first_outer = select
+        .from
+        .iter()
+        .flat_map(|f| &f.joins)
+        .find(|j| is_outer(&j.join_operator))
+        .map(|j| j.relation.span());
     let last = select.from.last_mut().expect("a FROM item");
-    let at_end = last
-        .joins
-        .last()
-        .is_some_and(|j| is_outer(&j.join_operator));
-    let join = last.joins.last().expect("a join");
-    let loc = join.relation.span();
-    if count > 1 || !at_end {
+    let Some(join) = last.joins.last().filter(|j| is_outer(&j.join_operator)) else {
         return Err((
-            loc,
-            "an outer join is supported as the last join of FROM, and once: its preserved side is everything before it".to_string(),
+            first_outer.unwrap_or_else(|| select.span()),
+            "an outer join is supported as the last join of FROM, or after other outer joins: its preserved side is everything before it".to_string(),
         ));
-    }
+    };
+    let loc = join.relation.span();
     let (constraint, right) = match &join.join_operator {
         JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (c, false),
         JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (c, true),

@@ -222,3 +222,14 @@ CREATE VIEW two_left_joins WITH (intractable = 'allow') AS
 CREATE VIEW three_left_joins WITH (intractable = 'allow') AS
     SELECT r.a, r.c, n.v, s.d, u.k
     FROM r LEFT JOIN n ON r.a = n.a LEFT JOIN s ON r.b = s.b LEFT JOIN u ON r.c = u.y;
+
+-- FULL OUTER JOIN: the matched rows, and each side's unmatched rows with
+-- NULL in the other side's columns, three nested views feeding one table.
+CREATE VIEW full_join AS SELECT r.a, s.b, s.d FROM r FULL OUTER JOIN s ON r.b = s.b;
+
+CREATE VIEW full_counts AS
+    SELECT COUNT(*), COUNT(r.a), COUNT(t.a), SUM(t.g) FROM r FULL JOIN t ON r.a = t.a;
+
+CREATE VIEW full_grouped WITH (intractable = 'allow') AS
+    SELECT t.h, COUNT(r.c), MAX(r.b) FROM r FULL JOIN t ON r.a = t.a AND r.c < t.g
+    WHERE t.h OR r.b > 0 GROUP BY t.h;

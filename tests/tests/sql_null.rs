@@ -89,6 +89,9 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(DistinctSumBesideCount::new()),
         Box::new(TwoLeftJoins::new()),
         Box::new(ThreeLeftJoins::new()),
+        Box::new(FullJoin::new()),
+        Box::new(FullCounts::new()),
+        Box::new(FullGrouped::new()),
     ]
 }
 

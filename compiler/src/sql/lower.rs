@@ -640,6 +640,18 @@ impl<'a> Lowering<'a> {
                     self.constants.insert((c.item, c.column), v);
                     Ok(())
                 }
+                (Scalar::Column(x), Scalar::Column(y))
+                    if x.ty != y.ty && own(self, &x) != own(self, &y) =>
+                {
+                    Err((
+                        loc,
+                        format!(
+                            "a subquery correlates a {} with a {}: correlate columns of one type",
+                            x.ty.name(),
+                            y.ty.name()
+                        ),
+                    ))
+                }
                 (a, b) => {
                     self.inner_condition(j, Scalar::Cmp(Cmp::Eq, Box::new(a), Box::new(b)), loc)
                 }

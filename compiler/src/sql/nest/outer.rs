@@ -11,7 +11,11 @@
 //! `r`'s. The view then reads that table in place of its FROM, every
 //! column reference renamed. `RIGHT JOIN` is the same with the sides
 //! swapped. Conjuncts of WHERE over `l`'s columns alone filter `l`'s rows
-//! in both pieces; the rest stay in the view, over the joined rows.
+//! in both pieces; the rest stay in the view, over the joined rows. A
+//! `FULL OUTER JOIN` of two items has a third piece, `r`'s rows that join
+//! to nothing, NULL in `l`'s columns, and filters nothing before the join.
+//! Several outer joins are taken from the last: its preserved side holds
+//! the others, rewritten in turn when its pieces are lowered.
 
 use sqlparser::ast::{
     Expr, GroupByExpr, Ident as SqlIdent, JoinConstraint, JoinOperator, Select, SelectItem,
@@ -29,10 +33,23 @@ struct OuterJoin {
     preserved: Vec<TableWithJoins>,
     /// The side whose columns are NULL where nothing matches.
     nullable: TableFactor,
+    /// Which sides keep their unmatched rows.
+    kept: Kept,
     /// The ON condition.
     on: Expr,
     /// Where the join is written.
     loc: Loc,
+}
+
+/// Which sides of an outer join keep their unmatched rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    /// The preserved side (`LEFT JOIN`, and `RIGHT JOIN` with the sides
+    /// swapped).
+    Preserved,
+    /// Both (`FULL OUTER JOIN`): the other side's unmatched rows are a
+    /// third piece, NULL in the preserved side's columns.
+    Both,
 }
 
 impl Nest<'_> {
@@ -72,7 +89,7 @@ impl Nest<'_> {
                 "an outer join joins tables, views or derived tables by name",
             ));
         }
-        self.check_on(&join, &preserved_scope)?;
+        self.check_on(&join, &preserved_scope, &nullable_scope)?;
         self.check_chain(&join, select)?;
         // WHERE: conjuncts over the preserved side alone filter its rows.
         let mut filters = Vec::new();
@@ -84,7 +101,15 @@ impl Nest<'_> {
                 let right_refs = column_refs(&c)
                     .iter()
                     .any(|r| !preserved_scope.owns(r) && nullable_scope.owns(r));
-                if has_subquery(&c) || !right_refs {
+                if join.kept == Kept::Both && has_subquery(&c) {
+                    return Err(self.spans.error(
+                        c.span(),
+                        "a subquery in the WHERE of a FULL OUTER JOIN is not supported yet: filter a derived table on either side",
+                    ));
+                }
+                // Both sides of a FULL OUTER JOIN can be NULL: every
+                // condition is over the joined rows.
+                if join.kept == Kept::Preserved && (has_subquery(&c) || !right_refs) {
                     filters.push(c);
                 } else {
                     rest.push(c);
@@ -148,7 +173,7 @@ impl Nest<'_> {
                 relation: join.nullable.clone(),
                 joins: Vec::new(),
             }],
-            selection: Some(join.on),
+            selection: Some(join.on.clone()),
             ..subquery
         };
         let mut unmatched_where = filters;
@@ -157,21 +182,53 @@ impl Nest<'_> {
             negated: true,
         });
         unmatched.selection = and_all(unmatched_where);
+        let other = (join.kept == Kept::Both).then(|| {
+            // The other side's rows that match nothing, NULL in the
+            // preserved side's columns.
+            let mut other = unmatched.clone();
+            other.projection = right.iter().map(item).collect();
+            other.from = vec![TableWithJoins {
+                relation: join.nullable.clone(),
+                joins: Vec::new(),
+            }];
+            let subquery = Select {
+                from: join.preserved.clone(),
+                selection: Some(join.on.clone()),
+                ..super::ast::snippet_select("SELECT * FROM t WHERE TRUE", loc)
+            };
+            other.selection = Some(Expr::Exists {
+                subquery: Box::new(super::ast::query_of(subquery)),
+                negated: true,
+            });
+            other
+        });
         let m = self.piece("outer", &matched, loc, None)?;
         let u = self.piece("unmatched", &unmatched, loc, None)?;
+        let o = match &other {
+            Some(other) if !right.is_empty() => Some(self.piece("unmatched", other, loc, None)?),
+            _ => None,
+        };
         // The matched piece's table: the nullable side's columns can be
-        // NULL there, as the unmatched rows have them.
+        // NULL there, as the unmatched rows have them (and, joined in
+        // full, the preserved side's too).
         let table = self.pieces[m].name.clone();
-        let width = left.len();
+        let width = if join.kept == Kept::Both {
+            0
+        } else {
+            left.len()
+        };
         for column in self.pieces[m].table.columns.iter_mut().skip(width) {
             column.2 = true;
         }
-        self.pieces[u].feeds = Some(table.clone());
-        // Rows of the unmatched piece leave as matches come, whatever the
-        // view's updates are.
-        self.pieces[u].retracts = true;
+        for p in std::iter::once(u).chain(o) {
+            self.pieces[p].feeds = Some(table.clone());
+            // Rows of an unmatched piece leave as matches come, whatever
+            // the view's updates are.
+            self.pieces[p].retracts = true;
+        }
         reads.push(m);
         reads.push(u);
+        reads.extend(o);
         let alias = SqlIdent::with_span(loc, table.clone());
         select.from = vec![TableWithJoins {
             relation: table_factor(&table, alias, loc),
@@ -221,12 +278,19 @@ impl Nest<'_> {
     /// The ON condition of an outer join must read the nullable side: a
     /// conjunct over the preserved side alone would keep its row either
     /// way, which the `NOT EXISTS` of the unmatched rows cannot say.
-    fn check_on(&self, join: &OuterJoin, preserved: &super::Scope) -> Result<(), syn::Error> {
+    fn check_on(
+        &self,
+        join: &OuterJoin,
+        preserved: &super::Scope,
+        nullable: &super::Scope,
+    ) -> Result<(), syn::Error> {
         let mut conjuncts = Vec::new();
         split_and(join.on.clone(), &mut conjuncts);
         for c in &conjuncts {
             let refs = column_refs(c);
-            if !refs.is_empty() && refs.iter().all(|r| preserved.owns(r)) {
+            let one_side = |scope: &super::Scope| refs.iter().all(|r| scope.owns(r));
+            let full = join.kept == Kept::Both;
+            if !refs.is_empty() && (one_side(preserved) || (full && one_side(nullable))) {
                 return Err(self.spans.error(
                     c.span(),
                     "a condition of an outer join's ON over the preserved side's columns alone is not supported yet: it decides whether a row of that side can match, and the row is kept either way",
@@ -267,6 +331,7 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
         .flat_map(|f| &f.joins)
         .find(|j| is_outer(&j.join_operator))
         .map(|j| j.relation.span());
+    let single_join = select.from.len() == 1 && select.from[0].joins.len() == 1;
     let last = select.from.last_mut().expect("a FROM item");
     let Some(join) = last.joins.last().filter(|j| is_outer(&j.join_operator)) else {
         return Err((
@@ -275,16 +340,19 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
         ));
     };
     let loc = join.relation.span();
-    let (constraint, right) = match &join.join_operator {
-        JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (c, false),
-        JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (c, true),
-        _ => {
-            return Err((
-                loc,
-                "FULL OUTER JOIN is not supported yet: write a LEFT JOIN".to_string(),
-            ));
-        }
+    let (constraint, right, kept) = match &join.join_operator {
+        JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (c, false, Kept::Preserved),
+        JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (c, true, Kept::Preserved),
+        JoinOperator::FullOuter(c) => (c, false, Kept::Both),
+        _ => unreachable!("an outer join"),
     };
+    let single = single_join;
+    if kept == Kept::Both && !single {
+        return Err((
+            loc,
+            "a FULL OUTER JOIN is supported between two FROM items: join the others in a derived table".to_string(),
+        ));
+    }
     let JoinConstraint::On(on) = constraint else {
         return Err((
             loc,
@@ -317,6 +385,7 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
     Ok(Some(OuterJoin {
         preserved,
         nullable,
+        kept,
         on,
         loc,
     }))

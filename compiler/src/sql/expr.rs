@@ -1018,10 +1018,7 @@ pub fn is_null(e: Scalar, not: bool) -> Scalar {
 }
 
 /// The arguments of a function call, each an expression.
-fn arguments<'f>(
-    f: &'f sqlparser::ast::Function,
-    loc: Loc,
-) -> Result<Vec<&'f Expr>, (Loc, String)> {
+fn arguments(f: &sqlparser::ast::Function, loc: Loc) -> Result<Vec<&Expr>, (Loc, String)> {
     use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
     let FunctionArguments::List(list) = &f.args else {
         return Err((loc, format!("{} needs an argument list", f.name)));

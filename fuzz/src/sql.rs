@@ -9,7 +9,11 @@
 //! and one view in five over table `n`, whose columns can be NULL
 //! (`null_view`); one view in four ordered by some of its select items
 //! (by position, name or expression), cut to a window (`LIMIT`,
-//! `OFFSET`, `FETCH FIRST`) or both, as a whole (`order_by`).
+//! `OFFSET`, `FETCH FIRST`) or both, as a whole (`order_by`); and, from
+//! a stream of their own, subqueries correlated by a comparison other
+//! than equality, `ANY`, `SOME` and `ALL`, `NOT IN` over NULL, `GREATEST`,
+//! `LEAST`, `DATE_PART` and lossless `CAST`s (`forms`), and `INTERSECT`
+//! and `EXCEPT` (`shapes::set_operation`).
 //! `tests/build.rs` compiles them and `tests/tests/sql.rs`
 //! checks each against SQLite on random streams, so the front end is
 //! tested on shapes nobody listed.
@@ -17,6 +21,7 @@
 //! Every view is in the supported fragment by construction; one that does
 //! not compile is a bug of the compiler, and the build says so.
 
+mod forms;
 mod shapes;
 
 use crate::rng::Rng;
@@ -205,17 +210,29 @@ const N_PAIRS: &[&str] = &[
 /// One in four is ordered, cut to a window or both ([`order_by`]), drawn
 /// from a stream of its own: a seed draws the same views as before they
 /// were, apart from that (and from the views a view over a windowed one
-/// reads instead).
+/// reads instead). So are the forms of [`forms`] (subqueries correlated by
+/// a comparison other than equality, `ANY`, `SOME`, `ALL`, `NOT IN` over
+/// NULL, `GREATEST`, `LEAST`, `DATE_PART`, `CAST`) and the `INTERSECT` or
+/// `EXCEPT` view that takes the place of one view in 25
+/// ([`shapes::set_operation`]), from a third stream: a view that draws
+/// none of them is as it was.
 pub fn views(seed: u64, n: usize) -> String {
     let mut rng = Rng::new(seed);
     let mut orders = Rng::new(crate::rng::derive(seed, 0x0bde));
+    let mut extras = Rng::new(crate::rng::derive(seed, 0x5e75));
     let mut out = String::from(TABLES);
     // Which views keep a window of their rows (LIMIT, OFFSET or FETCH),
     // which no view can read.
     let mut windowed = Vec::new();
     for i in 0..n {
-        let drawn = view(&mut rng, i, &windowed);
-        let order = order_by(&mut orders, &drawn.names, drawn.keyless);
+        let mut drawn = view(&mut rng, i, &windowed, &mut extras);
+        let mut order = order_by(&mut orders, &drawn.names, drawn.keyless);
+        // The view drawn (and its order) still moves the other streams
+        // on, so that the next views are as they were.
+        if extras.index(25) == 0 {
+            drawn = shapes::set_operation(&mut extras, i);
+            order = order_by(&mut extras, &drawn.names, drawn.keyless);
+        }
         windowed.push(
             [" LIMIT ", " OFFSET ", " FETCH "]
                 .iter()
@@ -259,7 +276,7 @@ fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
     from[rng.index(from.len())]
 }
 
-fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
+fn view(rng: &mut Rng, i: usize, windowed: &[bool], extras: &mut Rng) -> Drawn {
     // Now and then a view over an earlier view: a nested view kept once
     // inside it (SQLite reads it through a WITH clause). Not over one
     // that keeps a window of its rows (an error): the nearest earlier
@@ -283,7 +300,7 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
     }
     // One view in five reads table `n`, whose columns can be NULL.
     if rng.index(5) == 0 {
-        return null_view(rng, i);
+        return null_view(rng, i, extras);
     }
     // One in eight is an outer join, a correlated scalar subquery in the
     // select list, a UNION, a DISTINCT or a distinct count.
@@ -304,7 +321,8 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
     let alias = |k: usize| format!("x{k}");
     // The first item is now and then a derived table of all its table's
     // columns, filtered: a nested view of the same columns.
-    let mut from = if rng.index(8) == 0 {
+    let derived = rng.index(8) == 0;
+    let mut from = if derived {
         let filter = if rng.index(2) == 0 {
             let c = pick(rng, SCHEMA[items[0]].conditions).replace("{}", "y");
             format!(" WHERE {c}")
@@ -320,10 +338,16 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
         format!("{} {}", SCHEMA[items[0]].name, alias(0))
     };
     let mut conditions: Vec<String> = Vec::new();
+    // The columns the joins equate.
+    let mut joined: Vec<String> = Vec::new();
     for (k, &table) in items.iter().enumerate().skip(1) {
         let other = rng.index(k);
         let (mine, theirs) = join_columns(rng, &SCHEMA[table], &SCHEMA[items[other]]);
         let on = format!("{}.{mine} = {}.{theirs}", alias(k), alias(other));
+        joined.extend([
+            format!("{}.{mine}", alias(k)),
+            format!("{}.{theirs}", alias(other)),
+        ]);
         if rng.index(2) == 0 {
             from.push_str(&format!(", {} {}", SCHEMA[table].name, alias(k)));
             conditions.push(on);
@@ -369,6 +393,17 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
             SCHEMA[items[1]].joins[0]
         ));
     }
+    // From the extras stream: now and then a subquery correlated by a
+    // comparison other than equality, `NOT IN` over NULL or `ANY`/`ALL`,
+    // and a condition through GREATEST, LEAST, DATE_PART or CAST.
+    let tables: Vec<&Table> = items.iter().map(|&t| &SCHEMA[t]).collect();
+    if extras.index(6) == 0 {
+        // A derived table's columns are taken as ones that can be NULL.
+        let nullable: Vec<bool> = (0..items.len()).map(|k| k == 0 && derived).collect();
+        conditions.push(forms::subquery(extras, &tables, &nullable));
+    }
+    let k = extras.index(items.len());
+    conditions.extend(forms::condition(extras, tables[k], &alias(k), 8));
     // GROUP BY: up to two columns or expressions of one item's columns,
     // each selected (and grouped by as written, by its alias or by its
     // position) or not.
@@ -377,23 +412,40 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
     // Integer columns grouped by as written, which select items may
     // compute with (an `INT` or `SMALLINT` key times a `BIGINT` sum).
     let mut integer_keys: Vec<String> = Vec::new();
+    // The keys drawn as `keys` takes them (a key drawn twice is left
+    // out), whichever [`forms::key`] writes in their place.
+    let mut drawn_keys: Vec<String> = Vec::new();
+    let mut replaced: Vec<String> = Vec::new();
     for _ in 0..rng.index(3) {
         let k = rng.index(items.len());
         let table = &SCHEMA[items[k]];
         let column = pick(rng, table.keys);
         let computed = rng.index(3) == 0;
-        let key = if computed {
+        let mut key = if computed {
             pick(rng, table.computed).replace("{}", &alias(k))
         } else {
             format!("{}.{column}", alias(k))
         };
-        if keys.contains(&key) {
+        if drawn_keys.contains(&key) {
             continue;
         }
         if !computed && table.integers.contains(&column) {
             integer_keys.push(key.clone());
         }
-        match rng.index(5) {
+        let choice = rng.index(5);
+        if choice >= 2 {
+            drawn_keys.push(key.clone());
+        }
+        // A computed key, now and then through GREATEST, DATE_PART, ..
+        // (not in place of a quotient, which HAVING below looks for).
+        if computed && !key.contains(" / ") {
+            let other = forms::key(extras, table, &alias(k), key.clone());
+            if !replaced.contains(&other) {
+                replaced.push(other.clone());
+                key = other;
+            }
+        }
+        match choice {
             0 => {
                 let name = format!("k{}", keys.len());
                 keys.push(name.clone());
@@ -410,10 +462,16 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
             }
         }
     }
-    let term = |rng: &mut Rng| {
+    let term = |rng: &mut Rng, extras: &mut Rng| {
         let k = rng.index(items.len());
         let t = pick(rng, SCHEMA[items[k]].terms);
-        qualify(t, &alias(k))
+        forms::term(
+            extras,
+            &SCHEMA[items[k]],
+            &alias(k),
+            qualify(t, &alias(k)),
+            true,
+        )
     };
     // The select list: the keys, then aggregates (none for a bag).
     let bag = rng.index(6) == 0;
@@ -443,7 +501,7 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
     } else {
         if !integer_keys.is_empty() && rng.index(3) == 0 {
             let key = pick_owned(rng, &integer_keys);
-            let t = term(rng);
+            let t = term(rng, extras);
             select.push(match rng.index(4) {
                 0 => format!("{key} * SUM({t})"),
                 1 => format!("COUNT(*) - {key}"),
@@ -456,15 +514,15 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
                 // Constants are summed once per row, alone or as a term
                 // of a sum over several items.
                 9 => pick(rng, &["SUM(1)", "SUM(2.5)", "AVG(1)", "SUM(-2)"]).to_owned(),
-                10 => format!("SUM({} + {} - 1)", term(rng), term(rng)),
+                10 => format!("SUM({} + {} - 1)", term(rng, extras), term(rng, extras)),
                 0 => "COUNT(*)".to_owned(),
-                1 => format!("SUM({})", term(rng)),
+                1 => format!("SUM({})", term(rng, extras)),
                 2 => {
                     // A product of terms of several items.
-                    let (a, b) = (term(rng), term(rng));
+                    let (a, b) = (term(rng, extras), term(rng, extras));
                     format!("SUM({a} * {b})")
                 }
-                3 => format!("AVG({})", term(rng)),
+                3 => format!("AVG({})", term(rng, extras)),
                 4 | 5 => {
                     let k = rng.index(items.len());
                     let f = if rng.index(2) == 0 { "MIN" } else { "MAX" };
@@ -473,10 +531,10 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
                 6 => {
                     let k = rng.index(items.len());
                     let c = pick(rng, SCHEMA[items[k]].conditions).replace("{}", &alias(k));
-                    format!("SUM(CASE WHEN {c} THEN {} ELSE 0 END)", term(rng))
+                    format!("SUM(CASE WHEN {c} THEN {} ELSE 0 END)", term(rng, extras))
                 }
-                7 => format!("SUM({}) - 2 * COUNT(*)", term(rng)),
-                _ => format!("SUM({}) / COUNT(*)", term(rng)),
+                7 => format!("SUM({}) - 2 * COUNT(*)", term(rng, extras)),
+                _ => format!("SUM({}) / COUNT(*)", term(rng, extras)),
             };
             select.push(aggregate);
         }
@@ -492,7 +550,7 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool]) -> Drawn {
         // HAVING over the group's aggregates: the groups a nested view
         // keeps, filtered (not over a quotient, which can be NULL).
         if rng.index(5) == 0 && !select.iter().any(|s| s.contains(" / ")) {
-            let t = term(rng);
+            let t = term(rng, extras);
             let having = match rng.index(4) {
                 0 => "COUNT(*) > 1".to_owned(),
                 1 => format!("SUM({t}) > 0"),
@@ -712,7 +770,7 @@ fn correlated(rng: &mut Rng, inner: &Table, outer: &Table, alias: &str) -> Strin
 /// BY columns and expressions that can be NULL (NULL is a group), or none
 /// (every aggregate but COUNT is then NULL over no rows); aggregates that
 /// skip NULL, CASE without ELSE among them; or a bag of nullable columns.
-fn null_view(rng: &mut Rng, i: usize) -> Drawn {
+fn null_view(rng: &mut Rng, i: usize, extras: &mut Rng) -> Drawn {
     // Aggregates that read a scalar subquery, `n` on either side.
     if rng.index(10) == 0 {
         let other = &SCHEMA[rng.index(SCHEMA.len())];
@@ -753,7 +811,8 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
     // FROM, each item joined to an earlier one, and the columns the joins
     // equate. The first item is now and then a derived table of all of
     // `n`'s columns, filtered or not: a nested view whose rows hold NULLs.
-    let mut from = if items[0].nullable && rng.index(8) == 0 {
+    let derived = items[0].nullable && rng.index(8) == 0;
+    let mut from = if derived {
         opt_in = true;
         let filter = if rng.index(2) == 0 {
             format!(" WHERE {}", null_condition(rng, "y", 1))
@@ -831,6 +890,16 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
         let inner = if rng.index(2) == 0 { &N } else { partner(rng) };
         conditions.push(scalar_condition(rng, items[k], &alias(k), inner));
     }
+    // From the extras stream, as in `view`: a subquery of [`forms`] (which
+    // opts in), and a condition through GREATEST, LEAST, DATE_PART or
+    // CAST.
+    let extra_opt_in = extras.index(6) == 0;
+    if extra_opt_in {
+        let nullable: Vec<bool> = items.iter().map(|t| t.nullable).collect();
+        conditions.push(forms::subquery(extras, &items, &nullable));
+    }
+    let k = extras.index(items.len());
+    conditions.extend(forms::condition(extras, items[k], &alias(k), 6));
     // GROUP BY: up to two columns or expressions, of `n` most of the
     // time, selected or not.
     let mut keys: Vec<String> = Vec::new();
@@ -838,6 +907,8 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
     let mut select: Vec<String> = Vec::new();
     let mut integer_keys: Vec<String> = Vec::new();
     let mut by_join = false;
+    // The keys [`forms::key`] wrote in place of drawn ones.
+    let mut replaced: Vec<String> = Vec::new();
     for _ in 0..rng.index(3) {
         let k = if rng.index(3) == 0 {
             rng.index(items.len())
@@ -847,7 +918,7 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
         let table = items[k];
         let column = pick(rng, table.keys);
         let computed = rng.index(3) == 0;
-        let key = if computed {
+        let mut key = if computed {
             pick(rng, table.computed).replace("{}", &alias(k))
         } else {
             format!("{}.{column}", alias(k))
@@ -856,6 +927,13 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
             continue;
         }
         written.push(key.clone());
+        if computed {
+            let other = forms::key(extras, table, &alias(k), key.clone());
+            if !replaced.contains(&other) {
+                replaced.push(other.clone());
+                key = other;
+            }
+        }
         if !computed && table.integers.contains(&column) {
             integer_keys.push(key.clone());
         }
@@ -915,6 +993,7 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
             let key = pick_owned(rng, &integer_keys);
             let k = ns[rng.index(ns.len())];
             let t = qualify(pick(rng, N.terms), &alias(k));
+            let t = forms::term(extras, &N, &alias(k), t, true);
             budget -= 2;
             select.push(match rng.index(4) {
                 0 => format!("{key} * SUM({t})"),
@@ -924,7 +1003,7 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
             });
         }
         for _ in 0..1 + rng.index(3) {
-            let (aggregate, cost) = null_aggregate(rng, &items);
+            let (aggregate, cost) = null_aggregate(rng, &items, extras);
             if cost <= budget {
                 budget -= cost;
                 select.push(aggregate);
@@ -938,6 +1017,7 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
     if !bag && !keys.is_empty() && budget >= 3 && rng.index(5) == 0 {
         let x = alias(ns[rng.index(ns.len())]);
         let t = qualify(pick(rng, N.terms), &x);
+        let t = forms::term(extras, &N, &x, t, true);
         having = Some(match rng.index(8) {
             0 => "COUNT(*) > 1".to_owned(),
             1 => format!("SUM({t}) > 0"),
@@ -953,7 +1033,7 @@ fn null_view(rng: &mut Rng, i: usize) -> Drawn {
         });
     }
     let tractable = !opt_in && (items.len() == 1 || (!bag && by_join));
-    let option = if tractable && rng.index(2) == 0 {
+    let option = if tractable && rng.index(2) == 0 && !extra_opt_in {
         ""
     } else {
         "WITH (intractable = 'allow') "
@@ -1004,29 +1084,41 @@ fn null_condition(rng: &mut Rng, x: &str, depth: usize) -> String {
 /// without ELSE, and with another item `SUM(x1.c * x0.v)`, `AVG(x0.v +
 /// x1.a)` and the other item's own aggregates. Never a CASE or COALESCE
 /// over columns of two items (an error by design).
-fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
+fn null_aggregate(rng: &mut Rng, items: &[&Table], extras: &mut Rng) -> (String, usize) {
     let ns: Vec<usize> = (0..items.len()).filter(|&k| items[k].nullable).collect();
     let k = ns[rng.index(ns.len())];
     let x = format!("x{k}");
-    let term = |rng: &mut Rng| qualify(pick(rng, N.terms), &x);
+    // A term of `n`'s, aggregated `alone` or with another item's.
+    let term = |rng: &mut Rng, extras: &mut Rng, alone: bool| {
+        forms::term(extras, &N, &x, qualify(pick(rng, N.terms), &x), alone)
+    };
     // Another item, for aggregates over two items' columns.
     let other = (items.len() > 1).then(|| {
         let o = rng.index(items.len() - 1);
         if o >= k { o + 1 } else { o }
     });
-    let other_term = |rng: &mut Rng, o: usize| qualify(pick(rng, items[o].terms), &format!("x{o}"));
+    let other_term = |rng: &mut Rng, extras: &mut Rng, o: usize| {
+        let x = format!("x{o}");
+        forms::term(
+            extras,
+            items[o],
+            &x,
+            qualify(pick(rng, items[o].terms), &x),
+            false,
+        )
+    };
     match rng.index(12) {
         0 => ("COUNT(*)".to_owned(), 0),
         1 => {
             let column = pick(rng, &["a", "v", "e", "m"]);
             (format!("COUNT({x}.{column})"), 1)
         }
-        2 => (format!("SUM({})", term(rng)), 2),
+        2 => (format!("SUM({})", term(rng, extras, true)), 2),
         3 => {
             let t = if rng.index(2) == 0 {
                 format!("{x}.m")
             } else {
-                term(rng)
+                term(rng, extras, true)
             };
             (format!("AVG({t})"), 2)
         }
@@ -1037,7 +1129,7 @@ fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
         5 => (format!("SUM(COALESCE({x}.v, 10))"), 2),
         6 => {
             let c = null_condition(rng, &x, 1);
-            let t = term(rng);
+            let t = term(rng, extras, true);
             let sum = match rng.index(3) {
                 0 => format!("SUM(CASE WHEN {x}.v > 1 THEN {x}.v END)"),
                 1 => format!("SUM(CASE WHEN {c} THEN {t} END)"),
@@ -1055,14 +1147,14 @@ fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
         }
         8 => match other {
             Some(o) => {
-                let (a, b) = (other_term(rng, o), term(rng));
+                let (a, b) = (other_term(rng, extras, o), term(rng, extras, false));
                 (format!("SUM({a} * {b})"), 3)
             }
-            None => (format!("SUM({}) / COUNT(*)", term(rng)), 2),
+            None => (format!("SUM({}) / COUNT(*)", term(rng, extras, true)), 2),
         },
         9 => match other {
             Some(o) => {
-                let (a, b) = (term(rng), other_term(rng, o));
+                let (a, b) = (term(rng, extras, false), other_term(rng, extras, o));
                 match rng.index(2) {
                     0 => (format!("AVG({a} + {b})"), 4),
                     _ => (format!("SUM({a} + {b} - 1)"), 4),
@@ -1071,7 +1163,7 @@ fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
             None => (format!("-SUM({x}.m)"), 2),
         },
         10 => {
-            let t = term(rng);
+            let t = term(rng, extras, true);
             let e = match rng.index(4) {
                 0 => format!("SUM({x}.v) * 2 + COUNT(*)"),
                 1 => format!("-SUM({x}.m)"),
@@ -1082,7 +1174,7 @@ fn null_aggregate(rng: &mut Rng, items: &[&Table]) -> (String, usize) {
         }
         _ => match other {
             Some(o) if rng.index(2) == 0 => {
-                let t = other_term(rng, o);
+                let t = other_term(rng, extras, o);
                 (format!("SUM({t})"), 2)
             }
             Some(o) => {

@@ -12,6 +12,10 @@ use rusqlite::types::Value;
 
 use crate::rng::{self, Rng};
 
+mod translate;
+
+pub use translate::sqlite_forms;
+
 /// `ensure!(cond, "...", args)`: an `Err` with the message unless `cond`.
 macro_rules! ensure {
     ($cond:expr, $($message:tt)+) => {
@@ -530,7 +534,8 @@ fn window<T>(mut rows: Vec<(Vec<Cell>, T)>, order: &Order) -> Vec<(Vec<Cell>, T)
 }
 
 /// SQLite's SELECT for a view: the one its struct reports it was compiled
-/// from, with dates as text ([`sqlite_dates`]). The views it reads come
+/// from, with the forms SQLite lacks spelled in its SQL ([`sqlite_forms`])
+/// and dates as text ([`sqlite_dates`]). The views it reads come
 /// before it in its SQL (`CREATE VIEW v AS ..;\n`), and are a `WITH`
 /// clause here.
 pub fn select_of(view: &dyn TextRetract) -> String {
@@ -560,7 +565,7 @@ pub fn select_of(view: &dyn TextRetract) -> String {
     } else {
         format!("WITH {} {body}", with.join(", "))
     };
-    sqlite_dates(&text)
+    sqlite_dates(&sqlite_forms(&text))
 }
 
 /// The most live rows a soak stream keeps per table: past it, it deletes,

@@ -163,3 +163,35 @@ CREATE VIEW exists_both_ways WITH (intractable = 'allow') AS
     WHERE EXISTS (SELECT * FROM s s2 WHERE s2.e = s.e AND s2.d < s.d)
         AND NOT EXISTS (SELECT * FROM s s3 WHERE s3.e = s.e AND s3.b <> s.b AND s3.d > 0)
     GROUP BY s.e;
+
+-- A NOT EXISTS (or NOT IN) that equates one of its columns with two of the
+-- outer query's must not make those two equal: the outer row stays where
+-- they differ (fuzzer-found). Its nested view has a key column per
+-- equality.
+CREATE VIEW not_exists_two_keys WITH (intractable = 'allow') AS
+    SELECT x.b, COUNT(*) FROM r x
+    WHERE NOT EXISTS (SELECT * FROM t y WHERE y.a = x.a AND y.a = x.b)
+    GROUP BY x.b;
+
+CREATE VIEW not_in_two_keys WITH (intractable = 'allow') AS
+    SELECT x.b, COUNT(*) FROM r x
+    WHERE x.b NOT IN (SELECT y.a FROM t y WHERE y.a = x.a)
+    GROUP BY x.b;
+
+-- `<>`-correlated NOT EXISTS outer-joined under a three-way join; its
+-- nested view's tuples carry the least and greatest values that the
+-- join's other tables do not (fuzzer-found: the update of `r` looked
+-- them up instead of walking them).
+CREATE VIEW not_exists_other_under_join WITH (intractable = 'allow') AS
+    SELECT x2.e, COUNT(*) FROM r x0, s x1, s x2
+    WHERE x1.b = x0.b AND x2.b = x0.b
+        AND NOT EXISTS (SELECT * FROM n y WHERE y.v <> x0.b AND y.a = x0.a)
+    GROUP BY x2.e;
+
+-- `*` names the FROM items as written, not the nested view an EXISTS
+-- correlated by `<` is joined in as (fuzzer-found).
+CREATE VIEW star_exists_below WITH (intractable = 'allow') AS
+    SELECT * FROM r x0 WHERE EXISTS (SELECT * FROM t y WHERE y.a < x0.b);
+
+CREATE VIEW star_above_any WITH (intractable = 'allow') AS
+    SELECT * FROM r x0 WHERE x0.b > ANY (SELECT y.a FROM t y);

@@ -65,6 +65,11 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ExistsBelow::new()),
         Box::new(NotExistsAboveUncorrelated::new()),
         Box::new(ExistsBothWays::new()),
+        Box::new(NotExistsTwoKeys::new()),
+        Box::new(NotInTwoKeys::new()),
+        Box::new(NotExistsOtherUnderJoin::new()),
+        Box::new(StarExistsBelow::new()),
+        Box::new(StarAboveAny::new()),
     ]
 }
 

@@ -31,13 +31,7 @@ pub fn snake_case(name: &str) -> String {
 /// A field name not used by any map of `p` yet: `base`, or `base_2`, ...
 pub fn fresh_name(p: &Draft, taken: &[String], base: &str) -> String {
     let used = |s: &str| p.maps.iter().any(|m| m.name == s) || taken.iter().any(|t| t == s);
-    if !used(base) {
-        return base.to_owned();
-    }
-    (2..)
-        .map(|i| format!("{base}_{i}"))
-        .find(|s| !used(s))
-        .expect("some suffix is free")
+    crate::syntax::names::unused(base, used)
 }
 
 #[cfg(test)]

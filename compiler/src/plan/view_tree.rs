@@ -198,7 +198,13 @@ fn var_map(
 /// siblings bind them all, and `VariableOrder::loops` states the same
 /// choice's cost.)
 fn binds(p: &mut Draft, target: MapId, changed: Factor, siblings: &[Factor]) -> Vec<Bind> {
-    let key = p.maps[target].key.clone();
+    // A free level's tuples also hold its own variables: a changed atom
+    // that lacks some (`r(k, b)` under a level of `(g, l, k)` that
+    // `s(k, l, g)` reads too) walks a sibling for them.
+    let mut key = p.maps[target].key.clone();
+    if let Some(level) = p.id::<FreeLevel>(target) {
+        key.extend(p.get(level).vars.iter().copied());
+    }
     let mut bound = p.factor_key(changed);
     let mut binds = Vec::new();
     while key.iter().any(|v| !bound.contains(v)) {

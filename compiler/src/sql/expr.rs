@@ -290,21 +290,22 @@ impl Scalar {
     pub fn truth(&self, name: &dyn Fn(Column) -> syn::Ident) -> TokenStream {
         // A comparison (or another operator that is NULL where an
         // operand is) holds where its operands hold values that satisfy
-        // it: `matches!(x, Some(__n0) if __n0 > 2)`.
+        // it: `Option::is_some_and(x, |__n0| __n0 > 2)`. (Not `matches!`:
+        // the formatter leaves a macro's arguments on one long line.)
         if let Some((scrutinees, value)) = self.bind_operands(name) {
-            let bound = (0..scrutinees.len()).map(|i| {
-                let n = format_ident!("__n{i}");
-                quote! { ::core::option::Option::Some(#n) }
-            });
-            return match scrutinees.as_slice() {
-                [one] => quote! { ::core::matches!(#one, #(#bound)* if #value) },
-                _ => quote! { ::core::matches!((#(#scrutinees,)*), (#(#bound,)*) if #value) },
-            };
+            return scrutinees
+                .iter()
+                .enumerate()
+                .rev()
+                .fold(value, |inner, (i, scrutinee)| {
+                    let n = format_ident!("__n{i}");
+                    quote! { ::core::option::Option::is_some_and(#scrutinee, |#n| #inner) }
+                });
         }
         let e = self.rust(name);
         if self.nullable() {
             let e = bare(e);
-            quote! { ::core::matches!(#e, ::core::option::Option::Some(true)) }
+            quote! { (#e == ::core::option::Option::Some(true)) }
         } else {
             e
         }
@@ -383,7 +384,18 @@ impl Scalar {
             }
         };
         let (a, b) = (branch(a), branch(b));
-        quote! { if #c { #a } else { #b } }
+        // A CASE of several WHENs (and GREATEST, LEAST) nests: `else if`
+        // reads as the chain it is, and clippy refuses `else { if .. }`
+        // where the formatting breaks a line before the brace.
+        let chained = matches!(
+            b.clone().into_iter().next(),
+            Some(proc_macro2::TokenTree::Ident(i)) if i == "if"
+        );
+        if chained {
+            quote! { if #c { #a } else #b }
+        } else {
+            quote! { if #c { #a } else { #b } }
+        }
     }
 
     /// `COALESCE(args)` in type `ty`: each in turn until one holds a
@@ -1075,18 +1087,14 @@ fn extreme(
             )
         })?;
         let a = out;
-        let wins = compare(cmp, a.clone(), b.clone(), loc)?;
-        let mut pick = Scalar::Case(Box::new(wins), Box::new(a.clone()), Box::new(b.clone()), ty);
-        // A NULL argument is passed over.
+        // `CASE WHEN b IS NULL OR a >= b THEN a ELSE b END`: a NULL
+        // argument is passed over, since `a >= b` is not true where `a`
+        // is NULL. Two branches, not one per NULL: each value once.
+        let mut wins = compare(cmp, a.clone(), b.clone(), loc)?;
         if b.nullable() {
-            let null = is_null(b.clone(), false);
-            pick = Scalar::Case(Box::new(null), Box::new(a.clone()), Box::new(pick), ty);
+            wins = Scalar::Or(Box::new(is_null(b.clone(), false)), Box::new(wins));
         }
-        if a.nullable() {
-            let null = is_null(a, false);
-            pick = Scalar::Case(Box::new(null), Box::new(b), Box::new(pick), ty);
-        }
-        out = pick;
+        out = Scalar::Case(Box::new(wins), Box::new(a), Box::new(b), ty);
     }
     Ok(out)
 }

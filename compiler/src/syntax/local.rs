@@ -78,10 +78,8 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
         } else {
             ""
         };
-        let mut name = format!("{}{glue}{}", source.name, i + 1);
-        while query.relations.iter().any(|r| r.name == name) {
-            name.push('_');
-        }
+        let base = format!("{}{glue}{}", source.name, i + 1);
+        let name = super::names::unused(&base, |n| query.relations.iter().any(|r| r.name == n));
         let mut docs = vec![format!(
             " The tuples of `{}` that enter `{}`",
             source.name,

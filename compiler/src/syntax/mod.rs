@@ -9,6 +9,7 @@ pub mod ast;
 mod check;
 mod errors;
 mod local;
+pub(crate) mod names;
 mod nullary;
 mod parse;
 mod semijoin;

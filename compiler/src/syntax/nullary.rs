@@ -28,10 +28,9 @@ pub fn bind(mut query: Query) -> Query {
         let atom = &query.atoms[i];
         let written = atom.local.as_ref().map_or(atom.relation, |l| l.source);
         let relation = query.relations[written].name.to_string().to_lowercase();
-        let mut name = format!("nullary_{relation}");
-        while query.variables.iter().any(|v| v.name == name) {
-            name.push('_');
-        }
+        let name = super::names::unused(&format!("nullary_{relation}"), |n| {
+            query.variables.iter().any(|v| v.name == n)
+        });
         let span = atom.span;
         let var = query.variables.len();
         query.variables.push(Variable {

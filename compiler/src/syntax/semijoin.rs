@@ -228,8 +228,8 @@ fn check_no_theta(outer: &Outer<'_>, e: &ExistsSyntax, errors: &mut Errors) {
 }
 
 /// The name of the relation the rule reads the semijoin through:
-/// `Exists<n>` or `NotExists<n>`, with `_`s added until no relation has
-/// it; recorded in `taken`.
+/// `Exists<n>` or `NotExists<n>`, numbered on (`Exists1_2`) if a relation
+/// has it; recorded in `taken`.
 fn relation_name(e: &ExistsSyntax, index: usize, taken: &mut Vec<String>) -> String {
     let n = index + 1;
     let base = if e.negated {
@@ -237,10 +237,7 @@ fn relation_name(e: &ExistsSyntax, index: usize, taken: &mut Vec<String>) -> Str
     } else {
         format!("Exists{n}")
     };
-    let mut name = base;
-    while taken.contains(&name) {
-        name.push('_');
-    }
+    let name = super::names::unused(&base, |n| taken.iter().any(|t| t == n));
     taken.push(name.clone());
     name
 }

@@ -1,7 +1,8 @@
 //! Views whose FROM or select list is shaped by SQL's set and join forms:
 //! outer joins (`LEFT`/`RIGHT JOIN`), correlated scalar subqueries in the
 //! select list (an outer join of their nested view), `UNION [ALL]`,
-//! `SELECT DISTINCT` and `COUNT(DISTINCT ..)`. Each is drawn over the
+//! `SELECT DISTINCT` and `COUNT(DISTINCT ..)`; and, from the extras stream
+//! of `views`, `INTERSECT` and `EXCEPT` ([`set_operation`]). Each is drawn over the
 //! suite's schema with columns of matching types, so that every view
 //! compiles; and now and then ordered or cut to a window as a whole
 //! (`super::order_by`), never inside.
@@ -256,4 +257,102 @@ fn distinct_count(rng: &mut Rng) -> Drawn {
         let rest = format!("FROM {t} x0 GROUP BY x0.{k}");
         query(&select, rest, &tables, false)
     }
+}
+
+/// Columns of one type in several tables besides [`UNION_COLUMNS`]'
+/// (decimals), and pairs of an `INT` and a text column of one table, for
+/// the SELECTs of an INTERSECT or EXCEPT.
+const DECIMAL_COLUMNS: &[(&str, &str)] = &[("s", "d"), ("n", "m")];
+const PAIRS: &[(&str, &str, &str)] = &[("s", "b", "e"), ("u", "x", "k"), ("n", "a", "e")];
+
+/// `A INTERSECT B` or `A EXCEPT B`: two SELECTs of one or two columns of
+/// the same types (`n`'s can be NULL, which a set takes as equal to
+/// NULL), each filtered or not; as the view, or as a derived table that
+/// an outer SELECT counts, sums or groups. Never next to a `UNION`:
+/// SQLite reads compound SELECTs left to right, where the compiler (as
+/// the standard) binds INTERSECT tighter.
+pub(super) fn set_operation(rng: &mut Rng, i: usize) -> Drawn {
+    let op = if rng.index(2) == 0 {
+        "INTERSECT"
+    } else {
+        "EXCEPT"
+    };
+    let filter = |rng: &mut Rng, t: &str| {
+        if rng.index(2) == 0 {
+            format!(" WHERE {}", on_condition(t).replace("{}", "y"))
+        } else {
+            String::new()
+        }
+    };
+    // One column (`w`), numeric or not, or two (`w`, `z`).
+    let (branches, numeric, pair): (Vec<String>, bool, bool) = if rng.index(4) == 0 {
+        let branches = (0..2)
+            .map(|_| {
+                let (t, a, b) = *rng.pick(PAIRS);
+                let f = filter(rng, t);
+                format!("SELECT y.{a} AS w, y.{b} AS z FROM {t} y{f}")
+            })
+            .collect();
+        (branches, true, true)
+    } else {
+        let group = match rng.index(4) {
+            0 => DECIMAL_COLUMNS,
+            _ => *rng.pick(UNION_COLUMNS),
+        };
+        let numeric = !group.iter().any(|&(t, c)| columns_of_text(t, c));
+        let branches = (0..2)
+            .map(|_| {
+                let (t, c) = *rng.pick(group);
+                let f = filter(rng, t);
+                format!("SELECT y.{c} AS w FROM {t} y{f}")
+            })
+            .collect();
+        (branches, numeric, false)
+    };
+    let body = branches.join(&format!(" {op} "));
+    let drawn = match rng.index(3) {
+        0 => {
+            let mut names = vec![vec!["1".to_owned(), "w".to_owned()]];
+            if pair {
+                names.push(vec!["2".to_owned(), "z".to_owned()]);
+            }
+            Drawn {
+                sql: body,
+                names,
+                keyless: false,
+            }
+        }
+        1 => {
+            let mut select = vec!["COUNT(*) AS n".to_owned()];
+            if numeric && rng.index(2) == 0 {
+                select.push("SUM(w) AS total".to_owned());
+            }
+            let rest = format!("FROM ({body}) d");
+            query(&select, rest, &[], true)
+        }
+        _ => {
+            let (key, select) = if pair {
+                (
+                    "z",
+                    vec!["z".to_owned(), "COUNT(*)".to_owned(), "MAX(w)".to_owned()],
+                )
+            } else {
+                ("w", vec!["w".to_owned(), "COUNT(*)".to_owned()])
+            };
+            let rest = format!("FROM ({body}) d GROUP BY {key}");
+            query(&select, rest, &[], false)
+        }
+    };
+    Drawn {
+        sql: format!(
+            "CREATE VIEW random_{i} WITH (intractable = 'allow') AS {}",
+            drawn.sql
+        ),
+        ..drawn
+    }
+}
+
+/// Whether `table.column` is text.
+fn columns_of_text(table: &str, column: &str) -> bool {
+    matches!((table, column), ("s", "e") | ("u", "k") | ("n", "e"))
 }

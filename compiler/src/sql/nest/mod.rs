@@ -99,6 +99,10 @@ struct Nest<'a> {
     /// Every piece's name, given before it is lowered (and the pieces it
     /// reads are).
     named: Vec<String>,
+    /// The pieces a rewrite joined into a SELECT's FROM in place of a
+    /// condition (an EXISTS correlated by `<`): `*` does not name their
+    /// columns.
+    joined_in: Vec<String>,
     /// The options pieces take: the view's updates, and
     /// `intractable = 'allow'` where the view allows it or forces a
     /// strategy; no forced strategy.
@@ -124,6 +128,7 @@ pub fn view(
         top: name.value.to_lowercase(),
         pieces: Vec::new(),
         named: Vec::new(),
+        joined_in: Vec::new(),
         // A view that forces a strategy has opted in to its cost: its
         // pieces may take any strategy the cost model picks.
         piece_options: ViewOptions {
@@ -187,7 +192,8 @@ impl Nest<'_> {
         self.rewrite_from(&mut select, &mut reads)?;
         self.rewrite_using(&mut select)?;
         self.rewrite_distinct(&mut select)?;
-        if select.selection.as_ref().is_some_and(ast::has_subquery) {
+        if select.selection.as_ref().is_some_and(ast::has_subquery) || self.reads_joined_in(&select)
+        {
             self.expand_wildcards(&mut select);
         }
         self.rewrite_outer_join(&mut select, &mut reads)?;
@@ -403,7 +409,7 @@ impl Nest<'_> {
                 conjunct = equal(lhs, Expr::Subquery(Box::new(query.clone())));
             }
             if let Some((negated, lhs, query)) = as_semijoin(&conjunct)
-                && needs_piece(query)
+                && (needs_piece(query) || negated && self.correlates_twice(lhs.as_ref(), query))
             {
                 let loc = conjunct.span();
                 let replaced = self.semijoin(negated, lhs, query, loc, reads)?;
@@ -879,6 +885,55 @@ impl Nest<'_> {
         Ok(outer)
     }
 
+    /// Whether `select`'s FROM holds a piece a rewrite joined in.
+    fn reads_joined_in(&self, select: &Select) -> bool {
+        let scope = self.scope(select);
+        scope.items.iter().any(|(a, _)| self.joined_in.contains(a))
+    }
+
+    /// Whether a `NOT EXISTS` or `NOT IN` subquery equates one of its
+    /// columns with two of the outer query's (`y.a = x.a AND y.a = x.b`).
+    /// Lowered as a semijoin, the correlation would unify `x.a` with
+    /// `x.b`, keeping only the outer rows where they are equal: right
+    /// under EXISTS, wrong under NOT. A piece with a key column per
+    /// equality keeps them apart.
+    fn correlates_twice(&self, lhs: Option<&Expr>, query: &Query) -> bool {
+        let Ok(select) = plain_select(query) else {
+            return false;
+        };
+        let scope = self.scope(select);
+        let mut pairs = Vec::new();
+        if let (
+            Some(lhs),
+            [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }],
+        ) = (lhs, select.projection.as_slice())
+        {
+            pairs.push((lhs.clone(), e.clone()));
+        }
+        let mut conjuncts = Vec::new();
+        if let Some(selection) = &select.selection {
+            split_and(selection.clone(), &mut conjuncts);
+        }
+        for c in conjuncts {
+            if let Expr::BinaryOp {
+                left,
+                op: BinaryOperator::Eq,
+                right,
+            } = c
+            {
+                pairs.push((*left, *right));
+            }
+        }
+        let mut classes = Classes::default();
+        for (a, b) in &pairs {
+            if let (Some(a), Some(b)) = (column_ref(a), column_ref(b)) {
+                let (a, b) = (classes.node(&a, &scope), classes.node(&b, &scope));
+                classes.union(a, b);
+            }
+        }
+        classes.some_has_two_outer()
+    }
+
     /// The FROM items of `select` (rewritten), as names resolve in it.
     fn scope(&self, select: &Select) -> Scope {
         let (mut items, mut nullable) = (Vec::new(), Vec::new());
@@ -1095,6 +1150,55 @@ impl Scope {
             .iter()
             .find(|(a, cols)| item.as_ref().is_none_or(|t| t == a) && cols.contains(&column))?;
         Some(self.nullable.contains(&(alias.clone(), column)))
+    }
+}
+
+/// Column references of a subquery's equalities in classes of equal ones
+/// (union-find), each reference by its text and whether it is the
+/// subquery's own.
+#[derive(Default)]
+struct Classes {
+    nodes: Vec<(String, bool)>,
+    parent: Vec<usize>,
+}
+
+impl Classes {
+    fn node(&mut self, r: &[SqlIdent], scope: &Scope) -> usize {
+        let text = r
+            .iter()
+            .map(|i| i.value.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(".");
+        if let Some(i) = self.nodes.iter().position(|(t, _)| *t == text) {
+            return i;
+        }
+        self.nodes.push((text, scope.owns(r)));
+        self.parent.push(self.parent.len());
+        self.parent.len() - 1
+    }
+
+    fn root(&self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        self.parent[a] = b;
+    }
+
+    /// Whether a class holds two outer references (by text: `x.a` and `a`
+    /// count as two, which only costs a piece where none was needed).
+    fn some_has_two_outer(&self) -> bool {
+        let outer: Vec<usize> = (0..self.nodes.len())
+            .filter(|&i| !self.nodes[i].1)
+            .collect();
+        outer
+            .iter()
+            .enumerate()
+            .any(|(k, &i)| outer[k + 1..].iter().any(|&j| self.root(i) == self.root(j)))
     }
 }
 

@@ -120,6 +120,7 @@ impl Nest<'_> {
         );
         let p = self.piece("exists", &piece, loc, None)?;
         let alias = self.pieces[p].name.clone();
+        self.joined_in.push(alias.clone());
         let column = |c: &str| qualified(&alias, c, loc);
         let test = match op {
             BinaryOperator::NotEq => template(

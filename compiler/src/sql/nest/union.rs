@@ -271,7 +271,8 @@ impl Nest<'_> {
 
     /// `*` and `t.*` written out as the items they stand for, over the
     /// FROM items as they are now: before the rewriting joins pieces of
-    /// its own (a scalar subquery's), whose columns `*` does not name.
+    /// its own (a scalar subquery's), whose columns `*` does not name, and
+    /// without those joined already (an EXISTS correlated by `<`'s).
     pub(super) fn expand_wildcards(&self, select: &mut Select) {
         let loc = select.span();
         let scope = self.scope(select);
@@ -279,7 +280,11 @@ impl Nest<'_> {
         for item in std::mem::take(&mut select.projection) {
             match item {
                 SelectItem::Wildcard(_) => {
-                    for (a, cols) in &scope.items {
+                    let written = scope
+                        .items
+                        .iter()
+                        .filter(|(a, _)| !self.joined_in.contains(a));
+                    for (a, cols) in written {
                         items.extend(cols.iter().map(|c| column_item(a, c, loc)));
                     }
                 }

@@ -501,6 +501,30 @@ impl Query {
         }
     }
 
+    /// What each column of the relation atom `atom` reads binds, with
+    /// whether it binds it through `Some(v)` (see [`Arg::Some`]).
+    pub fn written_bindings(&self, atom: usize) -> (RelId, Vec<Option<(VarId, bool)>>) {
+        let atom = &self.atoms[atom];
+        match &atom.local {
+            Some(local) => (
+                local.source,
+                local
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Var(v) => Some((*v, false)),
+                        Arg::Some(v) => Some((*v, true)),
+                        Arg::Const(_) | Arg::Wildcard => None,
+                    })
+                    .collect(),
+            ),
+            None => (
+                atom.relation,
+                atom.vars.iter().map(|&v| Some((v, false))).collect(),
+            ),
+        }
+    }
+
     /// A variable as a message names it: its name, or for a SQL view the
     /// columns it stands for, `c_custkey = o_custkey`.
     pub fn var_label(&self, var: VarId) -> String {

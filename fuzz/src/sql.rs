@@ -232,6 +232,9 @@ pub fn views(seed: u64, n: usize) -> String {
         if extras.index(25) == 0 {
             drawn = shapes::set_operation(&mut extras, i);
             order = order_by(&mut extras, &drawn.names, drawn.keyless);
+        } else if extras.index(30) == 0 {
+            drawn = shapes::outer_chain(&mut extras, i);
+            order = order_by(&mut extras, &drawn.names, drawn.keyless);
         }
         windowed.push(
             [" LIMIT ", " OFFSET ", " FETCH "]
@@ -536,7 +539,7 @@ fn view(rng: &mut Rng, i: usize, windowed: &[bool], extras: &mut Rng) -> Drawn {
                 7 => format!("SUM({}) - 2 * COUNT(*)", term(rng, extras)),
                 _ => format!("SUM({}) / COUNT(*)", term(rng, extras)),
             };
-            select.push(aggregate);
+            select.push(forms::over_aggregate(extras, aggregate));
         }
     }
     let option = if theta {
@@ -732,9 +735,8 @@ fn window(rng: &mut Rng, keyless: bool, ordered: bool) -> String {
 /// `[NOT] EXISTS (SELECT * FROM inner y WHERE y.col = x.col ..)` or
 /// `x.col [NOT] IN (SELECT y.col FROM inner y ..)`, correlated on a join
 /// column of `outer` (named `alias`), maybe with a condition of its own.
-/// Not `NOT IN` where a side can be NULL (an error: SQL makes it NULL),
-/// nor `NOT EXISTS` correlated on a column of the outer item that can be
-/// NULL (the compiler does not take it yet).
+/// Not a (correlated) `NOT IN` where the outer column can be NULL (an
+/// error: where it is NULL, the row stays while the subquery is empty).
 fn correlated(rng: &mut Rng, inner: &Table, outer: &Table, alias: &str) -> String {
     let (theirs, mine) = join_columns(rng, inner, outer);
     let column = format!("{alias}.{mine}");
@@ -742,18 +744,14 @@ fn correlated(rng: &mut Rng, inner: &Table, outer: &Table, alias: &str) -> Strin
     let own = (rng.index(2) == 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
     let not = rng.index(3) == 0;
     if rng.index(2) == 0 {
-        let not = if not && !outer.nullable { "NOT " } else { "" };
+        let not = if not { "NOT " } else { "" };
         let and = own.map(|c| format!(" AND {c}")).unwrap_or_default();
         format!(
             "{not}EXISTS (SELECT * FROM {} y WHERE {col} = {column}{and})",
             inner.name
         )
     } else {
-        let not = if not && !outer.nullable && !inner.nullable {
-            "NOT "
-        } else {
-            ""
-        };
+        let not = if not && !outer.nullable { "NOT " } else { "" };
         let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
         format!(
             "{column} {not}IN (SELECT {col} FROM {} y{filter})",
@@ -1006,7 +1004,7 @@ fn null_view(rng: &mut Rng, i: usize, extras: &mut Rng) -> Drawn {
             let (aggregate, cost) = null_aggregate(rng, &items, extras);
             if cost <= budget {
                 budget -= cost;
-                select.push(aggregate);
+                select.push(forms::over_aggregate(extras, aggregate));
             }
         }
     }
@@ -1302,8 +1300,8 @@ fn pick_owned(rng: &mut Rng, from: &[String]) -> String {
 
 /// A subquery over `inner` that reads no column of the view's: `[NOT]
 /// EXISTS (SELECT * FROM ..)` or `constant [NOT] IN (SELECT col FROM ..)`
-/// (not `NOT IN` over a column that can be NULL), a condition on the
-/// whole result.
+/// (its column can be NULL: then `NOT IN` is true only over no rows), a
+/// condition on the whole result.
 fn uncorrelated(rng: &mut Rng, inner: &Table) -> String {
     let own = (rng.index(3) != 0).then(|| pick(rng, inner.conditions).replace("{}", "y"));
     let not = if rng.index(3) == 0 { "NOT " } else { "" };
@@ -1319,7 +1317,6 @@ fn uncorrelated(rng: &mut Rng, inner: &Table) -> String {
     } else {
         (pick(rng, inner.joins), rng.index(4).to_string())
     };
-    let not = if inner.nullable { "" } else { not };
     let filter = own.map(|c| format!(" WHERE {c}")).unwrap_or_default();
     format!(
         "{constant} {not}IN (SELECT y.{col} FROM {} y{filter})",

@@ -160,6 +160,24 @@ CREATE VIEW greatest_least AS
 -- sqlite: SELECT b, SUM(max(1, c)), SUM(min(c, 3)) FROM r GROUP BY b
 CREATE VIEW listmax_sums AS SELECT b, SUM(LISTMAX(1, c)), SUM(LISTMIN(c, 3)) FROM r GROUP BY b;
 
+-- GREATEST, LEAST and COALESCE over aggregates, read as the row is: the
+-- guarded division of DBToaster's test queries, and each rule of NULL
+-- (SUM over no value is NULL; so is MIN/MAX; COALESCE skips them).
+CREATE VIEW guarded_ratio AS
+    SELECT a, SUM(c) / LISTMAX(1, SUM(b)) AS ratio, GREATEST(MIN(c), 0), LEAST(COUNT(*), 3, MAX(b))
+    FROM r GROUP BY a;
+
+CREATE VIEW picks_over_null AS
+    SELECT e, COALESCE(SUM(v), 0) AS total, COALESCE(MAX(m), MIN(m)), GREATEST(SUM(m), 1),
+        LEAST(MAX(v), SUM(v))
+    FROM n GROUP BY e;
+
+CREATE VIEW greatest_of_nulls AS
+    SELECT e, GREATEST(MAX(a), MIN(v)), LEAST(MIN(a), 2, MAX(v)) FROM n GROUP BY e;
+
+CREATE VIEW picks_keyless AS
+    SELECT COALESCE(SUM(v), -1), LISTMIN(COUNT(*), MAX(v)), SUM(m) / GREATEST(COUNT(m), 1) FROM n;
+
 -- sqlite: SELECT e, COUNT(*), SUM(d) FROM s WHERE CAST(strftime('%m', f) AS INTEGER) > 6 GROUP BY e
 CREATE VIEW date_part_month AS
     SELECT e, COUNT(*), SUM(d) FROM s WHERE DATE_PART('month', f) > 6 GROUP BY e;
@@ -192,6 +210,60 @@ CREATE VIEW not_in_nullable_inner WITH (intractable = 'allow') AS
 CREATE VIEW all_below_nullable_outer WITH (intractable = 'allow') AS
     SELECT n.e, COUNT(*) FROM n WHERE n.v < ALL (SELECT c FROM r WHERE r.b > 0) GROUP BY n.e;
 
+-- NOT EXISTS correlated on a column that can be NULL keeps the rows where
+-- it is NULL (no row of the subquery equals NULL): the subquery reads its
+-- own column as an `Option`, which a NULL never equals.
+CREATE VIEW not_exists_nullable_outer WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*), SUM(n.v) FROM n
+    WHERE NOT EXISTS (SELECT * FROM t WHERE t.a = n.a) GROUP BY n.e;
+
+CREATE VIEW not_exists_nullable_text AS
+    SELECT n.a, n.e, COUNT(*) FROM n
+    WHERE NOT EXISTS (SELECT * FROM s WHERE s.e = n.e AND s.b > 0) GROUP BY n.a, n.e;
+
+CREATE VIEW not_exists_nullable_both WITH (intractable = 'allow') AS
+    SELECT x.a, x.v FROM n x
+    WHERE NOT EXISTS (SELECT * FROM n y WHERE y.v = x.v AND y.a = x.a AND y.m > 0);
+
+-- The same column joined to another table is never NULL in the view's
+-- rows: the plain anti-join.
+CREATE VIEW not_exists_nullable_joined WITH (intractable = 'allow') AS
+    SELECT r.b, COUNT(*) FROM r, n
+    WHERE r.a = n.a AND NOT EXISTS (SELECT * FROM t WHERE t.a = n.a AND t.h)
+    GROUP BY r.b;
+
+-- ... or an EXISTS on it, whose column the rule reads as `Some(e)`: the
+-- NOT EXISTS's domain reads it so too (fuzzer-found).
+CREATE VIEW exists_and_not_on_nullable WITH (intractable = 'allow') AS
+    SELECT n.a, COUNT(*) FROM n
+    WHERE EXISTS (SELECT * FROM s WHERE s.e = n.e) AND NOT EXISTS (SELECT * FROM s y WHERE y.e = n.e AND y.b > 1)
+    GROUP BY n.a;
+
+-- ... or a join of two columns that can be NULL, which the rule reads as
+-- `Some(a)` in both atoms: the NOT EXISTS's domain and its updates read
+-- the column so too (fuzzer-found).
+CREATE VIEW not_exists_on_nullable_join WITH (intractable = 'allow') AS
+    SELECT x1.e, COUNT(*) FROM n x0 JOIN n x1 ON x1.a = x0.a
+    WHERE NOT EXISTS (SELECT * FROM t WHERE t.a = x1.a AND t.g > 0) GROUP BY x1.e;
+
+CREATE VIEW not_in_on_nullable_join WITH (intractable = 'allow') AS
+    SELECT x1.e, COUNT(*), SUM(x0.v) FROM n x0 JOIN n x1 ON x1.a = x0.a
+    WHERE x1.a NOT IN (SELECT y.a FROM n y WHERE y.v > 0) GROUP BY x1.e;
+
+-- Two equalities with one outer column that can be NULL: one `let`, its
+-- inner columns equal (fuzzer-found).
+CREATE VIEW any_correlated_twice WITH (intractable = 'allow') AS
+    SELECT n.v, COUNT(*) FROM n
+    WHERE n.e = ANY (SELECT y.e FROM s y WHERE y.e = n.e AND y.b > 0) GROUP BY n.v;
+
+-- NOT IN and <> ALL over an outer value that can be NULL: where it is
+-- NULL, the row stays only while the subquery has no row.
+CREATE VIEW not_in_nullable_outer WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*) FROM n WHERE n.a NOT IN (SELECT b FROM s WHERE s.d > 0) GROUP BY n.e;
+
+CREATE VIEW not_all_nullable_both WITH (intractable = 'allow') AS
+    SELECT n.a, n.v FROM n WHERE n.v <> ALL (SELECT y.v FROM n y WHERE y.m < 1);
+
 -- JOIN .. USING and NATURAL JOIN: ON joins of the shared columns, which
 -- `*` and unqualified names read once (NULL never joins).
 CREATE VIEW using_nullable AS
@@ -222,6 +294,25 @@ CREATE VIEW two_left_joins WITH (intractable = 'allow') AS
 CREATE VIEW three_left_joins WITH (intractable = 'allow') AS
     SELECT r.a, r.c, n.v, s.d, u.k
     FROM r LEFT JOIN n ON r.a = n.a LEFT JOIN s ON r.b = s.b LEFT JOIN u ON r.c = u.y;
+
+-- An outer join whose ON compares a column an earlier outer join pads
+-- with NULL: the earlier ones are a nested view whose padded columns can
+-- be NULL, which matches nothing (a chain of optional lookups).
+CREATE VIEW left_join_on_padded WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*), COUNT(t.a), COUNT(s.e)
+    FROM r LEFT JOIN t ON t.a = r.b LEFT JOIN s ON s.b = t.a GROUP BY r.a;
+
+CREATE VIEW three_joins_on_padded WITH (intractable = 'allow') AS
+    SELECT r.a, n.e, s.d, u.k
+    FROM r LEFT JOIN n ON n.a = r.a LEFT JOIN s ON s.e = n.e LEFT JOIN u ON u.x = s.b;
+
+CREATE VIEW left_join_on_padded_nullable WITH (intractable = 'allow') AS
+    SELECT t.a, t.g, n.v, r.b FROM t LEFT JOIN n ON n.a = t.a LEFT JOIN r ON r.c = n.v;
+
+-- An outer join on a column of the preserved side that can be NULL:
+-- its NULL matches nothing, and the row stays, padded.
+CREATE VIEW left_join_on_nullable WITH (intractable = 'allow') AS
+    SELECT n.e, n.a, t.g FROM n LEFT JOIN t ON t.a = n.a;
 
 -- FULL OUTER JOIN: the matched rows, and each side's unmatched rows with
 -- NULL in the other side's columns, three nested views feeding one table.

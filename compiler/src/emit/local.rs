@@ -125,8 +125,15 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
     let computed = computed.iter().map(|l| {
         let name = &p.vars[l.var].name;
         let ty = &p.vars[l.var].ty;
-        let by_value = by_value(p, &l.value.vars);
         let value = &l.value.expr;
+        // A column under another name (`let x = y`) is the reference.
+        if let syn::Expr::Path(path) = value
+            && let [v] = l.value.vars.as_slice()
+            && path.path.is_ident(&p.vars[*v].name)
+        {
+            return quote! { let #name: &#ty = #value; };
+        }
+        let by_value = by_value(p, &l.value.vars);
         quote! { let #name: &#ty = &{ #(#by_value)* #value }; }
     });
     let body = quote! {

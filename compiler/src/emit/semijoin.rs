@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::method;
-use crate::ir::{Program, RelId, Semijoin};
+use crate::ir::{KeyColumn, Program, RelId, Semijoin};
 
 /// The items of every subprogram's struct, emitted beside the outer one.
 pub fn items(p: &Program) -> TokenStream {
@@ -108,6 +108,29 @@ pub fn methods(p: &Program) -> TokenStream {
     quote! { #(#methods)* }
 }
 
+/// The key a tuple holds, `Some` where each column read as `Some(v)`
+/// holds a value: `match (c0, c1) { (Some(__k0), __k1) => Some((__k0,
+/// __k1)), _ => None }`.
+fn optional_key(key: &[KeyColumn], column: &dyn Fn(usize) -> TokenStream) -> TokenStream {
+    let scrutinee = super::tuple(key.iter().map(|c| column(c.column)));
+    let bound: Vec<syn::Ident> = (0..key.len()).map(|i| format_ident!("__k{i}")).collect();
+    let patterns = key.iter().zip(&bound).map(|(c, k)| {
+        if c.unwrapped {
+            quote! { ::core::option::Option::Some(#k) }
+        } else {
+            quote! { #k }
+        }
+    });
+    let pattern = super::tuple(patterns);
+    let value = super::tuple(bound.iter().map(|k| quote! { #k }));
+    quote! {
+        match #scrutinee {
+            #pattern => ::core::option::Option::Some(#value),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+
 /// What an update of relation `r` does to semijoin `i`: where the tuple
 /// comes or goes, each count that reads `r` takes ±1, and each value of
 /// the correlated variables the tuple binds is settled.
@@ -125,7 +148,7 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
     };
     // The values of the correlated variables the tuple binds, one per
     // atom of `r` in a count, each settled once.
-    let mut keys: Vec<&Vec<usize>> = Vec::new();
+    let mut keys: Vec<&Vec<KeyColumn>> = Vec::new();
     let mut updates = Vec::new();
     for part in s.parts() {
         let Some(read) = part.reads.iter().find(|x| x.relation == r) else {
@@ -143,14 +166,25 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
     }
     let holds = method(&p.relations[s.relation].snake, "holds");
     let settle = method(&p.relations[s.relation].snake, "settle");
+    // Where an atom reads a column as `Some(v)`, a tuple whose column is
+    // `None` holds no value of the key: each key is an `Option` then.
+    let optional = keys.iter().any(|k| k.iter().any(|c| c.unwrapped));
     let (mut before, mut after) = (Vec::new(), Vec::new());
     for (j, key) in keys.iter().enumerate() {
         let at = format_ident!("__at{j}");
         let held = format_ident!("__held{j}");
-        let value = super::tuple(key.iter().map(|&c| column(c)));
-        before.push(quote! {
-            let #at = #value;
-            let #held = self.#holds(&#at);
+        before.push(if optional {
+            let value = optional_key(key, &column);
+            quote! {
+                let #at = #value;
+                let #held = #at.as_ref().map(|__at| self.#holds(__at));
+            }
+        } else {
+            let value = super::tuple(key.iter().map(|c| column(c.column)));
+            quote! {
+                let #at = #value;
+                let #held = self.#holds(&#at);
+            }
         });
         // A value equal to an earlier atom's is settled once, as that one.
         let earlier: Vec<TokenStream> = (0..j)
@@ -159,12 +193,21 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
                 quote! { #at != #other }
             })
             .collect();
-        after.push(if earlier.is_empty() {
+        let settle_call = if optional {
+            quote! {
+                if let (::core::option::Option::Some(__at), ::core::option::Option::Some(__held)) = (#at, #held) {
+                    self.#settle(__at, __held);
+                }
+            }
+        } else {
             quote! { self.#settle(#at, #held); }
+        };
+        after.push(if earlier.is_empty() {
+            settle_call
         } else {
             quote! {
                 if #(#earlier)&&* {
-                    self.#settle(#at, #held);
+                    #settle_call
                 }
             }
         });
@@ -207,7 +250,11 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
         let settled: Vec<TokenStream> = (0..keys.len())
             .map(|j| {
                 let at = format_ident!("__at{j}");
-                quote! { __key != #at }
+                if optional {
+                    quote! { #at.as_ref() != ::core::option::Option::Some(&__key) }
+                } else {
+                    quote! { __key != #at }
+                }
             })
             .collect();
         let settle_one = quote! {

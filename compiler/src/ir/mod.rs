@@ -499,11 +499,22 @@ pub struct SubprogramRead {
     /// Per atom of the subprogram over it that binds the whole head: the
     /// columns of a tuple that form the subprogram's output tuple (its
     /// head, in order) there.
-    pub keys: Vec<Vec<usize>>,
+    pub keys: Vec<Vec<KeyColumn>>,
     /// Some atom over it misses a variable of the head: an update may
     /// change the count at many values, which the subprogram's
     /// `changes()` lists.
     pub unkeyed: bool,
+}
+
+/// A column of an outer relation's tuple that holds a variable of a
+/// subprogram's head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyColumn {
+    /// The column.
+    pub column: usize,
+    /// Read as `Some(v)`: an `Option` column, whose `None` is no value of
+    /// the head (the atom does not take the tuple).
+    pub unwrapped: bool,
 }
 
 /// A variable of the query.

@@ -11,7 +11,8 @@
 use proc_macro2::Ident;
 
 use crate::ir::{
-    AtomPath, Draft, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead, Trigger,
+    AtomPath, Draft, KeyColumn, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead,
+    Trigger,
 };
 use crate::query::Query;
 
@@ -82,12 +83,18 @@ fn reads(outer: &Draft, q: &Query) -> Vec<SubprogramRead> {
     let mut out: Vec<SubprogramRead> = Vec::new();
     for atom in 0..q.atoms.len() {
         // The written relation and what each of its columns binds.
-        let (source, columns) = q.written_columns(atom);
+        let (source, columns) = q.written_bindings(atom);
         // The columns holding the head, if the atom binds all of it.
-        let key: Option<Vec<usize>> = q
+        let key: Option<Vec<KeyColumn>> = q
             .head
             .iter()
-            .map(|&h| columns.iter().position(|&c| c == Some(h)))
+            .map(|&h| {
+                let column = columns
+                    .iter()
+                    .position(|c| c.is_some_and(|(v, _)| v == h))?;
+                let unwrapped = columns[column].is_some_and(|(_, some)| some);
+                Some(KeyColumn { column, unwrapped })
+            })
             .collect();
         let name = q.relations[source].name.to_string();
         let relation = outer

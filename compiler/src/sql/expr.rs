@@ -1030,7 +1030,10 @@ pub fn is_null(e: Scalar, not: bool) -> Scalar {
 }
 
 /// The arguments of a function call, each an expression.
-fn arguments(f: &sqlparser::ast::Function, loc: Loc) -> Result<Vec<&Expr>, (Loc, String)> {
+pub(super) fn arguments(
+    f: &sqlparser::ast::Function,
+    loc: Loc,
+) -> Result<Vec<&Expr>, (Loc, String)> {
     use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
     let FunctionArguments::List(list) = &f.args else {
         return Err((loc, format!("{} needs an argument list", f.name)));

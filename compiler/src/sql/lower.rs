@@ -21,7 +21,7 @@ use sqlparser::tokenizer::Span as Loc;
 use syn::Ident;
 
 use super::expr::{Arith, Cmp, Column, Scalar, scalar};
-use super::row::{RowValue, Term, Typed};
+use super::row::{Pick, RowValue, Term, Typed};
 use super::span::SpanMap;
 use super::types::{SqlType, Value};
 use super::{SqlView, Table, ViewField, ViewOptions, ViewShape, ViewTable};
@@ -50,6 +50,12 @@ struct Semijoin {
     loc: Loc,
     /// Its conditions over its own columns.
     conditions: Vec<Scalar>,
+    /// Under `NOT`, its equalities of an outer column that can be NULL
+    /// (first) with one of its own. Unified, they would drop the outer
+    /// rows where that column is NULL, which `NOT EXISTS` keeps; the
+    /// subquery reads its own column as an `Option` instead (`let x =
+    /// Some(y)`), which a NULL never equals.
+    lifted: Vec<(Column, Column)>,
 }
 
 /// What a payload component holds.
@@ -152,6 +158,7 @@ enum Out {
     Const(Value),
     Arith(Arith, Box<Out>, Box<Out>),
     Neg(Box<Out>),
+    Pick(Pick, Vec<Out>),
 }
 
 /// The lowering of one view.
@@ -511,6 +518,7 @@ impl<'a> Lowering<'a> {
             negated,
             loc,
             conditions: Vec::new(),
+            lifted: Vec::new(),
         });
         let select = subquery_select(query)?;
         let on = self.from(tables, select, Some(j))?;
@@ -591,7 +599,11 @@ impl<'a> Lowering<'a> {
                         ),
                     ));
                 }
-                self.unify(x, y);
+                if x.nullable {
+                    self.lift(j, x, y);
+                } else {
+                    self.unify(x, y);
+                }
             }
             // Else `lhs = x` is one of the subquery's conditions: with
             // a constant on the left (`3 IN (SELECT c ..)`), it reads
@@ -620,13 +632,10 @@ impl<'a> Lowering<'a> {
                 (Scalar::Column(x), Scalar::Column(y))
                     if x.ty == y.ty && (own(self, &x) || own(self, &y)) =>
                 {
-                    let outer_nullable =
-                        (!own(self, &x) && x.nullable) || (!own(self, &y) && y.nullable);
-                    if self.semijoins[j].negated && outer_nullable {
-                        return Err((
-                            loc,
-                            "a `NOT EXISTS` correlated on a column that can be NULL is not supported yet: SQL keeps the rows where that column is NULL, which the correlation would drop (an outer join on such a column asks the same)".to_string(),
-                        ));
+                    let (outer, inner) = if own(self, &x) { (y, x) } else { (x, y) };
+                    if !own(self, &outer) && outer.nullable {
+                        self.lift(j, outer, inner);
+                        return Ok(());
                     }
                     self.unify(x, y);
                     Ok(())
@@ -657,6 +666,62 @@ impl<'a> Lowering<'a> {
                 }
             },
             e => self.inner_condition(j, e, loc),
+        }
+    }
+
+    /// `inner = outer` of semijoin `j`, `outer` a column that can be NULL:
+    /// lifted (see [`Semijoin::lifted`]), and `inner` NULL matches nothing
+    /// either. An `EXISTS` is lifted too, so that a `NOT EXISTS` on the
+    /// same column still finds it as a value in the outer atom.
+    fn lift(&mut self, j: usize, outer: Column, inner: Column) {
+        // An outer column lifted already is one `let`: its inner columns
+        // are equal to each other.
+        let root = self.find((outer.item, outer.column));
+        if let Some(&(_, earlier)) = self.semijoins[j]
+            .lifted
+            .iter()
+            .find(|(o, _)| self.find((o.item, o.column)) == root)
+        {
+            self.unify(earlier, inner);
+            return;
+        }
+        if inner.nullable {
+            self.semijoins[j]
+                .conditions
+                .push(Scalar::IsNull(Box::new(Scalar::Column(inner)), true));
+        }
+        self.read
+            .extend([(outer.item, outer.column), (inner.item, inner.column)]);
+        self.semijoins[j].lifted.push((outer, inner));
+    }
+
+    /// The lifted correlations whose outer column turned out never NULL
+    /// in the view's rows (an equality of the view joins it): unified after
+    /// all. Decided for all before any is unified.
+    fn unify_settled_lifts(&mut self) {
+        let joined: Vec<Vec<bool>> = self
+            .semijoins
+            .iter()
+            .map(|sj| {
+                sj.lifted
+                    .iter()
+                    .map(|(o, _)| self.joined((o.item, o.column)))
+                    .collect()
+            })
+            .collect();
+        let mut unified = Vec::new();
+        for (sj, joined) in self.semijoins.iter_mut().zip(joined) {
+            let lifted = std::mem::take(&mut sj.lifted);
+            for (pair, joined) in lifted.into_iter().zip(joined) {
+                if joined {
+                    unified.push(pair);
+                } else {
+                    sj.lifted.push(pair);
+                }
+            }
+        }
+        for (outer, inner) in unified {
+            self.unify(outer, inner);
         }
     }
 
@@ -948,10 +1013,17 @@ impl<'a> Lowering<'a> {
         Ok(match e {
             Expr::Nested(inner) => self.out(inner, has_aggregate)?,
             Expr::Function(f) if is_scalar_function(f) && self::has_aggregate(e) => {
+                if let Some(pick) = pick_of(f) {
+                    let args = super::expr::arguments(f, loc)?
+                        .into_iter()
+                        .map(|a| self.out(a, has_aggregate))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    return Ok(Out::Pick(pick, args));
+                }
                 return Err((
                     loc,
                     format!(
-                        "{} over aggregates is not supported yet: apply it to the aggregate's argument (`SUM(COALESCE(x, 0))`), or to the row's fields in Rust",
+                        "{} over aggregates is not supported yet: apply it inside the aggregate (`MAX(DATE_PART('year', d))`), or to the row's fields in Rust; GREATEST, LEAST and COALESCE are supported over aggregates",
                         f.name.to_string().to_uppercase()
                     ),
                 ));
@@ -1315,6 +1387,7 @@ impl<'a> Lowering<'a> {
         let span = self.spans.span(name.span);
         self.bind_unread_items();
         self.keep_read_constants();
+        self.unify_settled_lifts();
         self.settle_nulls();
         let mut vars = self.variables();
         let head = self.head(&outs, &mut vars, span);
@@ -1586,17 +1659,43 @@ impl<'a> Lowering<'a> {
                 negated: sj.negated,
                 atoms: self.atoms(vars, Some(j)),
                 exprs: sj
-                    .conditions
+                    .lifted
                     .iter()
-                    .map(|c| ExprSyntax {
+                    .map(|&(outer, inner)| self.lifted(vars, outer, inner, spans.span(sj.loc)))
+                    .chain(sj.conditions.iter().map(|c| ExprSyntax {
                         binds: None,
                         expr: unparenthesized(c.truth(&var_of)),
                         span: spans.span(sj.loc),
-                    })
+                    }))
                     .collect(),
                 span: spans.span(sj.loc),
             })
             .collect()
+    }
+
+    /// `{ let x: Option<T> = Some(y) }` of a lifted correlation: the
+    /// subquery's column `y` as the outer column `x`'s variable.
+    fn lifted(&self, vars: &Vars, outer: Column, inner: Column, span: Span) -> ExprSyntax {
+        let (x, y) = (self.var(vars, outer), self.var(vars, inner));
+        // Text is read by reference, the other types by value.
+        let y = if inner.ty == SqlType::Text {
+            quote! { ::core::clone::Clone::clone(#y) }
+        } else {
+            quote! { #y }
+        };
+        let value = if inner.nullable {
+            y
+        } else {
+            quote! { ::core::option::Option::Some(#y) }
+        };
+        ExprSyntax {
+            binds: Some((
+                x,
+                syn::parse2(outer.ty.rust_nullable(true)).expect("a type"),
+            )),
+            expr: syn::parse2(value).expect("an expression"),
+            span,
+        }
     }
 
     /// Each FROM item's lift, a factor of the payload's tuple type: its
@@ -1689,6 +1788,7 @@ impl<'a> Lowering<'a> {
                     "a division over aggregates must be the last step of a select item (as in `100 * SUM(a) / SUM(b)`)".to_string(),
                 ));
             }
+            Out::Pick(pick, args) => self.typed_pick(*pick, args, loc)?,
             Out::Arith(op, a, b) => {
                 let (a, b, ty) = self.operands(a, b, loc)?;
                 Typed {
@@ -1697,6 +1797,43 @@ impl<'a> Lowering<'a> {
                     ty,
                 }
             }
+        })
+    }
+
+    /// GREATEST, LEAST or COALESCE over aggregates, in the arguments'
+    /// common type; NULL only where every argument can be.
+    fn typed_pick(&self, pick: Pick, args: &[Out], loc: Loc) -> Result<Typed, Failure> {
+        let args = args
+            .iter()
+            .map(|a| self.typed_out(a, loc))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut ty = args[0].ty;
+        for a in &args[1..] {
+            ty = ty.common(a.ty).ok_or_else(|| {
+                (
+                    loc,
+                    format!(
+                        "the arguments of {} are a {} and a {}: compare values of one type",
+                        pick.name(),
+                        ty.name(),
+                        a.ty.name()
+                    ),
+                )
+            })?;
+        }
+        if pick != Pick::Coalesce && !(ty.is_number() || ty == SqlType::Date) {
+            return Err((
+                loc,
+                format!(
+                    "GREATEST and LEAST over aggregates compare numbers or dates, not a {}",
+                    ty.name()
+                ),
+            ));
+        }
+        Ok(Typed {
+            nullable: args.iter().all(|a| a.nullable),
+            value: RowValue::Pick(pick, args),
+            ty: ty.computed(),
         })
     }
 
@@ -2053,6 +2190,17 @@ pub(super) fn is_scalar_function(f: &sqlparser::ast::Function) -> bool {
 /// A condition as a factor's expression.
 fn unparenthesized(tokens: TokenStream) -> syn::Expr {
     syn::parse2(super::expr::bare(tokens)).expect("an expression")
+}
+
+/// Which argument GREATEST, LEAST (DBToaster's LISTMAX, LISTMIN) or
+/// COALESCE picks; `None` for another function.
+fn pick_of(f: &sqlparser::ast::Function) -> Option<Pick> {
+    match f.name.to_string().to_lowercase().as_str() {
+        "greatest" | "listmax" => Some(Pick::Greatest),
+        "least" | "listmin" => Some(Pick::Least),
+        "coalesce" => Some(Pick::Coalesce),
+        _ => None,
+    }
 }
 
 /// The FROM item a one-item term is computed at: the first whose columns

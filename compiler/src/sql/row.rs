@@ -76,6 +76,32 @@ pub enum RowValue {
         /// The dividend and the divisor.
         operands: Box<(Typed, Typed)>,
     },
+    /// `GREATEST(..)`, `LEAST(..)` or `COALESCE(..)` of values read off
+    /// the group (`SUM(x) / LISTMAX(1, SUM(y))`), each brought to the
+    /// value's type.
+    Pick(Pick, Vec<Typed>),
+}
+
+/// Which argument of several a [`RowValue::Pick`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// The largest that is not NULL (PostgreSQL's rule); NULL if all are.
+    Greatest,
+    /// The smallest that is not NULL; NULL if all are.
+    Least,
+    /// The first that is not NULL; NULL if all are.
+    Coalesce,
+}
+
+impl Pick {
+    /// The SQL function's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pick::Greatest => "GREATEST",
+            Pick::Least => "LEAST",
+            Pick::Coalesce => "COALESCE",
+        }
+    }
 }
 
 /// A term of a sum.

@@ -174,33 +174,38 @@ fn check_reads(outer: &Outer<'_>, e: &ExistsSyntax, errors: &mut Errors) {
     }
 }
 
-/// The correlated variables: those the body's atoms share with the
-/// rule's, in order of first occurrence inside.
+/// The correlated variables: those the body's atoms (or its `let`s)
+/// share with the rule's, in order of first occurrence inside. A `let`
+/// correlates a value computed inside (SQL's `NOT EXISTS` on a column
+/// that can be NULL: `{ let x: Option<i32> = Some(y) }`).
 fn correlated(outer: &Outer<'_>, e: &ExistsSyntax) -> Vec<Ident> {
     let mut correlated: Vec<Ident> = Vec::new();
-    for atom in &e.atoms {
-        for arg in &atom.args {
-            if let Some(v) = arg.var()
-                && outer.bound.contains_key(&v.to_string())
-                && !correlated.iter().any(|c| c == v)
-            {
-                correlated.push(v.clone());
-            }
+    for v in bound_inside(e) {
+        if outer.bound.contains_key(&v.to_string()) && !correlated.iter().any(|c| c == v) {
+            correlated.push(v.clone());
         }
     }
     correlated
+}
+
+/// The variables the semijoin's atoms and `let`s bind, in order.
+fn bound_inside(e: &ExistsSyntax) -> impl Iterator<Item = &Ident> {
+    let atoms = e
+        .atoms
+        .iter()
+        .flat_map(|a| a.args.iter().filter_map(|a| a.var()));
+    atoms.chain(
+        e.exprs
+            .iter()
+            .filter_map(|x| x.binds.as_ref().map(|(v, _)| v)),
+    )
 }
 
 /// Reports each condition inside that reads a variable of the rule no atom
 /// inside binds: it would compare across the semijoin (a theta semijoin).
 fn check_no_theta(outer: &Outer<'_>, e: &ExistsSyntax, errors: &mut Errors) {
     let word = keyword(e);
-    let inside: Vec<String> = e
-        .atoms
-        .iter()
-        .flat_map(|a| a.args.iter())
-        .filter_map(|a| a.var().map(Ident::to_string))
-        .collect();
+    let inside: Vec<String> = bound_inside(e).map(Ident::to_string).collect();
     for x in &e.exprs {
         let mut outside: Option<Ident> = None;
         idents(
@@ -350,19 +355,21 @@ struct Correlation<'a> {
     vars: &'a [VarId],
 }
 
-/// An atom's columns: the variable each binds, `None` for a constant or
-/// `_`.
-fn atom_columns(a: &Atom) -> Vec<Option<VarId>> {
+/// An atom's columns: the variable each binds, and whether through
+/// `Some(v)` (an `Option` column read where it holds a value); `None` for
+/// a constant or `_`.
+fn atom_columns(a: &Atom) -> Vec<Option<(VarId, bool)>> {
     match &a.local {
         Some(local) => local
             .args
             .iter()
             .map(|arg| match arg {
-                Arg::Var(v) => Some(*v),
+                Arg::Var(v) => Some((*v, false)),
+                Arg::Some(v) => Some((*v, true)),
                 _ => None,
             })
             .collect(),
-        None => a.vars.iter().map(|&v| Some(v)).collect(),
+        None => a.vars.iter().map(|&v| Some((v, false))).collect(),
     }
 }
 
@@ -381,10 +388,18 @@ fn check_domain(
         correlated,
         vars,
     } = *correlation;
-    let Some(anchor) = outer
-        .atoms
-        .iter()
-        .find(|a| vars.iter().all(|v| atom_columns(a).contains(&Some(*v))))
+    // An atom that binds each as a value, or else one that reads some as
+    // `Some(v)` (columns that can be NULL, joined to each other), which the
+    // domain reads so too.
+    let binds = |a: &&Atom, unwrapped: bool| {
+        let cols = atom_columns(a);
+        vars.iter().all(|v| {
+            cols.iter()
+                .any(|c| c.is_some_and(|(w, some)| w == *v && (unwrapped || !some)))
+        })
+    };
+    let Some(anchor) = (outer.atoms.iter().find(|a| binds(a, false)))
+        .or_else(|| outer.atoms.iter().find(|a| binds(a, true)))
     else {
         let names: Vec<String> = correlated.iter().map(|c| format!("`{c}`")).collect();
         errors.push(
@@ -403,10 +418,20 @@ fn check_domain(
     let args = cols
         .iter()
         .enumerate()
-        .map(|(i, v)| match v {
-            Some(v) if vars.contains(v) && cols[..i].iter().all(|w| w != &Some(*v)) => {
-                let c = &correlated[vars.iter().position(|w| w == v).expect("correlated")];
-                ArgSyntax::Var(Ident::new(&c.to_string(), anchor.span))
+        .map(|(i, col)| match *col {
+            Some((v, some))
+                if vars.contains(&v) && cols[..i].iter().all(|w| w.is_none_or(|(w, _)| w != v)) =>
+            {
+                let c = &correlated[vars.iter().position(|w| *w == v).expect("correlated")];
+                let var = Ident::new(&c.to_string(), anchor.span);
+                if some {
+                    ArgSyntax::Some {
+                        var,
+                        span: anchor.span,
+                    }
+                } else {
+                    ArgSyntax::Var(var)
+                }
             }
             _ => ArgSyntax::Wildcard(anchor.span),
         })

@@ -5,7 +5,9 @@
 //! column that can be NULL ([`not_in_nullable`]), comparisons with `ANY`,
 //! `SOME` and `ALL` ([`quantified`]), and `GREATEST`, `LEAST`, `LISTMAX`,
 //! `LISTMIN`, `DATE_PART` and lossless `CAST`s in WHERE ([`condition`]),
-//! inside aggregates ([`term`]) and as GROUP BY expressions ([`key`]).
+//! inside aggregates ([`term`]) and as GROUP BY expressions ([`key`]);
+//! and `GREATEST`, `LEAST`, `LISTMAX` and `COALESCE` over aggregates
+//! ([`over_aggregate`]).
 //! Each keeps to what the compiler takes (`docs/design.md#nested-sql`):
 //! the rest are errors by design.
 
@@ -103,12 +105,9 @@ pub(super) fn subquery(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> St
     match rng.index(5) {
         0 | 1 => {
             let k = rng.index(items.len());
-            theta_exists(rng, items[k], nullable[k], &format!("x{k}"))
+            theta_exists(rng, items[k], &format!("x{k}"))
         }
-        2 => not_in_nullable(rng, items, nullable).unwrap_or_else(|| {
-            let k = rng.index(items.len());
-            quantified(rng, items[k], nullable[k], &format!("x{k}"))
-        }),
+        2 => not_in_nullable(rng, items, nullable),
         _ => {
             let k = rng.index(items.len());
             quantified(rng, items[k], nullable[k], &format!("x{k}"))
@@ -119,18 +118,13 @@ pub(super) fn subquery(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> St
 /// `[NOT] EXISTS (SELECT * FROM inner y WHERE y.k = x.k AND y.v op x.w
 /// [AND ..])`: exactly one comparison other than equality between a
 /// column of the subquery and a column or expression of `outer`, zero to
-/// two equalities (none under `NOT` where `outer`'s columns can be NULL:
-/// the compiler's LEFT JOIN cannot compare them), and now and then a
-/// condition of its own; in any order.
-fn theta_exists(rng: &mut Rng, outer: &Table, nullable: bool, x: &str) -> String {
+/// two equalities, and now and then a condition of its own; in any
+/// order.
+fn theta_exists(rng: &mut Rng, outer: &Table, x: &str) -> String {
     let inner = any_table(rng);
     let negated = rng.index(2) == 0;
     let mut conjuncts: Vec<String> = Vec::new();
-    let equalities = if negated && nullable {
-        0
-    } else {
-        [0, 1, 1, 2][rng.index(4)]
-    };
+    let equalities = [0, 1, 1, 2][rng.index(4)];
     for _ in 0..equalities {
         let (theirs, mine) = join_columns(rng, inner, outer);
         let c = format!("y.{theirs} = {x}.{mine}");
@@ -164,15 +158,11 @@ fn theta_exists(rng: &mut Rng, outer: &Table, nullable: bool, x: &str) -> String
 }
 
 /// `x.c NOT IN (SELECT y.a FROM n y [WHERE ..])`: a subquery column that
-/// can be NULL (then no row passes), an outer column that cannot (where
-/// it can, an error by design), maybe correlated on a join column and
-/// with a condition of its own. `None` where every item can be NULL.
-fn not_in_nullable(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> Option<String> {
-    let plain: Vec<usize> = (0..items.len()).filter(|&k| !nullable[k]).collect();
-    if plain.is_empty() {
-        return None;
-    }
-    let k = plain[rng.index(plain.len())];
+/// can be NULL (then no row passes), maybe correlated on a join column
+/// where the outer column cannot be NULL (where it can, a correlated one
+/// is an error by design), and with a condition of its own.
+fn not_in_nullable(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> String {
+    let k = rng.index(items.len());
     let (outer, x) = (items[k], format!("x{k}"));
     // A column of `n` of the outer column's type.
     let pairs: Vec<(&str, &str)> = comparable(outer.name)
@@ -188,7 +178,9 @@ fn not_in_nullable(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> Option
     let mut wheres = Vec::new();
     if rng.index(3) == 0 {
         let (y, o) = join_columns(rng, &N, outer);
-        wheres.push(format!("y.{y} = {x}.{o}"));
+        if !nullable[k] {
+            wheres.push(format!("y.{y} = {x}.{o}"));
+        }
     }
     if rng.index(2) == 0 {
         wheres.push(pick(rng, N.conditions).replace("{}", "y"));
@@ -198,37 +190,30 @@ fn not_in_nullable(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> Option
     } else {
         format!(" WHERE {}", wheres.join(" AND "))
     };
-    Some(format!(
-        "{x}.{mine} NOT IN (SELECT y.{theirs} FROM n y{filter})"
-    ))
+    format!("{x}.{mine} NOT IN (SELECT y.{theirs} FROM n y{filter})")
 }
 
 /// `x op ANY|SOME|ALL (SELECT y.v FROM inner y [WHERE ..])`, `op` any
 /// comparison, maybe correlated on a join column and with a condition of
 /// its own. Text compares only by `= ANY` and `<> ALL` (the others need
 /// its least and greatest value). Where `x` can be NULL, an `ALL`
-/// subquery is uncorrelated and not `<> ALL` (both errors by design); `x`
-/// is now and then an expression (`x.c + 1`), which the compiler takes as
-/// one that can be NULL, under `ANY` or an uncorrelated `ALL`.
+/// subquery is uncorrelated (correlated, an error by design); `x` is now
+/// and then an expression (`x.c + 1`), which the compiler takes as one
+/// that can be NULL, under `ANY` or an uncorrelated `ALL`.
 fn quantified(rng: &mut Rng, outer: &Table, nullable: bool, x: &str) -> String {
     let inner = any_table(rng);
     let quantifier = pick(rng, &["ANY", "SOME", "ALL", "ALL"]);
     let all = |q: &str| q == "ALL";
-    let mut op = pick(rng, &["=", "<>", "<", "<=", ">", ">="]);
-    if all(quantifier) && nullable && op == "<>" {
-        op = pick(rng, &["=", "<", "<=", ">", ">="]);
-    }
+    let op = pick(rng, &["=", "<>", "<", "<=", ">", ">="]);
     // `= ANY` and `<> ALL` (`NOT IN`) are equalities of `x` and `y`, the
     // others compare the least or greatest `y` with `x`.
     let equality = op == if all(quantifier) { "<>" } else { "=" };
-    let text = equality && !(all(quantifier) && nullable);
+    let text = equality;
     let ((c, kind), v) =
         compared_columns(rng, outer, inner, text, if equality { "=" } else { "<" });
     let correlated = !(all(quantifier) && nullable) && rng.index(2) == 0;
-    let expression = kind.number()
-        && !equality
-        && (!all(quantifier) || (!correlated && op != "<>"))
-        && rng.index(4) == 0;
+    let expression =
+        kind.number() && !equality && (!all(quantifier) || !correlated) && rng.index(4) == 0;
     let lhs = if expression {
         format!("{x}.{c} + 1")
     } else {
@@ -407,5 +392,30 @@ pub(super) fn key(rng: &mut Rng, table: &Table, alias: &str, drawn: String) -> S
         pick(rng, keys(table.name)).replace("{}", alias)
     } else {
         drawn
+    }
+}
+
+/// Now and then (one in eight) select item `aggregate` under GREATEST,
+/// LEAST or COALESCE, or divided by `LISTMAX(1, COUNT(*))` (DBToaster's
+/// guarded division): each over the group's components already drawn
+/// (`COUNT(*)` is always one), so the view needs none more. Not a MIN or
+/// MAX (which may be of a date or text), an AVG under a division (a
+/// quotient of decimals that SQLite rounds otherwise), nor an item that
+/// divides already (a division is the last step of a select item).
+pub(super) fn over_aggregate(rng: &mut Rng, aggregate: String) -> String {
+    if rng.index(8) != 0
+        || aggregate.starts_with("MIN(")
+        || aggregate.starts_with("MAX(")
+        || aggregate.contains(" / ")
+    {
+        return aggregate;
+    }
+    match rng.index(5) {
+        0 => format!("GREATEST({aggregate}, 1)"),
+        1 => format!("LEAST(0, {aggregate})"),
+        2 => format!("LISTMIN({aggregate}, COUNT(*), 5)"),
+        3 => format!("COALESCE({aggregate}, -1)"),
+        _ if aggregate.starts_with("AVG(") => format!("LISTMAX({aggregate}, 2)"),
+        _ => format!("({aggregate}) / LISTMAX(1, COUNT(*))"),
     }
 }

@@ -151,6 +151,44 @@ fn outer_join(rng: &mut Rng) -> Drawn {
     query(&select, rest, &tables, false)
 }
 
+/// `x0 LEFT JOIN x1 ON .. LEFT JOIN x2 ON x2.c = x1.c'`, a chain of
+/// optional lookups whose second ON compares the column the first pads
+/// with NULL (maybe a nullable one of `n`'s too): grouped by a preserved
+/// column, or a bag of a column of each.
+pub(super) fn outer_chain(rng: &mut Rng, i: usize) -> Drawn {
+    let (t0, c0) = *rng.pick(INT_KEYS);
+    let (t1, c1) = *rng.pick(INT_PARTNERS);
+    let (t2, c2) = *rng.pick(INT_PARTNERS);
+    let mut on = format!("x2.{c2} = x1.{c1}");
+    if rng.index(3) == 0 {
+        on.push_str(&format!(" AND {}", on_condition(t2).replace("{}", "x2")));
+    }
+    let from =
+        format!("FROM {t0} x0 LEFT JOIN {t1} x1 ON x1.{c1} = x0.{c0} LEFT JOIN {t2} x2 ON {on}");
+    let (n1, n2) = (rng.pick(numbers(t1)), rng.pick(numbers(t2)));
+    let k = rng.pick(keys(t0));
+    let tables = [("x0", t0), ("x1", t1), ("x2", t2)];
+    let drawn = if rng.index(3) == 0 {
+        let select = [format!("x0.{k}"), format!("x1.{n1}"), format!("x2.{n2}")];
+        query(&select, from, &tables, false)
+    } else {
+        let select = [
+            format!("x0.{k}"),
+            "COUNT(*)".to_string(),
+            format!("COUNT(x2.{n2})"),
+            format!("SUM(x1.{n1})"),
+        ];
+        query(&select, format!("{from} GROUP BY x0.{k}"), &tables, false)
+    };
+    Drawn {
+        sql: format!(
+            "CREATE VIEW random_{i} WITH (intractable = 'allow') AS {}",
+            drawn.sql
+        ),
+        ..drawn
+    }
+}
+
 /// A correlated scalar subquery in the select list: in a grouped view,
 /// next to `COUNT(*)`, or a bag; a `COUNT` one now and then (0 where it
 /// matches nothing).

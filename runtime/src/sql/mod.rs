@@ -39,6 +39,7 @@ use std::fmt;
 mod date;
 mod decimal;
 mod double;
+mod extreme;
 mod null;
 #[doc(hidden)]
 pub mod order;
@@ -50,6 +51,7 @@ mod view;
 pub use date::Date;
 pub use decimal::Decimal;
 pub use double::Double;
+pub use extreme::{greatest, greatest_of, greatest_or, least, least_of, least_or};
 pub use null::{and, or};
 pub use order::{Order, OrderKey};
 pub use text::{FromSqlText, like, read_field, substring};

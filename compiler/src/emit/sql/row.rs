@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::sql::row::{RowValue, Term, Typed};
+use crate::sql::row::{Pick, RowValue, Term, Typed};
 use crate::sql::types::Value;
 use crate::sql::{Arith, SqlType, SqlView, ViewField, bare, widen};
 
@@ -142,6 +142,7 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
+            RowValue::Pick(pick, args) => self.pick(*pick, args, t.ty),
             RowValue::Quotient { common, operands } => {
                 let (a, b) = &**operands;
                 // Arguments of a call: no parentheses of their own.
@@ -190,6 +191,72 @@ impl<'a> Reader<'a> {
                 _ => ::core::option::Option::None,
             }
         })
+    }
+
+    /// GREATEST, LEAST or COALESCE of `args`, each brought to `ty`.
+    fn pick(&self, pick: Pick, args: &[Typed], ty: SqlType) -> TokenStream {
+        let value = |a: &Typed| bare(self.converted(a, ty));
+        if pick == Pick::Coalesce {
+            // From the last: the first that holds a value, or the rest's.
+            let (last, rest) = args.split_last().expect("COALESCE has arguments");
+            let (mut acc, mut acc_nullable) = (value(last), last.nullable);
+            for a in rest.iter().rev() {
+                let v = value(a);
+                acc = match (a.nullable, acc_nullable) {
+                    (false, _) => v,
+                    (true, false) => quote! { ::core::option::Option::unwrap_or(#v, #acc) },
+                    (true, true) => quote! { ::core::option::Option::or(#v, #acc) },
+                };
+                acc_nullable &= a.nullable;
+            }
+            return acc;
+        }
+        let (two, or, of) = match pick {
+            Pick::Greatest => (
+                quote! { greatest },
+                quote! { greatest_or },
+                quote! { greatest_of },
+            ),
+            _ => (quote! { least }, quote! { least_or }, quote! { least_of }),
+        };
+        // The arguments that cannot be NULL first: their extreme is a
+        // value, which those that can only move.
+        let (plain, nullable): (Vec<&Typed>, Vec<&Typed>) = args.iter().partition(|a| !a.nullable);
+        let fold = |acc: Option<TokenStream>, a: &Typed, f: &TokenStream| {
+            let v = value(a);
+            Some(match acc {
+                None => v,
+                Some(x) => quote! { ::ivm::sql::#f(#x, #v) },
+            })
+        };
+        let mut acc = plain.iter().fold(None, |acc, a| fold(acc, a, &two));
+        let f = if acc.is_some() { or } else { of };
+        acc = nullable.iter().fold(acc, |acc, a| fold(acc, a, &f));
+        acc.expect("GREATEST and LEAST have arguments")
+    }
+
+    /// A value brought to type `ty` (a `DECIMAL` at its scale), under
+    /// `Option::map` where it can be NULL.
+    fn converted(&self, a: &Typed, ty: SqlType) -> TokenStream {
+        let v = self.value(a);
+        if a.ty == ty {
+            return v;
+        }
+        let to = |x: TokenStream| {
+            let x = bare(widen(x, a.ty, ty));
+            match ty {
+                SqlType::Decimal(Some(scale)) => {
+                    quote! { ::ivm::sql::Decimal::widened(#x, #scale) }
+                }
+                _ => x,
+            }
+        };
+        if a.nullable {
+            let w = to(quote! { __w });
+            quote! { ::core::option::Option::map(#v, |__w| #w) }
+        } else {
+            to(v)
+        }
     }
 
     /// `value` where the count in component `c` is not zero, else NULL.

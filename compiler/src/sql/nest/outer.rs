@@ -60,9 +60,12 @@ impl Nest<'_> {
         select: &mut Select,
         reads: &mut Vec<usize>,
     ) -> Result<(), syn::Error> {
-        let Some(join) = outer_join(select).map_err(|e| self.error(e))? else {
+        let Some(mut join) = outer_join(select).map_err(|e| self.error(e))? else {
             return Ok(());
         };
+        if self.reads_padded(&join, select) {
+            self.wrap_preserved(&mut join, select, reads)?;
+        }
         let loc = join.loc;
         let preserved_scope = self.scope(&Select {
             from: join.preserved.clone(),
@@ -90,7 +93,6 @@ impl Nest<'_> {
             ));
         }
         self.check_on(&join, &preserved_scope, &nullable_scope)?;
-        self.check_chain(&join, select)?;
         // WHERE: conjuncts over the preserved side alone filter its rows.
         let mut filters = Vec::new();
         let mut rest = Vec::new();
@@ -220,6 +222,14 @@ impl Nest<'_> {
         for column in self.pieces[m].table.columns.iter_mut().skip(width) {
             column.2 = true;
         }
+        // A preserved column that can be NULL in the unmatched rows (one
+        // an earlier outer join pads) can be in the table, where the
+        // matched rows' join unwrapped it.
+        for i in 0..width {
+            if self.pieces[u].table.columns[i].2 {
+                self.pieces[m].table.columns[i].2 = true;
+            }
+        }
         for p in std::iter::once(u).chain(o) {
             self.pieces[p].feeds = Some(table.clone());
             // Rows of an unmatched piece leave as matches come, whatever
@@ -240,10 +250,10 @@ impl Nest<'_> {
         Ok(())
     }
 
-    /// An outer join after others may compare only columns that are not
-    /// NULL-padded by them: its unmatched rows are a `NOT EXISTS` on the
-    /// compared columns, which a NULL-padded column would drop.
-    fn check_chain(&self, join: &OuterJoin, select: &Select) -> Result<(), syn::Error> {
+    /// Whether the ON of an outer join after others compares a column
+    /// that one of them pads with NULL (`a LEFT JOIN b ON .. LEFT JOIN c
+    /// ON c.x = b.y`).
+    fn reads_padded(&self, join: &OuterJoin, select: &Select) -> bool {
         let padded: Vec<TableWithJoins> = join
             .preserved
             .iter()
@@ -251,7 +261,11 @@ impl Nest<'_> {
             .filter(|j| {
                 matches!(
                     j.join_operator,
-                    JoinOperator::Left(_) | JoinOperator::LeftOuter(_)
+                    JoinOperator::Left(_)
+                        | JoinOperator::LeftOuter(_)
+                        | JoinOperator::Right(_)
+                        | JoinOperator::RightOuter(_)
+                        | JoinOperator::FullOuter(_)
                 )
             })
             .map(|j| TableWithJoins {
@@ -260,18 +274,65 @@ impl Nest<'_> {
             })
             .collect();
         if padded.is_empty() {
-            return Ok(());
+            return false;
         }
         let padded = self.scope(&Select {
             from: padded,
             ..select.clone()
         });
-        if let Some(r) = column_refs(&join.on).iter().find(|r| padded.owns(r)) {
+        column_refs(&join.on).iter().any(|r| padded.owns(r))
+    }
+
+    /// The preserved side of `join` made a nested view of every column it
+    /// has (its outer joins rewritten there), which `select` and the ON
+    /// read in its place. Taken apart in place, those outer joins would
+    /// leave this ON's subquery of the unmatched rows correlated on a
+    /// table that is no longer there; as a nested view, its padded
+    /// columns are ones that can be NULL, which the unmatched rows'
+    /// `NOT EXISTS` keeps.
+    fn wrap_preserved(
+        &mut self,
+        join: &mut OuterJoin,
+        select: &mut Select,
+        reads: &mut Vec<usize>,
+    ) -> Result<(), syn::Error> {
+        let loc = join.loc;
+        if let Some(star) = select.projection.iter().find(|i| {
+            matches!(
+                i,
+                SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+            )
+        }) {
             return Err(self.spans.error(
-                super::ast::ident_loc(r),
-                "an outer join whose ON compares a column that an earlier outer join pads with NULL is not supported yet: join each outer join's table to the tables before the outer joins",
+                star.span(),
+                "`*` over an outer join whose ON compares a column an earlier outer join pads with NULL is not supported yet: name the columns",
             ));
         }
+        let scope = self.scope(&Select {
+            from: join.preserved.clone(),
+            ..select.clone()
+        });
+        let mut inner = super::ast::snippet_select("SELECT * FROM t", loc);
+        inner.projection = scope
+            .items
+            .iter()
+            .flat_map(|(a, cols)| {
+                cols.iter().map(|c| SelectItem::ExprWithAlias {
+                    expr: qualified(a, c, loc),
+                    alias: SqlIdent::with_span(loc, joined_name(a, c)),
+                })
+            })
+            .collect();
+        inner.from = std::mem::take(&mut join.preserved);
+        let p = self.piece("padded", &inner, loc, None)?;
+        reads.push(p);
+        let table = self.pieces[p].name.clone();
+        join.preserved = vec![TableWithJoins {
+            relation: table_factor(&table, SqlIdent::with_span(loc, table.clone()), loc),
+            joins: Vec::new(),
+        }];
+        rename(&mut join.on, &scope.items, &table);
+        rename_select(select, &scope.items, &table, loc);
         Ok(())
     }
 

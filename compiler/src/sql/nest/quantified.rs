@@ -102,15 +102,9 @@ impl Nest<'_> {
         // taken as one that can be NULL.
         let x_nullable = self.nullable(outer, x).unwrap_or(true);
         let y_nullable = self.nullable(inner, y).unwrap_or(true);
-        if matches!(c, Expr::In { .. }) && !y_nullable {
-            // A `NOT EXISTS` already, or the semijoins' error.
+        if matches!(c, Expr::In { .. }) && !y_nullable && !x_nullable {
+            // A `NOT EXISTS` already.
             return Ok(None);
-        }
-        if all && op == BinaryOperator::NotEq && x_nullable {
-            return Err(self.spans.error(
-                loc,
-                "`NOT IN` (or `<> ALL`) over a value that can be NULL is not supported yet: SQL keeps its row only where the subquery has no row, which the semijoin on that value cannot see; compare a value that cannot be NULL",
-            ));
         }
         let exists = |extra: Expr, negated: bool| {
             let mut select = inner.clone();
@@ -157,7 +151,7 @@ impl Nest<'_> {
             if correlated {
                 return Err(self.spans.error(
                     loc,
-                    "a correlated subquery under ALL or NOT IN over a value that can be NULL is not supported: the comparison is true over no rows even where the value is NULL; compare a value that cannot be NULL, or write NOT EXISTS",
+                    "a correlated subquery under ALL or NOT IN over a value that can be NULL is not supported yet: where the value is NULL, SQL keeps the row exactly where the subquery has no row for it, a count per correlated value under OR; compare a value that cannot be NULL (`COALESCE(x, ..)`), or write NOT EXISTS",
                 ));
             }
             let mut count = inner.clone();

@@ -309,6 +309,28 @@ CREATE VIEW three_joins_on_padded WITH (intractable = 'allow') AS
 CREATE VIEW left_join_on_padded_nullable WITH (intractable = 'allow') AS
     SELECT t.a, t.g, n.v, r.b FROM t LEFT JOIN n ON n.a = t.a LEFT JOIN r ON r.c = n.v;
 
+-- A FULL OUTER JOIN of more than two items, and a RIGHT JOIN after other
+-- joins: the items on the side that must be one are a nested view first.
+CREATE VIEW full_join_of_three WITH (intractable = 'allow') AS
+    SELECT r.a, t.g, s.d FROM r JOIN t ON t.a = r.a FULL OUTER JOIN s ON s.b = r.b;
+
+CREATE VIEW right_join_after_join WITH (intractable = 'allow') AS
+    SELECT s.e, COUNT(*), COUNT(r.a), SUM(t.g)
+    FROM r JOIN t ON t.a = r.a RIGHT JOIN s ON s.b = r.b GROUP BY s.e;
+
+CREATE VIEW full_join_after_left WITH (intractable = 'allow') AS
+    SELECT COUNT(*), COUNT(n.v), COUNT(s.d), SUM(r.c)
+    FROM r LEFT JOIN n ON n.a = r.a FULL JOIN s ON s.b = r.b;
+
+-- Joins after an outer join: the FROM up to it is a nested view, which
+-- the rest joins as a table.
+CREATE VIEW join_after_left_join WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*), COUNT(t.g), SUM(s.d)
+    FROM r LEFT JOIN t ON t.a = r.a JOIN s ON s.b = r.b GROUP BY r.a;
+
+CREATE VIEW item_after_left_join WITH (intractable = 'allow') AS
+    SELECT n.e, t.g, u.k FROM n LEFT JOIN t ON t.a = n.a, u WHERE u.x = n.a;
+
 -- An outer join on a column of the preserved side that can be NULL:
 -- its NULL matches nothing, and the row stays, padded.
 CREATE VIEW left_join_on_nullable WITH (intractable = 'allow') AS

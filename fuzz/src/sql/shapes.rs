@@ -151,20 +151,32 @@ fn outer_join(rng: &mut Rng) -> Drawn {
     query(&select, rest, &tables, false)
 }
 
-/// `x0 LEFT JOIN x1 ON .. LEFT JOIN x2 ON x2.c = x1.c'`, a chain of
-/// optional lookups whose second ON compares the column the first pads
-/// with NULL (maybe a nullable one of `n`'s too): grouped by a preserved
-/// column, or a bag of a column of each.
+/// Two joins, the second an outer join over three items: `x0 LEFT JOIN
+/// x1 ON .. LEFT JOIN x2 ON x2.c = x1.c'`, a chain of optional lookups
+/// whose second ON compares the column the first pads with NULL (maybe a
+/// nullable one of `n`'s too); `x0 JOIN x1 ON ..` then `FULL JOIN x2` or
+/// `RIGHT JOIN x2`, whose side of two items is a nested view; or an inner
+/// join after the outer one. Grouped by a column of `x0`, or a bag of a
+/// column of each.
 pub(super) fn outer_chain(rng: &mut Rng, i: usize) -> Drawn {
     let (t0, c0) = *rng.pick(INT_KEYS);
     let (t1, c1) = *rng.pick(INT_PARTNERS);
     let (t2, c2) = *rng.pick(INT_PARTNERS);
+    let (first, second) = match rng.index(5) {
+        0 => ("JOIN", "FULL JOIN"),
+        1 => ("JOIN", "RIGHT JOIN"),
+        2 => ("LEFT JOIN", "JOIN"),
+        _ => ("LEFT JOIN", "LEFT JOIN"),
+    };
     let mut on = format!("x2.{c2} = x1.{c1}");
-    if rng.index(3) == 0 {
+    // A condition of `x2` alone, not where `x2` keeps its rows (FULL and
+    // RIGHT JOIN): a condition of a preserved side alone is an error there
+    // (by design).
+    if rng.index(3) == 0 && matches!(second, "LEFT JOIN" | "JOIN") {
         on.push_str(&format!(" AND {}", on_condition(t2).replace("{}", "x2")));
     }
     let from =
-        format!("FROM {t0} x0 LEFT JOIN {t1} x1 ON x1.{c1} = x0.{c0} LEFT JOIN {t2} x2 ON {on}");
+        format!("FROM {t0} x0 {first} {t1} x1 ON x1.{c1} = x0.{c0} {second} {t2} x2 ON {on}");
     let (n1, n2) = (rng.pick(numbers(t1)), rng.pick(numbers(t2)));
     let k = rng.pick(keys(t0));
     let tables = [("x0", t0), ("x1", t1), ("x2", t2)];

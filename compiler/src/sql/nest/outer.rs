@@ -41,6 +41,16 @@ struct OuterJoin {
     loc: Loc,
 }
 
+/// FROM items made one nested view ([`Nest::wrap_items`]).
+struct Wrapped {
+    /// The nested view's name.
+    table: String,
+    /// The items it stands for, each alias with its columns.
+    scope: Vec<(String, Vec<String>)>,
+    /// The FROM item that reads it.
+    item: TableWithJoins,
+}
+
 /// Which sides of an outer join keep their unmatched rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kept {
@@ -50,6 +60,9 @@ enum Kept {
     /// Both (`FULL OUTER JOIN`): the other side's unmatched rows are a
     /// third piece, NULL in the preserved side's columns.
     Both,
+    /// The other side only: `l .. RIGHT JOIN r` with several items before
+    /// `r`, which become a nested view before the sides swap.
+    Other,
 }
 
 impl Nest<'_> {
@@ -60,11 +73,30 @@ impl Nest<'_> {
         select: &mut Select,
         reads: &mut Vec<usize>,
     ) -> Result<(), syn::Error> {
+        self.wrap_through_last_outer(select, reads)?;
         let Some(mut join) = outer_join(select).map_err(|e| self.error(e))? else {
             return Ok(());
         };
-        if self.reads_padded(&join, select) {
-            self.wrap_preserved(&mut join, select, reads)?;
+        // Several items on a side that must be one (a FULL OUTER JOIN's
+        // sides, a RIGHT JOIN's left side), or an ON over a column an
+        // earlier outer join pads: a nested view of them first.
+        let several = join.preserved.len() > 1 || !join.preserved[0].joins.is_empty();
+        if self.reads_padded(&join, select) || (join.kept != Kept::Preserved && several) {
+            let items = std::mem::take(&mut join.preserved);
+            let wrapped = self.wrap_items(items, select, reads, join.loc)?;
+            rename(&mut join.on, &wrapped.scope, &wrapped.table);
+            join.preserved = vec![wrapped.item];
+        }
+        if join.kept == Kept::Other {
+            let piece = std::mem::replace(
+                &mut join.preserved,
+                vec![TableWithJoins {
+                    relation: join.nullable.clone(),
+                    joins: Vec::new(),
+                }],
+            );
+            join.nullable = piece.into_iter().next().expect("one nested view").relation;
+            join.kept = Kept::Preserved;
         }
         let loc = join.loc;
         let preserved_scope = self.scope(&Select {
@@ -258,16 +290,7 @@ impl Nest<'_> {
             .preserved
             .iter()
             .flat_map(|f| &f.joins)
-            .filter(|j| {
-                matches!(
-                    j.join_operator,
-                    JoinOperator::Left(_)
-                        | JoinOperator::LeftOuter(_)
-                        | JoinOperator::Right(_)
-                        | JoinOperator::RightOuter(_)
-                        | JoinOperator::FullOuter(_)
-                )
-            })
+            .filter(|j| is_outer(&j.join_operator))
             .map(|j| TableWithJoins {
                 relation: j.relation.clone(),
                 joins: Vec::new(),
@@ -283,20 +306,23 @@ impl Nest<'_> {
         column_refs(&join.on).iter().any(|r| padded.owns(r))
     }
 
-    /// The preserved side of `join` made a nested view of every column it
-    /// has (its outer joins rewritten there), which `select` and the ON
-    /// read in its place. Taken apart in place, those outer joins would
-    /// leave this ON's subquery of the unmatched rows correlated on a
-    /// table that is no longer there; as a nested view, its padded
-    /// columns are ones that can be NULL, which the unmatched rows'
+    /// FROM items made one nested view of every column they have (their
+    /// outer joins rewritten there), which `select` reads in their place;
+    /// with the scope they had, to rename what else reads them. Used where
+    /// a side of an outer join must be one item (a FULL OUTER JOIN's, a
+    /// RIGHT JOIN's left side), where joins follow the last outer join, and
+    /// where an ON compares a column an earlier outer join pads: taken
+    /// apart in place, those outer joins would leave the unmatched rows'
+    /// subquery correlated on a table that is no longer there, while in a
+    /// nested view the padded columns are ones that can be NULL, which that
     /// `NOT EXISTS` keeps.
-    fn wrap_preserved(
+    fn wrap_items(
         &mut self,
-        join: &mut OuterJoin,
+        items: Vec<TableWithJoins>,
         select: &mut Select,
         reads: &mut Vec<usize>,
-    ) -> Result<(), syn::Error> {
-        let loc = join.loc;
+        loc: Loc,
+    ) -> Result<Wrapped, syn::Error> {
         if let Some(star) = select.projection.iter().find(|i| {
             matches!(
                 i,
@@ -305,11 +331,11 @@ impl Nest<'_> {
         }) {
             return Err(self.spans.error(
                 star.span(),
-                "`*` over an outer join whose ON compares a column an earlier outer join pads with NULL is not supported yet: name the columns",
+                "`*` over an outer join of several items on one side (a FULL OUTER JOIN's, a RIGHT JOIN's left side), followed by other joins, or whose ON compares a column an earlier outer join pads with NULL, is not supported yet: name the columns",
             ));
         }
         let scope = self.scope(&Select {
-            from: join.preserved.clone(),
+            from: items.clone(),
             ..select.clone()
         });
         let mut inner = super::ast::snippet_select("SELECT * FROM t", loc);
@@ -323,16 +349,62 @@ impl Nest<'_> {
                 })
             })
             .collect();
-        inner.from = std::mem::take(&mut join.preserved);
-        let p = self.piece("padded", &inner, loc, None)?;
+        inner.from = items;
+        let p = self.piece("joined", &inner, loc, None)?;
         reads.push(p);
         let table = self.pieces[p].name.clone();
-        join.preserved = vec![TableWithJoins {
-            relation: table_factor(&table, SqlIdent::with_span(loc, table.clone()), loc),
-            joins: Vec::new(),
-        }];
-        rename(&mut join.on, &scope.items, &table);
         rename_select(select, &scope.items, &table, loc);
+        Ok(Wrapped {
+            item: TableWithJoins {
+                relation: table_factor(&table, SqlIdent::with_span(loc, table.clone()), loc),
+                joins: Vec::new(),
+            },
+            table,
+            scope: scope.items,
+        })
+    }
+
+    /// Where joins follow the last outer join (`r LEFT JOIN s ON .. JOIN t
+    /// ON ..`, or another FROM item after it), the FROM up to that outer
+    /// join becomes a nested view ([`Nest::wrap_items`]) that the rest
+    /// joins as a table.
+    fn wrap_through_last_outer(
+        &mut self,
+        select: &mut Select,
+        reads: &mut Vec<usize>,
+    ) -> Result<(), syn::Error> {
+        let mut last = None;
+        for (i, from) in select.from.iter().enumerate() {
+            for (k, j) in from.joins.iter().enumerate() {
+                if is_outer(&j.join_operator) {
+                    last = Some((i, k));
+                }
+            }
+        }
+        let Some((i, k)) = last else {
+            return Ok(());
+        };
+        if i + 1 == select.from.len() && k + 1 == select.from[i].joins.len() {
+            return Ok(());
+        }
+        let loc = select.from[i].joins[k].relation.span();
+        let mut rest = select.from.split_off(i + 1);
+        let after = select.from[i].joins.split_off(k + 1);
+        let prefix = std::mem::take(&mut select.from);
+        let wrapped = self.wrap_items(prefix, select, reads, loc)?;
+        let mut from = vec![TableWithJoins {
+            joins: after,
+            ..wrapped.item
+        }];
+        from.append(&mut rest);
+        for j in from.iter_mut().flat_map(|f| &mut f.joins) {
+            if let JoinOperator::Join(JoinConstraint::On(e))
+            | JoinOperator::Inner(JoinConstraint::On(e)) = &mut j.join_operator
+            {
+                rename(e, &wrapped.scope, &wrapped.table);
+            }
+        }
+        select.from = from;
         Ok(())
     }
 
@@ -366,17 +438,19 @@ impl Nest<'_> {
 /// JOIN .. ON` as the last join of the last FROM item (so that the
 /// preserved side is everything before it); any other place or kind is
 /// an error.
+/// Whether a join is an outer one.
+fn is_outer(op: &JoinOperator) -> bool {
+    matches!(
+        op,
+        JoinOperator::Left(_)
+            | JoinOperator::LeftOuter(_)
+            | JoinOperator::Right(_)
+            | JoinOperator::RightOuter(_)
+            | JoinOperator::FullOuter(_)
+    )
+}
+
 fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
-    let is_outer = |op: &JoinOperator| {
-        matches!(
-            op,
-            JoinOperator::Left(_)
-                | JoinOperator::LeftOuter(_)
-                | JoinOperator::Right(_)
-                | JoinOperator::RightOuter(_)
-                | JoinOperator::FullOuter(_)
-        )
-    };
     let count = select
         .from
         .iter()
@@ -407,13 +481,6 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
         JoinOperator::FullOuter(c) => (c, false, Kept::Both),
         _ => unreachable!("an outer join"),
     };
-    let single = single_join;
-    if kept == Kept::Both && !single {
-        return Err((
-            loc,
-            "a FULL OUTER JOIN is supported between two FROM items: join the others in a derived table".to_string(),
-        ));
-    }
     let JoinConstraint::On(on) = constraint else {
         return Err((
             loc,
@@ -424,13 +491,16 @@ fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
     let on = on.clone();
     let join = last.joins.pop().expect("a join");
     let (preserved, nullable) = if right {
-        // `l RIGHT JOIN r`: `r` is preserved, and `l` may only be one item.
-        if select.from.len() > 1 || !select.from[0].joins.is_empty() {
-            return Err((
+        // `l RIGHT JOIN r`: `r` is preserved; several items before it
+        // become one nested view first (`Kept::Other`).
+        if !single_join {
+            return Ok(Some(OuterJoin {
+                preserved: std::mem::take(&mut select.from),
+                nullable: join.relation,
+                kept: Kept::Other,
+                on,
                 loc,
-                "a RIGHT JOIN is supported between two FROM items: write it as a LEFT JOIN"
-                    .to_string(),
-            ));
+            }));
         }
         let left = select.from.remove(0).relation;
         (

@@ -4,8 +4,8 @@ ivm::ivm_query!(r#"
     CREATE TABLE sales (store INT, units INT);
     CREATE TABLE stores (store INT, city TEXT);
     CREATE VIEW by_city AS
-        SELECT city, SUM(units) FROM stores LEFT JOIN sales ON sales.store = stores.store
-            JOIN stores s2 ON s2.store = stores.store
+        SELECT city, SUM(units) FROM stores
+            LEFT JOIN sales ON sales.store = stores.store AND stores.city = 'Oslo'
         GROUP BY city;
 "#);
 

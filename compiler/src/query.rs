@@ -482,23 +482,17 @@ impl Query {
     /// and the variable each of its columns binds (`None` for a constant
     /// or `_`).
     pub fn written_columns(&self, atom: usize) -> (RelId, Vec<Option<VarId>>) {
-        let atom = &self.atoms[atom];
-        match &atom.local {
-            Some(local) => (
-                local.source,
-                local
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Arg::Var(v) => Some(*v),
-                        // The column holds `Some(v)`, not `v`: neither a
-                        // key to look up nor one to route by.
-                        Arg::Const(_) | Arg::Wildcard | Arg::Some(_) => None,
-                    })
-                    .collect(),
-            ),
-            None => (atom.relation, atom.vars.iter().map(|&v| Some(v)).collect()),
-        }
+        let (source, bindings) = self.written_bindings(atom);
+        // A column that holds `Some(v)`, not `v`, is neither a key to look
+        // up nor one to route by.
+        let columns = bindings
+            .into_iter()
+            .map(|b| match b {
+                Some((v, false)) => Some(v),
+                _ => None,
+            })
+            .collect();
+        (source, columns)
     }
 
     /// What each column of the relation atom `atom` reads binds, with

@@ -322,6 +322,16 @@ CREATE VIEW full_join_after_left WITH (intractable = 'allow') AS
     SELECT COUNT(*), COUNT(n.v), COUNT(s.d), SUM(r.c)
     FROM r LEFT JOIN n ON n.a = r.a FULL JOIN s ON s.b = r.b;
 
+-- ON's conditions over the preserved side alone decide whether its row
+-- can match: one that fails them stays, padded, whatever the other side
+-- holds (a third nested view of those rows).
+CREATE VIEW left_join_on_preserved_condition WITH (intractable = 'allow') AS
+    SELECT r.a, COUNT(*), COUNT(s.d), SUM(s.d)
+    FROM r LEFT JOIN s ON s.b = r.b AND r.c > 0 GROUP BY r.a;
+
+CREATE VIEW left_join_on_nullable_condition WITH (intractable = 'allow') AS
+    SELECT n.e, n.v, t.g FROM n LEFT JOIN t ON t.a = n.a AND n.v > 1 AND t.h;
+
 -- Joins after an outer join: the FROM up to it is a nested view, which
 -- the rest joins as a table.
 CREATE VIEW join_after_left_join WITH (intractable = 'allow') AS

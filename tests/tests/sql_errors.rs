@@ -109,9 +109,9 @@ sql_error!(
     "window functions are not supported"
 );
 sql_error!(
-    outer_join_on_the_preserved_side,
-    "CREATE VIEW v AS SELECT c.name, COUNT(*) FROM customers c\n  LEFT JOIN orders o ON o.cust = c.cust AND c.nation = 3 GROUP BY c.name;",
-    "a condition of an outer join's ON over the preserved side's columns alone"
+    full_join_on_one_side,
+    "CREATE VIEW v AS SELECT c.name, COUNT(o.id) FROM customers c\n  FULL JOIN orders o ON o.cust = c.cust AND c.nation = 3 GROUP BY c.name;",
+    "a condition of a FULL OUTER JOIN's ON over one side's columns alone"
 );
 sql_error!(
     star_over_a_join_after_an_outer_join,

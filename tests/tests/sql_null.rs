@@ -95,6 +95,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(RightJoinAfterJoin::new()),
         Box::new(FullJoinAfterLeft::new()),
         Box::new(JoinAfterLeftJoin::new()),
+        Box::new(LeftJoinOnPreservedCondition::new()),
+        Box::new(LeftJoinOnNullableCondition::new()),
         Box::new(ItemAfterLeftJoin::new()),
         Box::new(ListmaxSums::new()),
         Box::new(DatePartMonth::new()),

@@ -50,11 +50,12 @@ struct Semijoin {
     loc: Loc,
     /// Its conditions over its own columns.
     conditions: Vec<Scalar>,
-    /// Under `NOT`, its equalities of an outer column that can be NULL
-    /// (first) with one of its own. Unified, they would drop the outer
-    /// rows where that column is NULL, which `NOT EXISTS` keeps; the
-    /// subquery reads its own column as an `Option` instead (`let x =
-    /// Some(y)`), which a NULL never equals.
+    /// Its equalities of an outer column that can be NULL (first) with one
+    /// of its own. Unified, they would make the outer atom read the column
+    /// as `Some(x)`, dropping the rows where it is NULL, which `NOT EXISTS`
+    /// keeps; the subquery reads its own column as an `Option` instead
+    /// (`let x = Some(y)`), which a NULL never equals. (`EXISTS` is lifted
+    /// alike, so that both can correlate on one column.)
     lifted: Vec<(Column, Column)>,
 }
 

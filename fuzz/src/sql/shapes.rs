@@ -175,8 +175,13 @@ pub(super) fn outer_chain(rng: &mut Rng, i: usize) -> Drawn {
     if rng.index(3) == 0 && matches!(second, "LEFT JOIN" | "JOIN") {
         on.push_str(&format!(" AND {}", on_condition(t2).replace("{}", "x2")));
     }
-    let from =
-        format!("FROM {t0} x0 {first} {t1} x1 ON x1.{c1} = x0.{c0} {second} {t2} x2 ON {on}");
+    // Now and then a condition of `x0` alone in the first ON: under LEFT
+    // JOIN it decides whether a row of `x0` can match, not whether it stays.
+    let mut first_on = format!("x1.{c1} = x0.{c0}");
+    if rng.index(4) == 0 {
+        first_on.push_str(&format!(" AND {}", on_condition(t0).replace("{}", "x0")));
+    }
+    let from = format!("FROM {t0} x0 {first} {t1} x1 ON {first_on} {second} {t2} x2 ON {on}");
     let (n1, n2) = (rng.pick(numbers(t1)), rng.pick(numbers(t2)));
     let k = rng.pick(keys(t0));
     let tables = [("x0", t0), ("x1", t1), ("x2", t2)];

@@ -15,7 +15,11 @@
 //! `FULL OUTER JOIN` of two items has a third piece, `r`'s rows that join
 //! to nothing, NULL in `l`'s columns, and filters nothing before the join.
 //! Several outer joins are taken from the last: its preserved side holds
-//! the others, rewritten in turn when its pieces are lowered.
+//! the others, rewritten in turn when its pieces are lowered. Where a side
+//! must be one item (a `FULL OUTER JOIN`'s, a `RIGHT JOIN`'s left side),
+//! where joins follow the last outer join, or where an ON compares a
+//! column an earlier outer join pads with NULL, those items become one
+//! nested view of their columns first (`wrap_items`).
 
 use sqlparser::ast::{
     Expr, GroupByExpr, Ident as SqlIdent, JoinConstraint, JoinOperator, Select, SelectItem,
@@ -201,16 +205,33 @@ impl Nest<'_> {
         let mut unmatched = matched.clone();
         unmatched.projection = left.iter().map(item).collect();
         unmatched.from = join.preserved.clone();
+        // ON's conditions over the preserved side alone decide whether its
+        // row can match: a row that fails them is unmatched whatever the
+        // other side holds (`barred`), one that passes them is where the
+        // rest of ON finds no row.
+        let (own, on_rest) = own_conditions(&join.on, &preserved_scope);
         let subquery = super::ast::snippet_select("SELECT * FROM t WHERE TRUE", loc);
         let subquery = Select {
             from: vec![TableWithJoins {
                 relation: join.nullable.clone(),
                 joins: Vec::new(),
             }],
-            selection: Some(join.on.clone()),
+            selection: on_rest,
             ..subquery
         };
+        let barred = own.clone().map(|own| {
+            let mut barred = unmatched.clone();
+            let mut barred_where = filters.clone();
+            barred_where.push(super::theta::template(
+                "NOT COALESCE(__0, FALSE)",
+                &[own],
+                loc,
+            ));
+            barred.selection = and_all(barred_where);
+            barred
+        });
         let mut unmatched_where = filters;
+        unmatched_where.extend(own);
         unmatched_where.push(Expr::Exists {
             subquery: Box::new(super::ast::query_of(subquery)),
             negated: true,
@@ -242,6 +263,10 @@ impl Nest<'_> {
             Some(other) if !right.is_empty() => Some(self.piece("unmatched", other, loc, None)?),
             _ => None,
         };
+        let b = match &barred {
+            Some(barred) => Some(self.piece("barred", barred, loc, None)?),
+            None => None,
+        };
         // The matched piece's table: the nullable side's columns can be
         // NULL there, as the unmatched rows have them (and, joined in
         // full, the preserved side's too).
@@ -268,9 +293,13 @@ impl Nest<'_> {
             // the view's updates are.
             self.pieces[p].retracts = true;
         }
+        if let Some(b) = b {
+            self.pieces[b].feeds = Some(table.clone());
+        }
         reads.push(m);
         reads.push(u);
         reads.extend(o);
+        reads.extend(b);
         let alias = SqlIdent::with_span(loc, table.clone());
         select.from = vec![TableWithJoins {
             relation: table_factor(&table, alias, loc),
@@ -417,16 +446,18 @@ impl Nest<'_> {
         preserved: &super::Scope,
         nullable: &super::Scope,
     ) -> Result<(), syn::Error> {
+        if join.kept != Kept::Both {
+            return Ok(());
+        }
         let mut conjuncts = Vec::new();
         split_and(join.on.clone(), &mut conjuncts);
         for c in &conjuncts {
             let refs = column_refs(c);
             let one_side = |scope: &super::Scope| refs.iter().all(|r| scope.owns(r));
-            let full = join.kept == Kept::Both;
-            if !refs.is_empty() && (one_side(preserved) || (full && one_side(nullable))) {
+            if !refs.is_empty() && (one_side(preserved) || one_side(nullable)) {
                 return Err(self.spans.error(
                     c.span(),
-                    "a condition of an outer join's ON over the preserved side's columns alone is not supported yet: it decides whether a row of that side can match, and the row is kept either way",
+                    "a condition of a FULL OUTER JOIN's ON over one side's columns alone is not supported yet: it decides whether a row of that side can match, and the row is kept either way",
                 ));
             }
         }
@@ -434,10 +465,17 @@ impl Nest<'_> {
     }
 }
 
-/// The outer join of `select`'s FROM, if any: a `LEFT` or `RIGHT [OUTER]
-/// JOIN .. ON` as the last join of the last FROM item (so that the
-/// preserved side is everything before it); any other place or kind is
-/// an error.
+/// The conjuncts of `on` over `preserved`'s columns alone, and the rest.
+fn own_conditions(on: &Expr, preserved: &super::Scope) -> (Option<Expr>, Option<Expr>) {
+    let mut conjuncts = Vec::new();
+    split_and(on.clone(), &mut conjuncts);
+    let (own, rest): (Vec<Expr>, Vec<Expr>) = conjuncts.into_iter().partition(|c| {
+        let refs = column_refs(c);
+        !refs.is_empty() && refs.iter().all(|r| preserved.owns(r))
+    });
+    (and_all(own), and_all(rest))
+}
+
 /// Whether a join is an outer one.
 fn is_outer(op: &JoinOperator) -> bool {
     matches!(
@@ -450,6 +488,9 @@ fn is_outer(op: &JoinOperator) -> bool {
     )
 }
 
+/// The outer join of `select`'s FROM, if any: a `LEFT`, `RIGHT` or `FULL
+/// [OUTER] JOIN .. ON` as the last join of the last FROM item (so that
+/// the preserved side is everything before it).
 fn outer_join(select: &mut Select) -> Result<Option<OuterJoin>, Failure> {
     let count = select
         .from

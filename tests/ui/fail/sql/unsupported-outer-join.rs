@@ -5,7 +5,7 @@ ivm::ivm_query!(r#"
     CREATE TABLE stores (store INT, city TEXT);
     CREATE VIEW by_city AS
         SELECT city, SUM(units) FROM stores
-            LEFT JOIN sales ON sales.store = stores.store AND stores.city = 'Oslo'
+            FULL JOIN sales ON sales.store = stores.store AND stores.city = 'Oslo'
         GROUP BY city;
 "#);
 

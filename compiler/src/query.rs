@@ -32,6 +32,8 @@ pub struct Query {
     pub semiring: SemiringSpec,
     /// Which updates the generated code must support.
     pub updates: UpdateModel,
+    /// Whether deletes are checked (`#[deletes(..)]`).
+    pub deletes: Deletes,
     /// The strategy the user asked for, or `None` for the automatic choice.
     pub strategy: Option<StrategyRequest>,
     /// `#[allow(intractable)]`: compile a rejected query with the
@@ -139,6 +141,29 @@ impl UpdateModel {
         match self {
             UpdateModel::InsertDelete => "insert_delete",
             UpdateModel::InsertOnly => "insert_only",
+        }
+    }
+}
+
+/// Whether a delete is checked against the tuples inserted
+/// (`#[deletes(..)]`, `docs/design.md#how-a-delete-is-checked`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deletes {
+    /// A delete of a tuple that is not there is refused with
+    /// `ivm::Error::AbsentTuple`, and changes nothing (the default).
+    Checked,
+    /// The caller promises to delete only what it inserted: a relation
+    /// nothing reads back keeps nothing, and a delete goes straight to the
+    /// views. A delete of an absent tuple leaves the result wrong.
+    Trusted,
+}
+
+impl Deletes {
+    /// The keyword as written in the attribute.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Deletes::Checked => "checked",
+            Deletes::Trusted => "trusted",
         }
     }
 }

@@ -224,6 +224,7 @@ fn query_module(c: &Compiled) -> String {
     let name = q.name.to_string();
     let k = type_string(&q.semiring.ty);
     let deletes = q.updates == UpdateModel::InsertDelete;
+    let trusted = q.deletes == ivm_compiler::query::Deletes::Trusted;
     // The declared relations come first; the derived ones of atoms' local
     // steps have no update API.
     let rels = 0..q.declared().count();
@@ -570,6 +571,7 @@ pub static CASE: ::ivm_fuzz::Case = ::ivm_fuzz::Case {{
     head: &{head:?},
     head_types: &[{head_types}],
     deletes: {deletes},
+    trusted: {trusted},
     constants,
     computed: &{computed:?},
     compute: {compute_fn},

@@ -33,6 +33,9 @@ pub struct Spec {
     pub semiring: &'static str,
     /// `#[updates(insert_only)]`.
     pub insert_only: bool,
+    /// `#[deletes(trusted)]` (never with `insert_only`): the stream then
+    /// deletes only what it inserted.
+    pub trusted: bool,
     /// The strategy or intractability attribute.
     pub attr: Attr,
     /// Each relation's column types; relation `i` is named [`RELATIONS`]`[i]`.
@@ -93,6 +96,9 @@ impl Spec {
         let mut out = format!("#[semiring({})]\n", self.semiring);
         if self.insert_only {
             out.push_str("#[updates(insert_only)]\n");
+        }
+        if self.trusted {
+            out.push_str("#[deletes(trusted)]\n");
         }
         match &self.attr {
             Attr::Auto => {}
@@ -311,18 +317,22 @@ pub fn queries(seed: u64, n: usize, prefix: &str) -> Vec<Generated> {
         .map(|i| {
             let bucket = Bucket::ALL[i % Bucket::ALL.len()];
             let mut rng = Rng::new(rng::derive(seed, i as u64));
-            query(&mut rng, bucket, &format!("{prefix}{i}"))
+            // From a stream of its own, so that a seed keeps its queries.
+            let trusted = Rng::new(rng::derive(seed, 0x7472_7573_7465_6400 ^ i as u64)).chance(0.2);
+            query(&mut rng, bucket, &format!("{prefix}{i}"), trusted)
         })
         .collect()
 }
 
 /// One accepted query, aimed at `bucket`: up to a few hundred draws for
-/// it, then any query the compiler accepts.
-pub fn query(rng: &mut Rng, bucket: Bucket, name: &str) -> Generated {
+/// it, then any query the compiler accepts; declared `#[deletes(trusted)]`
+/// when `trusted` and it takes deletes.
+pub fn query(rng: &mut Rng, bucket: Bucket, name: &str, trusted: bool) -> Generated {
     for attempt in 0.. {
         let aim = if attempt < 400 { Some(bucket) } else { None };
         let drawn_for = aim.unwrap_or_else(|| *rng.pick(&Bucket::ALL));
-        let spec = draw(rng, drawn_for, name);
+        let mut spec = draw(rng, drawn_for, name);
+        spec.trusted = trusted && !spec.insert_only;
         if let Some(generated) = accept(spec, aim) {
             return generated;
         }
@@ -451,6 +461,7 @@ pub fn draw(rng: &mut Rng, bucket: Bucket, name: &str) -> Spec {
         name: name.to_string(),
         semiring,
         insert_only,
+        trusted: false,
         attr,
         relations: types,
         atoms,

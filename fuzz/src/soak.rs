@@ -252,6 +252,9 @@ fn run(opts: &Options, binary: &Path, summary: &mut Summary) -> Result<(), Strin
             if field("intractable") == "true" {
                 strategy.push_str(" (allow(intractable))");
             }
+            if field("trusted") == "true" {
+                strategy.push_str(" (deletes(trusted))");
+            }
             *summary.per_strategy.entry(strategy).or_default() += 1;
             *summary.per_semiring.entry(field("semiring")).or_default() += 1;
             summary.updates += field("updates").parse::<u64>().unwrap_or(0);

@@ -155,7 +155,13 @@ fn op<K: Payload>(case: &Case, knobs: &Knobs, rng: &mut Rng, mirror: &mut Mirror
             let present: Vec<usize> = (0..mirror.len())
                 .filter(|&r| !mirror[r].is_empty())
                 .collect();
-            let (rel, tuple, delta) = if present.is_empty() || rng.chance(0.2) {
+            // A trusted query is never asked to delete what is not there.
+            if case.trusted && present.is_empty() {
+                let c = contribution(case, knobs, rng);
+                remember(mirror, &c);
+                return Op::Update(c.0, c.1, c.2);
+            }
+            let (rel, tuple, delta) = if present.is_empty() || (!case.trusted && rng.chance(0.2)) {
                 // Most likely absent, or absent with that contribution.
                 let (rel, tuple) = tuple(case, knobs, rng);
                 (rel, tuple, delta)
@@ -165,7 +171,7 @@ fn op<K: Payload>(case: &Case, knobs: &Knobs, rng: &mut Rng, mirror: &mut Mirror
                 let (tuple, live) = &mut mirror[rel][at];
                 let tuple = tuple.clone();
                 // A live contribution mostly; else whatever was drawn.
-                let delta = if kind == 3 && !live.is_empty() && rng.chance(0.75) {
+                let delta = if kind == 3 && !live.is_empty() && (case.trusted || rng.chance(0.75)) {
                     live[rng.index(live.len())].clone()
                 } else {
                     delta

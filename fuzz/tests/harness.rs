@@ -26,6 +26,7 @@ static CASE: Case = Case {
     head: &[0],
     head_types: &["u32"],
     deletes: true,
+    trusted: false,
     constants: Vec::new,
     computed: &[],
     compute: |_| {},

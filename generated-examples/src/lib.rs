@@ -70,3 +70,12 @@ pub mod higher_order {
 pub mod tpch_sql {
     include!(concat!(env!("OUT_DIR"), "/tpch_sql.rs"));
 }
+
+/// The views of [`tpch_sql`] declared `deletes = 'trusted'`
+/// (`docs/design.md#how-a-delete-is-checked`): what the peer benchmark
+/// measures checked deletes against. Feature `trusted-tpch`.
+#[cfg(feature = "trusted-tpch")]
+#[allow(deprecated)]
+pub mod tpch_sql_trusted {
+    include!(concat!(env!("OUT_DIR"), "/tpch_sql_trusted.rs"));
+}

@@ -109,6 +109,7 @@ pub mod durable;
 mod enumerate;
 pub mod error;
 mod factor;
+mod fingerprint;
 mod index;
 mod join;
 pub mod maintained;
@@ -158,6 +159,7 @@ pub mod __private {
     pub use crate::changes::{Changes, Noted, key_set, since};
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, times};
+    pub use crate::fingerprint::Fingerprints;
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{
         Extensions, JoinNode, Participants, absorb, grow, require_positive, shortest,

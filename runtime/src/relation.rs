@@ -16,6 +16,9 @@
 /// // Kept in `self.sales`, changes carried by `self.on_sales_changed`:
 /// relation_methods!(Sales(store: u32, item: u64) => sales, on_sales_changed; delta: Int;
 ///     update_sales, insert_sales, retract_sales, delete_sales);
+/// // Kept as its tuples' fingerprints (under inserts and deletes):
+/// relation_methods!(Sales(store: u32, item: u64) => fingerprints sales, on_sales_changed;
+///     delta: Int; update_sales, insert_sales, retract_sales, delete_sales);
 /// // The shortcuts only, over generated `update_sales` and `retract_sales`:
 /// relation_methods!(Sales(store: u32, item: u64);
 ///     update_sales, insert_sales, retract_sales, delete_sales);
@@ -26,6 +29,50 @@
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __relation_methods {
+    // Kept as fingerprints (`Fingerprints`, under inserts and deletes):
+    // the tuple without `as`.
+    ($relation:ident($($col:ident: $ty:ty),+) => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
+        $($names:ident),+) => {
+        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => fingerprints $base, $on_changed; delta: $k; $($names),+);
+    };
+    // Kept as fingerprints: the map hashes the tuple where it is, so no
+    // column is cloned.
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
+        $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
+        #[doc = ::core::concat!(
+            " `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
+            ") ⊕= delta`: adds one contribution `delta` to the tuple's payload (a zero `delta` changes nothing).",
+        )]
+        #[inline]
+        pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
+            let tuple = $tuple;
+            if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
+                self.$on_changed(&tuple, &old, &new);
+            }
+        }
+        #[doc = ::core::concat!(
+            " Retracts one earlier `", ::core::stringify!($update), "` of `",
+            ::core::stringify!($relation), "(", ::core::stringify!($($col),+), ")` with this `delta`.",
+        )]
+        ///
+        /// # Errors
+        ///
+        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+        /// such contribution is alive; nothing changes then. The relation
+        /// keeps its tuples' fingerprints, not the tuples: see
+        /// `docs/design.md#how-a-delete-is-checked` for the one case this
+        /// cannot tell.
+        #[inline]
+        pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
+            let tuple = $tuple;
+            let retracted = self.$base.retract(&tuple, &delta, ::core::stringify!($relation))?;
+            if let ::core::option::Option::Some((old, new)) = retracted {
+                self.$on_changed(&tuple, &old, &new);
+            }
+            ::core::result::Result::Ok(())
+        }
+        $crate::__relation_methods!($relation($($col: $ty),+); $update, $insert, $retract, $delete);
+    };
     // Kept in a base map: the tuple without `as`.
     ($relation:ident($($col:ident: $ty:ty),+) => $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {

@@ -224,3 +224,12 @@ CREATE VIEW having_sum AS
 CREATE VIEW base_sums AS SELECT a, SUM(c) AS total FROM r GROUP BY a;
 
 CREATE VIEW over_view AS SELECT COUNT(*) AS n, SUM(total) FROM base_sums WHERE total > 0;
+
+-- Deletes trusted (docs/design.md#how-a-delete-is-checked): the tables
+-- keep nothing, and the stream deletes only rows it inserted.
+CREATE VIEW trusted_revenue WITH (deletes = 'trusted') AS
+    SELECT r.b, SUM(r.c * s.d) AS rev, MIN(s.d), MAX(r.c), COUNT(*)
+    FROM r JOIN s ON r.b = s.b
+    GROUP BY r.b;
+
+CREATE VIEW trusted_whole WITH (deletes = 'trusted') AS SELECT SUM(c), AVG(b), MIN(c), COUNT(*) FROM r;

@@ -138,6 +138,16 @@ error_case!(
     "unknown update model `append_only`"
 );
 error_case!(
+    unknown_delete_mode,
+    "#[deletes(unchecked)]\nquery Q {\n    relation R(a: u32);\n    Q(a) = R(a);\n}\n",
+    "unknown delete mode `unchecked`: use `checked` or `trusted`"
+);
+error_case!(
+    trusted_deletes_without_deletes,
+    "#[updates(insert_only)]\n#[deletes(trusted)]\nquery Q {\n    relation R(a: u32);\n    Q(a) = R(a);\n}\n",
+    "`#[deletes(trusted)]` under `#[updates(insert_only)]`"
+);
+error_case!(
     unknown_semiring,
     "#[semiring(my::Prov)]\nquery Q {\n    relation R(a: u32);\n    Q(a) = R(a);\n}\n",
     "a semiring of your own must state its class, e.g. `#[semiring(my::Prov, positive)]`"

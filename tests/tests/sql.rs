@@ -94,6 +94,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(HavingSum::new()),
         Box::new(BaseSums::new()),
         Box::new(OverView::new()),
+        Box::new(TrustedRevenue::new()),
+        Box::new(TrustedWhole::new()),
     ]
 }
 

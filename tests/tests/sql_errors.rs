@@ -224,6 +224,16 @@ sql_error!(
     "unknown view option `refresh`"
 );
 sql_error!(
+    unknown_delete_mode,
+    "CREATE VIEW v WITH (deletes = 'unchecked') AS SELECT COUNT(*) FROM orders;",
+    "`deletes` takes 'checked' or 'trusted'"
+);
+sql_error!(
+    trusted_deletes_insert_only,
+    "CREATE VIEW v WITH (updates = 'insert_only', deletes = 'trusted') AS SELECT COUNT(*) FROM orders;",
+    "`deletes = 'trusted'` with `updates = 'insert_only'`"
+);
+sql_error!(
     other_statement,
     "INSERT INTO orders VALUES (1, 2, 3.50, DATE '1994-01-01', 'x');",
     "is not supported: write CREATE TABLE and CREATE VIEW"

@@ -170,7 +170,7 @@ fn kept_maps(p: &Program) -> Vec<MapId> {
             !matches!(
                 p.maps[m].kind,
                 MapKind::Base(BaseMap {
-                    kept: Kept::None | Kept::IndexOnly | Kept::InTriangle,
+                    kept: Kept::None | Kept::IndexOnly | Kept::InTriangle | Kept::Trusted,
                     ..
                 })
             )
@@ -327,7 +327,7 @@ fn field(p: &Program, m: MapId) -> (TokenStream, TokenStream) {
         quote! { ::ivm::__private::HashMap<#key, ()> }
     };
     match &map.kind {
-        MapKind::Base(base) => (relation::base_type(p, base), payload_map_init()),
+        MapKind::Base(base) => relation::base_field(p, base),
         MapKind::Index(index) => relation::index_field(p, index),
         MapKind::ViewIndex(index) => (
             view_tree::view_index_type(p, map, index),

@@ -327,6 +327,11 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
     if p.stores(rel_id) {
         return api.stored_methods();
     }
+    match p.kept(rel_id) {
+        Kept::Fingerprinted => return api.fingerprinted_methods(),
+        Kept::Trusted => return api.trusted_methods(),
+        _ => {}
+    }
     // Nothing reads the tuples back (plan::storage): the views above
     // change by `delta` at the tuple, whatever its payload was. Over
     // `Bool` (`Kept::IndexOnly`) a tuple a message may still revisit also
@@ -514,6 +519,80 @@ impl<'a> UpdateApi<'a> {
             }
 
             #insert
+        }
+    }
+
+    /// The methods of a relation under trusted deletes that nothing reads
+    /// back: an update passes its payload up, and a retraction takes it
+    /// back, trusted to name a live contribution.
+    fn trusted_methods(&self) -> TokenStream {
+        let UpdateApi {
+            p,
+            rel_id,
+            params,
+            tuple,
+            delta,
+            update,
+            on_changed,
+            update_doc,
+            ..
+        } = self;
+        let k = &p.payload;
+        let snake = &p.relations[*rel_id].snake;
+        let retract = method("retract", snake);
+        let retract_doc = format!(
+            " Retracts one earlier `{update}` of `{}` with this `{delta}`.",
+            tuple_doc(&p.relations[*rel_id])
+        );
+        let shortcuts = self.shortcuts();
+        quote! {
+            #[doc = #update_doc]
+            ///
+            /// The relation's tuples are not kept (deletes are trusted):
+            /// `delta` goes straight to the views above its atoms.
+            #[inline]
+            pub fn #update(&mut self, #params, #delta: #k) {
+                if ::ivm::Semiring::is_zero(&#delta) {
+                    return;
+                }
+                let __tuple = #tuple;
+                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
+            }
+
+            #[doc = #retract_doc]
+            ///
+            /// Deletes are trusted (`deletes = 'trusted'`): the caller
+            /// retracts only what it added, and this is not checked. A
+            /// retraction of anything else leaves the result wrong.
+            ///
+            /// # Errors
+            ///
+            /// None: the `Result` keeps the signature of checked deletes.
+            #[inline]
+            pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
+                if !::ivm::Semiring::is_zero(&#delta) {
+                    let __tuple = #tuple;
+                    self.#on_changed(&__tuple, &#delta, &<#k as ::ivm::Semiring>::zero());
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            #shortcuts
+        }
+    }
+
+    /// The methods of a relation kept as fingerprints: the tuple is
+    /// hashed where it is, and goes on to the views above.
+    fn fingerprinted_methods(&self) -> TokenStream {
+        let k = &self.p.payload;
+        let base = &self.p.maps[self.p.relations[self.rel_id].base].name;
+        let head = self.head();
+        let tuple = &self.tuple;
+        let wide = (self.cols.len() > 12).then(|| quote! { as #tuple });
+        let on_changed = &self.on_changed;
+        let names = self.names();
+        quote! {
+            ::ivm::__private::relation_methods!(#head #wide => fingerprints #base, #on_changed; delta: #k; #(#names),*);
         }
     }
 
@@ -785,6 +864,19 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
 /// The field type of a relation's base map: each tuple's state.
 pub fn base_type(p: &Program, base: &BaseMap) -> TokenStream {
     super::payload_map(p, super::relation_type(p, &p.relations[base.relation]))
+}
+
+/// The field type of a base map, and its empty value: the tuples' payloads,
+/// or their fingerprints' (`Kept::Fingerprinted`).
+pub fn base_field(p: &Program, base: &BaseMap) -> (TokenStream, TokenStream) {
+    if base.kept == Kept::Fingerprinted {
+        let k = &p.payload;
+        return (
+            quote! { ::ivm::__private::Fingerprints<#k> },
+            quote! { ::ivm::__private::Fingerprints::new() },
+        );
+    }
+    (base_type(p, base), super::payload_map_init())
 }
 
 /// The field type of an index of a relation, and its empty value.

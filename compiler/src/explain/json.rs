@@ -73,6 +73,7 @@ pub fn to_json(r: &Report) -> Value {
         "rule": r.query.rule_text(),
         "semiring": r.query.semiring.name,
         "updates": r.query.updates.keyword(),
+        "deletes": r.query.deletes.keyword(),
         "classes": {
             "acyclic": a.acyclic.is_ok(),
             "free_connex": a.free_connex.is_ok(),

@@ -28,6 +28,12 @@ pub fn to_text(r: &Report) -> String {
         q.semiring.name, q.semiring.class
     );
     let _ = writeln!(out, "  updates   {}", q.updates.keyword());
+    if q.deletes == crate::query::Deletes::Trusted {
+        let _ = writeln!(
+            out,
+            "  deletes   trusted (not checked: a delete of a tuple that is not there leaves the result wrong)"
+        );
+    }
     order(&mut out, r);
     out.push('\n');
     local_steps(&mut out, q);

@@ -151,6 +151,8 @@ impl Program {
         let cols: Vec<String> = r.columns.iter().map(|(c, _)| c.to_string()).collect();
         let kept = match kept {
             Kept::Every => "",
+            Kept::Fingerprinted => "  (kept as fingerprints: only a delete's check reads it)",
+            Kept::Trusted => "  (not kept: deletes are trusted, and nothing reads its tuples back)",
             Kept::Revisitable => "  (kept while a message at its keys can grow and revisit it)",
             Kept::None => "  (not kept: nothing reads its tuples back)",
             Kept::InTriangle => "  (held by the triangle state's partition)",
@@ -414,6 +416,17 @@ impl Program {
                 "  {}[{}] ⊕= δ  (stop if its payload is unchanged)",
                 self.maps[r.base].name,
                 cols.join(", ")
+            )?,
+            Kept::Fingerprinted => writeln!(
+                f,
+                "  {}[fingerprint({})] ⊕= δ  (stop if its payload is unchanged)",
+                self.maps[r.base].name,
+                cols.join(", ")
+            )?,
+            Kept::Trusted => writeln!(
+                f,
+                "  {} is not kept (deletes trusted): the views above change by δ (an insert: old = 0, new = δ; a delete: old = δ, new = 0)",
+                self.maps[r.base].name
             )?,
             Kept::Revisitable => writeln!(
                 f,

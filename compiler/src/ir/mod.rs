@@ -19,7 +19,7 @@ use std::marker::PhantomData;
 use proc_macro2::Ident;
 use syn::{Type, Visibility};
 
-use crate::query::UpdateModel;
+use crate::query::{Deletes, UpdateModel};
 
 /// Index of a variable in [`Program::vars`].
 pub type VarId = usize;
@@ -354,6 +354,8 @@ pub struct Draft {
     pub zero_divisors: bool,
     /// Which updates the generated code supports.
     pub updates: UpdateModel,
+    /// Whether its deletes are checked.
+    pub deletes: Deletes,
     /// Payloads are kept as plain values that each contribution is ⊕-ed
     /// into (`ivm::Absorbed`), not as retractable multisets
     /// (`ivm::Maintained`): inserts only, over an idempotent semiring, so
@@ -968,6 +970,17 @@ pub enum MessageParent {
 pub enum Kept {
     /// Every tuple with a non-zero payload.
     Every,
+    /// Under trusted deletes (`#[deletes(trusted)]`), a declared relation
+    /// nothing reads back: no tuple. An update's payload goes straight to
+    /// the views above its atoms, and a delete takes it back from them,
+    /// trusted to name a tuple that is there.
+    Trusted,
+    /// Under inserts and deletes, a declared relation nothing reads back
+    /// (the views read it through derived relations of the columns they
+    /// use): each tuple's payload under a 128-bit fingerprint of the
+    /// tuple, which is all a delete's check needs. No column is cloned or
+    /// kept (`ivm::__private::Fingerprints`).
+    Fingerprinted,
     /// Under inserts only, a relation that CROWN alone reads back, through
     /// its indexes: the tuples some message can still revisit. A tuple
     /// whose keys' messages are all at the top is not kept, and its
@@ -1676,12 +1689,12 @@ impl Draft {
         self.get(self.relations[r].base).kept
     }
 
-    /// Whether the program has a base map for relation `r` (it keeps some
-    /// of its tuples).
+    /// Whether the program has a base map of relation `r`'s tuples (it
+    /// keeps some of them, and can read them back).
     pub fn stores(&self, r: RelId) -> bool {
         !matches!(
             self.kept(r),
-            Kept::None | Kept::IndexOnly | Kept::InTriangle
+            Kept::None | Kept::IndexOnly | Kept::InTriangle | Kept::Fingerprinted | Kept::Trusted
         )
     }
 

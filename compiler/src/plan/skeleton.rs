@@ -102,6 +102,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Draft {
         payload: query.semiring.ty.clone(),
         zero_divisors: !(query.semiring.class.positive || query.semiring.class.counting),
         updates: query.updates,
+        deletes: query.deletes,
         claims: query.semiring.claims.clone(),
         catalogue_types: query.semiring.catalogue_types.clone(),
         absorbing: query.updates == crate::query::UpdateModel::InsertOnly

@@ -19,23 +19,30 @@
 //! so it is not kept (nor indexed), and its contribution goes straight up.
 //!
 //! With deletes, the base map is what tells a delete of an absent tuple
-//! from a real one, so it stays, except where IVMε's state over a
-//! catalogue ring holds the relation in all three roles: its partition
-//! then has every tuple with its payload, which is all a ring's base map
-//! has (`Kept::InTriangle`).
+//! from a real one. Where nothing else reads it, which is the rule for
+//! SQL (each table's atoms read it through a derived relation of the
+//! columns they use), it keeps each tuple's payload under a fingerprint
+//! of the tuple instead of the tuple (`Kept::Fingerprinted`): the same
+//! payloads, and so the same old and new payload for the views above, at
+//! the cost of one hash of the row. Where IVMε's state over a catalogue
+//! ring holds the relation in all three roles, its partition has every
+//! tuple with its payload, which is all a ring's base map has
+//! (`Kept::InTriangle`).
 
 use crate::ir::{
     Factor, Kept, MapKind, PathBody, Program, Reading, RelId, RelationIndex, SumView, TriangleState,
 };
-use crate::query::UpdateModel;
+use crate::query::{Deletes, UpdateModel};
 
 /// Marks which tuples of each relation the program keeps: under inserts
 /// only, none of a relation that nothing reads back, and only those CROWN
 /// may revisit of a relation that CROWN alone reads (over `Bool`,
-/// `two_valued`, only in its indexes: their payload is one). With deletes
-/// every relation is kept whole.
+/// `two_valued`, only in its indexes: their payload is one). With deletes,
+/// a declared relation that nothing reads back keeps fingerprints, and
+/// every other is kept whole.
 pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
     if p.updates != UpdateModel::InsertOnly {
+        fingerprint_what_is_not_read(p);
         return;
     }
     for r in 0..p.relations.len() {
@@ -46,6 +53,30 @@ pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
         };
         let base = p.relations[r].base;
         p.get_mut(base).kept = kept;
+    }
+}
+
+/// With deletes: a declared relation that nothing reads back keeps only
+/// its tuples' fingerprints, or, under trusted deletes, nothing. The test is the one under inserts only,
+/// which asks more than this needs (that the views above change by the
+/// update alone), since the fingerprints keep every payload; a derived
+/// relation stays whole, as its declared relation already checks the
+/// delete.
+fn fingerprint_what_is_not_read(p: &mut Program) {
+    for r in 0..p.relations.len() {
+        if !p.relations[r].is_fed() && kept(p, r) == Kept::None {
+            let base = p.relations[r].base;
+            if p.deletes == Deletes::Trusted {
+                p.get_mut(base).kept = Kept::Trusted;
+                continue;
+            }
+            p.get_mut(base).kept = Kept::Fingerprinted;
+            let m: crate::ir::MapId = base.into();
+            p.maps[m].doc = format!(
+                "`{}`: each tuple's live contributions, under a fingerprint of the tuple (only a delete's check reads them).",
+                p.relations[r].name
+            );
+        }
     }
 }
 
@@ -245,8 +276,24 @@ mod tests {
     }
 
     #[test]
-    fn deletes_first_order_and_recompute_keep_every_tuple() {
+    fn deletes_keep_fingerprints_of_what_nothing_reads_back() {
+        // Each atom feeds a sum of its own: only a delete's check reads
+        // the relations.
         let q = "#[semiring(ivm::semiring::Int)]
+            query D { relation R(k: u32, x: u32); relation S(k: u32, y: u32); Q(k) = R(k, x) * S(k, y); }";
+        let fingerprinted = [("R", Kept::Fingerprinted), ("S", Kept::Fingerprinted)];
+        assert_eq!(kept(q), named(&fingerprinted));
+        // `S(k, y)` is looked up as a sibling: kept whole.
+        let q = "#[semiring(ivm::semiring::Count)]
+            query V { relation R(k: u32, y: u32, x: u32); relation S(k: u32, y: u32);
+                      Q(k) = R(k, y, x) * S(k, y); }";
+        let expected = [("R", Kept::Fingerprinted), ("S", Kept::Every)];
+        assert_eq!(kept(q), named(&expected));
+    }
+
+    #[test]
+    fn deletes_first_order_and_recompute_keep_every_tuple() {
+        let q = "#[semiring(ivm::semiring::Int)] #[strategy(first_order)]
             query D { relation R(k: u32, x: u32); relation S(k: u32, y: u32); Q(k) = R(k, x) * S(k, y); }";
         let every = [("R", Kept::Every), ("S", Kept::Every)];
         assert_eq!(kept(q), named(&every));

@@ -2065,6 +2065,12 @@ fn attributes(options: &ViewOptions, semiring: &syn::Type, span: Span) -> Vec<as
             model: Ident::new(model, span),
         });
     }
+    if let Some(mode) = &options.deletes {
+        attrs.push(ast::Attribute::Deletes {
+            span,
+            mode: Ident::new(mode, span),
+        });
+    }
     if let Some(strategy) = &options.strategy {
         attrs.push(ast::Attribute::Strategy {
             span,

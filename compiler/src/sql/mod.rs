@@ -60,6 +60,8 @@ pub struct Table {
 pub struct ViewOptions {
     /// `updates = 'insert_only'` or `'insert_delete'`.
     pub updates: Option<String>,
+    /// `deletes = 'checked'` or `'trusted'`.
+    pub deletes: Option<String>,
     /// `strategy = '...'`.
     pub strategy: Option<String>,
     /// `intractable = 'allow'`.
@@ -405,6 +407,7 @@ fn view_options(options: &CreateTableOptions, spans: &SpanMap) -> Result<ViewOpt
             ));
         }
     };
+    let mut trusted_at = None;
     let mut out = ViewOptions::default();
     for option in list {
         let SqlOption::KeyValue { key, value } = option else {
@@ -425,6 +428,15 @@ fn view_options(options: &CreateTableOptions, spans: &SpanMap) -> Result<ViewOpt
                 "insert_only" | "insert_delete" => out.updates = Some(text),
                 _ => return Err(bad("'insert_only' or 'insert_delete'")),
             },
+            "deletes" => match text.as_str() {
+                "checked" | "trusted" => {
+                    if text == "trusted" {
+                        trusted_at = Some(value.span());
+                    }
+                    out.deletes = Some(text);
+                }
+                _ => return Err(bad("'checked' or 'trusted'")),
+            },
             "strategy" => {
                 if syn::parse_str::<Ident>(&text).is_err() {
                     return Err(bad("a strategy's name, such as 'first_order'"));
@@ -439,11 +451,19 @@ fn view_options(options: &CreateTableOptions, spans: &SpanMap) -> Result<ViewOpt
                 return Err(spans.error(
                     key.span(),
                     format!(
-                        "unknown view option `{key_name}`: use updates, strategy or intractable"
+                        "unknown view option `{key_name}`: use updates, deletes, strategy or intractable"
                     ),
                 ));
             }
         }
+    }
+    if let Some(at) = trusted_at
+        && out.updates.as_deref() == Some("insert_only")
+    {
+        return Err(spans.error(
+            at,
+            "`deletes = 'trusted'` with `updates = 'insert_only'`: an insert-only view takes no deletes; drop one of the two",
+        ));
     }
     Ok(out)
 }

@@ -50,6 +50,13 @@ pub enum Attribute {
         /// The update model keyword.
         model: Ident,
     },
+    /// `#[deletes(checked)]` or `#[deletes(trusted)]`.
+    Deletes {
+        /// Span of the whole attribute.
+        span: Span,
+        /// The keyword.
+        mode: Ident,
+    },
     /// `#[strategy(name)]` or `#[strategy(name(key = value, ...))]`.
     Strategy {
         /// Span of the whole attribute.
@@ -72,6 +79,7 @@ impl Attribute {
         match self {
             Attribute::Semiring { span, .. }
             | Attribute::Updates { span, .. }
+            | Attribute::Deletes { span, .. }
             | Attribute::Strategy { span, .. }
             | Attribute::AllowIntractable { span } => *span,
         }

@@ -14,8 +14,8 @@ use syn::{Ident, Lit, Type};
 use super::ast::{self, ArgSyntax, Attribute, ExprSyntax, idents};
 use super::errors::{Errors, unknown_relation};
 use crate::query::{
-    Arg, Atom, Column, ExprFactor, Let, LetKind, LocalStep, Origin, Query, Relation, SemiringSpec,
-    Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
+    Arg, Atom, Column, Deletes, ExprFactor, Let, LetKind, LocalStep, Origin, Query, Relation,
+    SemiringSpec, Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
 };
 use crate::semiring::{self, SemiringClass};
 
@@ -131,6 +131,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         span,
         semiring: attributes.semiring,
         updates: attributes.updates,
+        deletes: attributes.deletes,
         strategy: attributes.strategy,
         allow_intractable: attributes.allow_intractable,
         relations,
@@ -151,6 +152,8 @@ struct Attributes {
     semiring: SemiringSpec,
     /// `#[updates(..)]`, by default inserts and deletes.
     updates: UpdateModel,
+    /// `#[deletes(..)]`, by default checked.
+    deletes: Deletes,
     /// `#[strategy(..)]`, if any.
     strategy: Option<StrategyRequest>,
     /// `#[allow(intractable)]`.
@@ -161,6 +164,7 @@ struct Attributes {
 fn check_attributes(item: &ast::QueryItem, errors: &mut Errors) -> Attributes {
     let mut semiring_spec: Option<SemiringSpec> = None;
     let mut updates: Option<UpdateModel> = None;
+    let mut deletes: Option<(Deletes, Span)> = None;
     let mut strategy: Option<Option<StrategyRequest>> = None;
     let mut allow_intractable = false;
     let mut seen: HashMap<&'static str, Span> = HashMap::new();
@@ -168,6 +172,7 @@ fn check_attributes(item: &ast::QueryItem, errors: &mut Errors) -> Attributes {
         let kind = match attr {
             Attribute::Semiring { .. } => "semiring",
             Attribute::Updates { .. } => "updates",
+            Attribute::Deletes { .. } => "deletes",
             Attribute::Strategy { .. } => "strategy",
             Attribute::AllowIntractable { .. } => "allow",
         };
@@ -195,6 +200,19 @@ fn check_attributes(item: &ast::QueryItem, errors: &mut Errors) -> Attributes {
                     }
                 };
             }
+            Attribute::Deletes { span, mode } => {
+                deletes = match mode.to_string().as_str() {
+                    "checked" => Some((Deletes::Checked, *span)),
+                    "trusted" => Some((Deletes::Trusted, *span)),
+                    other => {
+                        errors.push(
+                            mode.span(),
+                            format!("unknown delete mode `{other}`: use `checked` or `trusted`"),
+                        );
+                        None
+                    }
+                };
+            }
             Attribute::Strategy { name, params, .. } => {
                 // Errors about the strategy point at its name.
                 strategy = check_strategy(name.span(), name, params, errors).map(Some);
@@ -202,9 +220,19 @@ fn check_attributes(item: &ast::QueryItem, errors: &mut Errors) -> Attributes {
             Attribute::AllowIntractable { .. } => allow_intractable = true,
         }
     }
+    let updates = updates.unwrap_or(UpdateModel::InsertDelete);
+    if let Some((Deletes::Trusted, span)) = deletes
+        && updates == UpdateModel::InsertOnly
+    {
+        errors.push(
+            span,
+            "`#[deletes(trusted)]` under `#[updates(insert_only)]`: an insert-only query takes no deletes; drop one of the two",
+        );
+    }
     Attributes {
         semiring: semiring_spec.unwrap_or_else(default_semiring),
-        updates: updates.unwrap_or(UpdateModel::InsertDelete),
+        updates,
+        deletes: deletes.map_or(Deletes::Checked, |(d, _)| d),
         strategy: strategy.flatten(),
         allow_intractable,
     }

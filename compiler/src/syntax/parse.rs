@@ -568,6 +568,20 @@ fn parse_attribute(attr: &syn::Attribute) -> syn::Result<Attribute> {
                 Ok(Attribute::Updates { span, model })
             })
         }
+        "deletes" => {
+            if !matches!(attr.meta, syn::Meta::List(_)) {
+                return Err(needs_list("#[deletes(trusted)]"));
+            }
+            attr.parse_args_with(|input: ParseStream| {
+                let mode: Ident = input.parse()?;
+                if !input.is_empty() {
+                    return Err(
+                        input.error("`#[deletes(...)]` takes one keyword: `checked` or `trusted`")
+                    );
+                }
+                Ok(Attribute::Deletes { span, mode })
+            })
+        }
         "strategy" => {
             if !matches!(attr.meta, syn::Meta::List(_)) {
                 return Err(needs_list("#[strategy(first_order)]"));

@@ -265,6 +265,11 @@ fn int_attrs(item: &QueryItem, span: Span) -> Vec<Attribute> {
                 span,
                 model: model.clone(),
             }),
+            // The subquery's relations take the same deletes.
+            Attribute::Deletes { mode, .. } => attrs.push(Attribute::Deletes {
+                span,
+                mode: mode.clone(),
+            }),
             Attribute::Semiring { .. } | Attribute::Strategy { .. } => {}
         }
     }

@@ -67,7 +67,7 @@ const fn pow10(n: u32) -> i128 {
 /// assert_eq!(revenue.to_string(), "8.00");
 /// assert!(revenue.add(&revenue.neg()).is_zero());
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub struct Decimal(rust_decimal::Decimal);
 
 impl Decimal {
@@ -112,13 +112,20 @@ impl Decimal {
 
     /// `mantissa` × 10^(−`scale`), or `None` when the mantissa does not fit
     /// in 96 bits or the scale is above 28.
+    #[inline]
     fn from_mantissa(mantissa: i128, scale: u32) -> Option<Decimal> {
         if scale > Decimal::MAX_SCALE || !(-MAX_MANTISSA..=MAX_MANTISSA).contains(&mantissa) {
             return None;
         }
-        rust_decimal::Decimal::try_from_i128_with_scale(mantissa, scale)
-            .ok()
-            .map(Decimal)
+        // In range: the parts are the magnitude's three 32-bit words.
+        let magnitude = mantissa.unsigned_abs();
+        Some(Decimal(rust_decimal::Decimal::from_parts(
+            magnitude as u32,
+            (magnitude >> 32) as u32,
+            (magnitude >> 64) as u32,
+            mantissa < 0,
+            scale,
+        )))
     }
 
     /// The number of digits after the decimal point, 0 to 28: 2 for
@@ -176,7 +183,16 @@ impl Decimal {
     /// assert_eq!(Decimal::new(15, 1).checked_add(Decimal::new(250, 2)).unwrap().to_string(), "4.00");
     /// assert_eq!(Decimal::new(i64::MAX, 0).checked_add(Decimal::new(1, 0)).unwrap().to_string(), "9223372036854775808");
     /// ```
+    #[inline]
     pub fn checked_add(self, other: Decimal) -> Option<Decimal> {
+        if let Some((a, b, scale)) = Decimal::aligned_small(self, other) {
+            return Decimal::from_mantissa(a + b, scale);
+        }
+        self.checked_add_wide(other)
+    }
+
+    /// [`checked_add`](Decimal::checked_add) over any mantissas.
+    fn checked_add_wide(self, other: Decimal) -> Option<Decimal> {
         let scale = self.scale().max(other.scale());
         let sum = self
             .mantissa_at(scale)?
@@ -186,12 +202,48 @@ impl Decimal {
 
     /// `self - other` with scale max(scale(self), scale(other)), or `None`
     /// when it does not fit.
+    #[inline]
     pub fn checked_sub(self, other: Decimal) -> Option<Decimal> {
+        if let Some((a, b, scale)) = Decimal::aligned_small(self, other) {
+            return Decimal::from_mantissa(a - b, scale);
+        }
+        self.checked_sub_wide(other)
+    }
+
+    /// [`checked_sub`](Decimal::checked_sub) over any mantissas.
+    fn checked_sub_wide(self, other: Decimal) -> Option<Decimal> {
         let scale = self.scale().max(other.scale());
         let difference = self
             .mantissa_at(scale)?
             .checked_sub(other.mantissa_at(scale)?)?;
         Decimal::from_mantissa(difference, scale)
+    }
+
+    /// The fast path of a sum or difference, for the values money and
+    /// quantities take: both mantissas fit in 64 bits and the scales are
+    /// at most 18 apart, so both mantissas at the larger scale, and their
+    /// sum or difference, fit in an `i128` with no check (|m| < 2^63 and
+    /// 10^18 < 2^60 give less than 2^124). `None` sends the caller to the
+    /// checked arithmetic of the general case.
+    #[inline]
+    fn aligned_small(a: Decimal, b: Decimal) -> Option<(i128, i128, u32)> {
+        let (ma, mb) = (a.small_mantissa()?, b.small_mantissa()?);
+        let (sa, sb) = (a.scale(), b.scale());
+        match sa.cmp(&sb) {
+            std::cmp::Ordering::Equal => Some((ma, mb, sa)),
+            std::cmp::Ordering::Less if sb - sa <= 18 => Some((ma * pow10(sb - sa), mb, sb)),
+            std::cmp::Ordering::Greater if sa - sb <= 18 => Some((ma, mb * pow10(sa - sb), sa)),
+            _ => None,
+        }
+    }
+
+    /// The mantissa, when it fits in an `i64`.
+    #[inline]
+    fn small_mantissa(&self) -> Option<i128> {
+        let m = self.mantissa();
+        (i128::from(i64::MIN)..=i128::from(i64::MAX))
+            .contains(&m)
+            .then_some(m)
     }
 
     /// `self * other` with scale scale(self) + scale(other), or `None` when
@@ -205,9 +257,15 @@ impl Decimal {
     /// assert_eq!(rate.checked_mul(rate).unwrap().scale(), 28);
     /// assert_eq!(rate.checked_mul(Decimal::new(1, 15)), None); // 29 digits after the point
     /// ```
+    #[inline]
     pub fn checked_mul(self, other: Decimal) -> Option<Decimal> {
         let scale = self.scale() + other.scale();
-        let product = self.mantissa().checked_mul(other.mantissa())?;
+        // Two mantissas of 64 bits multiply into 127 at most: no check
+        // but the range's.
+        let product = match (self.small_mantissa(), other.small_mantissa()) {
+            (Some(a), Some(b)) => a * b,
+            _ => self.mantissa().checked_mul(other.mantissa())?,
+        };
         Decimal::from_mantissa(product, scale)
     }
 
@@ -227,6 +285,11 @@ impl Decimal {
     pub fn rescale(self, scale: u32) -> Option<Decimal> {
         if scale > Decimal::MAX_SCALE {
             return None;
+        }
+        // Already at that scale: what every value a DECIMAL column is given
+        // at its own scale meets.
+        if scale == self.scale() {
+            return Some(self);
         }
         if scale >= self.scale() {
             return Decimal::from_mantissa(self.mantissa_at(scale)?, scale);
@@ -383,6 +446,40 @@ fn overflow(op: &str, a: &Decimal, b: &Decimal) -> ! {
         "ivm: Decimal overflow in {op}: {a} {op} {b} does not fit in a 96-bit mantissa; \
          use `ivm::CheckedSemiring` to detect it, or round the operands with `Decimal::rescale`"
     )
+}
+
+// By the value without trailing zeros, as `Eq` compares (1.0 = 1.00).
+// `rust_decimal`'s own hash finds that form by dividing its 96-bit
+// mantissa by ten; most money values fit 64 bits and have no trailing
+// zero, which this finds with one division. A relation's fingerprints
+// (`crate::fingerprint`) hash every column of every row.
+impl std::hash::Hash for Decimal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let (mantissa, scale) = without_trailing_zeros(self.0.mantissa(), self.0.scale());
+        mantissa.hash(state);
+        scale.hash(state);
+    }
+}
+
+/// `mantissa / 10^scale` as the mantissa and scale with no trailing zero
+/// (zero as `(0, 0)`).
+fn without_trailing_zeros(mantissa: i128, mut scale: u32) -> (i128, u32) {
+    if mantissa == 0 {
+        return (0, 0);
+    }
+    if let Ok(mut small) = i64::try_from(mantissa) {
+        while scale > 0 && small % 10 == 0 {
+            small /= 10;
+            scale -= 1;
+        }
+        return (i128::from(small), scale);
+    }
+    let mut large = mantissa;
+    while scale > 0 && large % 10 == 0 {
+        large /= 10;
+        scale -= 1;
+    }
+    (large, scale)
 }
 
 impl Default for Decimal {
@@ -959,7 +1056,35 @@ mod tests {
         assert_eq!(Decimal::new(-1725, 2).to_f64(), -17.25);
     }
 
+    /// Mantissas around the edges of the fast paths: small, near 2^63,
+    /// and beyond 64 bits.
+    fn edge_mantissa() -> impl proptest::strategy::Strategy<Value = i128> {
+        use proptest::prelude::*;
+        prop_oneof![
+            -1000i128..1000,
+            proptest::num::i64::ANY.prop_map(i128::from),
+            (-(1i128 << 96) + 1)..(1i128 << 96),
+        ]
+    }
+
     proptest::proptest! {
+        #[test]
+        fn fast_paths_agree_with_the_general_arithmetic(
+            a in edge_mantissa(), sa in 0u32..=28, b in edge_mantissa(), sb in 0u32..=28,
+        ) {
+            let (Some(x), Some(y)) = (Decimal::from_mantissa(a, sa), Decimal::from_mantissa(b, sb)) else {
+                return Ok(());
+            };
+            proptest::prop_assert_eq!(x.checked_add(y), x.checked_add_wide(y));
+            proptest::prop_assert_eq!(x.checked_sub(y), x.checked_sub_wide(y));
+            let wide = x.mantissa().checked_mul(y.mantissa()).and_then(|m| Decimal::from_mantissa(m, sa + sb));
+            proptest::prop_assert_eq!(x.checked_mul(y), wide);
+            // Equal values keep their scale too.
+            if let Some(sum) = x.checked_add(y) {
+                proptest::prop_assert_eq!(sum.scale(), sa.max(sb));
+            }
+        }
+
         #[test]
         fn display_parses_back(mantissa in proptest::num::i64::ANY, scale in 0u32..=28) {
             let x = Decimal::new(mantissa, scale);

@@ -314,12 +314,14 @@ pub trait AtScale: Sized {
 }
 
 impl AtScale for super::Decimal {
+    #[inline]
     fn at_scale(self, scale: u32) -> Option<Self> {
         self.rescale(scale)
     }
 }
 
 impl AtScale for Option<super::Decimal> {
+    #[inline]
     fn at_scale(self, scale: u32) -> Option<Self> {
         match self {
             Some(value) => value.rescale(scale).map(Some),

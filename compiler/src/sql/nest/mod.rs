@@ -133,6 +133,7 @@ pub fn view(
         // pieces may take any strategy the cost model picks.
         piece_options: ViewOptions {
             updates: options.updates.clone(),
+            deletes: options.deletes.clone(),
             strategy: None,
             allow_intractable: options.allow_intractable || options.strategy.is_some(),
         },

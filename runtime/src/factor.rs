@@ -91,3 +91,28 @@ pub fn first_factor<K: Semiring>(value: impl IntoPayload<K>) -> Option<K> {
 pub fn times<K: Semiring>(acc: K, value: impl IntoPayload<K>) -> Option<K> {
     value.times(acc)
 }
+
+/// `payload ⊗ factor`, without the product where `payload` is zero or
+/// one: a tuple's change on its way into a local step's derived relation,
+/// whose old and new payloads are those of a plain insert or delete (zero
+/// and one) nearly always. Exact by the semiring's laws (0 ⊗ f = 0,
+/// 1 ⊗ f = f); for decimals, equal by value (`1.00` is one).
+///
+/// ```
+/// use ivm::__private::scaled;
+/// use ivm::semiring::Int;
+///
+/// assert_eq!(scaled(&Int(0), &Int(7)), Int(0));
+/// assert_eq!(scaled(&Int(1), &Int(7)), Int(7));
+/// assert_eq!(scaled(&Int(3), &Int(7)), Int(21));
+/// ```
+#[inline]
+pub fn scaled<K: Semiring>(payload: &K, factor: &K) -> K {
+    if payload.is_zero() {
+        K::zero()
+    } else if *payload == K::one() {
+        factor.clone()
+    } else {
+        payload.mul(factor)
+    }
+}

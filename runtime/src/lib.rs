@@ -158,7 +158,7 @@ pub mod __private {
     pub use crate::catalogue::{Catalogue, catalogue};
     pub use crate::changes::{Changes, Noted, key_set, since};
     pub use crate::enumerate::{Product, product};
-    pub use crate::factor::{IntoPayload, factor, first_factor, times};
+    pub use crate::factor::{IntoPayload, factor, first_factor, scaled, times};
     pub use crate::fingerprint::Fingerprints;
     pub use crate::index::{Group, GrowingIndex, HashMap, Index, map_with_capacity, new_map};
     pub use crate::join::{

@@ -46,7 +46,16 @@ macro_rules! __relation_methods {
         #[inline]
         pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
             let tuple = $tuple;
-            if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
+            // Over a ring the views change by `delta` whatever the tuple's
+            // payload was (plan::storage), so they need not wait for the
+            // map's answer: the processor overlaps its probe, a cache miss
+            // in a large relation, with their work.
+            if <$k as $crate::Maintained>::BY_SUBTRACTION {
+                if !$crate::Semiring::is_zero(&delta) {
+                    self.$base.add(&tuple, &delta);
+                    self.$on_changed(&tuple, &<$k as $crate::Semiring>::zero(), &delta);
+                }
+            } else if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
                 self.$on_changed(&tuple, &old, &new);
             }
         }
@@ -66,7 +75,12 @@ macro_rules! __relation_methods {
         pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
             let tuple = $tuple;
             let retracted = self.$base.retract(&tuple, &delta, ::core::stringify!($relation))?;
-            if let ::core::option::Option::Some((old, new)) = retracted {
+            // Over a ring, by `delta` as in the update.
+            if <$k as $crate::Maintained>::BY_SUBTRACTION {
+                if !$crate::Semiring::is_zero(&delta) {
+                    self.$on_changed(&tuple, &delta, &<$k as $crate::Semiring>::zero());
+                }
+            } else if let ::core::option::Option::Some((old, new)) = retracted {
                 self.$on_changed(&tuple, &old, &new);
             }
             ::core::result::Result::Ok(())

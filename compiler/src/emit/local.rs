@@ -217,8 +217,8 @@ pub fn path(p: &Program, d: RelId) -> TokenStream {
             self.#feed(#key, __old, __new);
         },
         true => quote! {
-            let __from = ::ivm::Semiring::mul(__old, &__factor);
-            let __to = ::ivm::Semiring::mul(__new, &__factor);
+            let __from = ::ivm::__private::scaled(__old, &__factor);
+            let __to = ::ivm::__private::scaled(__new, &__factor);
             self.#feed(#key, &__from, &__to);
         },
     })

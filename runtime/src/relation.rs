@@ -52,7 +52,7 @@ macro_rules! __relation_methods {
             // in a large relation, with their work.
             if <$k as $crate::Maintained>::BY_SUBTRACTION {
                 if !$crate::Semiring::is_zero(&delta) {
-                    self.$base.add(&tuple, &delta);
+                    self.$base.add_delta(&tuple, &delta);
                     self.$on_changed(&tuple, &<$k as $crate::Semiring>::zero(), &delta);
                 }
             } else if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
@@ -74,13 +74,14 @@ macro_rules! __relation_methods {
         #[inline]
         pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
             let tuple = $tuple;
-            let retracted = self.$base.retract(&tuple, &delta, ::core::stringify!($relation))?;
+            let relation = ::core::stringify!($relation);
             // Over a ring, by `delta` as in the update.
             if <$k as $crate::Maintained>::BY_SUBTRACTION {
+                self.$base.retract_delta(&tuple, &delta, relation)?;
                 if !$crate::Semiring::is_zero(&delta) {
                     self.$on_changed(&tuple, &delta, &<$k as $crate::Semiring>::zero());
                 }
-            } else if let ::core::option::Option::Some((old, new)) = retracted {
+            } else if let ::core::option::Option::Some((old, new)) = self.$base.retract(&tuple, &delta, relation)? {
                 self.$on_changed(&tuple, &old, &new);
             }
             ::core::result::Result::Ok(())

@@ -468,21 +468,10 @@ impl<'a> UpdateApi<'a> {
     /// The methods of a relation whose tuples are not kept: `delta` goes
     /// to the views above (after the CROWN indexes, `Kept::IndexOnly`).
     fn unstored_methods(&self) -> TokenStream {
-        let UpdateApi {
-            p,
-            rel_id,
-            params,
-            tuple,
-            delta,
-            update,
-            on_changed,
-            update_doc,
-            ..
-        } = self;
-        let k = &p.payload;
-        let (index, kept_doc) = if p.kept(*rel_id) == Kept::IndexOnly {
-            let IndexUpkeep { revisit, flags, .. } = index_upkeep(p, *rel_id);
-            let inserts = index_inserts(p, *rel_id, &flags);
+        let (p, rel_id) = (self.p, self.rel_id);
+        let (index, kept_doc) = if p.kept(rel_id) == Kept::IndexOnly {
+            let IndexUpkeep { revisit, flags, .. } = index_upkeep(p, rel_id);
+            let inserts = index_inserts(p, rel_id, &flags);
             (
                 quote! {
                     #revisit
@@ -503,7 +492,30 @@ impl<'a> UpdateApi<'a> {
                 },
             )
         };
+        let update = self.unkept_update(&kept_doc, &index);
         let insert = self.shortcuts();
+        quote! {
+            #update
+
+            #insert
+        }
+    }
+
+    /// `update_<relation>` of a relation whose tuples are not kept: after
+    /// `index` (CROWN's index upkeep, if any), `delta` goes straight to the
+    /// views above, with old payload zero.
+    fn unkept_update(&self, kept_doc: &TokenStream, index: &TokenStream) -> TokenStream {
+        let UpdateApi {
+            p,
+            params,
+            tuple,
+            delta,
+            update,
+            on_changed,
+            update_doc,
+            ..
+        } = self;
+        let k = &p.payload;
         quote! {
             #[doc = #update_doc]
             ///
@@ -517,8 +529,6 @@ impl<'a> UpdateApi<'a> {
                 #index
                 self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
             }
-
-            #insert
         }
     }
 
@@ -534,7 +544,6 @@ impl<'a> UpdateApi<'a> {
             delta,
             update,
             on_changed,
-            update_doc,
             ..
         } = self;
         let k = &p.payload;
@@ -545,19 +554,13 @@ impl<'a> UpdateApi<'a> {
             tuple_doc(&p.relations[*rel_id])
         );
         let shortcuts = self.shortcuts();
-        quote! {
-            #[doc = #update_doc]
-            ///
+        let kept_doc = quote! {
             /// The relation's tuples are not kept (deletes are trusted):
             /// `delta` goes straight to the views above its atoms.
-            #[inline]
-            pub fn #update(&mut self, #params, #delta: #k) {
-                if ::ivm::Semiring::is_zero(&#delta) {
-                    return;
-                }
-                let __tuple = #tuple;
-                self.#on_changed(&__tuple, &<#k as ::ivm::Semiring>::zero(), &#delta);
-            }
+        };
+        let add = self.unkept_update(&kept_doc, &TokenStream::new());
+        quote! {
+            #add
 
             #[doc = #retract_doc]
             ///

@@ -5,7 +5,7 @@
 //!
 //! - the generated struct (`tpch_sql::TpchQ*`), which checks every delete,
 //!   fed through its typed owned-row API (Q1, Q3, Q4, Q5, Q6, Q10, Q12,
-//!   Q14, Q17, Q18);
+//!   Q14, Q17, Q18, and Q7, Q8, Q15, Q19, Q21 after them);
 //! - a hand-written loop for Q1, Q3, Q6 and Q14 (`tpch/hand.rs`) taking
 //!   the same owned rows, adding into plain maps in integer units and
 //!   checking nothing: the floor for a generated struct;
@@ -58,7 +58,8 @@ use std::time::Duration;
 use ivm::sql::{Date, Decimal, TextView};
 use ivm_generated_examples::tpch::data::Database;
 use ivm_generated_examples::tpch_sql::{
-    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14, TpchQ17, TpchQ18,
+    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ10, TpchQ12, TpchQ14, TpchQ15,
+    TpchQ17, TpchQ18, TpchQ19, TpchQ21,
 };
 use ivm_generated_examples::tpch_sql_trusted as trusted;
 
@@ -155,6 +156,53 @@ const QUERIES: &[Query] = &[
         hot_dog: 1.13e6,
         measure: |b| b.generated_only(TpchQ18::new),
         trusted: |b| b.trusted(trusted::TpchQ18::new),
+    },
+    Query {
+        name: "Q7",
+        tables: &[
+            Table::Nation,
+            Table::Supplier,
+            Table::Customer,
+            Table::Orders,
+        ],
+        hot_dog: 651e3,
+        measure: |b| b.generated_only(TpchQ7::new),
+        trusted: |b| b.trusted(trusted::TpchQ7::new),
+    },
+    Query {
+        name: "Q8",
+        tables: &[
+            Table::Region,
+            Table::Nation,
+            Table::Supplier,
+            Table::Part,
+            Table::Customer,
+            Table::Orders,
+        ],
+        hot_dog: 91e3,
+        measure: |b| b.generated_only(TpchQ8::new),
+        trusted: |b| b.trusted(trusted::TpchQ8::new),
+    },
+    Query {
+        name: "Q15",
+        tables: &[Table::Supplier],
+        hot_dog: 17.0,
+        measure: |b| b.generated_only(TpchQ15::new),
+        trusted: |b| b.trusted(trusted::TpchQ15::new),
+    },
+    Query {
+        name: "Q19",
+        tables: &[Table::Part],
+        hot_dog: 1.95e6,
+        measure: |b| b.generated_only(TpchQ19::new),
+        trusted: |b| b.trusted(trusted::TpchQ19::new),
+    },
+    Query {
+        name: "Q21",
+        tables: &[Table::Nation, Table::Supplier, Table::Orders],
+        hot_dog: 837e3,
+        measure: |b| b.generated_only(TpchQ21::new),
+        trusted: |b| b.trusted(trusted::TpchQ21::new),
     },
 ];
 
@@ -582,7 +630,9 @@ fn print_seconds(figures: &[Figures]) {
 fn rate(r: f64) -> String {
     if r >= 1e6 {
         format!("{:.2} M", r / 1e6)
-    } else {
+    } else if r >= 1e3 {
         format!("{:.0} k", r / 1e3)
+    } else {
+        format!("{r:.0}")
     }
 }

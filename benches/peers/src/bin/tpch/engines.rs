@@ -4,7 +4,8 @@
 use std::time::{Duration, Instant};
 
 use ivm_generated_examples::tpch_sql::{
-    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ10, TpchQ12, TpchQ14, TpchQ17, TpchQ18,
+    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ10, TpchQ12, TpchQ14, TpchQ15,
+    TpchQ17, TpchQ18, TpchQ19, TpchQ21,
 };
 
 use ivm_generated_examples::tpch_sql_trusted as trusted;
@@ -171,6 +172,30 @@ generated! {
         Orders: insert_orders / delete_orders,
         Lineitem: insert_lineitem / delete_lineitem
     }
+    TpchQ7 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Customer: insert_customer / delete_customer,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    TpchQ8 {
+        Region: insert_region / delete_region,
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        Customer: insert_customer / delete_customer,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    TpchQ15 { Supplier: insert_supplier / delete_supplier, Lineitem: insert_lineitem / delete_lineitem }
+    TpchQ19 { Part: insert_part / delete_part, Lineitem: insert_lineitem / delete_lineitem }
+    TpchQ21 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
 }
 
 generated! {
@@ -202,6 +227,30 @@ generated! {
     trusted::TpchQ17 { Part: insert_part / delete_part, Lineitem: insert_lineitem / delete_lineitem }
     trusted::TpchQ18 {
         Customer: insert_customer / delete_customer,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    trusted::TpchQ7 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Customer: insert_customer / delete_customer,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    trusted::TpchQ8 {
+        Region: insert_region / delete_region,
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        Customer: insert_customer / delete_customer,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    trusted::TpchQ15 { Supplier: insert_supplier / delete_supplier, Lineitem: insert_lineitem / delete_lineitem }
+    trusted::TpchQ19 { Part: insert_part / delete_part, Lineitem: insert_lineitem / delete_lineitem }
+    trusted::TpchQ21 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
         Orders: insert_orders / delete_orders,
         Lineitem: insert_lineitem / delete_lineitem
     }

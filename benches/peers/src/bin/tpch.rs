@@ -5,7 +5,7 @@
 //!
 //! - the generated struct (`tpch_sql::TpchQ*`), which checks every delete,
 //!   fed through its typed owned-row API (Q1, Q3, Q4, Q5, Q6, Q10, Q12,
-//!   Q14, Q17, Q18, and Q7, Q8, Q15, Q19, Q21 after them);
+//!   Q14, Q17, Q18, and Q7, Q8, Q15, Q19, Q21, Q9, Q20 after them);
 //! - a hand-written loop for Q1, Q3, Q6 and Q14 (`tpch/hand.rs`) taking
 //!   the same owned rows, adding into plain maps in integer units and
 //!   checking nothing: the floor for a generated struct;
@@ -58,8 +58,8 @@ use std::time::Duration;
 use ivm::sql::{Date, Decimal, TextView};
 use ivm_generated_examples::tpch::data::Database;
 use ivm_generated_examples::tpch_sql::{
-    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ10, TpchQ12, TpchQ14, TpchQ15,
-    TpchQ17, TpchQ18, TpchQ19, TpchQ21,
+    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ9, TpchQ10, TpchQ12, TpchQ14,
+    TpchQ15, TpchQ17, TpchQ18, TpchQ19, TpchQ20, TpchQ21,
 };
 use ivm_generated_examples::tpch_sql_trusted as trusted;
 
@@ -203,6 +203,26 @@ const QUERIES: &[Query] = &[
         hot_dog: 837e3,
         measure: |b| b.generated_only(TpchQ21::new),
         trusted: |b| b.trusted(trusted::TpchQ21::new),
+    },
+    Query {
+        name: "Q9",
+        tables: &[
+            Table::Nation,
+            Table::Supplier,
+            Table::Part,
+            Table::PartSupp,
+            Table::Orders,
+        ],
+        hot_dog: 104e3,
+        measure: |b| b.generated_only(TpchQ9::new),
+        trusted: |b| b.trusted(trusted::TpchQ9::new),
+    },
+    Query {
+        name: "Q20",
+        tables: &[Table::Nation, Table::Supplier, Table::Part, Table::PartSupp],
+        hot_dog: 977.0,
+        measure: |b| b.generated_only(TpchQ20::new),
+        trusted: |b| b.trusted(trusted::TpchQ20::new),
     },
 ];
 

@@ -77,7 +77,7 @@ fn columns(db: &Database, Ref(table, i): Ref) -> Option<Columns> {
             let p = &db.parts[i];
             Columns::P((p.partkey, p.r#type.clone()))
         }
-        Table::Region | Table::Nation | Table::Supplier => return None,
+        Table::Region | Table::Nation | Table::Supplier | Table::PartSupp => return None,
     })
 }
 

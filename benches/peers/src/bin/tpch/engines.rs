@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use ivm_generated_examples::tpch_sql::{
-    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ10, TpchQ12, TpchQ14, TpchQ15,
-    TpchQ17, TpchQ18, TpchQ19, TpchQ21,
+    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ9, TpchQ10, TpchQ12, TpchQ14,
+    TpchQ15, TpchQ17, TpchQ18, TpchQ19, TpchQ20, TpchQ21,
 };
 
 use ivm_generated_examples::tpch_sql_trusted as trusted;
@@ -68,6 +68,15 @@ macro_rules! call {
             $r.size,
             $r.container,
             $r.retailprice,
+            $r.comment,
+        )
+    };
+    (PartSupp, $v:ident.$m:ident, $r:ident) => {
+        $v.$m(
+            $r.partkey,
+            $r.suppkey,
+            $r.availqty,
+            $r.supplycost,
             $r.comment,
         )
     };
@@ -196,6 +205,21 @@ generated! {
         Orders: insert_orders / delete_orders,
         Lineitem: insert_lineitem / delete_lineitem
     }
+    TpchQ9 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        PartSupp: insert_partsupp / delete_partsupp,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    TpchQ20 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        PartSupp: insert_partsupp / delete_partsupp,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
 }
 
 generated! {
@@ -252,6 +276,21 @@ generated! {
         Nation: insert_nation / delete_nation,
         Supplier: insert_supplier / delete_supplier,
         Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    trusted::TpchQ9 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        PartSupp: insert_partsupp / delete_partsupp,
+        Orders: insert_orders / delete_orders,
+        Lineitem: insert_lineitem / delete_lineitem
+    }
+    trusted::TpchQ20 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        PartSupp: insert_partsupp / delete_partsupp,
         Lineitem: insert_lineitem / delete_lineitem
     }
 }

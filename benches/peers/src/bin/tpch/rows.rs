@@ -14,6 +14,7 @@ pub enum Table {
     Nation,
     Supplier,
     Part,
+    PartSupp,
     Customer,
     Orders,
     Lineitem,
@@ -46,6 +47,7 @@ impl Stream {
             (Table::Nation, db.nations.len()),
             (Table::Supplier, db.suppliers.len()),
             (Table::Part, db.parts.len()),
+            (Table::PartSupp, db.partsupps.len()),
             (Table::Customer, db.customers.len()),
         ];
         for (table, n) in dimensions.into_iter().filter(|&(t, _)| reads(t)) {
@@ -153,6 +155,7 @@ pub enum Typed {
     Nation(NationRow),
     Supplier(SupplierRow),
     Part(PartRow),
+    PartSupp(PartSuppRow),
     Customer(CustomerRow),
     Orders(OrdersRow),
     Lineitem(LineitemRow),
@@ -190,6 +193,14 @@ pub struct PartRow {
     pub size: i32,
     pub container: String,
     pub retailprice: Decimal,
+    pub comment: String,
+}
+
+pub struct PartSuppRow {
+    pub partkey: i64,
+    pub suppkey: i64,
+    pub availqty: i32,
+    pub supplycost: Decimal,
     pub comment: String,
 }
 
@@ -279,6 +290,16 @@ impl Typed {
                     container: p.container,
                     retailprice: cents(p.retailprice),
                     comment: p.comment,
+                })
+            }
+            Table::PartSupp => {
+                let ps = db.partsupps[i].clone();
+                Typed::PartSupp(PartSuppRow {
+                    partkey: ps.partkey,
+                    suppkey: ps.suppkey,
+                    availqty: ps.availqty,
+                    supplycost: cents(ps.supplycost),
+                    comment: ps.comment,
                 })
             }
             Table::Customer => {

@@ -454,15 +454,29 @@ fn overflow(op: &str, a: &Decimal, b: &Decimal) -> ! {
 // zero, which this finds with one division. A relation's fingerprints
 // (`crate::fingerprint`) hash every column of every row.
 impl std::hash::Hash for Decimal {
+    /// Hashes the value, not its representation: `1.50` as `1.5`. The
+    /// scale goes first, tagged when the mantissa takes 128 bits, so the
+    /// bytes of a value say where they end (a row's fingerprint hashes its
+    /// columns' bytes one after another).
+    #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let (mantissa, scale) = without_trailing_zeros(self.0.mantissa(), self.0.scale());
-        mantissa.hash(state);
-        scale.hash(state);
+        match i64::try_from(mantissa) {
+            Ok(small) => {
+                state.write_u32(scale);
+                state.write_i64(small);
+            }
+            Err(_) => {
+                state.write_u32(scale | 1 << 31);
+                state.write_i128(mantissa);
+            }
+        }
     }
 }
 
 /// `mantissa / 10^scale` as the mantissa and scale with no trailing zero
 /// (zero as `(0, 0)`).
+#[inline]
 fn without_trailing_zeros(mantissa: i128, mut scale: u32) -> (i128, u32) {
     if mantissa == 0 {
         return (0, 0);

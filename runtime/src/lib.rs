@@ -164,8 +164,8 @@ pub mod __private {
     pub use crate::join::{
         Extensions, JoinNode, Participants, absorb, grow, require_positive, shortest,
     };
-    pub use crate::output::{Below, FreeLevel, Local, count_product};
-    pub use crate::payload_map::{Absorbing, Keeping, PayloadMap, Retracting};
+    pub use crate::output::{Below, FreeLevel, Local, count_product, turned};
+    pub use crate::payload_map::{Absorbing, Keeping, KeyArg, PayloadMap, Retracting};
     pub use crate::range::{RangeKey, RangeSums};
     #[cfg(feature = "sql")]
     pub use crate::sql::rows::{settle, settle_keyless};

@@ -72,6 +72,16 @@ pub fn count_product<const N: usize>(counts: [u64; N]) -> u64 {
         .expect("ivm: more than 2^64 output tuples")
 }
 
+/// Whether a local payload that changed from `old` to `new` turned live
+/// (`Some(true)`) or dead (`Some(false)`); `None` when it stayed as it was,
+/// so that the value's key is built only when [`FreeLevel::set_live`]
+/// needs it.
+#[inline(always)]
+pub fn turned<K: crate::Semiring>(old: &K, new: &K) -> Option<bool> {
+    let live = !new.is_zero();
+    (old.is_zero() == live).then_some(live)
+}
+
 /// The level of one free variable X: for each key `g` of the free variables
 /// above it and each value `x`, whether its local payload is non-zero and
 /// the count of output tuples below it, with the values that have output
@@ -156,15 +166,6 @@ where
     /// Returns whether the total number of output tuples under `g` changed.
     pub fn set_live(&mut self, g: G, x: X, live: bool) -> bool {
         self.update(g, x, |e| e.live = live)
-    }
-
-    /// The local payload of `x` under `g` changed from `old` to `new`:
-    /// records whether it is non-zero, if that changed. Returns whether the
-    /// total number of output tuples under `g` changed.
-    #[inline(always)]
-    pub fn track<K: crate::Semiring>(&mut self, g: G, x: X, old: &K, new: &K) -> bool {
-        let live = !new.is_zero();
-        old.is_zero() == live && self.set_live(g, x, live)
     }
 
     /// Sets the number of output tuples below `x` under `g` (the product of

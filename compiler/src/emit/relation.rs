@@ -286,10 +286,12 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
         // Not kept (plan::storage): the views above change by the change.
         quote! { self.#on_changed(&__tuple, __from, __to); }
     } else {
+        // A tuple that is not `Copy` is lent: the map clones it only into
+        // a new entry.
         let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
             quote! { __tuple }
         } else {
-            quote! { ::core::clone::Clone::clone(&__tuple) }
+            quote! { &__tuple }
         };
         let unrevisitable = (p.kept(rel_id) == Kept::Revisitable).then(|| {
             quote! {
@@ -634,11 +636,12 @@ impl<'a> UpdateApi<'a> {
                 ::ivm::__private::relation_methods!(#head #wide => #base, #on_changed; delta: #k; #(#names),*);
             };
         }
-        // The tuple stays in use after it went into the base map.
+        // The tuple stays in use after it went into the base map: one that
+        // is not `Copy` is lent, and cloned only into a new entry.
         let tuple_copy = if r.columns.iter().all(|(_, t)| crate::ir::is_copy_type(t)) {
             quote! { __tuple }
         } else {
-            quote! { ::core::clone::Clone::clone(&__tuple) }
+            quote! { &__tuple }
         };
         // What follows any change of a base tuple's state: propagate a
         // change of its payload.

@@ -280,12 +280,17 @@ impl Climb<'_> {
             }
         });
         let Payloads { old, new } = terms;
-        let track = quote! { self.#field.track(#group, #x, #old, #new) };
+        // The value's key is built (cloned) only when its liveness changes.
+        let turned = quote! { ::ivm::__private::turned(#old, #new) };
         let apply = if recount.is_empty() {
-            quote! { #track; }
+            quote! {
+                if let ::core::option::Option::Some(__live) = #turned {
+                    self.#field.set_live(#group, #x, __live);
+                }
+            }
         } else {
             quote! {
-                if #track {
+                if #turned.is_some_and(|__live| self.#field.set_live(#group, #x, __live)) {
                     #recount
                 }
             }

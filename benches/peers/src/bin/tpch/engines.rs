@@ -4,8 +4,9 @@
 use std::time::{Duration, Instant};
 
 use ivm_generated_examples::tpch_sql::{
-    TpchQ1, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ9, TpchQ10, TpchQ12, TpchQ14,
-    TpchQ15, TpchQ17, TpchQ18, TpchQ19, TpchQ20, TpchQ21,
+    TpchQ1, TpchQ2, TpchQ3, TpchQ4, TpchQ5, TpchQ6, TpchQ7, TpchQ8, TpchQ9, TpchQ10, TpchQ11,
+    TpchQ12, TpchQ13, TpchQ14, TpchQ15, TpchQ16, TpchQ17, TpchQ18, TpchQ19, TpchQ20, TpchQ21,
+    TpchQ22,
 };
 
 use ivm_generated_examples::tpch_sql_trusted as trusted;
@@ -226,6 +227,25 @@ generated! {
         PartSupp: insert_partsupp / delete_partsupp,
         Lineitem: insert_lineitem / delete_lineitem
     }
+    TpchQ2 {
+        Region: insert_region / delete_region,
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        PartSupp: insert_partsupp / delete_partsupp
+    }
+    TpchQ11 {
+        Nation: insert_nation / delete_nation,
+        Supplier: insert_supplier / delete_supplier,
+        PartSupp: insert_partsupp / delete_partsupp
+    }
+    TpchQ13 { Customer: insert_customer / delete_customer, Orders: insert_orders / delete_orders }
+    TpchQ16 {
+        Supplier: insert_supplier / delete_supplier,
+        Part: insert_part / delete_part,
+        PartSupp: insert_partsupp / delete_partsupp
+    }
+    TpchQ22 { Customer: insert_customer / delete_customer, Orders: insert_orders / delete_orders }
 }
 
 /// The views of `tpch_sql.sql` declared `WITH (updates = 'insert_only')`,

@@ -30,7 +30,9 @@ pub type Op = (bool, Ref);
 
 /// A query's stream: the load, then every third order's lines and the
 /// order deleted (lines first, as a foreign key asks), then those orders
-/// and lines inserted again, which restores the load's result.
+/// and lines inserted again, which restores the load's result. A query
+/// that reads neither orders nor lines churns every third part's
+/// `PARTSUPP` rows instead.
 pub struct Stream {
     pub ops: Vec<Op>,
     /// How many of `ops`, from the start, are the load.
@@ -38,7 +40,7 @@ pub struct Stream {
 }
 
 impl Stream {
-    /// The stream of a query over `tables` (the lines are always read).
+    /// The stream of a query over `tables`.
     pub fn new(db: &Database, tables: &[Table]) -> Stream {
         let reads = |t: Table| tables.contains(&t);
         let mut ops = Vec::new();
@@ -54,18 +56,27 @@ impl Stream {
             ops.extend((0..n).map(|i| (true, Ref(table, i))));
         }
         let orders = order_lines(db);
-        let with_order = reads(Table::Orders);
+        let (with_order, with_lines) = (reads(Table::Orders), reads(Table::Lineitem));
         for o in &orders {
-            o.push(&mut ops, true, with_order);
+            o.push(&mut ops, true, with_order, with_lines);
         }
         let load = ops.len();
-        let churned: Vec<&OrderLines> = orders
-            .iter()
-            .filter(|o| db.orders[o.order].orderkey % 3 == 0)
-            .collect();
-        for insert in [false, true] {
-            for o in &churned {
-                o.push(&mut ops, insert, with_order);
+        if with_order || with_lines {
+            let churned: Vec<&OrderLines> = orders
+                .iter()
+                .filter(|o| db.orders[o.order].orderkey % 3 == 0)
+                .collect();
+            for insert in [false, true] {
+                for o in &churned {
+                    o.push(&mut ops, insert, with_order, with_lines);
+                }
+            }
+        } else {
+            let churned: Vec<usize> = (0..db.partsupps.len())
+                .filter(|&i| db.partsupps[i].partkey % 3 == 0)
+                .collect();
+            for insert in [false, true] {
+                ops.extend(churned.iter().map(|&i| (insert, Ref(Table::PartSupp, i))));
             }
         }
         Stream { ops, load }
@@ -97,12 +108,13 @@ struct OrderLines {
 }
 
 impl OrderLines {
-    /// Pushes the lines and, when the query reads orders, the order: first
-    /// on an insert, last on a delete.
-    fn push(&self, ops: &mut Vec<Op>, insert: bool, with_order: bool) {
+    /// Pushes the lines and the order, each when the query reads it: the
+    /// order first on an insert, last on a delete.
+    fn push(&self, ops: &mut Vec<Op>, insert: bool, with_order: bool, with_lines: bool) {
         let lines = self
             .lines
             .clone()
+            .filter(|_| with_lines)
             .map(|l| (insert, Ref(Table::Lineitem, l)));
         let order = with_order.then_some((insert, Ref(Table::Orders, self.order)));
         if insert {

@@ -15,8 +15,10 @@ use super::Program;
 /// The version of the state layout the emitter gives a program. Raise it
 /// when the emitter changes how it stores a program's state while the IR
 /// stays the same: snapshots taken before then are then refused as taken
-/// under another plan rather than misread.
-pub const PLAN_FORMAT: u32 = 2;
+/// under another plan rather than misread. (3: a fingerprint map keeps
+/// the copies waiting to be counted, and `Decimal` hashes its scale
+/// first, which changes every fingerprint of a row with a decimal.)
+pub const PLAN_FORMAT: u32 = 3;
 
 impl Program {
     /// The canonical text the plan hash is taken over.
@@ -79,7 +81,7 @@ mod tests {
     fn the_plan_hash_of_a_fixed_query_is_pinned() {
         assert_eq!(
             hash(REVENUE),
-            0x7d59_b818_5336_df52,
+            0x04e8_d8e4_f3cc_1ab1,
             "the plan hash of `Revenue` changed"
         );
     }

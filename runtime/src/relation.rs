@@ -16,9 +16,12 @@
 /// // Kept in `self.sales`, changes carried by `self.on_sales_changed`:
 /// relation_methods!(Sales(store: u32, item: u64) => sales, on_sales_changed; delta: Int;
 ///     update_sales, insert_sales, retract_sales, delete_sales);
-/// // Kept as its tuples' fingerprints (under inserts and deletes):
+/// // Kept as its tuples' fingerprints (under inserts and deletes), the
+/// // views told the update's delta, or the tuple's old and new payloads:
 /// relation_methods!(Sales(store: u32, item: u64) => fingerprints sales, on_sales_changed;
 ///     delta: Int; update_sales, insert_sales, retract_sales, delete_sales);
+/// relation_methods!(Sales(store: u32, item: u64) => fingerprints with payloads sales,
+///     on_sales_changed; delta: Int; update_sales, insert_sales, retract_sales, delete_sales);
 /// // The shortcuts only, over generated `update_sales` and `retract_sales`:
 /// relation_methods!(Sales(store: u32, item: u64);
 ///     update_sales, insert_sales, retract_sales, delete_sales);
@@ -34,6 +37,48 @@ macro_rules! __relation_methods {
     ($relation:ident($($col:ident: $ty:ty),+) => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
         $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => fingerprints $base, $on_changed; delta: $k; $($names),+);
+    };
+    ($relation:ident($($col:ident: $ty:ty),+) => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
+        $($names:ident),+) => {
+        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => fingerprints with payloads $base, $on_changed; delta: $k; $($names),+);
+    };
+    // Kept as fingerprints, for views that read the tuple's old and new
+    // payloads (a semijoin's counts): the map says what they were.
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
+        $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
+        #[doc = ::core::concat!(
+            " `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
+            ") ⊕= delta`: adds one contribution `delta` to the tuple's payload (a zero `delta` changes nothing).",
+        )]
+        #[inline]
+        pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
+            let tuple = $tuple;
+            if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
+                self.$on_changed(&tuple, &old, &new);
+            }
+        }
+        #[doc = ::core::concat!(
+            " Retracts one earlier `", ::core::stringify!($update), "` of `",
+            ::core::stringify!($relation), "(", ::core::stringify!($($col),+), ")` with this `delta`.",
+        )]
+        ///
+        /// # Errors
+        ///
+        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+        /// such contribution is alive; nothing changes then. The relation
+        /// keeps its tuples' fingerprints, not the tuples: see
+        /// `docs/design.md#how-a-delete-is-checked` for the one case this
+        /// cannot tell.
+        #[inline]
+        pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
+            let tuple = $tuple;
+            let relation = ::core::stringify!($relation);
+            if let ::core::option::Option::Some((old, new)) = self.$base.retract(&tuple, &delta, relation)? {
+                self.$on_changed(&tuple, &old, &new);
+            }
+            ::core::result::Result::Ok(())
+        }
+        $crate::__relation_methods!($relation($($col: $ty),+); $update, $insert, $retract, $delete);
     };
     // Kept as fingerprints: the map hashes the tuple where it is, so no
     // column is cloned.

@@ -330,7 +330,10 @@ fn relation_methods(p: &Program, rel_id: RelId) -> TokenStream {
         return api.stored_methods();
     }
     match p.kept(rel_id) {
-        Kept::Fingerprinted => return api.fingerprinted_methods(),
+        Kept::Fingerprinted => return api.fingerprinted_methods(quote! { fingerprints }),
+        Kept::FingerprintedPayloads => {
+            return api.fingerprinted_methods(quote! { fingerprints with payloads });
+        }
         Kept::Trusted => return api.trusted_methods(),
         _ => {}
     }
@@ -587,8 +590,10 @@ impl<'a> UpdateApi<'a> {
     }
 
     /// The methods of a relation kept as fingerprints: the tuple is
-    /// hashed where it is, and goes on to the views above.
-    fn fingerprinted_methods(&self) -> TokenStream {
+    /// hashed where it is, and goes on to the views above, with the update's
+    /// δ (`kept` is `fingerprints`) or with its old and new payloads
+    /// (`fingerprints with payloads`).
+    fn fingerprinted_methods(&self, kept: TokenStream) -> TokenStream {
         let k = &self.p.payload;
         let base = &self.p.maps[self.p.relations[self.rel_id].base].name;
         let head = self.head();
@@ -597,7 +602,7 @@ impl<'a> UpdateApi<'a> {
         let on_changed = &self.on_changed;
         let names = self.names();
         quote! {
-            ::ivm::__private::relation_methods!(#head #wide => fingerprints #base, #on_changed; delta: #k; #(#names),*);
+            ::ivm::__private::relation_methods!(#head #wide => #kept #base, #on_changed; delta: #k; #(#names),*);
         }
     }
 
@@ -873,9 +878,10 @@ pub fn base_type(p: &Program, base: &BaseMap) -> TokenStream {
 }
 
 /// The field type of a base map, and its empty value: the tuples' payloads,
-/// or their fingerprints' (`Kept::Fingerprinted`).
+/// or their fingerprints' (`Kept::Fingerprinted`,
+/// `Kept::FingerprintedPayloads`).
 pub fn base_field(p: &Program, base: &BaseMap) -> (TokenStream, TokenStream) {
-    if base.kept == Kept::Fingerprinted {
+    if matches!(base.kept, Kept::Fingerprinted | Kept::FingerprintedPayloads) {
         let k = &p.payload;
         return (
             quote! { ::ivm::__private::Fingerprints<#k> },

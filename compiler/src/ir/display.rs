@@ -152,6 +152,9 @@ impl Program {
         let kept = match kept {
             Kept::Every => "",
             Kept::Fingerprinted => "  (kept as fingerprints: only a delete's check reads it)",
+            Kept::FingerprintedPayloads => {
+                "  (kept as fingerprints: a delete's check and the views' old and new payloads read it)"
+            }
             Kept::Trusted => "  (not kept: deletes are trusted, and nothing reads its tuples back)",
             Kept::Revisitable => "  (kept while a message at its keys can grow and revisit it)",
             Kept::None => "  (not kept: nothing reads its tuples back)",
@@ -417,7 +420,7 @@ impl Program {
                 self.maps[r.base].name,
                 cols.join(", ")
             )?,
-            Kept::Fingerprinted => writeln!(
+            Kept::Fingerprinted | Kept::FingerprintedPayloads => writeln!(
                 f,
                 "  {}[fingerprint({})] ⊕= δ  (stop if its payload is unchanged)",
                 self.maps[r.base].name,

@@ -979,8 +979,15 @@ pub enum Kept {
     /// (the views read it through derived relations of the columns they
     /// use): each tuple's payload under a 128-bit fingerprint of the
     /// tuple, which is all a delete's check needs. No column is cloned or
-    /// kept (`ivm::__private::Fingerprints`).
+    /// kept (`ivm::__private::Fingerprints`). The views above change by
+    /// the update's δ, whatever the tuple's payload was.
     Fingerprinted,
+    /// As [`Kept::Fingerprinted`], for a relation whose views read the
+    /// tuple's old and new payloads, which a δ does not tell over a ring:
+    /// a semijoin, whose counts change only when the tuple turns live or
+    /// dead. The fingerprints keep every payload, so they answer that
+    /// too, and the tuples themselves are still read by nothing.
+    FingerprintedPayloads,
     /// Under inserts only, a relation that CROWN alone reads back, through
     /// its indexes: the tuples some message can still revisit. A tuple
     /// whose keys' messages are all at the top is not kept, and its
@@ -1694,7 +1701,12 @@ impl Draft {
     pub fn stores(&self, r: RelId) -> bool {
         !matches!(
             self.kept(r),
-            Kept::None | Kept::IndexOnly | Kept::InTriangle | Kept::Fingerprinted | Kept::Trusted
+            Kept::None
+                | Kept::IndexOnly
+                | Kept::InTriangle
+                | Kept::Fingerprinted
+                | Kept::FingerprintedPayloads
+                | Kept::Trusted
         )
     }
 

@@ -57,27 +57,74 @@ pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
 }
 
 /// With deletes: a declared relation that nothing reads back keeps only
-/// its tuples' fingerprints, or, under trusted deletes, nothing. The test is the one under inserts only,
+/// its tuples' fingerprints, or, under trusted deletes, nothing; one whose
+/// views read only its tuples' payloads keeps fingerprints either way. The test is the one under inserts only,
 /// which asks more than this needs (that the views above change by the
 /// update alone), since the fingerprints keep every payload; a derived
 /// relation stays whole, as its declared relation already checks the
 /// delete.
 fn fingerprint_what_is_not_read(p: &mut Program) {
     for r in 0..p.relations.len() {
-        if !p.relations[r].is_fed() && kept(p, r) == Kept::None {
-            let base = p.relations[r].base;
-            if p.deletes == Deletes::Trusted {
-                p.get_mut(base).kept = Kept::Trusted;
-                continue;
-            }
-            p.get_mut(base).kept = Kept::Fingerprinted;
-            let m: crate::ir::MapId = base.into();
-            p.maps[m].doc = format!(
-                "`{}`: each tuple's live contributions, under a fingerprint of the tuple (only a delete's check reads them).",
-                p.relations[r].name
-            );
+        if p.relations[r].is_fed() {
+            continue;
         }
+        let base = p.relations[r].base;
+        if kept(p, r) != Kept::None {
+            // The views read the old and new payloads, not the tuples: the
+            // fingerprints keep those payloads (under trusted deletes too,
+            // where nothing else would).
+            if reads_only_payloads(p, r) {
+                p.get_mut(base).kept = Kept::FingerprintedPayloads;
+                fingerprint_doc(
+                    p,
+                    r,
+                    "a delete's check and the views' old and new payloads read them",
+                );
+            }
+            continue;
+        }
+        if p.deletes == Deletes::Trusted {
+            p.get_mut(base).kept = Kept::Trusted;
+            continue;
+        }
+        p.get_mut(base).kept = Kept::Fingerprinted;
+        fingerprint_doc(p, r, "only a delete's check reads them");
     }
+}
+
+/// The doc of a base map kept as fingerprints: `readers` says what reads
+/// them.
+fn fingerprint_doc(p: &mut Program, r: RelId, readers: &str) {
+    let m: crate::ir::MapId = p.relations[r].base.into();
+    p.maps[m].doc = format!(
+        "`{}`: each tuple's live contributions, under a fingerprint of the tuple ({readers}).",
+        p.relations[r].name
+    );
+}
+
+/// Whether the views read relation `r` only through the changes of its
+/// tuples' payloads: each of its update's paths feeds a derived relation
+/// or a semijoin's counts (which ask whether the tuple turned live or
+/// dead), and no view, index or strategy looks its tuples up.
+fn reads_only_payloads(p: &Program, r: RelId) -> bool {
+    if let Reading::Recompute(_) = p.reading {
+        return false;
+    }
+    let of_r = |f: &Factor| matches!(*f, Factor::Atom(a) if p.atoms[a].relation == r);
+    let looked_up = p.maps.iter().any(|m| match &m.kind {
+        MapKind::Index(RelationIndex { relation, .. }) => *relation == r,
+        kind => kind
+            .factors()
+            .is_some_and(|factors| factors.iter().any(of_r)),
+    });
+    let Some(trigger) = p.triggers.iter().find(|t| t.relation == r) else {
+        return false;
+    };
+    !looked_up
+        && trigger
+            .paths
+            .iter()
+            .all(|path| matches!(path.body, PathBody::Feed(_) | PathBody::Semijoin { .. }))
 }
 
 /// Marks the relation of an IVMε triangle in all three roles as held by
@@ -289,6 +336,29 @@ mod tests {
                       Q(k) = R(k, y, x) * S(k, y); }";
         let expected = [("R", Kept::Fingerprinted), ("S", Kept::Every)];
         assert_eq!(kept(q), named(&expected));
+    }
+
+    #[test]
+    fn a_relation_only_a_semijoin_reads_keeps_fingerprints_with_payloads() {
+        // Over a ring a semijoin's count changes when a tuple of `S` turns
+        // live or dead, which only its payloads tell: the fingerprints
+        // keep those, and the tuples stay unread.
+        let q = "#[semiring(ivm::semiring::Int)]
+            query J { relation R(a: u32, b: u32); relation S(b: u32, c: u32);
+                      Q(a, b) = R(a, b) * exists(S(b, c) * { c > 3 }); }";
+        let expected = [
+            ("R", Kept::Every),
+            ("S", Kept::FingerprintedPayloads),
+            ("Exists1", Kept::Every),
+        ];
+        assert_eq!(kept(q), named(&expected));
+        // So under trusted deletes too, where a relation nothing reads
+        // keeps nothing.
+        let q = q.replace(
+            "#[semiring(ivm::semiring::Int)]",
+            "#[semiring(ivm::semiring::Int)] #[deletes(trusted)]",
+        );
+        assert_eq!(kept(&q), named(&expected));
     }
 
     #[test]

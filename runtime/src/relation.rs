@@ -42,47 +42,24 @@ macro_rules! __relation_methods {
         $($names:ident),+) => {
         $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => fingerprints with payloads $base, $on_changed; delta: $k; $($names),+);
     };
+    // Kept as fingerprints, the views told the update's delta over a ring.
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
+        $($names:ident),+) => {
+        $crate::__relation_methods!(@fingerprints(<$k as $crate::Maintained>::BY_SUBTRACTION)
+            $relation($($col: $ty),+) as $tuple => $base, $on_changed; delta: $k; $($names),+);
+    };
     // Kept as fingerprints, for views that read the tuple's old and new
     // payloads (a semijoin's counts): the map says what they were.
     ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
-        $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
-        #[doc = ::core::concat!(
-            " `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
-            ") ⊕= delta`: adds one contribution `delta` to the tuple's payload (a zero `delta` changes nothing).",
-        )]
-        #[inline]
-        pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
-            let tuple = $tuple;
-            if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
-                self.$on_changed(&tuple, &old, &new);
-            }
-        }
-        #[doc = ::core::concat!(
-            " Retracts one earlier `", ::core::stringify!($update), "` of `",
-            ::core::stringify!($relation), "(", ::core::stringify!($($col),+), ")` with this `delta`.",
-        )]
-        ///
-        /// # Errors
-        ///
-        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
-        /// such contribution is alive; nothing changes then. The relation
-        /// keeps its tuples' fingerprints, not the tuples: see
-        /// `docs/design.md#how-a-delete-is-checked` for the one case this
-        /// cannot tell.
-        #[inline]
-        pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
-            let tuple = $tuple;
-            let relation = ::core::stringify!($relation);
-            if let ::core::option::Option::Some((old, new)) = self.$base.retract(&tuple, &delta, relation)? {
-                self.$on_changed(&tuple, &old, &new);
-            }
-            ::core::result::Result::Ok(())
-        }
-        $crate::__relation_methods!($relation($($col: $ty),+); $update, $insert, $retract, $delete);
+        $($names:ident),+) => {
+        $crate::__relation_methods!(@fingerprints(false)
+            $relation($($col: $ty),+) as $tuple => $base, $on_changed; delta: $k; $($names),+);
     };
     // Kept as fingerprints: the map hashes the tuple where it is, so no
-    // column is cloned.
-    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
+    // column is cloned. With `$by_delta`, the views are told the delta
+    // (`0 → delta` for an insert), without waiting for the map; without,
+    // the payloads before and after that the map gives back.
+    (@fingerprints($by_delta:expr) $relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => $base:ident, $on_changed:ident; delta: $k:ty;
         $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
         #[doc = ::core::concat!(
             " `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
@@ -95,7 +72,7 @@ macro_rules! __relation_methods {
             // payload was (plan::storage), so they need not wait for the
             // map's answer: the processor overlaps its probe, a cache miss
             // in a large relation, with their work.
-            if <$k as $crate::Maintained>::BY_SUBTRACTION {
+            if $by_delta {
                 if !$crate::Semiring::is_zero(&delta) {
                     self.$base.add_delta(&tuple, &delta);
                     self.$on_changed(&tuple, &<$k as $crate::Semiring>::zero(), &delta);
@@ -121,7 +98,7 @@ macro_rules! __relation_methods {
             let tuple = $tuple;
             let relation = ::core::stringify!($relation);
             // Over a ring, by `delta` as in the update.
-            if <$k as $crate::Maintained>::BY_SUBTRACTION {
+            if $by_delta {
                 self.$base.retract_delta(&tuple, &delta, relation)?;
                 if !$crate::Semiring::is_zero(&delta) {
                     self.$on_changed(&tuple, &delta, &<$k as $crate::Semiring>::zero());

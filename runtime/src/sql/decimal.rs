@@ -488,7 +488,9 @@ impl std::hash::Hash for Decimal {
     /// Hashes the value, not its representation: `1.50` as `1.5`. The
     /// scale goes first, tagged when the mantissa takes 128 bits, so the
     /// bytes of a value say where they end (a row's fingerprint hashes its
-    /// columns' bytes one after another).
+    /// columns' bytes one after another). Snapshots keep fingerprints made
+    /// of these bytes: a change to them must raise the compiler's
+    /// `PLAN_FORMAT`, or a restored view would refuse its rows' deletes.
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let (mantissa, scale) = without_trailing_zeros(self.0.mantissa(), self.0.scale());

@@ -230,13 +230,30 @@ fn query_module(c: &Compiled) -> String {
     let rels = 0..q.declared().count();
     let arity = |r: usize| q.relations[r].columns.len();
     let snake = |r: usize| ivm_compiler::plan::names::snake_case(&q.relations[r].name.to_string());
-    // The columns of relation `r` from a `u64` slice named `t`.
-    let args = |r: usize, t: &str| -> String {
+    // The columns of relation `r` from a `u64` slice named `t`, typed (a
+    // text parameter takes any `impl ivm::Text`). With `borrowed`, a text
+    // column is lent as a `&str`: updates and inserts lend, deletes own,
+    // so every case checks that both forms name the same row.
+    let column = |r: usize, c: usize, t: &str, borrowed: bool| -> String {
+        let ty = &q.relations[r].columns[c].ty;
+        let owned = format!(
+            "<{} as ::ivm_fuzz::Column>::from_value({t}[{c}])",
+            type_string(ty)
+        );
+        if borrowed && ivm_compiler::ir::is_string_type(ty) {
+            format!("::core::convert::AsRef::<str>::as_ref(&{owned})")
+        } else {
+            owned
+        }
+    };
+    let args_as = |r: usize, t: &str, borrowed: bool| -> String {
         (0..arity(r))
-            .map(|c| format!("::ivm_fuzz::Column::from_value({t}[{c}])"))
+            .map(|c| column(r, c, t, borrowed))
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let args = |r: usize, t: &str| args_as(r, t, false);
+    let lent = |r: usize| args_as(r, "t", true);
     // As the generated code spells a tuple: nested in chunks of 12 beyond
     // 12 items.
     let tuple = |items: String, _n: usize| nested_tuple(&items.split(", ").collect::<Vec<_>>());
@@ -268,8 +285,8 @@ fn query_module(c: &Compiled) -> String {
             fields.join(", ")
         )
     };
-    let update = arms(&|r| format!("self.update_{}({}, delta)", snake(r), args(r, "t")));
-    let insert = arms(&|r| format!("self.insert_{}({})", snake(r), args(r, "t")));
+    let update = arms(&|r| format!("self.update_{}({}, delta)", snake(r), lent(r)));
+    let insert = arms(&|r| format!("self.insert_{}({})", snake(r), lent(r)));
     let change_arms = arms(&|r| change_of(r));
     let (delete, retract) = if deletes {
         (

@@ -136,7 +136,7 @@ pub use semiring::{
     BoundedMonotone, CheckedSemiring, Counting, Deletable, Idempotent, MaxMaxShape, Natural,
     OplusStrictlyMonotone, Positive, Ring, Selective, Semiring, StrictlyMonotone,
 };
-pub use view::{Retract, Route, Routed, View};
+pub use view::{Retract, Route, Routed, Text, View};
 
 /// Internals for generated code. Not part of the public API: nothing here
 /// is covered by semver.

@@ -22,44 +22,55 @@
 ///     delta: Int; update_sales, insert_sales, retract_sales, delete_sales);
 /// relation_methods!(Sales(store: u32, item: u64) => fingerprints with payloads sales,
 ///     on_sales_changed; delta: Int; update_sales, insert_sales, retract_sales, delete_sales);
+/// // The same, with the tuple the views are given (here without the
+/// // unread `note`, taken as `impl Text`)
+/// // and the one the fingerprint hashes (every column, as the row's
+/// // tuple type hashes):
+/// relation_methods!(Sales(store: u32, item: u64, note: impl Text)
+///     as (store, item, ()), hashing (&store, &item, AsRef::<str>::as_ref(&note))
+///     => fingerprints sales, on_sales_changed; delta: Int;
+///     update_sales, insert_sales, retract_sales, delete_sales);
 /// // The shortcuts only, over generated `update_sales` and `retract_sales`:
 /// relation_methods!(Sales(store: u32, item: u64);
 ///     update_sales, insert_sales, retract_sales, delete_sales);
 /// ```
 ///
 /// The retraction pair is left out under inserts only. A relation of more
-/// than twelve columns passes its nested tuple after `as`.
+/// than twelve columns, or with a text column (whose parameter takes a
+/// `&str` as well as a `String`), passes its tuple after `as`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __relation_methods {
     // Kept as fingerprints (`Fingerprints`, under inserts and deletes):
-    // the tuple without `as`.
+    // the tuple without `as`, hashed as it is.
     ($relation:ident($($col:ident: $ty:ty),+) => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
-        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => fingerprints $base, $on_changed; delta: $k; $($names),+);
+        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+), hashing ($(&$col,)+) => fingerprints $base, $on_changed; delta: $k; $($names),+);
     };
     ($relation:ident($($col:ident: $ty:ty),+) => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
-        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+) => fingerprints with payloads $base, $on_changed; delta: $k; $($names),+);
+        $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+), hashing ($(&$col,)+) => fingerprints with payloads $base, $on_changed; delta: $k; $($names),+);
     };
     // Kept as fingerprints, the views told the update's delta over a ring.
-    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr, hashing $hashed:expr => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
         $crate::__relation_methods!(@fingerprints(<$k as $crate::Maintained>::BY_SUBTRACTION)
-            $relation($($col: $ty),+) as $tuple => $base, $on_changed; delta: $k; $($names),+);
+            $relation($($col: $ty),+) as $tuple, hashing $hashed => $base, $on_changed; delta: $k; $($names),+);
     };
     // Kept as fingerprints, for views that read the tuple's old and new
     // payloads (a semijoin's counts): the map says what they were.
-    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
+    ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr, hashing $hashed:expr => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
         $crate::__relation_methods!(@fingerprints(false)
-            $relation($($col: $ty),+) as $tuple => $base, $on_changed; delta: $k; $($names),+);
+            $relation($($col: $ty),+) as $tuple, hashing $hashed => $base, $on_changed; delta: $k; $($names),+);
     };
-    // Kept as fingerprints: the map hashes the tuple where it is, so no
-    // column is cloned. With `$by_delta`, the views are told the delta
-    // (`0 → delta` for an insert), without waiting for the map; without,
-    // the payloads before and after that the map gives back.
-    (@fingerprints($by_delta:expr) $relation:ident($($col:ident: $ty:ty),+) as $tuple:expr => $base:ident, $on_changed:ident; delta: $k:ty;
+    // Kept as fingerprints: the map hashes `$hashed`, the row's columns
+    // where they are (text borrowed as `&str`, which hashes as a `String`
+    // does), so no column is cloned; the views are then given `$tuple`,
+    // the columns they read, moved. With `$by_delta`, the views are told
+    // the delta (`0 → delta` for an insert), without waiting for the map;
+    // without, the payloads before and after that the map gives back.
+    (@fingerprints($by_delta:expr) $relation:ident($($col:ident: $ty:ty),+) as $tuple:expr, hashing $hashed:expr => $base:ident, $on_changed:ident; delta: $k:ty;
         $update:ident, $insert:ident, $retract:ident, $delete:ident) => {
         #[doc = ::core::concat!(
             " `", ::core::stringify!($relation), "(", ::core::stringify!($($col),+),
@@ -67,18 +78,22 @@ macro_rules! __relation_methods {
         )]
         #[inline]
         pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
-            let tuple = $tuple;
             // Over a ring the views change by `delta` whatever the tuple's
             // payload was (plan::storage), so they need not wait for the
             // map's answer: the processor overlaps its probe, a cache miss
             // in a large relation, with their work.
             if $by_delta {
                 if !$crate::Semiring::is_zero(&delta) {
-                    self.$base.add_delta(&tuple, &delta);
+                    self.$base.add_delta(&$hashed, &delta);
+                    let tuple = $tuple;
                     self.$on_changed(&tuple, &<$k as $crate::Semiring>::zero(), &delta);
                 }
-            } else if let ::core::option::Option::Some((old, new)) = self.$base.add(&tuple, &delta) {
-                self.$on_changed(&tuple, &old, &new);
+            } else {
+                let changed = self.$base.add(&$hashed, &delta);
+                if let ::core::option::Option::Some((old, new)) = changed {
+                    let tuple = $tuple;
+                    self.$on_changed(&tuple, &old, &new);
+                }
             }
         }
         #[doc = ::core::concat!(
@@ -95,16 +110,20 @@ macro_rules! __relation_methods {
         /// cannot tell.
         #[inline]
         pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
-            let tuple = $tuple;
             let relation = ::core::stringify!($relation);
             // Over a ring, by `delta` as in the update.
             if $by_delta {
-                self.$base.retract_delta(&tuple, &delta, relation)?;
+                self.$base.retract_delta(&$hashed, &delta, relation)?;
                 if !$crate::Semiring::is_zero(&delta) {
+                    let tuple = $tuple;
                     self.$on_changed(&tuple, &delta, &<$k as $crate::Semiring>::zero());
                 }
-            } else if let ::core::option::Option::Some((old, new)) = self.$base.retract(&tuple, &delta, relation)? {
-                self.$on_changed(&tuple, &old, &new);
+            } else {
+                let changed = self.$base.retract(&$hashed, &delta, relation)?;
+                if let ::core::option::Option::Some((old, new)) = changed {
+                    let tuple = $tuple;
+                    self.$on_changed(&tuple, &old, &new);
+                }
             }
             ::core::result::Result::Ok(())
         }

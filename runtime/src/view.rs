@@ -286,3 +286,28 @@ macro_rules! __impl_view {
         }
     };
 }
+
+/// A value for a text (`String`) column of a generated update method:
+/// a `String`, which is moved in, or a `&str` (or `&String`, `Box<str>`,
+/// `Cow<str>`), which is copied only if a view keeps the column.
+///
+/// Every `update_<relation>`, `insert_<relation>`, `retract_<relation>`
+/// and `delete_<relation>` takes its text columns as `impl Text`. Where a
+/// relation keeps no tuple (its fingerprints, or nothing under trusted
+/// deletes), a column that no view reads is only hashed where it is, so a
+/// caller whose rows are borrowed (the fields of a line it read) allocates
+/// nothing for it. Either form gives the same fingerprint, so a row
+/// inserted from a `&str` can be deleted from a `String`, and back.
+///
+/// ```
+/// use ivm::Text;
+///
+/// fn keep(column: impl Text) -> String {
+///     column.into()
+/// }
+/// assert_eq!(keep("TRUCK"), "TRUCK");
+/// assert_eq!(keep(String::from("MAIL")), "MAIL");
+/// ```
+pub trait Text: AsRef<str> + Into<String> {}
+
+impl<T: AsRef<str> + Into<String>> Text for T {}

@@ -10,11 +10,39 @@ use super::{key_expr, method};
 use crate::ir::{Derived, Program, RelId, is_copy_type};
 use crate::query::{Arg, ExprFactor};
 
-/// The local step of derived relation `d`, run on the source's tuple
-/// `__tuple` (borrowed): `body(key, has_factors)` runs for a tuple that
-/// enters, with the derived tuple; when the atom has factors, their
-/// non-zero product is `__factor`.
-fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStream) -> TokenStream {
+/// How the local step of a derived relation binds its source's tuple.
+struct Binding<'a> {
+    /// The key is the whole tuple, cloned: nothing is bound by name.
+    whole: bool,
+    /// Per column: the name it is bound to, or `_`.
+    names: Vec<TokenStream>,
+    /// What the bound columns must satisfy (constants, repeated variables).
+    checks: Vec<TokenStream>,
+    /// The `Some(v)` columns: the pattern each must match and its name.
+    unwraps: Vec<(TokenStream, syn::Ident)>,
+    /// The computed columns the step reads, in order.
+    computed: Vec<&'a crate::query::Let>,
+}
+
+impl Binding<'_> {
+    /// Whether the step reads column `c` of the tuple.
+    fn reads(&self, c: usize) -> bool {
+        self.whole || self.names[c].to_string() != "_"
+    }
+}
+
+/// The columns of its source's tuple that the local step of derived
+/// relation `d` reads: those of the key, the factors, the computed
+/// columns, the checks; all of them where the key is the whole tuple.
+pub fn read_columns(p: &Program, d: RelId) -> Vec<usize> {
+    let binding = binding(p, d);
+    (0..binding.names.len())
+        .filter(|&c| binding.reads(c))
+        .collect()
+}
+
+/// The binding of the local step of derived relation `d`: see [`Binding`].
+fn binding(p: &Program, d: RelId) -> Binding<'_> {
     let Derived {
         source,
         atom,
@@ -103,6 +131,35 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
             }
         }
     }
+    Binding {
+        whole,
+        names,
+        checks,
+        unwraps,
+        computed,
+    }
+}
+
+/// The local step of derived relation `d`, run on the source's tuple
+/// `__tuple` (borrowed): `body(key, has_factors)` runs for a tuple that
+/// enters, with the derived tuple; when the atom has factors, their
+/// non-zero product is `__factor`.
+fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStream) -> TokenStream {
+    let Derived {
+        source: _,
+        atom,
+        args,
+        lets: _,
+        factors,
+    } = p.relations[d].derived().expect("a derived relation");
+    let vars = &p.atoms[*atom].vars;
+    let Binding {
+        whole,
+        names,
+        checks,
+        unwraps,
+        computed,
+    } = binding(p, d);
     let fields = super::field_refs(&quote! { __tuple }, args.len());
     let key = if whole {
         super::cloned_whole(p, vars, &quote! { __tuple })

@@ -10,8 +10,8 @@ use syn::Ident;
 
 use super::method;
 use crate::ir::{
-    AtomId, BaseMap, Id, Kept, MapKind, Message, Program, RelId, RelationIndex, RelationIr, Route,
-    Trigger,
+    AtomId, BaseMap, Id, Kept, MapKind, Message, PathBody, Program, RelId, RelationIndex,
+    RelationIr, Route, Trigger,
 };
 use crate::query::UpdateModel;
 
@@ -27,6 +27,70 @@ fn delta_name(r: &RelationIr) -> Ident {
         format_ident!("delta_payload")
     } else {
         format_ident!("delta")
+    }
+}
+
+/// The type of a column's update parameter: its own, or, for text (a
+/// `String` column), anything that reads as a `&str` and turns into a
+/// `String`. A caller whose rows are borrowed (fields of a line it read)
+/// then allocates nothing for a column that no view keeps: the
+/// fingerprint hashes the `&str`, which hashes as the `String` would.
+fn param_type(ty: &syn::Type, text: bool) -> TokenStream {
+    if text {
+        quote! { impl ::ivm::Text }
+    } else {
+        quote! { #ty }
+    }
+}
+
+/// For a declared relation that keeps no tuple (its fingerprints, or
+/// nothing under trusted deletes), which of its columns the views above
+/// its atoms read: the tuple they are given holds only those, `()` in
+/// place of the others, so an unread column is never moved or converted.
+/// `None` where every column is read, or where a path may read the whole
+/// tuple (a path that is neither a local step nor a view-tree climb, or a
+/// self-join's, which compares whole tuples).
+fn read_columns(p: &Program, rel: RelId) -> Option<Vec<bool>> {
+    if !matches!(
+        p.kept(rel),
+        Kept::Fingerprinted | Kept::FingerprintedPayloads | Kept::Trusted
+    ) {
+        return None;
+    }
+    let trigger = p.triggers.iter().find(|t| t.relation == rel)?;
+    let mut read = vec![false; p.relations[rel].columns.len()];
+    for path in &trigger.paths {
+        let columns = match &path.body {
+            PathBody::Feed(d) => super::local::read_columns(p, *d),
+            PathBody::Steps {
+                steps,
+                later_same_relation,
+            } if later_same_relation.is_empty() => {
+                super::view_tree::read_columns(p, path.atom, steps)
+            }
+            _ => return None,
+        };
+        for c in columns {
+            read[c] = true;
+        }
+    }
+    read.contains(&false).then_some(read)
+}
+
+/// The type of the tuple `on_<relation>_changed` is given: the relation's
+/// tuple type, with `()` for each column no view reads
+/// ([`read_columns`]).
+fn step_type(p: &Program, rel: RelId) -> TokenStream {
+    let r = &p.relations[rel];
+    match read_columns(p, rel) {
+        Some(read) => super::tuple(r.columns.iter().zip(read).map(|((_, ty), read)| {
+            if read {
+                quote! { #ty }
+            } else {
+                quote! { () }
+            }
+        })),
+        None => super::relation_type(p, r),
     }
 }
 
@@ -355,10 +419,23 @@ struct UpdateApi<'a> {
     rel_id: RelId,
     /// The column names, in order.
     cols: Vec<&'a Ident>,
+    /// The column parameters' types, in order (see [`param_type`]).
+    param_tys: Vec<TokenStream>,
     /// The column parameters (`a: u32, b: u32`).
     params: TokenStream,
-    /// The tuple of the column parameters.
+    /// The tuple the views are given, from the column parameters: text
+    /// made a `String`, and `()` for a column no view reads where the
+    /// relation keeps no tuple ([`read_columns`]).
     tuple: TokenStream,
+    /// The tuple a fingerprint hashes, of every column by reference (text
+    /// as `&str`): the same bytes as the relation's tuple type.
+    hashed: TokenStream,
+    /// `let _ = ..;` of the columns left out of `tuple`, which a method
+    /// that hashes nothing would otherwise leave unused.
+    unread: TokenStream,
+    /// Whether `tuple` is the plain tuple of the columns, which
+    /// `relation_methods!` builds itself (at most twelve of them).
+    plain: bool,
     /// The payload parameter.
     delta: Ident,
     /// `update_<relation>`.
@@ -376,11 +453,46 @@ impl<'a> UpdateApi<'a> {
     fn new(p: &'a Program, rel_id: RelId) -> Self {
         let r = &p.relations[rel_id];
         let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-        let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
-        let params = quote! { #(#cols: #tys),* };
+        // The triangle state takes its columns by reference, as owned.
+        let text_params = p.kept(rel_id) != Kept::InTriangle;
+        let text: Vec<bool> = r
+            .columns
+            .iter()
+            .map(|(_, t)| text_params && crate::ir::is_string_type(t))
+            .collect();
+        let param_tys: Vec<TokenStream> = r
+            .columns
+            .iter()
+            .zip(&text)
+            .map(|((_, t), &text)| param_type(t, text))
+            .collect();
+        let params = quote! { #(#cols: #param_tys),* };
         let delta = delta_name(r);
         let update = method("update", &r.snake);
-        let tuple = super::tuple(cols.iter().map(|c| quote! { #c }));
+        let read = read_columns(p, rel_id);
+        let is_read = |c: usize| read.as_ref().is_none_or(|read| read[c]);
+        let tuple = super::tuple(cols.iter().enumerate().map(|(c, col)| {
+            if !is_read(c) {
+                quote! { () }
+            } else if text[c] {
+                quote! { ::core::convert::Into::<::std::string::String>::into(#col) }
+            } else {
+                quote! { #col }
+            }
+        }));
+        let hashed = super::tuple(cols.iter().zip(&text).map(|(col, &text)| {
+            if text {
+                quote! { ::core::convert::AsRef::<str>::as_ref(&#col) }
+            } else {
+                quote! { &#col }
+            }
+        }));
+        let unread: Vec<_> = (0..cols.len())
+            .filter(|&c| !is_read(c))
+            .map(|c| cols[c])
+            .collect();
+        let unread = (!unread.is_empty()).then(|| quote! { let _ = (#(&#unread,)*); });
+        let plain = read.is_none() && !text.contains(&true) && cols.len() <= 12;
         let tuple_doc = tuple_doc(r);
         let update_doc = format!(
             " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."
@@ -389,8 +501,12 @@ impl<'a> UpdateApi<'a> {
             p,
             rel_id,
             cols,
+            param_tys,
             params,
             tuple,
+            hashed,
+            unread: quote! { #unread },
+            plain,
             delta,
             update,
             insert: method("insert", &r.snake),
@@ -413,7 +529,7 @@ impl<'a> UpdateApi<'a> {
         let r = &self.p.relations[self.rel_id];
         let name = &r.name;
         let cols = &self.cols;
-        let tys = r.columns.iter().map(|(_, t)| t);
+        let tys = &self.param_tys;
         quote! { #name(#(#cols: #tys),*) }
     }
 
@@ -514,6 +630,7 @@ impl<'a> UpdateApi<'a> {
             p,
             params,
             tuple,
+            unread,
             delta,
             update,
             on_changed,
@@ -527,6 +644,7 @@ impl<'a> UpdateApi<'a> {
             #kept_doc
             #[inline]
             pub fn #update(&mut self, #params, #delta: #k) {
+                #unread
                 if ::ivm::Semiring::is_zero(&#delta) {
                     return;
                 }
@@ -546,6 +664,7 @@ impl<'a> UpdateApi<'a> {
             rel_id,
             params,
             tuple,
+            unread,
             delta,
             update,
             on_changed,
@@ -578,6 +697,7 @@ impl<'a> UpdateApi<'a> {
             /// None: the `Result` keeps the signature of checked deletes.
             #[inline]
             pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
+                #unread
                 if !::ivm::Semiring::is_zero(&#delta) {
                     let __tuple = #tuple;
                     self.#on_changed(&__tuple, &#delta, &<#k as ::ivm::Semiring>::zero());
@@ -597,8 +717,8 @@ impl<'a> UpdateApi<'a> {
         let k = &self.p.payload;
         let base = &self.p.maps[self.p.relations[self.rel_id].base].name;
         let head = self.head();
-        let tuple = &self.tuple;
-        let wide = (self.cols.len() > 12).then(|| quote! { as #tuple });
+        let (tuple, hashed) = (&self.tuple, &self.hashed);
+        let wide = (!self.plain).then(|| quote! { as #tuple, hashing #hashed });
         let on_changed = &self.on_changed;
         let names = self.names();
         quote! {
@@ -635,7 +755,7 @@ impl<'a> UpdateApi<'a> {
         if plain {
             // The base map and the propagation are all there is.
             let head = self.head();
-            let wide = (self.cols.len() > 12).then(|| quote! { as #tuple });
+            let wide = (!self.plain).then(|| quote! { as #tuple });
             let names = self.names();
             return quote! {
                 ::ivm::__private::relation_methods!(#head #wide => #base, #on_changed; delta: #k; #(#names),*);
@@ -702,19 +822,47 @@ impl<'a> UpdateApi<'a> {
         };
         if p.updates == UpdateModel::InsertDelete {
             let rel = r.name.to_string();
-            out.extend(retract_method(
-                p,
-                *rel_id,
-                quote! {
+            out.extend(self.retract_method(quote! {
                     let __tuple = #tuple;
                     if let ::core::option::Option::Some((__old, __new)) = self.#base.retract(&__tuple, &#delta, #rel)? {
                         #propagate
                     }
                     ::core::result::Result::Ok(())
-                },
-            ));
+            }));
         }
         out
+    }
+
+    /// `retract_<relation>` (under inserts and deletes), with `body`,
+    /// which has the columns and the delta in scope and returns
+    /// `ivm::Result<()>`.
+    fn retract_method(&self, body: TokenStream) -> TokenStream {
+        let UpdateApi {
+            p,
+            rel_id,
+            params,
+            delta,
+            update,
+            ..
+        } = self;
+        let k = &p.payload;
+        let r = &p.relations[*rel_id];
+        let retract = method("retract", &r.snake);
+        let tuple_doc = tuple_doc(r);
+        let retract_doc =
+            format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
+        quote! {
+            #[doc = #retract_doc]
+            ///
+            /// # Errors
+            ///
+            /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
+            /// such contribution is alive; nothing changes then.
+            #[inline]
+            pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
+                #body
+            }
+        }
     }
 }
 
@@ -762,40 +910,9 @@ fn in_triangle_methods(p: &Program, api: &UpdateApi) -> TokenStream {
         #shortcuts
     };
     if p.updates == UpdateModel::InsertDelete {
-        out.extend(retract_method(
-            p,
-            rel_id,
-            quote! { self.#field.retract(&#x, &#y, &#delta, #rel) },
-        ));
+        out.extend(api.retract_method(quote! { self.#field.retract(&#x, &#y, &#delta, #rel) }));
     }
     out
-}
-
-/// `retract_<relation>` (under inserts and deletes), with `body`, which
-/// has the columns and the delta in scope and returns `ivm::Result<()>`.
-fn retract_method(p: &Program, rel_id: RelId, body: TokenStream) -> TokenStream {
-    let r = &p.relations[rel_id];
-    let k = &p.payload;
-    let cols: Vec<&Ident> = r.columns.iter().map(|(c, _)| c).collect();
-    let tys: Vec<_> = r.columns.iter().map(|(_, t)| t).collect();
-    let params = quote! { #(#cols: #tys),* };
-    let delta = delta_name(r);
-    let (update, retract) = (method("update", &r.snake), method("retract", &r.snake));
-    let tuple_doc = tuple_doc(r);
-    let retract_doc =
-        format!(" Retracts one earlier `{update}` of `{tuple_doc}` with this `{delta}`.");
-    quote! {
-        #[doc = #retract_doc]
-        ///
-        /// # Errors
-        ///
-        /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when no
-        /// such contribution is alive; nothing changes then.
-        #[inline]
-        pub fn #retract(&mut self, #params, #delta: #k) -> ::ivm::Result<()> {
-            #body
-        }
-    }
 }
 
 /// The name of the change enum: `<Query>Change`.
@@ -857,7 +974,7 @@ fn propagation(p: &Program, t: &Trigger) -> TokenStream {
     let k = &p.payload;
     let r = &p.relations[t.relation];
     let name = method("on", &format!("{}_changed", r.snake));
-    let tuple_ty = super::relation_type(p, &p.relations[t.relation]);
+    let tuple_ty = step_type(p, t.relation);
     let doc = format!(
         " Propagates a change of one `{}` tuple's payload from `old` to `new` through the views above each atom of `{}`.",
         r.name, r.name

@@ -55,6 +55,16 @@ pub fn path(p: &Program, atom_id: AtomId, steps: &[Step], later: &[AtomId]) -> T
     }
 }
 
+/// The columns of the updated tuple that a path of `steps` from atom
+/// `atom_id` reads: those [`tuple_binding`] binds by name.
+pub fn read_columns(p: &Program, atom_id: AtomId, steps: &[Step]) -> Vec<usize> {
+    let used = used_vars(p, steps);
+    let vars = &p.atoms[atom_id].vars;
+    (0..vars.len())
+        .filter(|&c| used.contains(&vars[c]))
+        .collect()
+}
+
 /// The label of a path's block, named after the atom (`'edge_v_a` for
 /// `Edge(v, a)`), so a reader sees which atom each early exit leaves.
 fn atom_label(p: &Program, atom_id: AtomId) -> syn::Lifetime {

@@ -536,6 +536,31 @@ impl Var {
     }
 }
 
+/// Whether `ty` is `String` (`String`, `std::string::String`,
+/// `alloc::string::String`, with or without the leading `::`): a column
+/// whose update parameter also takes a `&str`.
+pub fn is_string_type(ty: &Type) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let plain = path.path.segments.iter().all(|s| s.arguments.is_none());
+    path.qself.is_none()
+        && plain
+        && match names.as_slice() {
+            [one] => one == "String",
+            [krate, module, last] => {
+                (krate == "std" || krate == "alloc") && module == "string" && last == "String"
+            }
+            _ => false,
+        }
+}
+
 /// Whether `ty` is a primitive whose values generated code copies: the
 /// integers, `bool` and `char`.
 pub fn is_copy_type(ty: &Type) -> bool {

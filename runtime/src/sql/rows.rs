@@ -143,6 +143,24 @@ where
     (gone, came)
 }
 
+/// One column of `sql_view!` and `sql_nested_view!` where its kind
+/// matters: a `TEXT` column (`name: String as text = "name"`) is a
+/// parameter that takes a `&str` as well as a `String`, so that a caller
+/// whose rows are borrowed allocates nothing for a column the view does
+/// not read, and `insert_text` passes such a field on as it is, unread.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sql_column {
+    (param $ty:ty) => { $ty };
+    (param $ty:ty, text) => {
+        impl $crate::Text
+    };
+    (read $field:ident, $table:literal, $sqlcol:literal, $ty:ty) => {
+        $crate::sql::read_field::<$ty>($field, $table, $sqlcol)?
+    };
+    (read $field:ident, $table:literal, $sqlcol:literal, $ty:ty, text) => { $field };
+}
+
 /// The API of a nested view (`docs/design.md#nested-sql`), which only the
 /// struct of the view that reads it uses: typed `insert_<table>` (and
 /// `delete_<table>`), the reading of rows (`iter`, `get`, `len`,
@@ -153,7 +171,7 @@ where
 /// sql_nested_view! {
 ///     V over VRule;
 ///     rows VRow { a, total }, key = (i32,), payload = Int, grouped;
-///     tables { "r" (a: i32 = "a", price: Decimal = "price" at scale 2) => insert_r / delete_r }
+///     tables { "r" (a: i32 = "a", name: String as text = "name", price: Decimal = "price" at scale 2) => insert_r / delete_r }
 /// }
 /// ```
 #[doc(hidden)]
@@ -163,7 +181,7 @@ macro_rules! __sql_nested_view {
         $name:ident over $rule:ident;
         rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?;
         tables { $(
-            $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident $(/ $delete:ident)?
+            $table:literal ($($col:ident: $ty:ty $(as $text:ident)? = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident $(/ $delete:ident)?
         ),+ $(,)? }
     ) => {
         #[allow(dead_code, reason = "generated API: not every method is used")]
@@ -174,7 +192,7 @@ macro_rules! __sql_nested_view {
                 $name { rule: $rule::new(), changes_started: false }
             }
 
-            $($crate::__sql_nested_view!(@table $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert $(/ $delete)?);)+
+            $($crate::__sql_nested_view!(@table $table ($($col: $ty $(as $text)? = $sqlcol $(at scale $scale)?),+) => $insert $(/ $delete)?);)+
 
             $crate::__sql_view!(@reading $shape unordered, $key, $row, $rule);
 
@@ -189,24 +207,24 @@ macro_rules! __sql_nested_view {
         $crate::__impl_snapshot!($name, <$rule as $crate::snapshot::Snapshot>::PLAN);
     };
     // One table's typed insert and delete, or insert alone.
-    (@table $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident / $delete:ident) => {
-        $crate::__sql_nested_view!(@table $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) => $insert);
+    (@table $table:literal ($($col:ident: $ty:ty $(as $text:ident)? = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident / $delete:ident) => {
+        $crate::__sql_nested_view!(@table $table ($($col: $ty $(as $text)? = $sqlcol $(at scale $scale)?),+) => $insert);
         #[doc = ::core::concat!(" Deletes one copy of a row of `", $table, "` inserted before.")]
         ///
         /// # Errors
         ///
         /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when there
         /// is no such row; nothing changes then.
-        pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
+        pub fn $delete(&mut self, $($col: $crate::__sql_column!(param $ty $(, $text)?)),+) -> $crate::Result<()> {
             $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                 ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
             );)?)+
             self.rule.$delete($($col),+)
         }
     };
-    (@table $table:literal ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident) => {
+    (@table $table:literal ($($col:ident: $ty:ty $(as $text:ident)? = $sqlcol:literal $(at scale $scale:literal)?),+) => $insert:ident) => {
         #[doc = ::core::concat!(" Inserts one row into `", $table, "`.")]
-        pub fn $insert(&mut self, $($col: $ty),+) {
+        pub fn $insert(&mut self, $($col: $crate::__sql_column!(param $ty $(, $text)?)),+) {
             $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                 ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
             );)?)+
@@ -371,13 +389,13 @@ macro_rules! __sql_view {
         rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?, $order:ident;
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
-            ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
+            ($($col:ident: $ty:ty $(as $text:ident)? = $sqlcol:literal $(at scale $scale:literal)?),+)
             $how:ident $to:ident $(at scale $rscale:literal)? => $insert:ident / $delete:ident
         ),+ $(,)? }
     ) => {
         $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
             rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?, $order;
-            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
+            change $change { $($variant = $index $table ($($col: $ty $(as $text)? = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
             retract {
                 fn __retract(&mut self, change: $change) -> ::core::option::Option<$crate::Result<()>> {
                     ::core::option::Option::Some(<Self as $crate::Retract>::retract(self, change))
@@ -397,7 +415,7 @@ macro_rules! __sql_view {
                 ///
                 /// [`ivm::Error::AbsentTuple`](::ivm::Error::AbsentTuple) when
                 /// there is no such row; nothing changes then.
-                pub fn $delete(&mut self, $($col: $ty),+) -> $crate::Result<()> {
+                pub fn $delete(&mut self, $($col: $crate::__sql_column!(param $ty $(, $text)?)),+) -> $crate::Result<()> {
                     $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
                         ::core::concat!("ivm: a value too large for a DECIMAL of scale ", $scale),
                     );)?)+
@@ -419,7 +437,7 @@ macro_rules! __sql_view {
                     let &[$($col),+] = fields else {
                         return $crate::__sql_view!(@field_count $table, fields, $($sqlcol),+);
                     };
-                    return self.$delete($($crate::sql::read_field($col, $table, $sqlcol)?),+);
+                    return self.$delete($($crate::__sql_column!(read $col, $table, $sqlcol, $ty $(, $text)?)),+);
                 })+
                 ::core::result::Result::Err($crate::Error::UnknownTable { table: ::std::string::String::from(table) })
             }
@@ -445,13 +463,13 @@ macro_rules! __sql_view {
         rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?, $order:ident;
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
-            ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
+            ($($col:ident: $ty:ty $(as $text:ident)? = $sqlcol:literal $(at scale $scale:literal)?),+)
             $how:ident $to:ident $(at scale $rscale:literal)? => $insert:ident
         ),+ $(,)? }
     ) => {
         $crate::__sql_view!(@common $name = $sql_name, $sql over $rule;
             rows $row { $($field),* }, key = $key, payload = $payload, $shape $(|$p| $copies)?, $order;
-            change $change { $($variant = $index $table ($($col: $ty = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
+            change $change { $($variant = $index $table ($($col: $ty $(as $text)? = $sqlcol $(at scale $scale)?),+) $how $to $(at scale $rscale)? => $insert),+ }
             retract {}
         );
     };
@@ -477,7 +495,7 @@ macro_rules! __sql_view {
         rows $row:ident { $($field:ident),* }, key = $key:ty, payload = $payload:ty, $shape:ident $(|$p:ident| $copies:expr)?, $order:ident;
         change $change:ident { $(
             $variant:ident = $index:literal $table:literal
-            ($($col:ident: $ty:ty = $sqlcol:literal $(at scale $scale:literal)?),+)
+            ($($col:ident: $ty:ty $(as $text:ident)? = $sqlcol:literal $(at scale $scale:literal)?),+)
             $how:ident $to:ident $(at scale $rscale:literal)? => $insert:ident
         ),+ }
         retract { $($retract:tt)* }
@@ -496,7 +514,7 @@ macro_rules! __sql_view {
 
             $(
                 #[doc = ::core::concat!(" Inserts one row into `", $table, "` (one more copy of it).")]
-                pub fn $insert(&mut self, $($col: $ty),+) {
+                pub fn $insert(&mut self, $($col: $crate::__sql_column!(param $ty $(, $text)?)),+) {
                     // A `DECIMAL(p, s)` value is stored at scale `s`, rounded
                     // half away from zero as PostgreSQL stores it.
                     $($(let $col = $crate::sql::rows::AtScale::at_scale($col, $scale).expect(
@@ -526,7 +544,7 @@ macro_rules! __sql_view {
                     let &[$($col),+] = fields else {
                         return $crate::__sql_view!(@field_count $table, fields, $($sqlcol),+);
                     };
-                    self.$insert($($crate::sql::read_field($col, $table, $sqlcol)?),+);
+                    self.$insert($($crate::__sql_column!(read $col, $table, $sqlcol, $ty $(, $text)?)),+);
                     return ::core::result::Result::Ok(());
                 })+
                 ::core::result::Result::Err($crate::Error::UnknownTable { table: ::std::string::String::from(table) })

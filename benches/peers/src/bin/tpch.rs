@@ -12,6 +12,9 @@
 //!   checking nothing: the floor for a generated struct;
 //! - a drop-only engine, which takes each row and drops it: what the
 //!   owned-row API costs on its own;
+//! - the generated struct again, checked and trusted, fed the same typed
+//!   rows lent (`&String` for `impl ivm::Text`, the others copied): what
+//!   it costs where rows are read in place and not handed over;
 //! - differential-dataflow for Q1, Q3, Q6, Q10 and Q14 (`tpch/dd.rs`), one
 //!   logical time per row and, as a batched reference, per 10^4 rows;
 //! - Q1, Q3 and Q6 declared `updates = 'insert_only'`, fed the load only.
@@ -66,7 +69,7 @@ use ivm_generated_examples::tpch_sql::{
 };
 use ivm_generated_examples::tpch_sql_trusted as trusted;
 
-use engines::{DropOnly, Engine, insert_only, time};
+use engines::{DropOnly, Engine, Lent, insert_only, time, time_lent};
 use rows::{Stream, Table};
 
 /// The rows of a differential-dataflow batch in the batched run.
@@ -347,6 +350,10 @@ struct Figures {
     generated: Duration,
     /// The same view with `deletes = 'trusted'`.
     trusted: Option<Duration>,
+    /// The generated view, checked and trusted, fed the same rows lent
+    /// (`impl ivm::Text` for the text columns).
+    lent: Option<Duration>,
+    lent_trusted: Option<Duration>,
     hand: Option<Duration>,
     drop_only: Duration,
     dd: Option<Duration>,
@@ -377,6 +384,8 @@ impl<'a> Bench<'a> {
             result_rows: 0,
             generated: Duration::ZERO,
             trusted: None,
+            lent: None,
+            lent_trusted: None,
             hand: None,
             drop_only,
             dd: None,
@@ -395,9 +404,14 @@ impl<'a> Bench<'a> {
     /// Times the generated struct `new()` gives over the stream, and checks
     /// that it ends with the result of one fed the load only: the re-inserts
     /// restore it, so this checks the deletes.
-    fn generated<V: Engine + TextView>(&mut self, new: impl Fn() -> V) -> V {
+    fn generated<V: Engine + Lent + TextView>(&mut self, new: impl Fn() -> V) -> V {
         let (took, view) = time(self.stream.typed(self.db), new());
         self.figures.generated = took;
+        let typed = self.stream.typed(self.db);
+        let (lent, lent_view) = time_lent(&typed, new());
+        self.figures.lent = Some(lent);
+        let what = format!("{}: fed rows owned and lent", self.figures.query);
+        assert_eq!(sorted_rows(&lent_view), sorted_rows(&view), "{what}");
         let (_, loaded) = time(self.stream.typed_load(self.db), new());
         let what = format!(
             "{}: after the stream and after the load",
@@ -413,15 +427,20 @@ impl<'a> Bench<'a> {
     /// Times the view `new()` gives, declared `deletes = 'trusted'`, over
     /// the stream (which deletes only rows it inserted), and checks that it
     /// ends with the checked view's rows.
-    fn trusted<V: Engine + TextView>(&mut self, new: impl Fn() -> V) {
+    fn trusted<V: Engine + Lent + TextView>(&mut self, new: impl Fn() -> V) {
         let (took, view) = time(self.stream.typed(self.db), new());
         self.figures.trusted = Some(took);
         let what = format!("{}: trusted and checked deletes", self.figures.query);
         assert_eq!(sorted_rows(&view), self.rows, "{what}");
+        let typed = self.stream.typed(self.db);
+        let (lent, view) = time_lent(&typed, new());
+        self.figures.lent_trusted = Some(lent);
+        let what = format!("{}: trusted, fed rows lent", self.figures.query);
+        assert_eq!(sorted_rows(&view), self.rows, "{what}");
     }
 
     /// [`Bench::generated`], for a query no other engine runs.
-    fn generated_only<V: Engine + TextView>(&mut self, new: impl Fn() -> V) {
+    fn generated_only<V: Engine + Lent + TextView>(&mut self, new: impl Fn() -> V) {
         self.generated(new);
     }
 
@@ -651,9 +670,9 @@ fn print_rates(figures: &[Figures]) {
     );
     println!();
     println!(
-        "| query | rows in stream | result rows | generated (checked) | generated (trusted) | hand-written | checked / hand | trusted / hand | drop-only | dd, batch 1 | dd, batch 10^4 | insert_only, load only | Hot Dog, published |"
+        "| query | rows in stream | result rows | generated (checked) | generated (trusted) | hand-written | checked / hand | trusted / hand | drop-only | lent, checked | lent, trusted | dd, batch 1 | dd, batch 10^4 | insert_only, load only | Hot Dog, published |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for f in figures {
         let per_s = |d: Duration| f.rows as f64 / d.as_secs_f64();
         let cell = |d: Option<Duration>| d.map_or("–".into(), |d| rate(per_s(d)));
@@ -665,7 +684,7 @@ fn print_rates(figures: &[Figures]) {
             rate(rows as f64 / d.as_secs_f64())
         });
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {only} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {only} | {} |",
             f.query,
             f.rows,
             f.result_rows,
@@ -675,6 +694,8 @@ fn print_rates(figures: &[Figures]) {
             ratio(Some(f.generated)),
             ratio(f.trusted),
             rate(per_s(f.drop_only)),
+            cell(f.lent),
+            cell(f.lent_trusted),
             cell(f.dd),
             cell(f.dd_batched),
             rate(f.hot_dog)

@@ -244,13 +244,15 @@ fn table(t: &ViewTable, index: usize, deletes: bool, route: TokenStream) -> Toke
 }
 
 /// A table's columns as `sql_view!` and `sql_nested_view!` take them:
-/// Rust name, type, SQL name and the scale a `DECIMAL(p, s)` value is
-/// stored at.
+/// Rust name, type (`as text` for a `TEXT` column that is not nullable,
+/// whose parameter takes a `&str` too), SQL name and the scale a
+/// `DECIMAL(p, s)` value is stored at.
 fn columns(t: &ViewTable) -> impl Iterator<Item = TokenStream> + '_ {
     t.columns.iter().map(|(c, sql, ty, nullable)| {
         let rust = ty.rust_nullable(*nullable);
+        let text = (*ty == SqlType::Text && !nullable).then(|| quote! { as text });
         let scale = scale(*ty);
-        quote! { #c: #rust = #sql #scale }
+        quote! { #c: #rust #text = #sql #scale }
     })
 }
 

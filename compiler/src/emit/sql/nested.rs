@@ -9,7 +9,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::sql::lower::camel;
-use crate::sql::{View, ViewShape, ViewTable};
+use crate::sql::{SqlType, View, ViewShape, ViewTable};
 
 /// One part of the composite: the view's rule or a piece.
 struct Part<'a> {
@@ -225,20 +225,45 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
         .filter(|p| p.tables.iter().any(|r| r.name == t.name))
         .collect();
     let columns: Vec<&Ident> = t.columns.iter().map(|c| &c.0).collect();
-    let types = t.columns.iter().map(|c| c.2.rust_nullable(c.3));
-    let params: Vec<TokenStream> = columns
+    // A text column is taken as `impl Text` and lent to each part as a
+    // `&str`: a part copies it only if it keeps it.
+    let text: Vec<bool> = t
+        .columns
         .iter()
-        .zip(types)
-        .map(|(c, ty)| quote! { #c: #ty })
+        .map(|c| c.2 == SqlType::Text && !c.3)
         .collect();
-    let copies = quote! { #(::core::clone::Clone::clone(&#columns)),* };
+    let params: Vec<TokenStream> = t
+        .columns
+        .iter()
+        .zip(&text)
+        .map(|(c, &text)| {
+            let name = &c.0;
+            let ty = if text {
+                quote! { impl ::ivm::Text }
+            } else {
+                c.2.rust_nullable(c.3)
+            };
+            quote! { #name: #ty }
+        })
+        .collect();
+    let lent =
+        |c: &Ident, text: bool| text.then(|| quote! { ::core::convert::AsRef::<str>::as_ref(&#c) });
+    let copied = columns.iter().zip(&text).map(|(c, &text)| {
+        lent(c, text).unwrap_or_else(|| quote! { ::core::clone::Clone::clone(&#c) })
+    });
+    let copies = quote! { #(#copied),* };
+    let moved = columns
+        .iter()
+        .zip(&text)
+        .map(|(c, &text)| lent(c, text).unwrap_or_else(|| quote! { #c }));
+    let moved = quote! { #(#moved),* };
     let insert = format_ident!("insert_{}", t.method);
     let delete = format_ident!("delete_{}", t.method);
     // The last part takes the row itself; the others a copy.
     let inserts = readers.iter().enumerate().map(|(i, p)| {
         let field = &p.field;
         if i + 1 == readers.len() {
-            quote! { self.#field.#insert(#(#columns),*); }
+            quote! { self.#field.#insert(#moved); }
         } else {
             quote! { self.#field.#insert(#copies); }
         }

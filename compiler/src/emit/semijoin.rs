@@ -146,6 +146,16 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
             quote! { ::core::clone::Clone::clone(&#field) }
         }
     };
+    // What the bodies are given: a text column lent (their parameter takes
+    // `impl ivm::Text`), copied only where a body keeps it.
+    let given = |c: usize| {
+        if crate::ir::is_string_type(&rel.columns[c].1) {
+            let field = super::item(&quote! { __tuple }, c, n);
+            quote! { &#field }
+        } else {
+            column(c)
+        }
+    };
     // The values of the correlated variables the tuple binds, one per
     // atom of `r` in a count, each settled once.
     let mut keys: Vec<&Vec<KeyColumn>> = Vec::new();
@@ -161,7 +171,7 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
         }
         let field = &part.field;
         let update = method("update", &read.snake);
-        let cols = (0..n).map(column);
+        let cols = (0..n).map(given);
         updates.push(quote! { self.#field.#update(#(#cols,)* __count); });
     }
     let holds = method(&p.relations[s.relation].snake, "holds");

@@ -43,21 +43,39 @@ fn param_type(ty: &syn::Type, text: bool) -> TokenStream {
     }
 }
 
-/// For a declared relation that keeps no tuple (its fingerprints, or
-/// nothing under trusted deletes), which of its columns the views above
-/// its atoms read: the tuple they are given holds only those, `()` in
-/// place of the others, so an unread column is never moved or converted.
-/// `None` where every column is read, or where a path may read the whole
-/// tuple (a path that is neither a local step nor a view-tree climb, or a
-/// self-join's, which compares whole tuples).
-fn read_columns(p: &Program, rel: RelId) -> Option<Vec<bool>> {
+/// How the tuple that `on_<relation>_changed` is given holds a declared
+/// relation's columns. A relation that keeps no tuple (its fingerprints,
+/// or nothing under trusted deletes) need not own them: its update hashes
+/// the columns where they are, and its views take what they read.
+pub enum StepTuple {
+    /// Every column, owned: the relation's tuple type.
+    Whole,
+    /// Only the columns its views read (`true`), `()` in place of each
+    /// other, so an unread column is never moved or copied. Where every
+    /// path is a local step or a view-tree climb (not a self-join's,
+    /// which compares whole tuples), and some column is unread.
+    Read(Vec<bool>),
+    /// Every column, text lent as `&str`: where every path is a
+    /// semijoin's, which lends the columns on to its bodies (they take
+    /// `impl ivm::Text`) and copies only the text of its keys.
+    Lent,
+}
+
+/// How relation `rel`'s views are given its tuple: see [`StepTuple`].
+pub fn step_tuple(p: &Program, rel: RelId) -> StepTuple {
     if !matches!(
         p.kept(rel),
         Kept::Fingerprinted | Kept::FingerprintedPayloads | Kept::Trusted
     ) {
-        return None;
+        return StepTuple::Whole;
     }
-    let trigger = p.triggers.iter().find(|t| t.relation == rel)?;
+    let Some(trigger) = p.triggers.iter().find(|t| t.relation == rel) else {
+        return StepTuple::Whole;
+    };
+    let semijoin = |body: &PathBody| matches!(body, PathBody::Semijoin { .. });
+    if trigger.paths.iter().all(|path| semijoin(&path.body)) {
+        return StepTuple::Lent;
+    }
     let mut read = vec![false; p.relations[rel].columns.len()];
     for path in &trigger.paths {
         let columns = match &path.body {
@@ -68,29 +86,41 @@ fn read_columns(p: &Program, rel: RelId) -> Option<Vec<bool>> {
             } if later_same_relation.is_empty() => {
                 super::view_tree::read_columns(p, path.atom, steps)
             }
-            _ => return None,
+            _ => return StepTuple::Whole,
         };
         for c in columns {
             read[c] = true;
         }
     }
-    read.contains(&false).then_some(read)
+    if read.contains(&false) {
+        StepTuple::Read(read)
+    } else {
+        StepTuple::Whole
+    }
 }
 
-/// The type of the tuple `on_<relation>_changed` is given: the relation's
-/// tuple type, with `()` for each column no view reads
-/// ([`read_columns`]).
+/// The type of the tuple `on_<relation>_changed` is given ([`StepTuple`]).
 fn step_type(p: &Program, rel: RelId) -> TokenStream {
     let r = &p.relations[rel];
-    match read_columns(p, rel) {
-        Some(read) => super::tuple(r.columns.iter().zip(read).map(|((_, ty), read)| {
-            if read {
-                quote! { #ty }
+    let types = |ty: &dyn Fn(usize, &syn::Type) -> TokenStream| {
+        super::tuple(r.columns.iter().enumerate().map(|(c, (_, t))| ty(c, t)))
+    };
+    match step_tuple(p, rel) {
+        StepTuple::Whole => super::relation_type(p, r),
+        StepTuple::Read(read) => types(&|c, t| {
+            if read[c] {
+                quote! { #t }
             } else {
                 quote! { () }
             }
-        })),
-        None => super::relation_type(p, r),
+        }),
+        StepTuple::Lent => types(&|_, t| {
+            if crate::ir::is_string_type(t) {
+                quote! { &str }
+            } else {
+                quote! { #t }
+            }
+        }),
     }
 }
 
@@ -424,8 +454,8 @@ struct UpdateApi<'a> {
     /// The column parameters (`a: u32, b: u32`).
     params: TokenStream,
     /// The tuple the views are given, from the column parameters: text
-    /// made a `String`, and `()` for a column no view reads where the
-    /// relation keeps no tuple ([`read_columns`]).
+    /// made a `String` (or lent, [`StepTuple::Lent`]), and `()` for a
+    /// column no view reads ([`StepTuple::Read`]).
     tuple: TokenStream,
     /// The tuple a fingerprint hashes, of every column by reference (text
     /// as `&str`): the same bytes as the relation's tuple type.
@@ -469,11 +499,13 @@ impl<'a> UpdateApi<'a> {
         let params = quote! { #(#cols: #param_tys),* };
         let delta = delta_name(r);
         let update = method("update", &r.snake);
-        let read = read_columns(p, rel_id);
-        let is_read = |c: usize| read.as_ref().is_none_or(|read| read[c]);
+        let shape = step_tuple(p, rel_id);
+        let is_read = |c: usize| !matches!(&shape, StepTuple::Read(read) if !read[c]);
         let tuple = super::tuple(cols.iter().enumerate().map(|(c, col)| {
             if !is_read(c) {
                 quote! { () }
+            } else if text[c] && matches!(shape, StepTuple::Lent) {
+                quote! { ::core::convert::AsRef::<str>::as_ref(&#col) }
             } else if text[c] {
                 quote! { ::core::convert::Into::<::std::string::String>::into(#col) }
             } else {
@@ -492,7 +524,7 @@ impl<'a> UpdateApi<'a> {
             .map(|c| cols[c])
             .collect();
         let unread = (!unread.is_empty()).then(|| quote! { let _ = (#(&#unread,)*); });
-        let plain = read.is_none() && !text.contains(&true) && cols.len() <= 12;
+        let plain = matches!(shape, StepTuple::Whole) && !text.contains(&true) && cols.len() <= 12;
         let tuple_doc = tuple_doc(r);
         let update_doc = format!(
             " `{tuple_doc} ⊕= {delta}`: adds one contribution `{delta}` to the tuple's payload (a zero `{delta}` changes nothing)."

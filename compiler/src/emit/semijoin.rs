@@ -138,10 +138,19 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
     let s = &p.semijoins[i];
     let rel = &p.relations[r];
     let n = rel.columns.len();
+    // The tuple holds its text as `&str` where the relation keeps no tuple
+    // and only semijoins read it (`StepTuple::Lent`).
+    let lent = matches!(
+        super::relation::step_tuple(p, r),
+        super::relation::StepTuple::Lent
+    );
+    let text = |c: usize| crate::ir::is_string_type(&rel.columns[c].1);
     let column = |c: usize| {
         let field = super::item(&quote! { __tuple }, c, n);
         if crate::ir::is_copy_type(&rel.columns[c].1) {
             quote! { #field }
+        } else if lent && text(c) {
+            quote! { ::std::string::String::from(#field) }
         } else {
             quote! { ::core::clone::Clone::clone(&#field) }
         }
@@ -149,11 +158,11 @@ pub fn path(p: &Program, i: usize, r: RelId) -> TokenStream {
     // What the bodies are given: a text column lent (their parameter takes
     // `impl ivm::Text`), copied only where a body keeps it.
     let given = |c: usize| {
-        if crate::ir::is_string_type(&rel.columns[c].1) {
-            let field = super::item(&quote! { __tuple }, c, n);
-            quote! { &#field }
-        } else {
-            column(c)
+        let field = super::item(&quote! { __tuple }, c, n);
+        match (text(c), lent) {
+            (true, true) => quote! { #field },
+            (true, false) => quote! { &#field },
+            (false, _) => column(c),
         }
     };
     // The values of the correlated variables the tuple binds, one per

@@ -14,8 +14,8 @@ use crate::query::{Arg, ExprFactor};
 struct Binding<'a> {
     /// The key is the whole tuple, cloned: nothing is bound by name.
     whole: bool,
-    /// Per column: the name it is bound to, or `_`.
-    names: Vec<TokenStream>,
+    /// Per column: the name it is bound to, `None` for `_`.
+    names: Vec<Option<TokenStream>>,
     /// What the bound columns must satisfy (constants, repeated variables).
     checks: Vec<TokenStream>,
     /// The `Some(v)` columns: the pattern each must match and its name.
@@ -27,7 +27,7 @@ struct Binding<'a> {
 impl Binding<'_> {
     /// Whether the step reads column `c` of the tuple.
     fn reads(&self, c: usize) -> bool {
-        self.whole || self.names[c].to_string() != "_"
+        self.whole || self.names[c].is_some()
     }
 }
 
@@ -90,19 +90,19 @@ fn binding(p: &Program, d: RelId) -> Binding<'_> {
         let column = format_ident!("__c{i}");
         let copy = is_copy_type(&columns[i].1);
         match arg {
-            Arg::Var(v) if !needed(*v) => names.push(quote! { _ }),
+            Arg::Var(v) if !needed(*v) => names.push(None),
             Arg::Var(v) if !seen.contains(v) => {
                 seen.push(*v);
                 let name = &p.vars[*v].name;
-                names.push(quote! { #name });
+                names.push(Some(quote! { #name }));
             }
             Arg::Var(v) => {
                 let name = &p.vars[*v].name;
-                names.push(quote! { #column });
+                names.push(Some(quote! { #column }));
                 checks.push(quote! { #column == #name });
             }
             Arg::Const(c) => {
-                names.push(quote! { #column });
+                names.push(Some(quote! { #column }));
                 checks.push(if copy {
                     quote! { *#column == #c }
                 } else if is_empty_text(c) {
@@ -111,11 +111,11 @@ fn binding(p: &Program, d: RelId) -> Binding<'_> {
                     quote! { #column == #c }
                 });
             }
-            Arg::Wildcard => names.push(quote! { _ }),
+            Arg::Wildcard => names.push(None),
             // `Some(v)`: the tuple enters where the column holds a value,
             // which binds `v` (or, bound before, must equal it).
             Arg::Some(v) => {
-                names.push(quote! { #column });
+                names.push(Some(quote! { #column }));
                 let name = &p.vars[*v].name;
                 if !needed(*v) {
                     checks.push(quote! { #column.is_some() });
@@ -231,10 +231,12 @@ fn step(p: &Program, d: RelId, body: impl FnOnce(TokenStream, bool) -> TokenStre
         },
     };
     // Nothing to bind when the tuple goes up whole.
-    let bind = names
-        .iter()
-        .any(|n| n.to_string() != "_")
-        .then(|| quote! { let (#(#names,)*) = #fields; });
+    let bind = names.iter().any(Option::is_some).then(|| {
+        let names = names
+            .iter()
+            .map(|n| n.clone().unwrap_or_else(|| quote! { _ }));
+        quote! { let (#(#names,)*) = #fields; }
+    });
     quote! {{
         #bind
         #guarded

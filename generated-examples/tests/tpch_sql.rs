@@ -14,6 +14,8 @@
 //! with LIMIT in its window: SQLite's rows sorted and cut by the view's
 //! `order()`.
 
+mod lent;
+
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, text};
 use ivm_generated_examples::tpch_sql::{

@@ -160,6 +160,25 @@ macro_rules! rule_line {
     }};
 }
 
+/// Inserts the order `$o` into the rule query `$view`, its text columns
+/// through `$text!`.
+macro_rules! rule_order {
+    ($view:expr, $o:expr, $text:ident) => {{
+        let o: &ivm_generated_examples::tpch::data::Order = $o;
+        $view.insert_orders(
+            o.orderkey,
+            o.custkey,
+            o.orderstatus,
+            o.totalprice,
+            o.orderdate,
+            $text!(o.orderpriority),
+            $text!(o.clerk),
+            o.shippriority,
+            $text!(o.comment),
+        )
+    }};
+}
+
 /// TPC-H Q4 as a rule (`OrderPriority`), whose lines only an `exists`
 /// reads: fed lines lent and owned, every third deleted the other way,
 /// it counts per priority the orders of the quarter with a late line
@@ -172,38 +191,10 @@ fn a_rule_whose_semijoin_is_lent_its_lines_counts_as_the_rows_say() {
     let db = Database::generate(0.002, 9);
     let mut q = OrderPriority::new();
     for (i, o) in db.orders.iter().enumerate() {
-        let priority: &str = &o.orderpriority;
-        let args = (
-            o.orderkey,
-            o.custkey,
-            o.orderstatus,
-            o.totalprice,
-            o.orderdate,
-        );
         if i % 2 == 0 {
-            q.insert_orders(
-                args.0,
-                args.1,
-                args.2,
-                args.3,
-                args.4,
-                priority,
-                o.clerk.as_str(),
-                o.shippriority,
-                o.comment.as_str(),
-            );
+            rule_order!(q, o, lent);
         } else {
-            q.insert_orders(
-                args.0,
-                args.1,
-                args.2,
-                args.3,
-                args.4,
-                o.orderpriority.clone(),
-                o.clerk.clone(),
-                o.shippriority,
-                o.comment.clone(),
-            );
+            rule_order!(q, o, owned);
         }
     }
     for (i, l) in db.lineitems.iter().enumerate() {

@@ -453,3 +453,46 @@ fn tpch_queries_agree_with_sqlite_and_the_naive_evaluator() {
     }
     copies.check();
 }
+
+/// The generator itself: its calendar and the ranges the specification
+/// gives its values.
+mod generator {
+    use ivm_generated_examples::tpch::data::{
+        CURRENT_DATE, Database, END_DATE, SEGMENTS, date, day_number,
+    };
+
+    #[test]
+    fn dates_round_trip() {
+        for d in [19700101, 19920101, 19920229, 19950617, 19981231, 20000301] {
+            assert_eq!(date(day_number(d)), d);
+        }
+        assert_eq!(day_number(19700101), 0);
+        assert_eq!(date(day_number(19920228) + 1), 19920229);
+        assert_eq!(date(day_number(19921231) + 1), 19930101);
+    }
+
+    #[test]
+    fn values_follow_the_specification() {
+        let db = Database::generate(0.001, 1);
+        let keys: std::collections::HashSet<i64> = db.orders.iter().map(|o| o.orderkey).collect();
+        assert_eq!(keys.len(), db.orders.len());
+        assert!(db.orders.iter().all(|o| o.custkey % 3 != 0));
+        for l in &db.lineitems {
+            assert!(keys.contains(&l.orderkey));
+            assert!((1..=50).contains(&l.quantity) && (0..=10).contains(&l.discount));
+            assert!(l.shipdate < l.receiptdate && l.receiptdate <= END_DATE + 200);
+            assert_eq!(l.linestatus == 'O', l.shipdate > CURRENT_DATE);
+            assert_eq!(l.returnflag == 'N', l.receiptdate > CURRENT_DATE);
+        }
+        // Every segment, and both sides of each date cut the queries make.
+        for s in SEGMENTS {
+            assert!(db.customers.iter().any(|c| c.mktsegment == s));
+        }
+        assert!(db.lineitems.iter().any(|l| l.shipdate > 19980902));
+        assert!(
+            db.lineitems
+                .iter()
+                .any(|l| (19940101..19950101).contains(&l.shipdate))
+        );
+    }
+}

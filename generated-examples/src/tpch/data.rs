@@ -265,9 +265,9 @@ const WORDS: [&str; 24] = [
 const START_DATE: i32 = 19920101;
 /// 1995-06-17: lines received by then are returned or accepted, lines
 /// shipped after it are open.
-const CURRENT_DATE: i32 = 19950617;
-/// 1998-12-31.
-const END_DATE: i32 = 19981231;
+pub const CURRENT_DATE: i32 = 19950617;
+/// 1998-12-31: orders are placed until 151 days before it.
+pub const END_DATE: i32 = 19981231;
 
 impl Database {
     /// The tables at scale factor `scale` (1.0 is TPC-H's SF 1), drawn from
@@ -578,7 +578,14 @@ fn retail_price(partkey: i64) -> i64 {
 }
 
 /// The day number (days since 1970-01-01) of a `yyyymmdd` date.
-fn day_number(yyyymmdd: i32) -> i64 {
+///
+/// ```
+/// use ivm_generated_examples::tpch::data::{date, day_number};
+///
+/// assert_eq!(day_number(19700101), 0);
+/// assert_eq!(date(day_number(19920228) + 1), 19920229);
+/// ```
+pub fn day_number(yyyymmdd: i32) -> i64 {
     let (y, m, d) = (
         i64::from(yyyymmdd / 10_000),
         i64::from(yyyymmdd / 100 % 100),
@@ -593,8 +600,8 @@ fn day_number(yyyymmdd: i32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The `yyyymmdd` date of a day number.
-fn date(day: i64) -> i32 {
+/// The `yyyymmdd` date of a day number: the inverse of [`day_number`].
+pub fn date(day: i64) -> i32 {
     // Howard Hinnant's civil_from_days.
     let z = day + 719_468;
     let era = z.div_euclid(146_097);
@@ -606,46 +613,6 @@ fn date(day: i64) -> i32 {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y * 10_000 + m * 100 + d) as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_round_trip() {
-        for d in [19700101, 19920101, 19920229, 19950617, 19981231, 20000301] {
-            assert_eq!(date(day_number(d)), d);
-        }
-        assert_eq!(day_number(19700101), 0);
-        assert_eq!(date(day_number(19920228) + 1), 19920229);
-        assert_eq!(date(day_number(19921231) + 1), 19930101);
-    }
-
-    #[test]
-    fn values_follow_the_specification() {
-        let db = Database::generate(0.001, 1);
-        let keys: std::collections::HashSet<i64> = db.orders.iter().map(|o| o.orderkey).collect();
-        assert_eq!(keys.len(), db.orders.len());
-        assert!(db.orders.iter().all(|o| o.custkey % 3 != 0));
-        for l in &db.lineitems {
-            assert!(keys.contains(&l.orderkey));
-            assert!((1..=50).contains(&l.quantity) && (0..=10).contains(&l.discount));
-            assert!(l.shipdate < l.receiptdate && l.receiptdate <= END_DATE + 200);
-            assert_eq!(l.linestatus == 'O', l.shipdate > CURRENT_DATE);
-            assert_eq!(l.returnflag == 'N', l.receiptdate > CURRENT_DATE);
-        }
-        // Every segment, and both sides of each date cut the queries make.
-        for s in SEGMENTS {
-            assert!(db.customers.iter().any(|c| c.mktsegment == s));
-        }
-        assert!(db.lineitems.iter().any(|l| l.shipdate > 19980902));
-        assert!(
-            db.lineitems
-                .iter()
-                .any(|l| (19940101..19950101).contains(&l.shipdate))
-        );
-    }
 }
 
 /// The rows as text, in the units and formats of the TPC-H schema in SQL

@@ -955,10 +955,10 @@ fn ivmc() -> Option<PathBuf> {
         .join("target/debug")
         .join(format!("ivmc{}", std::env::consts::EXE_SUFFIX));
     let built = std::fs::metadata(&bin).and_then(|m| m.modified()).ok();
-    let sources = newest(&root.join("compiler"));
+    let sources = newest(&root.join("compiler")).max(newest(&root.join("cli")));
     if built.is_none() || built < sources {
         let status = Command::new(env!("CARGO"))
-            .args(["build", "-p", "ivm-compiler", "--bin", "ivmc"])
+            .args(["build", "-p", "ivmc"])
             .current_dir(&root)
             .status()
             .ok()?;

@@ -4,7 +4,8 @@
 //! Q19's OR of joins and Q21's `<>`-correlated EXISTS and NOT EXISTS
 //! (all 22), written
 //! in SQL (`queries/tpch_sql.sql`), loaded
-//! through `insert_text` with generated data at two scale factors, agree
+//! through `insert_text` with generated data at two scale factors (the
+//! larger in `.ci/run` only), agree
 //! with SQLite's answers over the same rows: after the load, after a part
 //! of every table is deleted through `delete_text` (rows the views count
 //! and rows their conditions drop), and after some rows are inserted
@@ -631,7 +632,10 @@ fn tpch_from_sql_agrees_with_sqlite_at_scale_0_001() {
     run(0.001, 11);
 }
 
+/// Twice the rows: in `.ci/run`, kept out of the README's command, where
+/// it alone took a tenth of the time the tests run.
 #[test]
+#[ignore = "CI: twice the scale; `.ci/run` runs it"]
 fn tpch_from_sql_agrees_with_sqlite_at_scale_0_002() {
     run(0.002, 12);
 }

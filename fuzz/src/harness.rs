@@ -10,8 +10,6 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ivm::Semiring;
-
 use crate::naive::Naive;
 use crate::payload::Payload;
 use crate::rng::{self, Rng};
@@ -21,7 +19,7 @@ use crate::stream::{self, Contribution, Episode, Op};
 /// [`codegen`](crate) writes for each query's struct. Tuples are `u64`
 /// values, mapped to the columns' types by [`Column`](crate::Column);
 /// relations are numbered in declaration order.
-pub trait Target: ivm::snapshot::Snapshot {
+pub trait Target: ivm::snapshot::Snapshot + 'static {
     /// The payload semiring.
     type K: Payload;
     /// `new()`.
@@ -58,6 +56,83 @@ pub trait Target: ivm::snapshot::Snapshot {
     fn factor(values: &[u64]) -> Self::K {
         let _ = values;
         <Self::K as ivm::Semiring>::one()
+    }
+}
+
+/// A [`Target`] behind a pointer: the calls a replay makes on the struct
+/// under test. The harness drives a `Box<dyn Driven<K>>`, so its replay,
+/// comparison and shrinking are compiled once per semiring, not once per
+/// query (a suite compiles about a hundred queries).
+trait Driven<K> {
+    fn update(&mut self, rel: usize, tuple: &[u64], delta: K);
+    fn insert(&mut self, rel: usize, tuple: &[u64]);
+    fn delete(&mut self, rel: usize, tuple: &[u64]) -> Result<(), ivm::Error>;
+    fn retract(&mut self, rel: usize, tuple: &[u64], delta: K) -> Result<(), ivm::Error>;
+    fn apply_batch(&mut self, batch: &[Contribution<K>]);
+    fn rows(&self) -> Vec<(Vec<u64>, K)>;
+    fn changed(&mut self) -> Vec<(Vec<u64>, K, K)>;
+    fn lookup(&self, key: &[u64]) -> K;
+    fn count(&self) -> usize;
+    fn empty(&self) -> bool;
+    fn invariants(&self) -> Result<(), String>;
+    /// The struct written to a snapshot and restored from it.
+    fn round_trip(&self) -> Box<dyn Driven<K>>;
+}
+
+impl<T: Target> Driven<T::K> for T {
+    fn update(&mut self, rel: usize, tuple: &[u64], delta: T::K) {
+        Target::update(self, rel, tuple, delta);
+    }
+    fn insert(&mut self, rel: usize, tuple: &[u64]) {
+        Target::insert(self, rel, tuple);
+    }
+    fn delete(&mut self, rel: usize, tuple: &[u64]) -> Result<(), ivm::Error> {
+        Target::delete(self, rel, tuple)
+    }
+    fn retract(&mut self, rel: usize, tuple: &[u64], delta: T::K) -> Result<(), ivm::Error> {
+        Target::retract(self, rel, tuple, delta)
+    }
+    fn apply_batch(&mut self, batch: &[Contribution<T::K>]) {
+        Target::apply_batch(self, batch);
+    }
+    fn rows(&self) -> Vec<(Vec<u64>, T::K)> {
+        Target::rows(self)
+    }
+    fn changed(&mut self) -> Vec<(Vec<u64>, T::K, T::K)> {
+        Target::changed(self)
+    }
+    fn lookup(&self, key: &[u64]) -> T::K {
+        Target::lookup(self, key)
+    }
+    fn count(&self) -> usize {
+        Target::count(self)
+    }
+    fn empty(&self) -> bool {
+        Target::empty(self)
+    }
+    fn invariants(&self) -> Result<(), String> {
+        Target::invariants(self)
+    }
+    fn round_trip(&self) -> Box<dyn Driven<T::K>> {
+        Box::new(round_trip(self))
+    }
+}
+
+/// How a replay builds the struct under test, and its factors: the
+/// functions of [`Target`] that take no struct.
+struct Build<K> {
+    fresh: fn() -> Box<dyn Driven<K>>,
+    load: fn(&[Contribution<K>]) -> Box<dyn Driven<K>>,
+    factor: fn(&[u64]) -> K,
+}
+
+impl<K: Payload> Build<K> {
+    fn of<T: Target<K = K>>() -> Build<K> {
+        Build {
+            fresh: || Box::new(T::fresh()),
+            load: |contributions| Box::new(T::load(contributions)),
+            factor: T::factor,
+        }
     }
 }
 
@@ -175,6 +250,11 @@ pub struct Outcome {
 /// Drives `T` (the struct of `case`) with random episodes until
 /// `cfg.steps` updates are made or a mismatch is found.
 pub fn run<T: Target>(case: &'static Case, cfg: &Config) -> Outcome {
+    run_built(case, cfg, &Build::<T::K>::of::<T>())
+}
+
+/// [`run`], for the struct `build` makes.
+fn run_built<K: Payload>(case: &'static Case, cfg: &Config, build: &Build<K>) -> Outcome {
     let mut outcome = Outcome {
         name: case.name,
         strategy: case.strategy,
@@ -189,9 +269,9 @@ pub fn run<T: Target>(case: &'static Case, cfg: &Config) -> Outcome {
     let mut seeds = Rng::new(rng::derive(cfg.seed, name_hash(case.name)));
     while outcome.updates < cfg.steps {
         let seed = seeds.next_u64();
-        let episode = stream::episode::<T::K>(case, &mut Rng::new(seed), cfg.max_episode);
+        let episode = stream::episode::<K>(case, &mut Rng::new(seed), cfg.max_episode);
         outcome.episodes += 1;
-        match replay::<T>(case, &episode) {
+        match replay(case, build, &episode) {
             Replay::Agreed => outcome.updates += episode.updates(),
             Replay::CutShort(step) => {
                 outcome.cut_short += 1;
@@ -199,10 +279,10 @@ pub fn run<T: Target>(case: &'static Case, cfg: &Config) -> Outcome {
             }
             Replay::Mismatch(failure) => {
                 let shortened = failure.step.map_or(0, |s| s + 1);
-                let (small, failure) = shrink::<T>(case, episode.clone(), failure);
+                let (small, failure) = shrink(case, build, episode.clone(), failure);
                 outcome.failure = Some(report(
                     case,
-                    T::factor,
+                    build.factor,
                     cfg,
                     seed,
                     episode.ops.len(),
@@ -244,9 +324,9 @@ struct Failure {
 /// test, the whole cost of a run.
 pub const NAIVE_BUDGET: u64 = 20_000;
 
-/// Replays `episode` on a fresh `T` and a fresh evaluator.
-fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
-    let mut naive = naive_of(case, T::factor);
+/// Replays `episode` on a fresh struct and a fresh evaluator.
+fn replay<K: Payload>(case: &Case, build: &Build<K>, episode: &Episode<K>) -> Replay {
+    let mut naive = naive_of(case, build.factor);
     let loaded = catch(AssertUnwindSafe(|| {
         for (rel, tuple, delta) in &episode.load {
             naive.update(*rel, tuple, delta.clone());
@@ -258,9 +338,9 @@ fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
     let start = None;
     let built = catch(AssertUnwindSafe(|| {
         if episode.load.is_empty() {
-            T::fresh()
+            (build.fresh)()
         } else {
-            T::load(&episode.load)
+            (build.load)(&episode.load)
         }
     }));
     let mut target = match built {
@@ -270,12 +350,12 @@ fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
     let Ok(Some(mut want)) = catch(AssertUnwindSafe(|| naive.result_within(NAIVE_BUDGET))) else {
         return Replay::CutShort(0);
     };
-    if let Err(message) = read_and_compare(case, &target, &want) {
+    if let Err(message) = read_and_compare(case, &*target, &want) {
         return mismatch(start, message);
     }
     // The result as of the last `changes()` (empty before the first, and
     // after a restore, which starts the tracking afresh).
-    let mut reported: BTreeMap<Vec<u64>, T::K> = BTreeMap::new();
+    let mut reported: BTreeMap<Vec<u64>, K> = BTreeMap::new();
     for (step, op) in episode.ops.iter().enumerate() {
         if matches!(op, Op::Changes) {
             let got = match catch(AssertUnwindSafe(|| target.changed())) {
@@ -317,7 +397,7 @@ fn replay<T: Target>(case: &Case, episode: &Episode<T::K>) -> Replay {
             return Replay::CutShort(step);
         };
         want = now;
-        if let Err(message) = read_and_compare(case, &target, &want) {
+        if let Err(message) = read_and_compare(case, &*target, &want) {
             return mismatch(Some(step), message);
         }
     }
@@ -386,14 +466,14 @@ fn apply_naive<K: Payload>(naive: &mut Naive<K>, op: &Op<K>) -> Returned {
 /// `Result`.
 type Answered = Option<Result<(), ivm::Error>>;
 
-fn apply_target<T: Target>(target: &mut T, op: &Op<T::K>) -> Answered {
+fn apply_target<K: Payload>(target: &mut Box<dyn Driven<K>>, op: &Op<K>) -> Answered {
     match op {
         Op::Update(rel, t, d) => target.update(*rel, t, d.clone()),
         Op::Insert(rel, t) => target.insert(*rel, t),
         Op::Delete(rel, t) => return Some(target.delete(*rel, t)),
         Op::Retract(rel, t, d) => return Some(target.retract(*rel, t, d.clone())),
         Op::Apply(batch) => target.apply_batch(batch),
-        Op::Restore => *target = round_trip(target),
+        Op::Restore => *target = target.round_trip(),
         Op::Changes => unreachable!("`replay` reads changes itself"),
     }
     None
@@ -487,10 +567,10 @@ fn outcomes_agree<K: Payload>(
 
 /// [`compare`], with a panic while reading the result reported as a
 /// mismatch.
-fn read_and_compare<T: Target>(
+fn read_and_compare<K: Payload>(
     case: &Case,
-    target: &T,
-    want: &BTreeMap<Vec<u64>, T::K>,
+    target: &dyn Driven<K>,
+    want: &BTreeMap<Vec<u64>, K>,
 ) -> Result<(), String> {
     catch(AssertUnwindSafe(|| compare(case, target, want)))
         .unwrap_or_else(|panic| Err(format!("reading the result panicked: {panic}")))
@@ -498,10 +578,10 @@ fn read_and_compare<T: Target>(
 
 /// Compares everything the generated API reads with the evaluator's
 /// result `want`.
-fn compare<T: Target>(
+fn compare<K: Payload>(
     case: &Case,
-    target: &T,
-    want: &BTreeMap<Vec<u64>, T::K>,
+    target: &dyn Driven<K>,
+    want: &BTreeMap<Vec<u64>, K>,
 ) -> Result<(), String> {
     let rows = target.rows();
     let mut got = BTreeMap::new();
@@ -563,16 +643,17 @@ fn compare<T: Target>(
 /// the load, load entries, chunks of calls and single calls, and splits
 /// batches into single updates, for as long as it still fails (with any
 /// mismatch, not necessarily the first one).
-fn shrink<T: Target>(
+fn shrink<K: Payload>(
     case: &Case,
-    mut episode: Episode<T::K>,
+    build: &Build<K>,
+    mut episode: Episode<K>,
     mut failure: Failure,
-) -> (Episode<T::K>, Failure) {
-    let fails = |e: &Episode<T::K>| match replay::<T>(case, e) {
+) -> (Episode<K>, Failure) {
+    let fails = |e: &Episode<K>| match replay(case, build, e) {
         Replay::Mismatch(f) => Some(f),
         _ => None,
     };
-    let cut = |e: &mut Episode<T::K>, f: &Failure| e.ops.truncate(f.step.map_or(0, |s| s + 1));
+    let cut = |e: &mut Episode<K>, f: &Failure| e.ops.truncate(f.step.map_or(0, |s| s + 1));
     cut(&mut episode, &failure);
     loop {
         let before = (episode.load.len(), episode.ops.len(), episode.updates());
@@ -618,7 +699,7 @@ fn shrink<T: Target>(
             let Some(Op::Apply(batch)) = episode.ops.get(at) else {
                 continue;
             };
-            let singles: Vec<Op<T::K>> = batch
+            let singles: Vec<Op<K>> = batch
                 .iter()
                 .map(|(r, t, d)| Op::Update(*r, t.clone(), d.clone()))
                 .collect();

@@ -76,7 +76,7 @@ trait Driven<K> {
     fn empty(&self) -> bool;
     fn invariants(&self) -> Result<(), String>;
     /// The struct written to a snapshot and restored from it.
-    fn round_trip(&self) -> Box<dyn Driven<K>>;
+    fn round_trip(&self) -> Boxed<K>;
 }
 
 impl<T: Target> Driven<T::K> for T {
@@ -113,16 +113,19 @@ impl<T: Target> Driven<T::K> for T {
     fn invariants(&self) -> Result<(), String> {
         Target::invariants(self)
     }
-    fn round_trip(&self) -> Box<dyn Driven<T::K>> {
+    fn round_trip(&self) -> Boxed<T::K> {
         Box::new(round_trip(self))
     }
 }
 
+/// The struct under test, boxed.
+type Boxed<K> = Box<dyn Driven<K>>;
+
 /// How a replay builds the struct under test, and its factors: the
 /// functions of [`Target`] that take no struct.
 struct Build<K> {
-    fresh: fn() -> Box<dyn Driven<K>>,
-    load: fn(&[Contribution<K>]) -> Box<dyn Driven<K>>,
+    fresh: fn() -> Boxed<K>,
+    load: fn(&[Contribution<K>]) -> Boxed<K>,
     factor: fn(&[u64]) -> K,
 }
 
@@ -466,7 +469,7 @@ fn apply_naive<K: Payload>(naive: &mut Naive<K>, op: &Op<K>) -> Returned {
 /// `Result`.
 type Answered = Option<Result<(), ivm::Error>>;
 
-fn apply_target<K: Payload>(target: &mut Box<dyn Driven<K>>, op: &Op<K>) -> Answered {
+fn apply_target<K: Payload>(target: &mut Boxed<K>, op: &Op<K>) -> Answered {
     match op {
         Op::Update(rel, t, d) => target.update(*rel, t, d.clone()),
         Op::Insert(rel, t) => target.insert(*rel, t),

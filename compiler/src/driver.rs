@@ -68,8 +68,9 @@ fn sql_literal(tokens: &TokenStream) -> Option<syn::LitStr> {
 /// (`docs/design.md#nested-sql`) each of those and the struct that keeps
 /// them with the rule.
 fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
+    let checked_before = view.checked_before_parts();
     if view.pieces.is_empty() {
-        let (mut out, deletes, program) = rule_program(&view.item)?;
+        let (mut out, deletes, program) = rule_program(&view.item, &[])?;
         let keeping = Keeping::of(&program.change_tracking());
         out.extend(emit::sql_wrapper(
             &view.wrapper,
@@ -81,13 +82,16 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     }
     let mut out = TokenStream::new();
     let mut rule_deletes = Vec::new();
-    for piece in &view.pieces {
-        let (code, deletes, _) = rule_program(&piece.item)?;
+    for (piece, checked_before) in view.pieces.iter().zip(&checked_before) {
+        let (code, deletes, _) = rule_program(&piece.item, checked_before)?;
         out.extend(code);
         out.extend(emit::sql_nested_view(&piece.wrapper, deletes));
         rule_deletes.push(deletes);
     }
-    let (code, deletes, program) = rule_program(&view.item)?;
+    let own = checked_before
+        .last()
+        .expect("the view's own rule is a part");
+    let (code, deletes, program) = rule_program(&view.item, own)?;
     out.extend(code);
     rule_deletes.push(deletes);
     // The composite reports the changes of the view's own rule.
@@ -103,13 +107,14 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     Ok(out)
 }
 
-/// Checks, plans and emits a view's rule: its code, whether it takes
-/// deletes, and its program; or its rejection.
-fn rule_program(item: &syntax::ast::QueryItem) -> Result<(TokenStream, bool, Program), syn::Error> {
-    let file = syntax::ast::File {
-        items: vec![item.clone()],
-    };
-    let query = syntax::check(&file)?.pop().expect("one view, one query");
+/// Checks, plans and emits a view's rule, given the relations whose
+/// deletes the struct that holds it checks first: its code, whether it
+/// takes deletes, and its program; or its rejection.
+fn rule_program(
+    item: &syntax::ast::QueryItem,
+    checked_before: &[String],
+) -> Result<(TokenStream, bool, Program), syn::Error> {
+    let query = pipeline::sql_rule(item, checked_before)?;
     let deletes = query.updates == UpdateModel::InsertDelete;
     let program = lower(&pipeline::report(query))?;
     Ok((emit::emit(&program), deletes, program))

@@ -9,7 +9,7 @@ use crate::ir::Program;
 use crate::plan::partition::{self, Partition};
 use crate::plan::verdict::{self, Setting, Verdict};
 use crate::plan::{self, Plan, Rejection};
-use crate::query::{Deletes, Query};
+use crate::query::{DeleteCheck, Deletes, Query};
 use crate::sql;
 use crate::sql::order::Keeping;
 use crate::syntax;
@@ -143,7 +143,8 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
         let mut reports = Vec::new();
         for view in views {
             let mut nested = Vec::new();
-            for piece in &view.pieces {
+            let checked_before = view.checked_before_parts();
+            for (piece, checked_before) in view.pieces.iter().zip(&checked_before) {
                 let read_by = view
                     .pieces
                     .iter()
@@ -161,10 +162,13 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
                     shape: piece.wrapper.shape,
                     read_by,
                     feeds: piece.feeds.clone(),
-                    report: sql_report(&piece.item, &piece.wrapper.sql)?,
+                    report: sql_report(&piece.item, checked_before, &piece.wrapper.sql)?,
                 });
             }
-            let report = sql_report(&view.item, &view.wrapper.sql)?;
+            let own = checked_before
+                .last()
+                .expect("the view's own rule is a part");
+            let report = sql_report(&view.item, own, &view.wrapper.sql)?;
             let keeping =
                 lower(&report).map_or(Keeping::Sorted, |p| Keeping::of(&p.change_tracking()));
             let order = view.wrapper.order.as_ref().map(|o| OrderReport {
@@ -188,12 +192,29 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
     Ok(queries.into_iter().map(report).collect())
 }
 
-/// The report of a SQL view's rule (one query), with its SQL.
-fn sql_report(item: &syntax::ast::QueryItem, sql: &str) -> syn::Result<Report> {
+/// Checks a SQL view's rule (one query item), given the relations whose
+/// deletes the struct that holds it checks first
+/// ([`View::checked_before_parts`](sql::View::checked_before_parts)).
+pub fn sql_rule(item: &syntax::ast::QueryItem, checked_before: &[String]) -> syn::Result<Query> {
     let file = syntax::ast::File {
         items: vec![item.clone()],
     };
-    let query = syntax::check(&file)?.pop().expect("one view, one query");
+    let mut query = syntax::check(&file)?.pop().expect("one view, one query");
+    for r in &mut query.relations {
+        if !r.is_derived() && checked_before.iter().any(|c| r.name == c) {
+            r.check = DeleteCheck::Holder;
+        }
+    }
+    Ok(query)
+}
+
+/// The report of a SQL view's rule (one query), with its SQL.
+fn sql_report(
+    item: &syntax::ast::QueryItem,
+    checked_before: &[String],
+    sql: &str,
+) -> syn::Result<Report> {
+    let query = sql_rule(item, checked_before)?;
     Ok(Report {
         sql: Some(sql.to_string()),
         ..report(query)

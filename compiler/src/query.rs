@@ -265,6 +265,23 @@ pub struct Relation {
     pub columns: Vec<Column>,
     /// Whether the query declares it or where it comes from.
     pub origin: Origin,
+    /// Who checks that a delete of one of its tuples names a tuple that is
+    /// there.
+    pub check: DeleteCheck,
+}
+
+/// Who checks that a delete of a declared relation's tuple names a tuple
+/// that is there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeleteCheck {
+    /// The query itself, as [`Query::deletes`] says.
+    Own,
+    /// The struct that holds the query as one of its parts, before the
+    /// query sees the delete: in a SQL view with nested views, a table that
+    /// an earlier part reads (and checks), or a nested view's rows, which
+    /// the struct computes (`docs/design.md#nested-sql`). The query trusts
+    /// such deletes as under `deletes = 'trusted'`.
+    Holder,
 }
 
 /// Where a relation of a query comes from.

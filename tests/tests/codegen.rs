@@ -31,3 +31,31 @@ fn maintenance_ir() {
         insta::assert_snapshot!(format!("{name}_ir"), text.join("\n"));
     }
 }
+
+/// A SQL view that reads a nested view: the composite that holds its
+/// parts, and each part's rule. The nested view's `lineitem` checks the
+/// deletes; the view's own rule is given them checked.
+const NESTED_SQL: &str = "
+CREATE TABLE orders (o_orderkey BIGINT NOT NULL, o_totalprice DECIMAL(15, 2) NOT NULL);
+CREATE TABLE lineitem (l_orderkey BIGINT NOT NULL, l_quantity DECIMAL(15, 2) NOT NULL);
+CREATE VIEW large_orders WITH (intractable = 'allow') AS
+SELECT o_orderkey, o_totalprice, SUM(l_quantity) AS quantity
+FROM orders, lineitem
+WHERE o_orderkey IN (
+        SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING SUM(l_quantity) > 300
+    )
+    AND o_orderkey = l_orderkey
+GROUP BY o_orderkey, o_totalprice;
+";
+
+#[test]
+fn generated_code_of_a_nested_sql_view() {
+    let code = driver::compile_sql_str(NESTED_SQL).expect("the view compiles");
+    insta::assert_snapshot!("nested_sql_rs", code);
+    let text: Vec<String> = driver::ir_str(NESTED_SQL)
+        .expect("the view parses")
+        .into_iter()
+        .map(|p| p.expect("the view lowers").to_string())
+        .collect();
+    insta::assert_snapshot!("nested_sql_ir", text.join("\n"));
+}

@@ -710,9 +710,32 @@ impl<'a> UpdateApi<'a> {
             tuple_doc(&p.relations[*rel_id])
         );
         let shortcuts = self.shortcuts();
-        let kept_doc = quote! {
-            /// The relation's tuples are not kept (deletes are trusted):
-            /// `delta` goes straight to the views above its atoms.
+        let (kept_doc, trust_doc) = if p.relations[*rel_id].checked_by_holder() {
+            (
+                quote! {
+                    /// The relation's tuples are not kept (the struct that
+                    /// holds this rule checks its deletes): `delta` goes
+                    /// straight to the views above its atoms.
+                },
+                quote! {
+                    /// The struct that holds this rule checks the delete
+                    /// before it passes it on (an earlier part reads the same
+                    /// rows, or they are a nested view's), so it is not
+                    /// checked again here.
+                },
+            )
+        } else {
+            (
+                quote! {
+                    /// The relation's tuples are not kept (deletes are trusted):
+                    /// `delta` goes straight to the views above its atoms.
+                },
+                quote! {
+                    /// Deletes are trusted (`deletes = 'trusted'`): the caller
+                    /// retracts only what it added, and this is not checked. A
+                    /// retraction of anything else leaves the result wrong.
+                },
+            )
         };
         let add = self.unkept_update(&kept_doc, &TokenStream::new());
         quote! {
@@ -720,9 +743,7 @@ impl<'a> UpdateApi<'a> {
 
             #[doc = #retract_doc]
             ///
-            /// Deletes are trusted (`deletes = 'trusted'`): the caller
-            /// retracts only what it added, and this is not checked. A
-            /// retraction of anything else leaves the result wrong.
+            #trust_doc
             ///
             /// # Errors
             ///

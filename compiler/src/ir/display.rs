@@ -155,6 +155,9 @@ impl Program {
             Kept::FingerprintedPayloads => {
                 "  (kept as fingerprints: a delete's check and the views' old and new payloads read it)"
             }
+            Kept::Trusted if r.checked_by_holder() => {
+                "  (not kept: the struct holding this query checks its deletes, and nothing reads its tuples back)"
+            }
             Kept::Trusted => "  (not kept: deletes are trusted, and nothing reads its tuples back)",
             Kept::Revisitable => "  (kept while a message at its keys can grow and revisit it)",
             Kept::None => "  (not kept: nothing reads its tuples back)",
@@ -428,8 +431,13 @@ impl Program {
             )?,
             Kept::Trusted => writeln!(
                 f,
-                "  {} is not kept (deletes trusted): the views above change by δ (an insert: old = 0, new = δ; a delete: old = δ, new = 0)",
-                self.maps[r.base].name
+                "  {} is not kept ({}): the views above change by δ (an insert: old = 0, new = δ; a delete: old = δ, new = 0)",
+                self.maps[r.base].name,
+                if r.checked_by_holder() {
+                    "deletes checked by the holder"
+                } else {
+                    "deletes trusted"
+                }
             )?,
             Kept::Revisitable => writeln!(
                 f,

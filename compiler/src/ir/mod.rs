@@ -19,7 +19,7 @@ use std::marker::PhantomData;
 use proc_macro2::Ident;
 use syn::{Type, Visibility};
 
-use crate::query::{Deletes, UpdateModel};
+use crate::query::{DeleteCheck, Deletes, UpdateModel};
 
 /// Index of a variable in [`Program::vars`].
 pub type VarId = usize;
@@ -618,6 +618,8 @@ pub enum RelationKind {
     Declared {
         /// Where a sharded run sends its updates.
         route: Route,
+        /// Who checks its deletes.
+        check: DeleteCheck,
     },
     /// An atom's derived relation (`syntax/local.rs`): how the tuples of
     /// the relation written in the atom enter it. It has no update API;
@@ -659,9 +661,21 @@ impl RelationIr {
     /// Where a sharded run sends the updates of a declared relation.
     pub fn route(&self) -> Option<Route> {
         match self.kind {
-            RelationKind::Declared { route } => Some(route),
+            RelationKind::Declared { route, .. } => Some(route),
             _ => None,
         }
+    }
+
+    /// Whether the struct that holds this query as a part checks its
+    /// deletes before they reach it ([`DeleteCheck::Holder`]).
+    pub fn checked_by_holder(&self) -> bool {
+        matches!(
+            self.kind,
+            RelationKind::Declared {
+                check: DeleteCheck::Holder,
+                ..
+            }
+        )
     }
 
     /// Whether it is fed by other relations' updates (a derived relation
@@ -995,7 +1009,8 @@ pub enum MessageParent {
 pub enum Kept {
     /// Every tuple with a non-zero payload.
     Every,
-    /// Under trusted deletes (`#[deletes(trusted)]`), a declared relation
+    /// Under trusted deletes (`#[deletes(trusted)]`), or deletes the
+    /// holder checks ([`DeleteCheck::Holder`]), a declared relation
     /// nothing reads back: no tuple. An update's payload goes straight to
     /// the views above its atoms, and a delete takes it back from them,
     /// trusted to name a tuple that is there.

@@ -151,7 +151,7 @@ pub fn assign(p: &mut Program, partition: &Partition) {
         return;
     };
     for &(r, route) in routes {
-        if let RelationKind::Declared { route: to } = &mut p.relations[r].kind {
+        if let RelationKind::Declared { route: to, .. } = &mut p.relations[r].kind {
             *to = match route {
                 Route::Hash { column } => ir::Route::Hash { column },
                 Route::Replicate => ir::Route::Every,

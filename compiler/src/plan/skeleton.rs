@@ -76,6 +76,7 @@ pub fn skeleton(query: &Query, verdict: &Verdict) -> Draft {
                 // (`plan::partition::assign`).
                 Origin::Declared => RelationKind::Declared {
                     route: crate::ir::Route::First,
+                    check: r.check,
                 },
                 Origin::Semijoin(s) => RelationKind::Indicator(s),
                 Origin::Local(atom) => {

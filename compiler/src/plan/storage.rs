@@ -57,7 +57,8 @@ pub fn keep_only_what_is_read(p: &mut Program, two_valued: bool) {
 }
 
 /// With deletes: a declared relation that nothing reads back keeps only
-/// its tuples' fingerprints, or, under trusted deletes, nothing; one whose
+/// its tuples' fingerprints, or, under trusted deletes or when the struct
+/// that holds the query checks them, nothing; one whose
 /// views read only its tuples' payloads keeps fingerprints either way. The test is the one under inserts only,
 /// which asks more than this needs (that the views above change by the
 /// update alone), since the fingerprints keep every payload; a derived
@@ -83,7 +84,7 @@ fn fingerprint_what_is_not_read(p: &mut Program) {
             }
             continue;
         }
-        if p.deletes == Deletes::Trusted {
+        if p.deletes == Deletes::Trusted || p.relations[r].checked_by_holder() {
             p.get_mut(base).kept = Kept::Trusted;
             continue;
         }

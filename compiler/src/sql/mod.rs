@@ -166,6 +166,34 @@ impl View {
     pub fn table_name(&self) -> &str {
         self.feeds.as_deref().unwrap_or(&self.wrapper.sql_name)
     }
+
+    /// For each part of this view (its pieces, then its own rule: the
+    /// order in which its composite hands a row to them), the relations,
+    /// by the names its rule declares them with, whose deletes the
+    /// composite has checked before the part sees them: a table an
+    /// earlier part reads, whose check refuses a delete before any later
+    /// part is given it, and a piece's rows, which the composite computes.
+    /// Every part keeps each table's whole rows (or their fingerprints), so
+    /// one check is as strict as many.
+    pub fn checked_before_parts(&self) -> Vec<Vec<String>> {
+        let pieces: Vec<&str> = self.pieces.iter().map(View::table_name).collect();
+        let mut read: Vec<&str> = Vec::new();
+        let mut parts = Vec::new();
+        for part in self.pieces.iter().chain(std::iter::once(self)) {
+            let tables = &part.wrapper.tables;
+            parts.push(
+                tables
+                    .iter()
+                    .filter(|t| {
+                        pieces.contains(&t.name.as_str()) || read.contains(&t.name.as_str())
+                    })
+                    .map(|t| lower::camel(&t.name))
+                    .collect(),
+            );
+            read.extend(tables.iter().map(|t| t.name.as_str()));
+        }
+        parts
+    }
 }
 
 /// Whether `text` reads as SQL rather than the rule language: its first

@@ -14,8 +14,8 @@ use syn::{Ident, Lit, Type};
 use super::ast::{self, ArgSyntax, Attribute, ExprSyntax, idents};
 use super::errors::{Errors, unknown_relation};
 use crate::query::{
-    Arg, Atom, Column, Deletes, ExprFactor, Let, LetKind, LocalStep, Origin, Query, Relation,
-    SemiringSpec, Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
+    Arg, Atom, Column, DeleteCheck, Deletes, ExprFactor, Let, LetKind, LocalStep, Origin, Query,
+    Relation, SemiringSpec, Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
 };
 use crate::semiring::{self, SemiringClass};
 
@@ -310,6 +310,7 @@ fn check_relations(
             docs: decl.docs.clone(),
             columns,
             origin: Origin::Declared,
+            check: DeleteCheck::Own,
         });
     }
     (relations, relation_index)

@@ -13,7 +13,7 @@
 
 use syn::Ident;
 
-use crate::query::{Arg, Column, ExprFactor, LocalStep, Origin, Query, Relation};
+use crate::query::{Arg, Column, DeleteCheck, ExprFactor, LocalStep, Origin, Query, Relation};
 
 /// Places each factor on its atom (the first that holds all its variables,
 /// found by the checker; a factor with none is a theta factor of the
@@ -103,6 +103,7 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
                 })
                 .collect(),
             origin: Origin::Local(i),
+            check: DeleteCheck::Own,
         };
         query.relations.push(relation);
         query.atoms[i].relation = query.relations.len() - 1;

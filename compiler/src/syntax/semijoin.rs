@@ -26,7 +26,7 @@ use super::ast::idents;
 use super::ast::{self, ArgSyntax, Attribute, ExistsSyntax, QueryItem, Rule};
 use super::errors::{Errors, unknown_relation};
 use crate::query::{
-    Arg, Atom, Column, Origin, Polarity, Query, Relation, Semijoin, VarId, type_string,
+    Arg, Atom, Column, DeleteCheck, Origin, Polarity, Query, Relation, Semijoin, VarId, type_string,
 };
 
 /// What the rule's check knows when it reaches its semijoins.
@@ -83,6 +83,7 @@ impl Checked {
             docs: vec![format!(" The values where `{}` holds", semijoin.text())],
             columns: self.columns,
             origin: Origin::Semijoin(index),
+            check: DeleteCheck::Own,
         };
         (relation, self.vars, semijoin)
     }

@@ -155,13 +155,15 @@ impl Nest<'_> {
             }
         }
         // The joined table keeps the columns the view reads, and those
-        // the pieces' joins and filters compare (a join column the pieces
+        // the pieces' joins compare across items (a join column the pieces
         // did not keep would be summed out of their bags, which then are
         // not q-hierarchical): not the rest, since each joined row is kept
-        // again in the view's table.
+        // again in the view's table. A condition over one item's columns
+        // (TPC-H Q13's `o_comment NOT LIKE ..`) is applied where the
+        // pieces' atoms read that item, so its columns are not kept.
         let mut compared: Vec<Expr> = rest.clone();
-        compared.push(join.on.clone());
-        compared.extend(filters.iter().filter(|f| !has_subquery(f)).cloned());
+        let mut conditions = vec![join.on.clone()];
+        conditions.extend(filters.iter().filter(|f| !has_subquery(f)).cloned());
         // The preserved side's own joins, outer ones included (each is
         // rewritten in turn where its piece is lowered).
         for from in &join.preserved {
@@ -171,9 +173,19 @@ impl Nest<'_> {
                 | JoinOperator::Left(JoinConstraint::On(e))
                 | JoinOperator::LeftOuter(JoinConstraint::On(e)) = &j.join_operator
                 {
-                    compared.push(e.clone());
+                    conditions.push(e.clone());
                 }
             }
+        }
+        let items = [&preserved_scope.items[..], &nullable_scope.items[..]].concat();
+        for condition in conditions {
+            let mut conjuncts = Vec::new();
+            split_and(condition, &mut conjuncts);
+            compared.extend(
+                conjuncts
+                    .into_iter()
+                    .filter(|c| !within_one_item(c, &items)),
+            );
         }
         let used = used_columns(select, &compared);
         let kept = |(a, c): &(String, String)| used.reads(a, c);
@@ -619,6 +631,29 @@ fn used_columns(select: &Select, rest: &[Expr]) -> Used {
         );
     }
     used
+}
+
+/// Whether every column `e` reads is of one FROM item of `items` (each
+/// alias with its columns): a condition applied where an atom reads that
+/// item. Not so for a condition with no column, or one whose column no
+/// item or several could own (a correlated reference, an ambiguous name).
+fn within_one_item(e: &Expr, items: &[(String, Vec<String>)]) -> bool {
+    let item_of = |r: &[SqlIdent]| -> Option<&str> {
+        let mut owners = items.iter().filter(|(alias, columns)| match r {
+            [c] => columns.contains(&c.value.to_lowercase()),
+            [t, c] => *alias == t.value.to_lowercase() && columns.contains(&c.value.to_lowercase()),
+            _ => false,
+        });
+        match (owners.next(), owners.next()) {
+            (Some((alias, _)), None) => Some(alias.as_str()),
+            _ => None,
+        }
+    };
+    let refs = column_refs(e);
+    let Some(first) = refs.first().and_then(|r| item_of(r)) else {
+        return false;
+    };
+    !has_subquery(e) && refs.iter().all(|r| item_of(r) == Some(first))
 }
 
 /// The joined table's column of item `alias`'s `column`.

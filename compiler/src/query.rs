@@ -268,6 +268,9 @@ pub struct Relation {
     /// Who checks that a delete of one of its tuples names a tuple that is
     /// there.
     pub check: DeleteCheck,
+    /// Its keys: sets of columns (by index) no two of its tuples share, as
+    /// declared (SQL's `PRIMARY KEY` and `UNIQUE`); not enforced.
+    pub keys: Vec<Vec<usize>>,
 }
 
 /// Who checks that a delete of a declared relation's tuple names a tuple
@@ -441,6 +444,42 @@ impl Query {
     /// Whether a variable is free (in the head).
     pub fn is_free(&self, var: VarId) -> bool {
         self.head.contains(&var)
+    }
+
+    /// The declared keys of atom `atom`'s relation (for a derived relation,
+    /// of the table its local step reads) as sets of the atom's
+    /// variables: a key whose columns are variables or constants, the
+    /// variables among them. A key with a column summed out (`_`) is no
+    /// key of the atom: several of its tuples can share the rest.
+    pub fn atom_keys(&self, atom: usize) -> Vec<Vec<VarId>> {
+        let a = &self.atoms[atom];
+        let (relation, args): (RelId, Vec<Option<Option<VarId>>>) = match &a.local {
+            // Per column: `Some(Some(v))` a variable, `Some(None)` a
+            // constant, `None` summed out.
+            Some(local) => (
+                local.source,
+                local
+                    .args
+                    .iter()
+                    .map(|arg| match arg {
+                        Arg::Var(v) | Arg::Some(v) => Some(Some(*v)),
+                        Arg::Const(_) => Some(None),
+                        Arg::Wildcard => None,
+                    })
+                    .collect(),
+            ),
+            None => (a.relation, a.vars.iter().map(|&v| Some(Some(v))).collect()),
+        };
+        self.relations[relation]
+            .keys
+            .iter()
+            .filter_map(|key| {
+                key.iter()
+                    .map(|&c| args.get(c).copied().flatten())
+                    .collect::<Option<Vec<Option<VarId>>>>()
+                    .map(|vars| vars.into_iter().flatten().collect())
+            })
+            .collect()
     }
 
     /// The atom as written, e.g. `S(x, y)`, `exists(T(y, _))`; for a SQL

@@ -3,16 +3,21 @@
 -- parameters of its validation run, ORDER BY and LIMIT included
 -- (docs/design.md#order-by-and-limit): `iter()` and `text_rows()` list
 -- the rows in order, and a LIMIT keeps its window as rows come and go.
+-- The primary keys are the specification's: not enforced, they give
+-- `ivmc explain` the bounds that hold when the data obey them
+-- (docs/design.md#keys).
 
 CREATE TABLE customer (
     c_custkey BIGINT NOT NULL, c_name VARCHAR(25), c_address VARCHAR(40),
     c_nationkey INT, c_phone CHAR(15), c_acctbal DECIMAL(15, 2),
-    c_mktsegment CHAR(10), c_comment VARCHAR(117)
+    c_mktsegment CHAR(10), c_comment VARCHAR(117),
+    PRIMARY KEY (c_custkey)
 );
 CREATE TABLE orders (
     o_orderkey BIGINT NOT NULL, o_custkey BIGINT, o_orderstatus CHAR(1),
     o_totalprice DECIMAL(15, 2), o_orderdate DATE, o_orderpriority CHAR(15),
-    o_clerk CHAR(15), o_shippriority INT, o_comment VARCHAR(79)
+    o_clerk CHAR(15), o_shippriority INT, o_comment VARCHAR(79),
+    PRIMARY KEY (o_orderkey)
 );
 CREATE TABLE lineitem (
     l_orderkey BIGINT NOT NULL, l_partkey BIGINT, l_suppkey BIGINT, l_linenumber INT,
@@ -20,25 +25,33 @@ CREATE TABLE lineitem (
     l_discount DECIMAL(15, 2), l_tax DECIMAL(15, 2),
     l_returnflag CHAR(1), l_linestatus CHAR(1),
     l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE,
-    l_shipinstruct CHAR(25), l_shipmode CHAR(10), l_comment VARCHAR(44)
+    l_shipinstruct CHAR(25), l_shipmode CHAR(10), l_comment VARCHAR(44),
+    PRIMARY KEY (l_orderkey, l_linenumber)
 );
 
 CREATE TABLE part (
     p_partkey BIGINT NOT NULL, p_name VARCHAR(55), p_mfgr CHAR(25), p_brand CHAR(10),
     p_type VARCHAR(25), p_size INT, p_container CHAR(10), p_retailprice DECIMAL(15, 2),
-    p_comment VARCHAR(23)
+    p_comment VARCHAR(23),
+    PRIMARY KEY (p_partkey)
 );
 CREATE TABLE supplier (
     s_suppkey BIGINT NOT NULL, s_name CHAR(25), s_address VARCHAR(40), s_nationkey INT,
-    s_phone CHAR(15), s_acctbal DECIMAL(15, 2), s_comment VARCHAR(101)
+    s_phone CHAR(15), s_acctbal DECIMAL(15, 2), s_comment VARCHAR(101),
+    PRIMARY KEY (s_suppkey)
 );
 CREATE TABLE nation (
-    n_nationkey INT NOT NULL, n_name CHAR(25), n_regionkey INT, n_comment VARCHAR(152)
+    n_nationkey INT NOT NULL, n_name CHAR(25), n_regionkey INT, n_comment VARCHAR(152),
+    PRIMARY KEY (n_nationkey)
 );
-CREATE TABLE region (r_regionkey INT NOT NULL, r_name CHAR(25), r_comment VARCHAR(152));
+CREATE TABLE region (
+    r_regionkey INT NOT NULL, r_name CHAR(25), r_comment VARCHAR(152),
+    PRIMARY KEY (r_regionkey)
+);
 CREATE TABLE partsupp (
     ps_partkey BIGINT NOT NULL, ps_suppkey BIGINT NOT NULL, ps_availqty INT,
-    ps_supplycost DECIMAL(15, 2), ps_comment VARCHAR(199)
+    ps_supplycost DECIMAL(15, 2), ps_comment VARCHAR(199),
+    PRIMARY KEY (ps_partkey, ps_suppkey)
 );
 
 -- Q1, the pricing summary report.

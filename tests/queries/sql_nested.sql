@@ -6,10 +6,10 @@
 -- for time: `cargo test -p ivm-tests --features nested-suite --test
 -- sql_nested` (.ci/run runs it).
 
-CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
+CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT, PRIMARY KEY (a));
 CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
 CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
-CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
+CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT, UNIQUE (k, w));
 CREATE TABLE n (a INT NULL, v BIGINT NULL, e VARCHAR(4) NULL, m DECIMAL(8, 2) NULL);
 
 -- Nested SQL (docs/design.md#nested-sql): each nested query is a view of

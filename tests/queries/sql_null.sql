@@ -3,10 +3,10 @@
 -- checked against SQLite by tests/sql_null.rs as tests/sql.rs checks the
 -- main suite.
 
-CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
+CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT, PRIMARY KEY (a));
 CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
 CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
-CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
+CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT, UNIQUE (k, w));
 CREATE TABLE n (a INT NULL, v BIGINT NULL, e VARCHAR(4) NULL, m DECIMAL(8, 2) NULL);
 
 CREATE VIEW null_bag AS SELECT a, v, e FROM n;

@@ -3,10 +3,10 @@
 -- outer join, union) and column type, checked against SQLite in order by
 -- tests/sql_order.rs, whose windows move as rows come and go.
 
-CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT);
+CREATE TABLE r (a INT NOT NULL, b INT, c BIGINT, PRIMARY KEY (a));
 CREATE TABLE s (b INT, d DECIMAL(8, 2), e VARCHAR(4), f DATE);
 CREATE TABLE t (a INT, g DOUBLE, h BOOLEAN);
-CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT);
+CREATE TABLE u (k VARCHAR(4), w SMALLINT, x INT, y BIGINT, UNIQUE (k, w));
 CREATE TABLE n (a INT NULL, v BIGINT NULL, e VARCHAR(4) NULL, m DECIMAL(8, 2) NULL);
 
 -- ORDER BY alone: sorted at reading.

@@ -359,3 +359,9 @@ sql_error!(
     "CREATE VIEW v AS SELECT * FROM orders o JOIN orders p ON p.id = o.id\n  FULL OUTER JOIN customers c ON o.cust = c.cust;",
     "`*` over an outer join of several items on one side"
 );
+
+sql_error!(
+    key_of_an_unknown_column,
+    "CREATE TABLE lines (id INT, line INT, PRIMARY KEY (id, lin));\nCREATE VIEW v AS SELECT id, COUNT(*) FROM lines GROUP BY id;",
+    "table `lines` has no column `lin` for its key"
+);

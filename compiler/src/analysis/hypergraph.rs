@@ -53,6 +53,10 @@ pub struct Hypergraph {
     /// (or `bool`, `char`), `{ x < y }` (also `<=`, `>`, `>=`): (edge, the
     /// smaller side, the larger side, strict).
     pub inequalities: Vec<(usize, usize, usize, bool)>,
+    /// Per edge, the declared keys of its atom as variable masks: where a
+    /// key's variables are bound, at most one tuple of the atom matches
+    /// (`analysis::keys`). Empty for a condition and for an atom without.
+    pub keys: Vec<Vec<Mask>>,
 }
 
 impl Hypergraph {
@@ -73,6 +77,7 @@ impl Hypergraph {
             var_names.len() <= 64 && atoms.len() <= 64,
             "at most 64 variables and atoms"
         );
+        let atoms_len = atoms.len();
         let (atom_labels, atoms) = atoms
             .into_iter()
             .map(|(label, vars)| (label, vars.iter().fold(0, |m, &v| m | bit(v))))
@@ -84,6 +89,7 @@ impl Hypergraph {
             free: free.iter().fold(0, |m, &v| m | bit(v)),
             conditions: 0,
             inequalities: Vec::new(),
+            keys: vec![Vec::new(); atoms_len],
         }
     }
 
@@ -105,6 +111,13 @@ impl Hypergraph {
             &query.head,
         );
         hg.conditions = (atoms..hg.atoms.len()).fold(0, |m, e| m | bit(e));
+        for (i, keys) in hg.keys.iter_mut().enumerate().take(atoms) {
+            *keys = query
+                .atom_keys(i)
+                .iter()
+                .map(|key| key.iter().fold(0, |m, &v| m | bit(v)))
+                .collect();
+        }
         const ORDERED: &[&str] = &[
             "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "bool", "char",
         ];

@@ -10,6 +10,7 @@ pub mod acyclicity;
 pub mod decomposition;
 pub mod hierarchy;
 pub mod hypergraph;
+pub mod keys;
 pub mod shape;
 pub mod variable_order;
 pub mod width;

@@ -11,7 +11,8 @@ use crate::plan::verdict::Verdict;
 /// `q_hierarchical`, `p_hierarchical`, `strong_connex`), `fhtw` and
 /// `verdict` (`tractable`, `strategy`, `update_time`, `delay`, `witness`)
 /// are stable; the others may grow (`verdict.changes` says what a call of
-/// the generated `changes()` costs). `local_steps` lists each atom's local
+/// the generated `changes()` costs, `verdict.update_time_under_keys` the
+/// first-order deltas' bound when the declared keys hold). `local_steps` lists each atom's local
 /// step (`atom`, `matches`, `factors`, `reads`), `theta` each theta factor
 /// (`factor`, and `reads`: each variable with the atoms that hold it),
 /// `semijoins` each semijoin (`factor`, `negated`, `reads`, `fanning_out`
@@ -26,6 +27,9 @@ pub fn to_json(r: &Report) -> Value {
     }
     if r.verdict.accepted().is_some() {
         verdict["sharding"] = partition_json(r);
+    }
+    if let Some(k) = super::under_keys(r) {
+        verdict["update_time_under_keys"] = json!(crate::plan::verdict::power(f64::from(k)));
     }
     if let Verdict::Rejected(v) = &r.verdict {
         verdict["hint"] = json!(v.hint);

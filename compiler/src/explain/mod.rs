@@ -12,6 +12,24 @@ pub use text::to_text;
 use crate::pipeline::{self, Report};
 use crate::query::Query;
 
+/// For a query kept by first-order deltas, the exponent `k` of their
+/// `O(N^k)` bound under its declared keys (`analysis::keys`), where it
+/// has keys and `k` is below the bound without them.
+pub fn under_keys(r: &Report) -> Option<u32> {
+    let hg = &r.analysis.hypergraph;
+    let first_order = r
+        .verdict
+        .accepted()
+        .is_some_and(|v| v.strategy == crate::query::Strategy::FirstOrder);
+    if !first_order || !crate::analysis::keys::any(hg) {
+        return None;
+    }
+    let k = crate::analysis::hypergraph::members(hg.relations())
+        .map(|i| crate::analysis::keys::first_order_delta(hg, i))
+        .max()?;
+    (f64::from(k) < crate::analysis::width::first_order_exponent(hg).to_f64()).then_some(k)
+}
+
 /// What `changes()` costs for the query's generated code (`None` when it
 /// is rejected): from the IR it lowers to.
 pub fn changes(r: &Report) -> Option<&'static str> {

@@ -6,7 +6,9 @@ use super::Report;
 use super::tree::{self, Node};
 use crate::analysis::decomposition::Subquery;
 use crate::analysis::hypergraph::{Mask, members};
-use crate::analysis::{Analysis, Hypergraph, InequalityJoin, JoinTree, Triangle, VariableOrder};
+use crate::analysis::{
+    Analysis, Hypergraph, InequalityJoin, JoinTree, Triangle, VariableOrder, keys,
+};
 use crate::plan::verdict::{Accepted, Choice, Rejected, Verdict};
 use crate::plan::{Plan, verdict};
 use crate::query::{Strategy, UpdateModel};
@@ -239,6 +241,18 @@ fn accepted_section(out: &mut String, r: &Report, v: &Accepted) {
     };
     let _ = writeln!(out, "verdict: maintained with {name}{how}");
     let _ = writeln!(out, "  update time  {} amortized", v.bounds.update);
+    if let Some(k) = super::under_keys(r) {
+        let _ = writeln!(
+            out,
+            "  under keys   {} when the declared keys hold (PRIMARY KEY, UNIQUE; not enforced): in the order each delta joins the other atoms, the rows of {} of them, with what the keys then determine, fix each row of the join (docs/design.md#keys)",
+            verdict::power(f64::from(k)),
+            match k {
+                0 => "none".to_owned(),
+                1 => "one".to_owned(),
+                k => format!("{k}"),
+            }
+        );
+    }
     let _ = writeln!(out, "  delay        {}", v.bounds.delay);
     if let Some(changes) = super::changes(r) {
         let _ = writeln!(out, "  changes()    {changes}");
@@ -562,7 +576,7 @@ fn ivm_eps_text(out: &mut String, names: &TriangleNames<'_>, eps: f64, cycle: bo
 }
 
 /// First-order deltas: per atom, the join with the rest and its AGM
-/// bound.
+/// bound, and where keys are declared, the bound under them.
 fn first_order_text(out: &mut String, hg: &Hypergraph) {
     out.push_str("plan: first-order deltas (one per atom; cost is the AGM bound of the rest)\n");
     // Theta conditions hold no relation: no update starts there,
@@ -579,9 +593,14 @@ fn first_order_text(out: &mut String, hg: &Hypergraph) {
             &members(others).map(|j| hg.atoms[j]).collect::<Vec<_>>(),
             rest,
         );
+        let keyed = keys::any(hg)
+            .then(|| keys::first_order_delta(hg, i))
+            .filter(|&k| f64::from(k) < cost.to_f64())
+            .map(|k| format!("; {} under the keys", verdict::power(f64::from(k))))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "  δ{}: join with {}{theta} — {}",
+            "  δ{}: join with {}{theta} — {}{keyed}",
             hg.atom_labels[i],
             if others == 0 {
                 "nothing".to_owned()

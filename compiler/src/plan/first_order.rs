@@ -22,6 +22,7 @@ use syn::Ident;
 
 use super::Verdict;
 use super::skeleton::skeleton;
+use crate::analysis::{Hypergraph, keys};
 use crate::ir::{
     Access, DeltaJoin, Loop, PathBody, Program, Reading, RelId, ResultMap, Trigger, push_map,
 };
@@ -42,24 +43,19 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
     };
 
     let n = p.atoms.len();
+    let hg = Hypergraph::of(query);
     let relation_of: Vec<RelId> = p.atoms.iter().map(|a| a.relation).collect();
     p.triggers = Trigger::per_relation(p.relations.len(), &relation_of, |atom, earlier, _| {
         let mut bound: Vec<usize> = p.atoms[atom].vars.clone();
         let mut rest: Vec<usize> = (0..n).filter(|&j| j != atom).collect();
         let mut loops = Vec::new();
         while !rest.is_empty() {
-            // Next: the atom with the most variables bound already
-            // (a lookup beats an index, an index beats a scan).
-            let (pos, &j) = rest
-                .iter()
-                .enumerate()
-                .max_by_key(|&(_, &j)| {
-                    let vars = &p.atoms[j].vars;
-                    let known = vars.iter().filter(|v| bound.contains(v)).count();
-                    (known == vars.len(), known, std::cmp::Reverse(j))
-                })
-                .expect("non-empty");
-            rest.remove(pos);
+            // Next: a lookup, then an atom whose key is bound, then the
+            // one with the most variables bound (an index beats a scan):
+            // the order whose cost `analysis::keys` bounds.
+            let bound_mask = bound.iter().fold(0, |m, &v| m | (1 << v));
+            let j = keys::next_atom(&hg, bound_mask, &rest);
+            rest.retain(|&r| r != j);
             let vars = p.atoms[j].vars.clone();
             let columns: Vec<usize> = (0..vars.len())
                 .filter(|&c| bound.contains(&vars[c]))

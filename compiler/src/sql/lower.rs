@@ -2099,6 +2099,7 @@ fn relation_decls(read_tables: &[&Table], span: Span) -> Vec<RelationDecl> {
                     ty: syn::parse2(ty.rust_nullable(*nullable)).expect("a type"),
                 })
                 .collect(),
+            keys: t.keys.clone(),
         })
         .collect()
 }

@@ -52,6 +52,10 @@ pub struct Table {
     /// Its columns, in order: the name in lower case, the type, and
     /// whether it was declared `NULL` (its Rust type is then `Option<T>`).
     pub columns: Vec<(String, SqlType, bool)>,
+    /// Its keys, from `PRIMARY KEY` and `UNIQUE`: sets of columns (by
+    /// index) no two of its rows share. Not enforced: `ivmc explain`
+    /// states the bounds they give, which hold when the data obey them.
+    pub keys: Vec<Vec<usize>>,
 }
 
 /// The `WITH (..)` options of a view: the attributes of the rule language
@@ -196,6 +200,58 @@ impl View {
     }
 }
 
+/// The keys `CREATE TABLE` declares (`PRIMARY KEY` and `UNIQUE`, on a
+/// column or over several), each a set of column indexes, once each.
+fn table_keys(
+    create: &sqlparser::ast::CreateTable,
+    columns: &[(String, SqlType, bool)],
+    table: &str,
+    spans: &SpanMap,
+) -> Result<Vec<Vec<usize>>, syn::Error> {
+    use sqlparser::ast::{Spanned, TableConstraint};
+    let mut keys: Vec<Vec<usize>> = Vec::new();
+    for (i, column) in create.columns.iter().enumerate() {
+        if column.options.iter().any(|o| {
+            matches!(
+                o.option,
+                ColumnOption::PrimaryKey(_) | ColumnOption::Unique(_)
+            )
+        }) {
+            keys.push(vec![i]);
+        }
+    }
+    for constraint in &create.constraints {
+        let named = match constraint {
+            TableConstraint::PrimaryKey(k) => &k.columns,
+            TableConstraint::Unique(k) => &k.columns,
+            _ => continue,
+        };
+        let mut key = Vec::new();
+        for c in named {
+            let Expr::Identifier(ident) = &c.column.expr else {
+                return Err(spans.error(
+                    c.span(),
+                    "a key lists columns by name: `PRIMARY KEY (a, b)`",
+                ));
+            };
+            let wanted = ident.value.to_lowercase();
+            let Some(i) = columns.iter().position(|(n, ..)| *n == wanted) else {
+                return Err(spans.error(
+                    ident.span,
+                    format!("table `{table}` has no column `{wanted}` for its key"),
+                ));
+            };
+            key.push(i);
+        }
+        key.sort_unstable();
+        key.dedup();
+        keys.push(key);
+    }
+    keys.sort();
+    keys.dedup();
+    Ok(keys)
+}
+
 /// Whether `text` reads as SQL rather than the rule language: its first
 /// word is `CREATE` (after comments).
 pub fn looks_like_sql(text: &str) -> bool {
@@ -281,7 +337,12 @@ pub fn parse(text: &str, spans: &SpanMap) -> Result<Vec<View>, syn::Error> {
                 if columns.is_empty() {
                     return Err(spans.error(loc, format!("table `{name}` has no columns")));
                 }
-                tables.push(Table { name, columns });
+                let keys = table_keys(create, &columns, &name, spans)?;
+                tables.push(Table {
+                    name,
+                    columns,
+                    keys,
+                });
             }
             Statement::CreateView(create) => {
                 let name_ident = last_ident(&create.name, spans)?;

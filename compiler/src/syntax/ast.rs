@@ -95,6 +95,10 @@ pub struct RelationDecl {
     pub name: Ident,
     /// Its typed columns, in order.
     pub columns: Vec<ColumnDecl>,
+    /// Its keys: sets of columns (by index) no two of its tuples share.
+    /// The SQL front end fills them from `PRIMARY KEY` and `UNIQUE`; the
+    /// rule language has no syntax for them yet.
+    pub keys: Vec<Vec<usize>>,
 }
 
 /// One `name: Type` column of a relation.

@@ -311,6 +311,7 @@ fn check_relations(
             columns,
             origin: Origin::Declared,
             check: DeleteCheck::Own,
+            keys: decl.keys.clone(),
         });
     }
     (relations, relation_index)

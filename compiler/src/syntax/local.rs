@@ -104,6 +104,7 @@ pub fn derive(mut query: Query, factors: Vec<(Option<usize>, ExprFactor)>) -> Qu
                 .collect(),
             origin: Origin::Local(i),
             check: DeleteCheck::Own,
+            keys: Vec::new(),
         };
         query.relations.push(relation);
         query.atoms[i].relation = query.relations.len() - 1;

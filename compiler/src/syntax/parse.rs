@@ -172,6 +172,7 @@ impl Parse for RelationDecl {
             docs: Vec::new(),
             name,
             columns: columns.into_iter().collect(),
+            keys: Vec::new(),
         })
     }
 }

@@ -84,6 +84,7 @@ impl Checked {
             columns: self.columns,
             origin: Origin::Semijoin(index),
             check: DeleteCheck::Own,
+            keys: Vec::new(),
         };
         (relation, self.vars, semijoin)
     }

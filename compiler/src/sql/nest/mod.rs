@@ -243,6 +243,7 @@ impl Nest<'_> {
         let shape = view.wrapper.shape;
         let table = Table {
             name: name.clone(),
+            keys: Vec::new(),
             columns: view
                 .wrapper
                 .fields

@@ -200,3 +200,19 @@ fn keys_bound_the_first_order_deltas() {
     );
     insta::assert_snapshot!("keys_bound_the_first_order_deltas", shown);
 }
+
+/// `UNIQUE` over a column declared `NULL` is no key: rows may share NULL.
+#[test]
+fn a_unique_column_that_can_be_null_is_no_key() {
+    let text = "CREATE TABLE r (a INT NULL UNIQUE, b INT UNIQUE, c INT NULL, d INT, UNIQUE (c, d));\n\
+                CREATE VIEW v AS SELECT a, b, c, d, COUNT(*) AS n FROM r GROUP BY a, b, c, d;";
+    let reports = pipeline::report_str(text).expect("the view parses");
+    let r = &reports[0];
+    let b = r
+        .query
+        .variables
+        .iter()
+        .position(|v| v.name == "b")
+        .expect("a variable b");
+    assert_eq!(r.analysis.hypergraph.keys[0], vec![1u64 << b]);
+}

@@ -201,7 +201,8 @@ impl View {
 }
 
 /// The keys `CREATE TABLE` declares (`PRIMARY KEY` and `UNIQUE`, on a
-/// column or over several), each a set of column indexes, once each.
+/// column or over several), each a set of column indexes, once each; not
+/// a `UNIQUE` over a column declared `NULL`, which rows may share.
 fn table_keys(
     create: &sqlparser::ast::CreateTable,
     columns: &[(String, SqlType, bool)],
@@ -209,21 +210,23 @@ fn table_keys(
     spans: &SpanMap,
 ) -> Result<Vec<Vec<usize>>, syn::Error> {
     use sqlparser::ast::{Spanned, TableConstraint};
+    // UNIQUE lets rows share NULL: over a column that can be NULL it is
+    // no key (PRIMARY KEY columns cannot be NULL).
+    let nullable = |key: &[usize]| key.iter().any(|&i| columns[i].2);
     let mut keys: Vec<Vec<usize>> = Vec::new();
     for (i, column) in create.columns.iter().enumerate() {
-        if column.options.iter().any(|o| {
-            matches!(
-                o.option,
-                ColumnOption::PrimaryKey(_) | ColumnOption::Unique(_)
-            )
-        }) {
-            keys.push(vec![i]);
+        for option in &column.options {
+            match option.option {
+                ColumnOption::PrimaryKey(_) => keys.push(vec![i]),
+                ColumnOption::Unique(_) if !nullable(&[i]) => keys.push(vec![i]),
+                _ => {}
+            }
         }
     }
     for constraint in &create.constraints {
-        let named = match constraint {
-            TableConstraint::PrimaryKey(k) => &k.columns,
-            TableConstraint::Unique(k) => &k.columns,
+        let (named, unique) = match constraint {
+            TableConstraint::PrimaryKey(k) => (&k.columns, false),
+            TableConstraint::Unique(k) => (&k.columns, true),
             _ => continue,
         };
         let mut key = Vec::new();
@@ -245,7 +248,9 @@ fn table_keys(
         }
         key.sort_unstable();
         key.dedup();
-        keys.push(key);
+        if !(unique && nullable(&key)) {
+            keys.push(key);
+        }
     }
     keys.sort();
     keys.dedup();

@@ -22,6 +22,7 @@ use syn::Ident;
 
 use super::Verdict;
 use super::skeleton::skeleton;
+use crate::analysis::hypergraph::bit;
 use crate::analysis::{Hypergraph, keys};
 use crate::ir::{
     Access, DeltaJoin, Loop, PathBody, Program, Reading, RelId, ResultMap, Trigger, push_map,
@@ -53,7 +54,7 @@ pub fn lower(query: &Query, verdict: &Verdict) -> Program {
             // Next: a lookup, then an atom whose key is bound, then the
             // one with the most variables bound (an index beats a scan):
             // the order whose cost `analysis::keys` bounds.
-            let bound_mask = bound.iter().fold(0, |m, &v| m | (1 << v));
+            let bound_mask = bound.iter().fold(0, |m, &v| m | bit(v));
             let j = keys::next_atom(&hg, bound_mask, &rest);
             rest.retain(|&r| r != j);
             let vars = p.atoms[j].vars.clone();

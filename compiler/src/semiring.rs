@@ -153,7 +153,7 @@ pub struct KnownSemiring {
 pub fn catalogue(name: &str) -> Option<KnownSemiring> {
     let base = SemiringClass::default();
     let (class, deletes) = match name {
-        "Int" | "Real" | "Decimal" => (
+        "Int" | "Real" | "Decimal" | "Fixed" => (
             SemiringClass {
                 ring: true,
                 deletable: true,
@@ -237,6 +237,7 @@ pub const CATALOGUE: &[&str] = &[
     "Int",
     "Real",
     "Decimal",
+    "Fixed",
     "MinPlus",
     "MaxPlus",
     "MaxMin",

@@ -48,6 +48,11 @@ catalogue! {
 #[cfg(feature = "sql")]
 catalogue! { crate::sql::Decimal => "Decimal" }
 
+#[cfg(feature = "sql")]
+impl<const S: u32> Catalogue for crate::sql::Fixed<S> {
+    const NAME: &'static str = "Fixed";
+}
+
 impl<const M: usize> Catalogue for Covariance<M> {
     const NAME: &'static str = "Covariance";
 }

@@ -65,8 +65,8 @@ enum Component {
     /// The number of rows (`Int`): every view has it, so a group exists
     /// exactly while it has rows.
     Count,
-    /// The sum of a product of per-item terms, in a ring (`Int`,
-    /// `Decimal` or `Real`).
+    /// The sum of a product of per-item terms, in a ring (`Int`, `Fixed`
+    /// for decimals of a declared scale, `Decimal` or `Real`).
     Sum(SqlType, Vec<Scalar>),
     /// The least (`MinPlus`) or greatest (`MaxPlus`) value of a one-item
     /// expression, encoded as an `i64` that keeps the order.
@@ -80,7 +80,13 @@ impl Component {
                 quote! { ::ivm::semiring::Int }
             }
             Component::Sum(SqlType::Double, _) => quote! { ::ivm::semiring::Real },
-            Component::Sum(_, _) => quote! { ::ivm::sql::Decimal },
+            Component::Sum(ty, _) => match ty.fixed_scale() {
+                Some(s) => {
+                    let s = proc_macro2::Literal::u32_unsuffixed(s);
+                    quote! { ::ivm::sql::Fixed<#s> }
+                }
+                None => quote! { ::ivm::sql::Decimal },
+            },
             Component::Best { max: false, .. } => quote! { ::ivm::semiring::MinPlus },
             Component::Best { max: true, .. } => quote! { ::ivm::semiring::MaxPlus },
         }
@@ -1986,29 +1992,7 @@ fn lift_part(
             if mine.is_empty() {
                 return LiftPart::One(one);
             }
-            let mut product: Option<TokenStream> = None;
-            for p in mine {
-                let v = super::expr::bare(super::expr::cast(p, *ty, var_of));
-                // Where it is NULL, a guard of the component is zero.
-                let v = if p.nullable() {
-                    quote! { ::core::option::Option::unwrap_or_default(#v) }
-                } else {
-                    v
-                };
-                let v = match ty {
-                    SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
-                    SqlType::Double if is_path(&v) => {
-                        quote! { ::ivm::semiring::Real(#v.0) }
-                    }
-                    SqlType::Double => quote! { ::ivm::semiring::Real((#v).0) },
-                    _ => v,
-                };
-                product = Some(match product {
-                    None => v,
-                    Some(acc) => quote! { ::ivm::Semiring::mul(&#acc, &#v) },
-                });
-            }
-            LiftPart::Own(product.expect("a part"))
+            LiftPart::Own(sum_factor(*ty, &mine, var_of))
         }
         Component::Best { ty, arg, .. } => {
             if home(arg) != item {
@@ -2050,6 +2034,56 @@ fn lift_part(
             LiftPart::Own(quote! { #k(#encoded) })
         }
     }
+}
+
+/// An item's factor of a sum's component in type `ty`: the product of its
+/// `parts`. A sum of decimals of a declared scale is an `ivm::sql::Fixed`,
+/// computed on mantissas where every part is an exact number that cannot
+/// be NULL, else as a `Decimal` and then converted.
+fn sum_factor(ty: SqlType, parts: &[&Scalar], var_of: &dyn Fn(Column) -> Ident) -> TokenStream {
+    let Some(scale) = ty.fixed_scale() else {
+        return ring_product(ty, parts, var_of);
+    };
+    let factors: Option<Vec<_>> = parts
+        .iter()
+        .map(|p| super::fixed::mantissa(p, var_of))
+        .collect();
+    match factors.and_then(|f| super::fixed::Scaled::product_at(f, scale)) {
+        // The scale is the payload's, which the lift's type gives.
+        Some(m) => quote! { ::ivm::sql::Fixed::term(#m) },
+        None => {
+            let product = super::expr::bare(ring_product(ty, parts, var_of));
+            quote! { ::ivm::sql::Fixed::of_decimal(#product) }
+        }
+    }
+}
+
+/// The product of `parts`, each cast to `ty`, in `ty`'s ring (`Int`,
+/// `Real` or `Decimal`).
+fn ring_product(ty: SqlType, parts: &[&Scalar], var_of: &dyn Fn(Column) -> Ident) -> TokenStream {
+    let mut product: Option<TokenStream> = None;
+    for p in parts {
+        let v = super::expr::bare(super::expr::cast(p, ty, var_of));
+        // Where it is NULL, a guard of the component is zero.
+        let v = if p.nullable() {
+            quote! { ::core::option::Option::unwrap_or_default(#v) }
+        } else {
+            v
+        };
+        let v = match ty {
+            SqlType::BigInt => quote! { ::ivm::semiring::Int(#v) },
+            SqlType::Double if is_path(&v) => {
+                quote! { ::ivm::semiring::Real(#v.0) }
+            }
+            SqlType::Double => quote! { ::ivm::semiring::Real((#v).0) },
+            _ => v,
+        };
+        product = Some(match product {
+            None => v,
+            Some(acc) => quote! { ::ivm::Semiring::mul(&#acc, &#v) },
+        });
+    }
+    product.expect("a part")
 }
 
 /// The rule's attributes: its semiring, and the view's options.

@@ -21,6 +21,7 @@
 //! ([`SqlView`], `emit::sql`).
 
 mod expr;
+mod fixed;
 pub mod lower;
 mod nest;
 pub mod order;

@@ -102,6 +102,16 @@ impl SqlType {
         matches!(self, SqlType::SmallInt | SqlType::Int | SqlType::BigInt)
     }
 
+    /// The scale at which a `SUM` of this type is kept in fixed point (an
+    /// `ivm::sql::Fixed`): a `DECIMAL` of a declared scale, up to the 28
+    /// digits a decimal holds (docs/design.md#sums-in-fixed-point).
+    pub fn fixed_scale(self) -> Option<u32> {
+        match self {
+            SqlType::Decimal(Some(s)) if s <= 28 => Some(s),
+            _ => None,
+        }
+    }
+
     /// Integers, decimals and doubles.
     pub fn is_number(self) -> bool {
         self.is_integer() || matches!(self, SqlType::Decimal(_) | SqlType::Double)

@@ -961,10 +961,10 @@ fn check_semiring(
         .map(|s| s.ident.to_string())
         .collect();
     let last = segments.last().cloned().unwrap_or_default();
-    // `Decimal` lives in `ivm::sql`, beside the other SQL types.
+    // `Decimal` and `Fixed` live in `ivm::sql`, beside the other SQL types.
     let in_semiring_module = segments.len() == 1
         || segments[segments.len() - 2] == "semiring"
-        || (last == "Decimal" && segments[segments.len() - 2] == "sql");
+        || (matches!(last.as_str(), "Decimal" | "Fixed") && segments[segments.len() - 2] == "sql");
     if classes.is_empty() {
         if let Some(known) = semiring::catalogue(&last).filter(|_| in_semiring_module) {
             let name = type_string(&Type::Path(syn::TypePath {
@@ -973,7 +973,8 @@ fn check_semiring(
             }));
             return Some(SemiringSpec {
                 ty: ty.clone(),
-                name: if known.name == "Covariance" {
+                // A generic type is named with its parameter.
+                name: if matches!(known.name, "Covariance" | "Fixed") {
                     name
                 } else {
                     known.name.to_owned()

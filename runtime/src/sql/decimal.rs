@@ -9,12 +9,12 @@ use super::ParseError;
 use crate::{CheckedSemiring, Deletable, Maintained, Ring, Semiring};
 
 /// The largest magnitude of a mantissa: 96 bits.
-const MAX_MANTISSA: i128 = (1 << 96) - 1;
+pub(super) const MAX_MANTISSA: i128 = (1 << 96) - 1;
 
 /// 10ⁿ for n ≤ 38, exactly: read from a table, as it is on every sum of
 /// two scales.
 #[inline]
-const fn pow10(n: u32) -> i128 {
+pub(super) const fn pow10(n: u32) -> i128 {
     POW10[n as usize]
 }
 
@@ -126,7 +126,7 @@ impl Decimal {
     /// `mantissa` × 10^(−`scale`), or `None` when the mantissa does not fit
     /// in 96 bits or the scale is above 28.
     #[inline]
-    fn from_mantissa(mantissa: i128, scale: u32) -> Option<Decimal> {
+    pub(super) fn from_mantissa(mantissa: i128, scale: u32) -> Option<Decimal> {
         if scale > Decimal::MAX_SCALE || !(-MAX_MANTISSA..=MAX_MANTISSA).contains(&mantissa) {
             return None;
         }
@@ -448,7 +448,7 @@ const POWERS_OF_TEN: [f64; 23] = [
 ];
 
 /// `n / d` rounded half away from zero (`d` is not zero).
-fn div_round(n: i128, d: i128) -> i128 {
+pub(super) fn div_round(n: i128, d: i128) -> i128 {
     let (quotient, remainder) = (n / d, n % d);
     // |remainder| < |d| ≤ max(2⁶³ × 10⁸, 10²⁸) (`avg`, `rescale`): doubling
     // it stays in i128.

@@ -10,6 +10,9 @@
 //!   PostgreSQL's scale rules, and a payload semiring like
 //!   [`Int`](crate::semiring::Int), so sums of money never drift however
 //!   many inserts and deletes they go through;
+//! - [`Fixed`], the payload of a `SUM` over decimals of a declared scale:
+//!   the same exact values at a scale the compiler fixes, so that adding
+//!   a row's term is an integer addition (the [`fixed`] module);
 //! - [`Double`] for `DOUBLE`, `FLOAT` and `REAL`: an `f64` with a total
 //!   order, so it can be a key (`Eq + Hash + Ord`);
 //! - [`Date`] for `DATE`: a day of the proleptic Gregorian calendar, with
@@ -40,6 +43,7 @@ mod date;
 mod decimal;
 mod double;
 mod extreme;
+pub mod fixed;
 mod null;
 #[doc(hidden)]
 pub mod order;
@@ -52,6 +56,7 @@ pub use date::Date;
 pub use decimal::Decimal;
 pub use double::Double;
 pub use extreme::{greatest, greatest_of, greatest_or, least, least_of, least_or};
+pub use fixed::Fixed;
 pub use null::{and, or};
 pub use order::{Order, OrderKey};
 pub use text::{FromSqlText, like, read_field, substring};

@@ -495,11 +495,11 @@ fn q1(b: &mut Bench) {
     let expected: Q1Result = ivm::View::iter(&view)
         .map(|(group, p)| {
             let sums = [
-                p.1.scaled_mantissa(2),
-                p.2.scaled_mantissa(2),
-                p.3.scaled_mantissa(4),
-                p.4.scaled_mantissa(6),
-                p.5.scaled_mantissa(2),
+                Decimal::from(p.1).scaled_mantissa(2),
+                Decimal::from(p.2).scaled_mantissa(2),
+                Decimal::from(p.3).scaled_mantissa(4),
+                Decimal::from(p.4).scaled_mantissa(6),
+                Decimal::from(p.5).scaled_mantissa(2),
                 p.0.0,
             ];
             (group, sums)
@@ -571,7 +571,7 @@ fn q10(b: &mut Bench) {
 fn q14(b: &mut Bench) {
     let view = b.generated(TpchQ14::new);
     let expected = ivm::View::iter(&view)
-        .map(|((), p)| (p.1, p.2))
+        .map(|((), p)| (Decimal::from(p.1), Decimal::from(p.2)))
         .next()
         .unwrap_or_default();
     let in_hundredths = |(promo, all): (i64, i64)| (Decimal::new(promo, 4), Decimal::new(all, 4));
@@ -610,7 +610,7 @@ type Q3Result = HashMap<(i64, i32, i32), i64>;
 /// compared with the whole of `r`.
 fn check_q3(view: &TpchQ3, r: &Q3Result, what: &str) {
     let whole: Q3Result = ivm::View::iter(view)
-        .map(|(k, (_, revenue))| (q3_key(k), revenue.scaled_mantissa(4)))
+        .map(|(k, (_, revenue))| (q3_key(k), Decimal::from(revenue).scaled_mantissa(4)))
         .collect();
     assert_eq!(&whole, r, "{what}: the whole result");
     let window: Vec<_> = view
@@ -631,7 +631,7 @@ fn check_q3(view: &TpchQ3, r: &Q3Result, what: &str) {
 /// LIMIT 20`, so its `iter()` lists only the window.
 fn check_q10(view: &TpchQ10, r: &HashMap<i64, i64>, what: &str) {
     let whole: HashMap<i64, i64> = ivm::View::iter(view)
-        .map(|(k, (_, revenue))| (k.0, revenue.scaled_mantissa(4)))
+        .map(|(k, (_, revenue))| (k.0, Decimal::from(revenue).scaled_mantissa(4)))
         .collect();
     assert_eq!(&whole, r, "{what}: the whole result");
     let window: Vec<_> = view

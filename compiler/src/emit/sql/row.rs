@@ -292,6 +292,10 @@ impl<'a> Reader<'a> {
                     match ty {
                         SqlType::BigInt => quote! { #p.0 },
                         SqlType::Double => quote! { ::ivm::sql::Double(#p.0) },
+                        // Kept as an `ivm::sql::Fixed` at the sum's scale.
+                        _ if ty.fixed_scale().is_some() => {
+                            quote! { ::ivm::sql::Decimal::from(#p) }
+                        }
                         _ => quote! { #p },
                     }
                 }

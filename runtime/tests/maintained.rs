@@ -18,7 +18,7 @@ use ivm::semiring::{
     AccessControl, Bool, Count, Covariance, Int, MaxMax, MaxMin, MaxPlus, MinMax, MinPlus, Real,
 };
 #[cfg(feature = "sql")]
-use ivm::sql::Decimal;
+use ivm::sql::{Decimal, Fixed};
 use ivm::{Maintained, Ring, Semiring};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -313,6 +313,16 @@ fn decimals() -> BoxedStrategy<Decimal> {
     )
 }
 
+/// Small numbers at scale 2, as a `SUM` over `DECIMAL(p, 2)` keeps them.
+#[cfg(feature = "sql")]
+fn fixeds() -> BoxedStrategy<Fixed<2>> {
+    let at = |m: i128| Fixed::from_mantissa(m).expect("small");
+    special_or(
+        vec![Fixed::ZERO, Fixed::ONE, at(-100), at(1)],
+        (-600i128..600).prop_map(at),
+    )
+}
+
 fn reals() -> BoxedStrategy<Real> {
     special_or(
         vec![Real(0.0), Real(1.0), Real(-1.0)],
@@ -403,6 +413,8 @@ maintained! {
 maintained! {
     decimal: Decimal = decimals(), SumModel<Decimal>;
     decimal_and_int: (Decimal, Int) = (decimals(), ints()).boxed(), SumModel<(Decimal, Int)>;
+    fixed: Fixed<2> = fixeds(), SumModel<Fixed<2>>;
+    fixed_and_int: (Fixed<2>, Int) = (fixeds(), ints()).boxed(), SumModel<(Fixed<2>, Int)>;
 }
 
 /// A sum of decimals returns exactly to zero, where one of floats keeps a

@@ -175,7 +175,7 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     /// [`written_then`](Self::written_then) read.
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
-            Some(journal) => journal.then = std::mem::replace(&mut journal.now, new_map()),
+            Some(journal) => crate::index::next_epoch(&mut journal.now, &mut journal.then),
             None => {
                 self.journal = Some(Box::new(Epochs {
                     now: new_map(),

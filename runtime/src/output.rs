@@ -263,8 +263,8 @@ where
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
             Some(journal) => {
-                journal.then = std::mem::take(&mut journal.now);
-                journal.seen.clear();
+                crate::index::next_epoch(&mut journal.now, &mut journal.then);
+                crate::index::emptied(&mut journal.seen);
             }
             None => {
                 self.journal = Some(Box::new(LevelJournal {

@@ -347,9 +347,7 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// [`changed_then`](Self::changed_then) read.
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
-            Some(journal) => {
-                journal.then = std::mem::replace(&mut journal.now, new_map());
-            }
+            Some(journal) => crate::index::next_epoch(&mut journal.now, &mut journal.then),
             None => {
                 self.journal = Some(Box::new(Journal {
                     now: new_map(),

@@ -1017,7 +1017,7 @@ pub enum Kept {
     Trusted,
     /// Under inserts and deletes, a declared relation nothing reads back
     /// (the views read it through derived relations of the columns they
-    /// use): each tuple's payload under a 128-bit fingerprint of the
+    /// use): each tuple's payload under a 96-bit fingerprint of the
     /// tuple, which is all a delete's check needs. No column is cloned or
     /// kept (`ivm::__private::Fingerprints`). The views above change by
     /// the update's δ, whatever the tuple's payload was.

@@ -235,18 +235,138 @@ pub fn since<Key, K: Semiring>(
 
 /// The distinct keys among `keys`: the changed prefixes of one free level,
 /// gathered from its factors' journals.
-pub fn key_set<Key: Eq + Hash>(keys: impl Iterator<Item = Key>) -> HashMap<Key, ()> {
-    let mut set = new_map();
+pub fn key_set<Key: Eq + Hash>(keys: impl Iterator<Item = Key>) -> KeySet<Key> {
+    let mut set = KeySet::default();
     for key in keys {
-        set.insert(key, ());
+        set.insert(key);
     }
     set
+}
+
+/// How many keys a [`KeySet`] keeps in a list before it moves them to a
+/// hash set.
+const LISTED: usize = 8;
+
+/// A set of the keys an epoch changed, which `changes()` gathers at every
+/// call. A nested view's reader or a window's ranking calls `changes()`
+/// after each update, which changes a key or two, so the first few keys
+/// are kept in a list, searched in a few comparisons and with no hash map
+/// to make: past [`LISTED`], in a hash set.
+#[derive(Debug, Clone)]
+pub enum KeySet<Key> {
+    /// At most [`LISTED`] distinct keys, the first four inline.
+    Listed(smallvec::SmallVec<[Key; 4]>),
+    /// More.
+    Hashed(HashMap<Key, ()>),
+}
+
+impl<Key> Default for KeySet<Key> {
+    fn default() -> Self {
+        KeySet::Listed(smallvec::SmallVec::new())
+    }
+}
+
+impl<Key: Eq + Hash> KeySet<Key> {
+    /// Adds `key` unless it is there.
+    pub fn insert(&mut self, key: Key) {
+        match self {
+            KeySet::Listed(keys) if keys.contains(&key) => {}
+            KeySet::Listed(keys) if keys.len() < LISTED => keys.push(key),
+            KeySet::Listed(keys) => {
+                let mut hashed = new_map();
+                hashed.extend(keys.drain(..).map(|k| (k, ())));
+                hashed.insert(key, ());
+                *self = KeySet::Hashed(hashed);
+            }
+            KeySet::Hashed(keys) => {
+                keys.insert(key, ());
+            }
+        }
+    }
+
+    /// Whether `key` is in the set.
+    pub fn contains_key(&self, key: &Key) -> bool {
+        match self {
+            KeySet::Listed(keys) => keys.contains(key),
+            KeySet::Hashed(keys) => keys.contains_key(key),
+        }
+    }
+
+    /// Keeps the keys for which `keep` holds.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Key) -> bool) {
+        match self {
+            KeySet::Listed(keys) => keys.retain(|key| keep(key)),
+            KeySet::Hashed(keys) => keys.retain(|key, ()| keep(key)),
+        }
+    }
+
+    /// The keys, each once.
+    pub fn keys(&self) -> impl Iterator<Item = &Key> + '_ {
+        let (listed, hashed) = match self {
+            KeySet::Listed(keys) => (Some(keys.iter()), None),
+            KeySet::Hashed(keys) => (None, Some(keys.keys())),
+        };
+        listed
+            .into_iter()
+            .flatten()
+            .chain(hashed.into_iter().flatten())
+    }
+}
+
+impl<Key> IntoIterator for KeySet<Key> {
+    type Item = Key;
+    type IntoIter = KeySetIntoIter<Key>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        match self {
+            KeySet::Listed(keys) => KeySetIntoIter::Listed(keys.into_iter()),
+            KeySet::Hashed(keys) => KeySetIntoIter::Hashed(keys.into_keys()),
+        }
+    }
+}
+
+/// The keys of a [`KeySet`], moved out.
+pub enum KeySetIntoIter<Key> {
+    /// Of a listed set.
+    Listed(smallvec::IntoIter<[Key; 4]>),
+    /// Of a hashed set.
+    Hashed(hashbrown::hash_map::IntoKeys<Key, ()>),
+}
+
+impl<Key> Iterator for KeySetIntoIter<Key> {
+    type Item = Key;
+
+    fn next(&mut self) -> Option<Key> {
+        match self {
+            KeySetIntoIter::Listed(keys) => keys.next(),
+            KeySetIntoIter::Hashed(keys) => keys.next(),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::semiring::Int;
+
+    /// The set holds each key once, listed or hashed, across the move.
+    #[test]
+    fn a_key_set_holds_each_key_once() {
+        for n in [0_u32, 1, 5, LISTED as u32, LISTED as u32 + 1, 100] {
+            let set = key_set((0..n).chain(0..n).rev());
+            let mut keys: Vec<u32> = set.keys().copied().collect();
+            keys.sort_unstable();
+            assert_eq!(keys, (0..n).collect::<Vec<_>>());
+            assert!((0..n).all(|k| set.contains_key(&k)));
+            assert!(!set.contains_key(&n));
+            assert_eq!(matches!(set, KeySet::Hashed(_)), n as usize > LISTED);
+            let mut odd = set.clone();
+            odd.retain(|k| k % 2 == 1);
+            let mut moved: Vec<u32> = odd.into_iter().collect();
+            moved.sort_unstable();
+            assert_eq!(moved, (0..n).filter(|k| k % 2 == 1).collect::<Vec<_>>());
+        }
+    }
 
     #[test]
     fn a_journal_notes_the_first_payload_of_an_epoch() {

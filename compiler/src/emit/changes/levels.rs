@@ -18,7 +18,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::super::{item, level_type};
-use crate::ir::{FreeLevel, Id, MapId, Program, SumView, VarId};
+use crate::ir::{Factor, FreeLevel, Id, MapId, Program, SumView, VarId};
 
 /// The free levels in preorder, and the scalar views.
 pub(super) struct Chain {
@@ -42,7 +42,7 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
     let levels = Levels::new(p, c);
     let n = c.levels.len();
     let collect = (0..n).map(|j| levels.collect(j));
-    let topmost = (0..n).map(|j| levels.topmost(j));
+    let topmost = (0..n).rev().map(|j| levels.topmost(j));
     let shared = levels.shared_sets();
     let mut from_levels = (0..n).map(|j| levels.through_level(j));
     let body = match levels.scalar_changed() {
@@ -171,45 +171,81 @@ impl<'a> Levels<'a> {
     }
 
     /// `__changed_j`: the changed prefixes of level `j`, from its factors'
-    /// journals.
+    /// journals (nothing for a level read [`direct`](Self::direct)ly).
     fn collect(&self, j: usize) -> TokenStream {
-        let p = self.p;
+        if self.direct(j).is_some() {
+            return TokenStream::new();
+        }
         let set = format_ident!("__changed_{j}");
         let ty = self.path_type(j);
-        let per_factor = p.get(self.c.levels[j]).factors.iter().map(|&f| {
-            let map = &p.maps[p.factor_map(f)].name;
-            let key = p.journal_key(f).expect("checked by `change_tracking`");
-            let column = |v: VarId| {
-                let col = key.iter().position(|&w| w == v).expect("checked");
-                let item = item(&quote! { __key }, col, key.len());
-                quote! { ::core::clone::Clone::clone(&#item) }
-            };
-            // A journal keyed by the path itself, in order, gives the
-            // prefixes as they are.
-            let path_vars: Vec<VarId> = self.paths[j]
-                .iter()
-                .flat_map(|&i| self.vars[i].to_vec())
-                .collect();
-            let single = self.paths[j].iter().all(|&i| self.vars[i].len() == 1);
-            if single && path_vars == key && key.len() <= 12 {
-                return quote! { self.#map.changed_then().cloned() };
-            }
-            let items = self.paths[j].iter().map(|&i| match self.vars[i] {
-                [one] => column(*one),
-                several if several == key => quote! { ::core::clone::Clone::clone(__key) },
-                several => {
-                    let columns = several.iter().map(|&v| column(v));
-                    quote! { (#(#columns,)*) }
-                }
-            });
-            quote! { self.#map.changed_then().map(|__key| (#(#items,)*)) }
+        let per_factor = self.p.get(self.c.levels[j]).factors.iter().map(|&f| {
+            self.journal_prefixes(j, f)
+                .unwrap_or_else(|| self.projected_prefixes(j, f))
         });
         match per_factor.reduce(|a, b| quote! { #a.chain(#b) }) {
             Some(keys) => quote! { let #set = ::ivm::__private::key_set(#keys); },
             None => quote! {
-                let #set: ::ivm::__private::HashMap<#ty, ()> = ::ivm::__private::new_map();
+                let #set: ::ivm::__private::KeySet<#ty> = ::core::default::Default::default();
             },
         }
+    }
+
+    /// The changed prefixes of level `j` as factor `f`'s journal gives
+    /// them, when it is keyed by the path itself, in order.
+    fn journal_prefixes(&self, j: usize, f: Factor) -> Option<TokenStream> {
+        let p = self.p;
+        let map = &p.maps[p.factor_map(f)].name;
+        let key = p.journal_key(f).expect("checked by `change_tracking`");
+        let path_vars: Vec<VarId> = self.paths[j]
+            .iter()
+            .flat_map(|&i| self.vars[i].to_vec())
+            .collect();
+        let single = self.paths[j].iter().all(|&i| self.vars[i].len() == 1);
+        (single && path_vars == key && key.len() <= 12)
+            .then(|| quote! { self.#map.changed_then().cloned() })
+    }
+
+    /// The changed prefixes of level `j` read off the keys of factor
+    /// `f`'s journal, which holds more or other columns: repeats possible.
+    fn projected_prefixes(&self, j: usize, f: Factor) -> TokenStream {
+        let p = self.p;
+        let map = &p.maps[p.factor_map(f)].name;
+        let key = p.journal_key(f).expect("checked by `change_tracking`");
+        let column = |v: VarId| {
+            let col = key.iter().position(|&w| w == v).expect("checked");
+            let item = item(&quote! { __key }, col, key.len());
+            quote! { ::core::clone::Clone::clone(&#item) }
+        };
+        let items = self.paths[j].iter().map(|&i| match self.vars[i] {
+            [one] => column(*one),
+            several if several == key => quote! { ::core::clone::Clone::clone(__key) },
+            several => {
+                let columns = several.iter().map(|&v| column(v));
+                quote! { (#(#columns,)*) }
+            }
+        });
+        quote! { self.#map.changed_then().map(|__key| (#(#items,)*)) }
+    }
+
+    /// The changed prefixes of level `j` straight from its one factor's
+    /// journal, with no set gathered: for a root level with a single
+    /// factor keyed by the level's own variables, whose journal holds each
+    /// prefix once, when no other level asks whether a prefix changed and
+    /// no scalar can change every tuple. A nested view's rows, or a view
+    /// whose window is ranked, are read through `changes()` after each
+    /// update, so the set and the list it was copied to cost every update
+    /// an allocation.
+    fn direct(&self, j: usize) -> Option<TokenStream> {
+        let [f] = self.p.get(self.c.levels[j]).factors[..] else {
+            return None;
+        };
+        let n = self.c.levels.len();
+        let asked =
+            (0..n).any(|k| k != j && (self.paths[k].contains(&j) || self.earlier(k).contains(&j)));
+        if self.paths[j].len() != 1 || asked || !self.c.scalars.is_empty() {
+            return None;
+        }
+        self.journal_prefixes(j, f)
     }
 
     /// `__from_j`: the changed prefixes of level `j` under no changed
@@ -217,6 +253,9 @@ impl<'a> Levels<'a> {
     /// walked then).
     fn topmost(&self, j: usize) -> TokenStream {
         let list = format_ident!("__from_{j}");
+        if let Some(prefixes) = self.direct(j) {
+            return quote! { let #list = #prefixes; };
+        }
         let set = format_ident!("__changed_{j}");
         let ancestors = &self.paths[j][..self.paths[j].len() - 1];
         let above = ancestors.iter().enumerate().map(|(depth, &i)| {
@@ -224,17 +263,34 @@ impl<'a> Levels<'a> {
             let key = Self::clone_from(&quote! { __r }, &(0..=depth).collect::<Vec<_>>());
             quote! { #upper.contains_key(&#key) }
         });
-        let keep = (!ancestors.is_empty()).then(|| quote! { .filter(|__r| !(#(#above)||*)) });
-        if self.c.scalars.is_empty() {
-            quote! { let #list: ::std::vec::Vec<_> = #set.keys() #keep .cloned().collect(); }
+        let keep = (!ancestors.is_empty()).then(|| {
+            quote! { #list.retain(|__r| !(#(#above)||*)); }
+        });
+        // The levels below `j` took their lists already (`methods` emits
+        // these from the deepest up), so unless a walk checks `j`'s set
+        // later, its list is the set itself, with no copy.
+        let source = if self.shared(j) {
+            quote! { ::core::clone::Clone::clone(&#set) }
         } else {
-            quote! {
-                let #list: ::std::vec::Vec<_> = if __everything {
-                    ::std::vec::Vec::new()
-                } else {
-                    #set.keys() #keep .cloned().collect()
-                };
-            }
+            quote! { #set }
+        };
+        let taken = match &keep {
+            Some(keep) => quote! { let mut #list = #source; #keep },
+            None => quote! { let #list = #source; },
+        };
+        if self.c.scalars.is_empty() {
+            return taken;
+        }
+        let kept = match &keep {
+            Some(keep) => quote! { let mut #list = #source; #keep #list },
+            None => source,
+        };
+        quote! {
+            let #list = if __everything {
+                ::ivm::__private::KeySet::default()
+            } else {
+                #kept
+            };
         }
     }
 
@@ -244,11 +300,17 @@ impl<'a> Levels<'a> {
         (0..j).filter(|i| !self.paths[j].contains(i)).collect()
     }
 
+    /// Whether a later level's walk checks level `i`'s set.
+    fn shared(&self, i: usize) -> bool {
+        let n = self.c.levels.len();
+        (i + 1..n).any(|j| !self.paths[j].contains(&i))
+    }
+
     /// The sets that later levels' walks check, shared by reference count.
     fn shared_sets(&self) -> Vec<TokenStream> {
         let n = self.c.levels.len();
         (0..n)
-            .filter(|&i| (i + 1..n).any(|j| !self.paths[j].contains(&i)))
+            .filter(|&i| self.shared(i))
             .map(|i| {
                 let set = format_ident!("__changed_{i}");
                 quote! { let #set = ::std::rc::Rc::new(#set); }

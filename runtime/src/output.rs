@@ -124,9 +124,14 @@ pub struct FreeLevel<G, X> {
 #[derive(Debug, Clone)]
 struct LevelJournal<G, X> {
     seen: HashMap<(G, X), ()>,
-    now: HashMap<G, Vec<X>>,
-    then: HashMap<G, Vec<X>>,
+    now: HashMap<G, Gone<X>>,
+    then: HashMap<G, Gone<X>>,
 }
+
+/// The values under one key that lost their output in an epoch: a
+/// reader of `changes()` after every update (a nested view's, a ranked
+/// window's) sees one or two, kept inline with no allocation.
+type Gone<X> = smallvec::SmallVec<[X; 2]>;
 
 /// What lies below a free level's variable X in the variable order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -251,10 +251,10 @@ const LISTED: usize = 8;
 /// call. A nested view's reader or a window's ranking calls `changes()`
 /// after each update, which changes a key or two, so the first few keys
 /// are kept in a list, searched in a few comparisons and with no hash map
-/// to make: past [`LISTED`], in a hash set.
+/// to make: past eight, in a hash set.
 #[derive(Debug, Clone)]
 pub enum KeySet<Key> {
-    /// At most [`LISTED`] distinct keys, the first four inline.
+    /// At most eight distinct keys, the first four inline.
     Listed(smallvec::SmallVec<[Key; 4]>),
     /// More.
     Hashed(HashMap<Key, ()>),

@@ -1,6 +1,6 @@
 //! Instructions per row of a TPC-H view of `queries/tpch_sql.sql` over the
 //! peer benchmark's stream, for callgrind: at scale factor 0.01, the
-//! customers, then each order followed by its lines, then the deletes of
+//! regions, nations, suppliers and customers, then each order followed by its lines, then the deletes of
 //! every third order with its lines (lines first), each row given as text
 //! to `insert_text` or `delete_text` (a table the view does not read is
 //! skipped). The second argument caps the rows fed. Under callgrind, the
@@ -16,7 +16,7 @@
 
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, Lineitem, text};
-use ivm_generated_examples::tpch_sql::{TpchQ3, TpchQ4, TpchQ13, TpchQ18};
+use ivm_generated_examples::tpch_sql::{TpchQ3, TpchQ4, TpchQ13, TpchQ18, TpchQ21};
 
 /// One row of the stream: an insert or a delete into a table.
 struct Row {
@@ -32,10 +32,25 @@ fn stream(db: &Database) -> Vec<Row> {
         fields,
     };
     let mut rows: Vec<Row> = db
-        .customers
+        .regions
         .iter()
-        .map(|c| row(true, "customer", text::customer(c)))
+        .map(|r| row(true, "region", text::region(r)))
         .collect();
+    rows.extend(
+        db.nations
+            .iter()
+            .map(|n| row(true, "nation", text::nation(n))),
+    );
+    rows.extend(
+        db.suppliers
+            .iter()
+            .map(|s| row(true, "supplier", text::supplier(s))),
+    );
+    rows.extend(
+        db.customers
+            .iter()
+            .map(|c| row(true, "customer", text::customer(c))),
+    );
     let position: std::collections::HashMap<i64, usize> = db
         .orders
         .iter()
@@ -68,7 +83,8 @@ fn main() {
         "q4" => Box::new(TpchQ4::new()),
         "q13" => Box::new(TpchQ13::new()),
         "q18" => Box::new(TpchQ18::new()),
-        other => panic!("no query {other}: q3, q4, q13 or q18"),
+        "q21" => Box::new(TpchQ21::new()),
+        other => panic!("no query {other}: q3, q4, q13, q18 or q21"),
     };
     let rows = stream(&Database::generate(0.01, 2016));
     let mut fed = 0;

@@ -164,6 +164,22 @@ CREATE VIEW exists_both_ways WITH (intractable = 'allow') AS
         AND NOT EXISTS (SELECT * FROM s s3 WHERE s3.e = s.e AND s3.b <> s.b AND s3.d > 0)
     GROUP BY s.e;
 
+-- A NOT EXISTS whose outer row is always in the group it looks up (Q21's
+-- late line among the late lines of its own order) joins its nested view
+-- without an outer join; where the correlated column can be NULL, such a
+-- row may have no group, and the outer join stays.
+CREATE VIEW not_exists_own_group WITH (intractable = 'allow') AS
+    SELECT s.e, COUNT(*), SUM(s.b) FROM s
+    WHERE s.d > 0
+        AND NOT EXISTS (SELECT * FROM s s3 WHERE s3.e = s.e AND s3.b <> s.b AND s3.d > 0)
+    GROUP BY s.e;
+
+CREATE VIEW not_exists_own_group_nullable WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*) FROM n
+    WHERE n.m > 0
+        AND NOT EXISTS (SELECT * FROM n n2 WHERE n2.a = n.a AND n2.v <> n.v AND n2.m > 0)
+    GROUP BY n.e;
+
 -- A NOT EXISTS (or NOT IN) that equates one of its columns with two of the
 -- outer query's must not make those two equal: the outer row stays where
 -- they differ (fuzzer-found). Its nested view has a key column per

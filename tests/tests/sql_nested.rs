@@ -65,6 +65,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ExistsBelow::new()),
         Box::new(NotExistsAboveUncorrelated::new()),
         Box::new(ExistsBothWays::new()),
+        Box::new(NotExistsOwnGroup::new()),
+        Box::new(NotExistsOwnGroupNullable::new()),
         Box::new(NotExistsTwoKeys::new()),
         Box::new(NotInTwoKeys::new()),
         Box::new(NotExistsOtherUnderJoin::new()),

@@ -1,7 +1,7 @@
 //! Forms drawn into the views of `view` and `null_view` from a stream of
 //! their own (`views`' `extras`), so that a seed draws the same views as
 //! before apart from them: `[NOT] EXISTS` correlated by one comparison
-//! other than equality ([`theta_exists`]), `NOT IN` over a subquery
+//! other than equality ([`theta_exists`], [`own_group`]), `NOT IN` over a subquery
 //! column that can be NULL ([`not_in_nullable`]), comparisons with `ANY`,
 //! `SOME` and `ALL` ([`quantified`]), and `GREATEST`, `LEAST`, `LISTMAX`,
 //! `LISTMIN`, `DATE_PART` and lossless `CAST`s in WHERE ([`condition`]),
@@ -121,6 +121,9 @@ pub(super) fn subquery(rng: &mut Rng, items: &[&Table], nullable: &[bool]) -> St
 /// two equalities, and now and then a condition of its own; in any
 /// order.
 fn theta_exists(rng: &mut Rng, outer: &Table, x: &str) -> String {
+    if rng.index(3) == 0 {
+        return own_group(rng, outer, x);
+    }
     let inner = any_table(rng);
     let negated = rng.index(2) == 0;
     let mut conjuncts: Vec<String> = Vec::new();
@@ -154,6 +157,25 @@ fn theta_exists(rng: &mut Rng, outer: &Table, x: &str) -> String {
         if negated { "NOT " } else { "" },
         inner.name,
         conjuncts.join(" AND ")
+    )
+}
+
+/// `cond(x) AND NOT EXISTS (SELECT * FROM outer y WHERE y.k = x.k AND
+/// y.v op x.w AND cond(y))`: TPC-H Q21's form, where the subquery reads
+/// the outer item's own table, correlated by the same column, with a
+/// condition the outer query puts on `x` too. Where `x.k` cannot be NULL,
+/// `x`'s row is in the group it looks up, and the compiler joins the
+/// nested view with no outer join; where it can, the outer join stays.
+fn own_group(rng: &mut Rng, outer: &Table, x: &str) -> String {
+    let k = pick(rng, outer.joins);
+    let ((w, _), v) = compared_columns(rng, outer, outer, false, "<");
+    let op = pick(rng, &["<>", "<", "<=", ">", ">="]);
+    let condition = pick(rng, outer.conditions);
+    format!(
+        "{} AND NOT EXISTS (SELECT * FROM {} y WHERE y.{k} = {x}.{k} AND y.{v} {op} {x}.{w} AND {})",
+        condition.replace("{}", x),
+        outer.name,
+        condition.replace("{}", "y"),
     )
 }
 

@@ -243,7 +243,7 @@ impl Nest<'_> {
         let shape = view.wrapper.shape;
         let table = Table {
             name: name.clone(),
-            keys: Vec::new(),
+            keys: group_key(&view.wrapper).into_iter().collect(),
             columns: view
                 .wrapper
                 .fields
@@ -1115,6 +1115,22 @@ fn semijoin_over(
     }
 }
 
+/// The columns of a grouped piece that hold its GROUP BY key, by index:
+/// a key of its rows, since each group is one row (`docs/design.md#keys`).
+/// `None` for other pieces, and where a key item is not selected.
+fn group_key(view: &crate::sql::SqlView) -> Option<Vec<usize>> {
+    if view.shape != ViewShape::Grouped {
+        return None;
+    }
+    (0..view.key_types.len())
+        .map(|i| {
+            view.fields
+                .iter()
+                .position(|f| matches!(f.value.value, crate::sql::row::RowValue::Key(k) if k == i))
+        })
+        .collect()
+}
+
 /// The FROM items of one SELECT: each alias with its columns.
 struct Scope {
     /// Each FROM item's alias, with its columns.
@@ -1136,6 +1152,20 @@ impl Scope {
                 self.items.iter().any(|(a, _)| *a == t)
             }
             _ => false,
+        }
+    }
+
+    /// The alias of the one item with the column an unqualified
+    /// reference names; `None` where no item or several have it.
+    fn alias_of(&self, r: &[SqlIdent]) -> Option<String> {
+        let [c] = r else {
+            return None;
+        };
+        let c = c.value.to_lowercase();
+        let mut having = self.items.iter().filter(|(_, cols)| cols.contains(&c));
+        match (having.next(), having.next()) {
+            (Some((alias, _)), None) => Some(alias.clone()),
+            _ => None,
         }
     }
 

@@ -19,15 +19,25 @@
 //! passes `NOT EXISTS` (its NULL bounds make the test NULL, and so false
 //! under `COALESCE`). Without an equality correlation the piece has one
 //! row, joined to every outer row.
+//!
+//! A `NOT EXISTS` joins its piece as `EXISTS` does, with no `LEFT JOIN`,
+//! where every row the outer query keeps has a group: the subquery reads
+//! one table, an outer item `a` is a row of that same table, each
+//! equality correlates a column with `a`'s own column of that name (one
+//! that cannot be NULL), and each of the subquery's own conditions, said
+//! of `a`, is a conjunct of the outer WHERE. Then `a`'s row is in the
+//! group it looks up (Q21's `l1` is among the late lines of its own
+//! order), so the outer join has no unmatched piece to keep.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, GroupByExpr, Ident as SqlIdent, Join, JoinConstraint, JoinOperator,
-    Select, SelectItem, Spanned, TableWithJoins,
+    BinaryOperator, Expr, GroupByExpr, Ident as SqlIdent, Join as SqlJoin, JoinConstraint,
+    JoinOperator, Select, SelectItem, Spanned, TableFactor, TableWithJoins,
 };
 use sqlparser::tokenizer::Span as Loc;
 
 use super::ast::{
-    and_all, children_mut, column_ref, column_refs, qualified, snippet_select, split_and,
+    and_all, children_mut, column_ref, column_refs, has_subquery, qualified, snippet_select,
+    split_and,
 };
 use super::{Nest, Scope, key_column, plain_select, table_factor};
 
@@ -56,6 +66,12 @@ impl Nest<'_> {
         };
         let mut conjuncts = Vec::new();
         split_and(selection, &mut conjuncts);
+        let outer_scope = self.scope(select);
+        let kept: Vec<String> = conjuncts
+            .iter()
+            .filter(|c| !has_subquery(c))
+            .filter_map(|c| normalized(c, &outer_scope, None))
+            .collect();
         let mut out = Vec::new();
         for c in conjuncts {
             let Expr::Exists { subquery, negated } = &c else {
@@ -70,7 +86,13 @@ impl Nest<'_> {
             match theta(inner, &scope) {
                 Some(theta) => {
                     let loc = c.span();
-                    out.extend(self.theta_join(select, inner, theta, *negated, loc)?);
+                    let left = *negated && !always_grouped(select, inner, &theta, &kept, self);
+                    let join = match (negated, left) {
+                        (false, _) => Join::Inner,
+                        (true, false) => Join::InnerNegated,
+                        (true, true) => Join::Left,
+                    };
+                    out.extend(self.theta_join(select, inner, theta, join, loc)?);
                 }
                 None => out.push(c),
             }
@@ -86,7 +108,7 @@ impl Nest<'_> {
         select: &mut Select,
         inner: &Select,
         theta: Theta,
-        negated: bool,
+        join: Join,
         loc: Loc,
     ) -> Result<Vec<Expr>, syn::Error> {
         let Theta {
@@ -145,7 +167,7 @@ impl Nest<'_> {
             .map(|(i, (_, outer))| super::ast::equal(column(&key_column(i)), outer))
             .collect();
         let factor = table_factor(&alias, SqlIdent::with_span(loc, alias.clone()), loc);
-        if !negated {
+        let inner_join = |select: &mut Select, factor| {
             select.from.insert(
                 0,
                 TableWithJoins {
@@ -153,22 +175,21 @@ impl Nest<'_> {
                     joins: Vec::new(),
                 },
             );
+        };
+        if join != Join::Left {
+            inner_join(select, factor);
+            let test = match join {
+                Join::InnerNegated => template("NOT COALESCE(__0, FALSE)", &[test], loc),
+                _ => test,
+            };
             return Ok(on.into_iter().chain([test]).collect());
         }
         let test = template("NOT COALESCE(__0, FALSE)", &[test], loc);
         match and_all(on) {
-            None => {
-                select.from.insert(
-                    0,
-                    TableWithJoins {
-                        relation: factor,
-                        joins: Vec::new(),
-                    },
-                );
-            }
+            None => inner_join(select, factor),
             Some(on) => {
                 let last = select.from.last_mut().expect("a FROM item");
-                last.joins.push(Join {
+                last.joins.push(SqlJoin {
                     relation: factor,
                     global: false,
                     join_operator: JoinOperator::LeftOuter(JoinConstraint::On(on)),
@@ -177,6 +198,145 @@ impl Nest<'_> {
         }
         Ok(vec![test])
     }
+}
+
+/// How the piece of a subquery joins the outer query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Join {
+    /// `EXISTS`: an inner join, and the test.
+    Inner,
+    /// `NOT EXISTS` where every row the outer query keeps has a group
+    /// ([`always_grouped`]): an inner join, and the test negated.
+    InnerNegated,
+    /// Any other `NOT EXISTS`: a `LEFT JOIN`, and the test negated with
+    /// a missing group passing it.
+    Left,
+}
+
+/// Whether every row that `select` keeps has a group in the piece of
+/// `inner` (see the module's doc): `inner` reads one table, and some
+/// item of `select` that no outer join pads with NULL is a row of that
+/// table which the correlation looks up by its own columns (none of them
+/// NULL) and which passes the subquery's own conditions by a conjunct of
+/// `select`'s WHERE (`kept`, each [`normalized`]).
+fn always_grouped(
+    select: &Select,
+    inner: &Select,
+    theta: &Theta,
+    kept: &[String],
+    nest: &Nest<'_>,
+) -> bool {
+    let [only] = inner.from.as_slice() else {
+        return false;
+    };
+    let Some((table, own_alias)) = table_and_alias(&only.relation) else {
+        return false;
+    };
+    if !only.joins.is_empty() || theta.equalities.is_empty() {
+        return false;
+    }
+    let (scope, inner_scope) = (nest.scope(select), nest.scope(inner));
+    // Each equality reads a column of `a` that cannot be NULL, and the
+    // subquery's column of that name.
+    let by_its_own_key = |a: &str| {
+        theta.equalities.iter().all(|(k, y)| {
+            let (Some(k), Some(y)) = (column_ref(k), column_ref(y)) else {
+                return false;
+            };
+            let column = column_of(&y, &scope, a);
+            column.is_some()
+                && column == column_of(&k, &inner_scope, &own_alias)
+                && scope.nullable(&y) == Some(false)
+        })
+    };
+    let passes_its_conditions = |a: &str| {
+        theta.own.iter().all(|c| {
+            normalized(c, &inner_scope, Some((&own_alias, a))).is_some_and(|c| kept.contains(&c))
+        })
+    };
+    unpadded_items(select)
+        .filter(|(t, _)| *t == table)
+        .any(|(_, a)| by_its_own_key(&a) && passes_its_conditions(&a))
+}
+
+/// The column of item `alias` that the reference `r` names in `scope`,
+/// if it names one of that item's.
+fn column_of(r: &[SqlIdent], scope: &Scope, alias: &str) -> Option<String> {
+    let (item, column) = match r {
+        [c] => (scope.alias_of(r)?, c),
+        [t, c] => (t.value.to_lowercase(), c),
+        _ => return None,
+    };
+    (item == alias).then(|| column.value.to_lowercase())
+}
+
+/// The table a FROM item reads and the alias it goes by, if it is a
+/// table.
+fn table_and_alias(factor: &TableFactor) -> Option<(String, String)> {
+    let TableFactor::Table { name, alias, .. } = factor else {
+        return None;
+    };
+    let table = name.to_string().to_lowercase();
+    let alias = alias
+        .as_ref()
+        .map_or_else(|| table.clone(), |a| a.name.value.to_lowercase());
+    Some((table, alias))
+}
+
+/// The tables of `select`'s FROM whose columns no outer join pads with
+/// NULL, each with its alias: the first item of each FROM entry whose
+/// joins are inner or `LEFT` ones.
+fn unpadded_items(select: &Select) -> impl Iterator<Item = (String, String)> + '_ {
+    select
+        .from
+        .iter()
+        .filter(|from| {
+            from.joins.iter().all(|j| {
+                matches!(
+                    j.join_operator,
+                    JoinOperator::Join(_)
+                        | JoinOperator::Inner(_)
+                        | JoinOperator::Left(_)
+                        | JoinOperator::LeftOuter(_)
+                )
+            })
+        })
+        .filter_map(|from| table_and_alias(&from.relation))
+}
+
+/// `e` as text with each column reference written `alias.column` in
+/// lower case, the alias `rename.0` written `rename.1`: two conditions
+/// with the same text test the same columns of the same items. `None`
+/// where a reference names no item of `scope`.
+fn normalized(e: &Expr, scope: &Scope, rename: Option<(&str, &str)>) -> Option<String> {
+    fn go(e: &mut Expr, scope: &Scope, rename: Option<(&str, &str)>, ok: &mut bool) {
+        if let Some(r) = column_ref(e)
+            && !matches!(e, Expr::Nested(_))
+        {
+            let column = r.last().map(|c| c.value.to_lowercase());
+            let alias = match r.as_slice() {
+                [_] => scope.alias_of(&r),
+                [t, _] => Some(t.value.to_lowercase()),
+                _ => None,
+            };
+            let (Some(column), Some(mut alias)) = (column, alias) else {
+                *ok = false;
+                return;
+            };
+            if let Some((from, to)) = rename
+                && alias == from
+            {
+                alias = to.to_string();
+            }
+            *e = Expr::CompoundIdentifier(vec![SqlIdent::new(alias), SqlIdent::new(column)]);
+            return;
+        }
+        children_mut(e, &mut |child| go(child, scope, rename, ok));
+    }
+    let mut e = e.clone();
+    let mut ok = true;
+    go(&mut e, scope, rename, &mut ok);
+    ok.then(|| e.to_string())
 }
 
 /// The column of the piece's least value.
@@ -275,4 +435,68 @@ fn fill(e: &mut Expr, args: &[Expr]) {
         return;
     }
     children_mut(e, &mut |child| fill(child, args));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::compile_sql_str;
+
+    const SCHEMA: &str = "CREATE TABLE s (b INT, d INT, e INT);
+        CREATE TABLE n (a INT NULL, v INT, m INT);";
+
+    /// Whether the view compiled from `view` keeps the outer join's
+    /// piece of outer rows with no group.
+    fn keeps_unmatched(view: &str) -> bool {
+        let code = compile_sql_str(&format!("{SCHEMA}\n{view}")).expect("the view compiles");
+        code.contains("Unmatched")
+    }
+
+    #[test]
+    fn a_row_in_its_own_group_joins_without_an_outer_join() {
+        assert!(!keeps_unmatched(
+            "CREATE VIEW w WITH (intractable = 'allow') AS SELECT s.e, COUNT(*) FROM s
+             WHERE s.d > 0 AND NOT EXISTS
+                 (SELECT * FROM s s3 WHERE s3.e = s.e AND s3.b <> s.b AND s3.d > 0)
+             GROUP BY s.e;"
+        ));
+        // The conditions written unqualified: each names its own query's
+        // `s`.
+        let unqualified = |outer: &str| {
+            format!(
+                "CREATE VIEW w WITH (intractable = 'allow') AS SELECT e, COUNT(*) FROM s
+                 WHERE {outer} AND NOT EXISTS
+                     (SELECT * FROM s y WHERE y.e = s.e AND s.b <> y.b AND 0 < d)
+                 GROUP BY e;"
+            )
+        };
+        assert!(!keeps_unmatched(&unqualified("0 < d")));
+        assert!(keeps_unmatched(&unqualified("1 < d")));
+    }
+
+    #[test]
+    fn a_row_that_may_have_no_group_keeps_the_outer_join() {
+        // The subquery's own condition is not the outer query's.
+        assert!(keeps_unmatched(
+            "CREATE VIEW w WITH (intractable = 'allow') AS SELECT s.e, COUNT(*) FROM s
+             WHERE s.d > 1 AND NOT EXISTS
+                 (SELECT * FROM s s3 WHERE s3.e = s.e AND s3.b <> s.b AND s3.d > 0)
+             GROUP BY s.e;"
+        ));
+        // Correlated on another column than the row's own.
+        assert!(keeps_unmatched(
+            "CREATE VIEW w WITH (intractable = 'allow') AS SELECT s.e, COUNT(*) FROM s
+             WHERE NOT EXISTS (SELECT * FROM s s3 WHERE s3.e = s.d AND s3.b <> s.b)
+             GROUP BY s.e;"
+        ));
+        // The correlated column can be NULL: such a row has no group.
+        assert!(keeps_unmatched(
+            "CREATE VIEW w WITH (intractable = 'allow') AS SELECT COUNT(*) FROM n
+             WHERE NOT EXISTS (SELECT * FROM n n2 WHERE n2.a = n.a AND n2.v <> n.v)"
+        ));
+        // The subquery reads another table.
+        assert!(keeps_unmatched(
+            "CREATE VIEW w WITH (intractable = 'allow') AS SELECT COUNT(*) FROM n
+             WHERE NOT EXISTS (SELECT * FROM s WHERE s.e = n.v AND s.b <> n.m)"
+        ));
+    }
 }

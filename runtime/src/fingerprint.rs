@@ -144,13 +144,13 @@ impl<K: Semiring, P: Keeping<K>> std::fmt::Debug for Fingerprints<K, P> {
     }
 }
 
-impl<K: Semiring, P: Keeping<K>> Default for Fingerprints<K, P> {
+impl<K: Maintained> Default for Fingerprints<K, Retracting> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<K: Semiring, P: Keeping<K>> Fingerprints<K, P> {
+impl<K: Maintained> Fingerprints<K, Retracting> {
     /// An empty map with a fresh random seed.
     pub fn new() -> Self {
         Fingerprints {
@@ -211,14 +211,6 @@ impl<K: Semiring, P: Keeping<K>> Fingerprints<K, P> {
         }
     }
 
-    /// Moves `key`'s copies of one, if any, into `payloads` as their sum:
-    /// before a contribution other than one meets them.
-    fn generalize(&mut self, key: Fingerprint) {
-        if let Some(n) = self.copies.remove(&key) {
-            self.payloads.insert(key, &times_one::<K>(n));
-        }
-    }
-
     /// The fingerprint of `tuple`: its `Hash` bytes, hashed at once.
     #[inline]
     fn of<T: Hash + ?Sized>(&self, tuple: &T) -> Fingerprint {
@@ -232,21 +224,54 @@ impl<K: Semiring, P: Keeping<K>> Fingerprints<K, P> {
         tuple.hash(&mut bytes);
         xxhash_rust::xxh3::xxh3_128_with_seed(bytes.as_slice(), self.seed)
     }
+}
 
+impl<K: Maintained> Fingerprints<K, Retracting> {
     /// Adds the contribution `v` to `tuple`'s payload; returns the payload
     /// before and after, or `None` when it did not change. A map is
     /// changed through this and [`retract`](Self::retract), or, over a
     /// ring, through [`add_delta`](Self::add_delta) and
     /// [`retract_delta`](Self::retract_delta), never both.
+    ///
+    /// A contribution of one only counts a copy, in any semiring: the
+    /// payload of `n` copies of one is the sum of `n` ones, and a
+    /// retraction of one takes a copy away, so the count says what a
+    /// state of the payloads would (a row of a SQL table is always such a
+    /// tuple, whatever its views compute).
+    ///
+    /// # Panics
+    ///
+    /// Outside a ring, when a tuple would have more than `u32::MAX` copies
+    /// (a ring's move on to the payloads).
     #[inline]
     pub fn add<T: Hash + ?Sized>(&mut self, tuple: &T, v: &K) -> Option<(K, K)> {
         self.count_pending();
         let key = self.of(tuple);
+        if *v == K::one() && (self.payloads.is_empty() || !self.payloads.contains(&key)) {
+            return self.add_copy(key);
+        }
+        self.generalize(key);
         self.payloads.add(key, v)
     }
-}
 
-impl<K: Maintained> Fingerprints<K, Retracting> {
+    /// Counts one more copy of one of `key`, which is not in `payloads`;
+    /// the payload before and after, as [`add`](Self::add) returns it.
+    #[inline]
+    fn add_copy(&mut self, key: Fingerprint) -> Option<(K, K)> {
+        let copies = self.copies.entry(key).or_insert(0);
+        let n = *copies;
+        let Some(more) = n.checked_add(1) else {
+            assert!(
+                K::BY_SUBTRACTION,
+                "ivm: more than u32::MAX copies of one tuple"
+            );
+            self.generalize(key);
+            return self.payloads.add(key, &K::one());
+        };
+        *copies = more;
+        changed(times_one(n), times_one(more))
+    }
+
     /// Retracts one live contribution `v` of `tuple` in `relation`; returns
     /// the payload before and after, or `None` when it did not change.
     ///
@@ -264,8 +289,44 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
     ) -> Result<Option<(K, K)>, Error> {
         self.count_pending();
         let key = self.of(tuple);
+        if *v == K::one()
+            && let hashbrown::hash_map::Entry::Occupied(mut copies) = self.copies.entry(key)
+        {
+            let n = *copies.get();
+            if n == 1 {
+                copies.remove();
+            } else {
+                *copies.get_mut() = n - 1;
+            }
+            return Ok(changed(times_one(n), times_one(n - 1)));
+        }
+        self.generalize(key);
         self.payloads.retract(&key, v, relation)
     }
+
+    /// Moves `key`'s copies of one, if any, into `payloads`: before a
+    /// contribution other than one meets them. A ring's state is the sum,
+    /// so they go as one contribution of their sum; any other keeps each
+    /// contribution, so each copy goes as one.
+    fn generalize(&mut self, key: Fingerprint) {
+        let Some(n) = self.copies.remove(&key) else {
+            return;
+        };
+        if K::BY_SUBTRACTION {
+            self.payloads.insert(key, &times_one::<K>(n));
+        } else {
+            for _ in 0..n {
+                self.payloads.insert(key, &K::one());
+            }
+        }
+    }
+}
+
+/// `Some((old, new))` where they differ: what [`Fingerprints::add`] and
+/// [`Fingerprints::retract`] return.
+#[inline]
+fn changed<K: Semiring>(old: K, new: K) -> Option<(K, K)> {
+    (old != new).then_some((old, new))
 }
 
 impl<K: Maintained> Fingerprints<K, Retracting> {
@@ -538,6 +599,43 @@ mod tests {
         });
     }
 
+    /// Through `add` and `retract`, in any semiring, counting copies of
+    /// one answers exactly as the payloads themselves do: the payloads
+    /// before and after, and which retractions are refused.
+    fn counted_copies_answer_as_payloads<K: Maintained>(ops: &[(u8, u32, K)]) {
+        let mut counted: Fingerprints<K> = Fingerprints::new();
+        let mut model: crate::payload_map::PayloadMap<u32, K> =
+            crate::payload_map::PayloadMap::new();
+        for (kind, tuple, v) in ops {
+            let v = if kind % 2 == 0 { K::one() } else { v.clone() };
+            if *kind < 2 {
+                assert_eq!(counted.add(tuple, &v), model.add(*tuple, &v), "add {v:?}");
+            } else {
+                let got = counted.retract(tuple, &v, "R");
+                let want = model.retract(tuple, &v, "R");
+                assert_eq!(got, want, "retract {v:?}");
+            }
+            assert_eq!(counted.len(), model.len());
+        }
+    }
+
+    #[test]
+    fn counted_copies_answer_as_payloads_in_every_semiring() {
+        use crate::semiring::Bool;
+        use proptest::prelude::*;
+        let op = |v: BoxedStrategy<i64>| (0u8..4, 0u32..4, v);
+        proptest!(|(ops in prop::collection::vec(op((-2i64..3).boxed()), 1..60))| {
+            let ints: Vec<_> = ops.iter().map(|&(k, t, v)| (k, t, Int(v))).collect();
+            counted_copies_answer_as_payloads(&ints);
+        });
+        proptest!(|(ops in prop::collection::vec(op((0i64..3).boxed()), 1..60))| {
+            let costs: Vec<_> = ops.iter().map(|&(k, t, v)| (k, t, MinPlus(v))).collect();
+            counted_copies_answer_as_payloads(&costs);
+            let bools: Vec<_> = ops.iter().map(|&(k, t, v)| (k, t, Bool(v > 0))).collect();
+            counted_copies_answer_as_payloads(&bools);
+        });
+    }
+
     /// A row's fingerprint is made of the bytes std's `Hash` impls write
     /// (and `Decimal`'s and `Date`'s own), and snapshots keep
     /// fingerprints: a toolchain that changed those bytes would make a
@@ -589,6 +687,30 @@ mod tests {
         assert_eq!(map.retract_delta(&9_u64, &Int(1), "R"), Ok(()));
         assert_eq!(map.payloads.value(&key), Int(i64::from(u32::MAX)));
         assert!(map.retract_delta(&8_u64, &Int(1), "R").is_err());
+    }
+
+    /// The same through `add`, which tells the payloads before and after;
+    /// outside a ring, whose states count each contribution, it panics.
+    #[test]
+    fn copies_past_u32_max_through_add() {
+        let mut map: Fingerprints<Int> = Fingerprints::new();
+        let key = map.of(&9_u64);
+        map.copies.insert(key, u32::MAX);
+        let past = Int(i64::from(u32::MAX) + 1);
+        assert_eq!(map.add(&9_u64, &Int(1)), Some((Int(past.0 - 1), past)));
+        assert!(map.copies.is_empty());
+        assert_eq!(
+            map.retract(&9_u64, &Int(1), "R"),
+            Ok(Some((past, Int(past.0 - 1))))
+        );
+
+        let mut costs: Fingerprints<MinPlus> = Fingerprints::new();
+        let key = costs.of(&9_u64);
+        costs.copies.insert(key, u32::MAX);
+        let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            costs.add(&9_u64, &MinPlus(0))
+        }));
+        assert!(added.is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use ivm::sql::TextRetract;
 use ivm_generated_examples::tpch::data::{Database, Lineitem, text};
-use ivm_generated_examples::tpch_sql::{TpchQ3, TpchQ4, TpchQ13, TpchQ18, TpchQ21};
+use ivm_generated_examples::tpch_sql::{TpchQ3, TpchQ4, TpchQ10, TpchQ13, TpchQ18, TpchQ21};
 
 /// One row of the stream: an insert or a delete into a table.
 struct Row {
@@ -81,10 +81,11 @@ fn main() {
     let mut view: Box<dyn TextRetract> = match query.as_str() {
         "q3" => Box::new(TpchQ3::new()),
         "q4" => Box::new(TpchQ4::new()),
+        "q10" => Box::new(TpchQ10::new()),
         "q13" => Box::new(TpchQ13::new()),
         "q18" => Box::new(TpchQ18::new()),
         "q21" => Box::new(TpchQ21::new()),
-        other => panic!("no query {other}: q3, q4, q13, q18 or q21"),
+        other => panic!("no query {other}: q3, q4, q10, q13, q18 or q21"),
     };
     let rows = stream(&Database::generate(0.01, 2016));
     let mut fed = 0;

@@ -169,6 +169,13 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
         }
     }
 
+    /// Whether a key was written since the journal's epoch began (false
+    /// before the journal starts).
+    #[inline]
+    pub fn written(&self) -> bool {
+        self.journal.as_ref().is_some_and(|j| !j.now.is_empty())
+    }
+
     /// Ends the epoch (starting the journal at the first call): the keys
     /// written since the last call, with their payloads then, become what
     /// [`then_and_now`](Self::then_and_now) and
@@ -231,6 +238,27 @@ pub fn since<Key, K: Semiring>(
         .flatten()
         .map(|(key, now)| (key, K::zero(), now))
         .chain(changed)
+}
+
+/// What a generated `changes()` returns: the changes it gathered, or none
+/// at all where it found, before gathering anything, that no journal it
+/// reads was written since the previous call. A nested view's reader and a
+/// window's ranking call `changes()` after every update, and most updates
+/// change nothing there (a line outside Q10's quarter, say); such a call
+/// then costs a look at each journal, not the building of the walk.
+pub struct Gathered<I>(pub Option<I>);
+
+impl<I: Iterator> Iterator for Gathered<I> {
+    type Item = I::Item;
+
+    #[inline]
+    fn next(&mut self) -> Option<I::Item> {
+        self.0.as_mut()?.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.as_ref().map_or((0, Some(0)), Iterator::size_hint)
+    }
 }
 
 /// The distinct keys among `keys`: the changed prefixes of one free level,

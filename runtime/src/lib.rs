@@ -156,7 +156,7 @@ pub mod __private {
     #[cfg(feature = "sql")]
     pub use crate::__sql_view as sql_view;
     pub use crate::catalogue::{Catalogue, catalogue};
-    pub use crate::changes::{Changes, KeySet, Noted, key_set, since};
+    pub use crate::changes::{Changes, Gathered, KeySet, Noted, key_set, since};
     pub use crate::enumerate::{Product, product};
     pub use crate::factor::{IntoPayload, factor, first_factor, scaled, times};
     pub use crate::fingerprint::Fingerprints;

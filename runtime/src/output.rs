@@ -261,6 +261,13 @@ where
             .flat_map(|group| group.live.iter())
     }
 
+    /// Whether a value was written since the journal's epoch began (false
+    /// before the journal starts).
+    #[inline]
+    pub fn written(&self) -> bool {
+        self.journal.as_ref().is_some_and(|j| !j.seen.is_empty())
+    }
+
     /// Ends the epoch of the journal (starting the journal at the first
     /// call): the values that lost their output since the last call
     /// become what [`values_then_and_now`](Self::values_then_and_now)

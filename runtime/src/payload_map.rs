@@ -341,6 +341,14 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
         self.states.retain(|_, state| !P::is_empty(state));
     }
 
+    /// Whether a key was written since the journal's epoch began (false
+    /// before the journal starts): where none was, the epoch ends with no
+    /// change to report.
+    #[inline]
+    pub fn written(&self) -> bool {
+        self.journal.as_ref().is_some_and(|j| !j.now.is_empty())
+    }
+
     /// Ends the epoch of the journal (starting the journal at the first
     /// call): the keys written since the last call, with their payloads
     /// then, become what [`value_then`](Self::value_then) and

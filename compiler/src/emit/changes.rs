@@ -109,7 +109,10 @@ const CHANGES_DOC: [&str; 2] = [
 /// `changes()`, `changes_since()` and `get_then_and_now()` of a program
 /// whose maps keep journals: `cost`, the doc comment's second paragraph;
 /// `start`, what `changes()` does after starting the tracking and before
-/// reading (ending the maps' epochs); `body`, the statements of
+/// reading (ending the maps' epochs); `written`, where it can tell, an
+/// expression false when no journal the walk reads was written since the
+/// previous call (the call then returns no change, gathering nothing);
+/// `body`, the statements of
 /// `changes_since` before `candidates`, an iterator of output tuples
 /// whose payload may have changed; `lookups`, each factor of an output
 /// tuple's payload read then and now at the head variables, whose product
@@ -118,6 +121,7 @@ pub(super) fn walking_methods(
     p: &Program,
     cost: &[&str],
     start: TokenStream,
+    written: Option<TokenStream>,
     body: TokenStream,
     candidates: TokenStream,
     lookups: &[TokenStream],
@@ -148,12 +152,22 @@ pub(super) fn walking_methods(
             format!(" {line}")
         }
     });
+    let gather = match written {
+        Some(written) => quote! {
+            let __gather = __first || #written;
+            #start
+            ::ivm::__private::Gathered(__gather.then(|| self.changes_since(__first)))
+        },
+        None => quote! {
+            #start
+            self.changes_since(__first)
+        },
+    };
     quote! {
         #(#[doc = #doc])*
         pub fn changes(&mut self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k, #k)> + '_ {
             let __first = self.#name.start();
-            #start
-            self.changes_since(__first)
+            #gather
         }
 
         /// The changes of the epoch that just ended (every output tuple,

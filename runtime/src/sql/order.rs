@@ -69,9 +69,11 @@ pub trait Ordered: Rows {
     /// The view's ORDER BY, LIMIT and OFFSET.
     const ORDER: Order;
 
-    /// How two rows compare: by the ORDER BY items, then by every select
-    /// item ascending (NULL first).
-    fn order(a: &Self::Row, b: &Self::Row) -> Ordering;
+    /// How the rows of two groups compare, each group given by its key
+    /// and payload: by the ORDER BY items, then by every select item
+    /// ascending (NULL first). Read off the groups, not their rows, so
+    /// that ranking a group clones none of its text.
+    fn order(a: (&Key<Self>, &Payload<Self>), b: (&Key<Self>, &Payload<Self>)) -> Ordering;
 }
 
 /// A view with LIMIT or OFFSET: its [`Ranked`] beside its rule.
@@ -96,19 +98,77 @@ pub fn nulls_last<T: Ord>(a: &Option<T>, b: &Option<T>) -> Ordering {
     }
 }
 
-/// A row of the ordered map: compared by the view's order, then by its
-/// group key (two groups may read as the same row).
+/// A group in the ordered map: compared by the view's order of its row,
+/// then by its key (two groups may read as the same row). It keeps the
+/// key and payload the row is read off, not the row, so that a group
+/// moves without a clone of its text.
 struct Entry<V: Ordered> {
-    row: V::Row,
     key: Key<V>,
+    payload: Payload<V>,
 }
 
+/// A group as the ordered map compares it: an [`Entry`], or the key and
+/// payload of one to find (with no entry built, hence no clone).
+trait Group<V: Ordered> {
+    fn parts(&self) -> (&Key<V>, &Payload<V>);
+}
+
+impl<V: Ordered> Group<V> for Entry<V> {
+    fn parts(&self) -> (&Key<V>, &Payload<V>) {
+        (&self.key, &self.payload)
+    }
+}
+
+impl<V: Ordered> Group<V> for (&Key<V>, &Payload<V>) {
+    fn parts(&self) -> (&Key<V>, &Payload<V>) {
+        (self.0, self.1)
+    }
+}
+
+impl<'a, V: Ordered + 'a> std::borrow::Borrow<dyn Group<V> + 'a> for Entry<V> {
+    fn borrow(&self) -> &(dyn Group<V> + 'a) {
+        self
+    }
+}
+
+impl<V: Ordered> Ord for dyn Group<V> + '_
+where
+    Key<V>: Ord,
+{
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (a, b) = (self.parts(), other.parts());
+        V::order(a, b).then_with(|| a.0.cmp(b.0))
+    }
+}
+
+impl<V: Ordered> PartialOrd for dyn Group<V> + '_
+where
+    Key<V>: Ord,
+{
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<V: Ordered> PartialEq for dyn Group<V> + '_
+where
+    Key<V>: Ord,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<V: Ordered> Eq for dyn Group<V> + '_ where Key<V>: Ord {}
+
+// An entry orders as the group it is, so that finding one by its parts
+// (through `Borrow`) agrees with the map's order.
 impl<V: Ordered> Ord for Entry<V>
 where
     Key<V>: Ord,
 {
     fn cmp(&self, other: &Self) -> Ordering {
-        V::order(&self.row, &other.row).then_with(|| self.key.cmp(&other.key))
+        (self as &dyn Group<V>).cmp(other as &dyn Group<V>)
     }
 }
 
@@ -137,7 +197,7 @@ impl<V: Ordered> Eq for Entry<V> where Key<V>: Ord {}
 /// the view's `changes()` and `ivm::View::changes` report from, since
 /// [`rank`] reads the rule's changes itself.
 pub struct Ranked<V: Ordered> {
-    /// Every row, in order, with its copies.
+    /// Every group, in the order of its row, with its copies.
     rows: BTreeMap<Entry<V>, i64>,
     /// The window as of the previous `changes()` call: `None` before the
     /// first.
@@ -172,27 +232,19 @@ where
             }
         };
         if copies(then) > 0 {
-            let gone = Entry {
-                row: V::row(&key, then),
-                key: key.clone(),
-            };
-            self.rows.remove(&gone);
+            self.rows.remove(&(&key, then) as &dyn Group<V>);
         }
         let copies = copies(now);
         if copies > 0 {
-            let row = V::row(&key, now);
-            self.rows.insert(Entry { row, key }, copies);
+            let payload = now.clone();
+            self.rows.insert(Entry { key, payload }, copies);
         }
     }
 
-    /// The window's rows in order, each with its copies in the window:
+    /// The window's groups in order, each with its copies in the window:
     /// O(offset + limit).
-    fn window(&self) -> impl Iterator<Item = ((&Key<V>, &V::Row), i64)> + '_ {
-        cut::<V, _>(
-            self.rows
-                .iter()
-                .map(|(e, &copies)| ((&e.key, &e.row), copies)),
-        )
+    fn window(&self) -> impl Iterator<Item = (&Entry<V>, i64)> + '_ {
+        cut::<V, _>(self.rows.iter().map(|(e, &copies)| (e, copies)))
     }
 }
 
@@ -249,7 +301,7 @@ where
         return view
             .ranked()
             .window()
-            .map(|((key, row), copies)| (key.clone(), row.clone(), copies))
+            .map(|(e, copies)| (e.key.clone(), V::row(&e.key, &e.payload), copies))
             .collect();
     }
     let sorted = sorted(view)
@@ -415,16 +467,15 @@ pub fn sorted<V: Ordered>(view: &V) -> Vec<Windowed<V>>
 where
     Key<V>: Ord,
 {
-    let mut rows: Vec<Windowed<V>> = view
-        .rule()
-        .iter()
+    let mut groups: Vec<_> = view.rule().iter().collect();
+    groups.sort_by(|a, b| V::order((&a.0, &a.1), (&b.0, &b.1)).then_with(|| a.0.cmp(&b.0)));
+    groups
+        .into_iter()
         .map(|(key, payload)| {
             let row = V::row(&key, &payload);
             (key, row, V::copies(&payload))
         })
-        .collect();
-    rows.sort_by(|a, b| V::order(&a.1, &b.1).then_with(|| a.0.cmp(&b.0)));
-    rows
+        .collect()
 }
 
 /// [`sorted`] as text, a bag's row once per copy.

@@ -225,6 +225,7 @@ impl TrackedJoined {
                 "join by each support's key, once.",
             ],
             start,
+            None,
             body,
             since,
             &lookups,

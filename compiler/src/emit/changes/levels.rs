@@ -14,7 +14,7 @@
 //! the level holds several variables); `__r` is a changed prefix, one item
 //! per level of a path.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::super::{item, level_type};
@@ -72,10 +72,15 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
         }
     };
     let since = levels.head_tuples();
-    let epochs = levels.journaled().map(|m| {
-        let field = &p.maps[m].name;
-        quote! { self.#field.end_epoch(); }
-    });
+    let journaled: Vec<&Ident> = levels.journaled().map(|m| &p.maps[m].name).collect();
+    let epochs = journaled
+        .iter()
+        .map(|field| quote! { self.#field.end_epoch(); });
+    let written = if journaled.is_empty() {
+        quote! { false }
+    } else {
+        quote! { #(self.#journaled.written())||* }
+    };
     super::walking_methods(
         p,
         &[
@@ -83,6 +88,7 @@ pub(super) fn methods(p: &Program, c: &Chain) -> TokenStream {
             "output tuples through them.",
         ],
         quote! { #(#epochs)* },
+        Some(written),
         body,
         since,
         &levels.lookups(),

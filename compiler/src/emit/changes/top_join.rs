@@ -303,6 +303,7 @@ impl Tracked {
                 #(#epochs)*
                 #start
             },
+            None,
             body,
             since,
             &lookups,

@@ -53,7 +53,7 @@ pub fn wrapper(
         .enumerate()
         .map(|(i, t)| table(t, i, deletes, route(t, program)));
     let parts = parts(view, &row, keeping);
-    let ordered = view.order.as_ref().map(|o| order::ordered(view, o, &row));
+    let ordered = view.order.as_ref().map(|o| order::ordered(view, o));
     let order = match &view.order {
         None => quote! { unordered },
         Some(o) if o.is_window() && keeping == Keeping::Fed => quote! { ranked },

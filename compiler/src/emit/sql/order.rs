@@ -2,16 +2,18 @@
 //! `ivm::sql::order::Ordered`, its ORDER BY, LIMIT and OFFSET as data and
 //! the comparison of two rows, which the runtime sorts or ranks them by.
 
-use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::row::Reader;
 
 use crate::sql::SqlView;
 use crate::sql::order::{Order, OrderKey};
 
 /// `impl Ordered for <view>`: the ORDER BY items, then every other select
 /// item ascending, so that ties break the same way on every run.
-pub(super) fn ordered(view: &SqlView, order: &Order, row: &Ident) -> TokenStream {
-    let name = &view.name;
+pub(super) fn ordered(view: &SqlView, order: &Order) -> TokenStream {
+    let SqlView { name, rule, .. } = view;
     let keys = order.keys.iter().map(|k| {
         let column = Literal::usize_unsuffixed(k.field);
         let (descending, nulls_first) = (k.descending, k.nulls_first);
@@ -57,27 +59,32 @@ pub(super) fn ordered(view: &SqlView, order: &Order, row: &Ident) -> TokenStream
                 offset: #offset,
             };
 
-            fn order(a: &#row, b: &#row) -> ::core::cmp::Ordering {
+            fn order(
+                (__ka, __pa): (&<#rule as ::ivm::View>::Key, &<#rule as ::ivm::View>::Payload),
+                (__kb, __pb): (&<#rule as ::ivm::View>::Key, &<#rule as ::ivm::View>::Payload),
+            ) -> ::core::cmp::Ordering {
                 #first #(.then_with(|| #comparisons))*
             }
         }
     }
 }
 
-/// Two rows compared on one select item. NULL (`None`) is below every
-/// value, as `Option` orders it; `NULLS LAST` under ASC and `NULLS FIRST`
-/// under DESC override that.
+/// Two groups compared on one select item, read off their keys and
+/// payloads (`__ka`, `__pa` and `__kb`, `__pb`). NULL (`None`) is below
+/// every value, as `Option` orders it; `NULLS LAST` under ASC and `NULLS
+/// FIRST` under DESC override that.
 fn compare(view: &SqlView, k: OrderKey) -> TokenStream {
-    let field = &view.fields[k.field].name;
-    let (a, b) = if k.descending {
-        (quote! { b }, quote! { a })
-    } else {
-        (quote! { a }, quote! { b })
+    let reader = Reader::new(view);
+    let field = &view.fields[k.field];
+    let side = |key: &str, payload: &str| {
+        reader.field_ref(field, &format_ident!("{key}"), &format_ident!("{payload}"))
     };
+    let (a, b) = (side("__ka", "__pa"), side("__kb", "__pb"));
+    let (a, b) = if k.descending { (b, a) } else { (a, b) };
     let moved_nulls = k.nulls_first == k.descending;
-    if moved_nulls && view.fields[k.field].value.nullable {
-        quote! { ::ivm::sql::order::nulls_last(&#a.#field, &#b.#field) }
+    if moved_nulls && field.value.nullable {
+        quote! { ::ivm::sql::order::nulls_last(#a, #b) }
     } else {
-        quote! { #a.#field.cmp(&#b.#field) }
+        quote! { ::core::cmp::Ord::cmp(#a, #b) }
     }
 }

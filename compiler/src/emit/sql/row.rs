@@ -2,7 +2,7 @@
 //! ([`Typed`]) read off `__key` (the group key, by reference) and
 //! `__payload` (the group's payload, by reference).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use crate::sql::row::{Pick, RowValue, Term, Typed};
@@ -23,6 +23,25 @@ impl<'a> Reader<'a> {
     pub(super) fn field(&self, f: &ViewField) -> TokenStream {
         // An argument or a field's value: no parentheses of its own.
         bare(self.value(&f.value))
+    }
+
+    /// A reference to a field's value read off the group key `key` and
+    /// payload `payload` (references both): a key column where it lies,
+    /// anything else computed, so that two groups compare with no clone.
+    pub(super) fn field_ref(&self, f: &ViewField, key: &Ident, payload: &Ident) -> TokenStream {
+        if let RowValue::Key(k) = f.value.value {
+            let item = crate::tuple::item(&quote! { #key }, k, self.view.key_types.len());
+            return quote! { &#item };
+        }
+        let value = self.field(f);
+        let text = value.to_string();
+        let reads = |name: &str| {
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|word| word == name)
+        };
+        let key = reads("__key").then(|| quote! { let __key = #key; });
+        let payload = reads("__payload").then(|| quote! { let __payload = #payload; });
+        quote! { &{ #key #payload #value } }
     }
 
     /// A field's type: an `Option` where it may be NULL.

@@ -81,6 +81,24 @@ CREATE VIEW left_derived AS
 
 CREATE VIEW left_star AS SELECT * FROM t LEFT JOIN n ON t.a = n.a WHERE t.h;
 
+-- COUNT of a column of the nullable side that cannot be NULL counts by
+-- the column ON compares (docs/design.md#outer-joins): here `x.a`, NULL
+-- in one group of `x`, which matches nothing; `x.k` is then not kept.
+-- `COUNT(DISTINCT x.k)` and `COUNT(n.v)` (which can be NULL) stay.
+CREATE VIEW left_count_by_compared AS
+    SELECT cnt, COUNT(*) FROM (
+        SELECT r.a, COUNT(x.k) AS cnt FROM r LEFT JOIN (SELECT n.a, COUNT(*) AS k FROM n GROUP BY n.a) x
+            ON r.a = x.a AND x.k > 1
+        GROUP BY r.a) y
+    GROUP BY cnt;
+
+CREATE VIEW left_count_kept AS
+    SELECT r.b, COUNT(x.k) + COUNT(DISTINCT x.k), SUM(x.k)
+    FROM r LEFT JOIN (SELECT n.a, COUNT(*) AS k FROM n GROUP BY n.a) x ON x.a = r.a GROUP BY r.b;
+
+CREATE VIEW right_count_by_compared AS
+    SELECT n.e, COUNT(n.v), COUNT(s.d) FROM s RIGHT JOIN n ON s.b = n.a GROUP BY n.e;
+
 -- UNION ALL, UNION and DISTINCT.
 CREATE VIEW union_all_bag AS SELECT a, b FROM r WHERE c > 0 UNION ALL SELECT b, b FROM s;
 

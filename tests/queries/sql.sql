@@ -61,6 +61,11 @@ CREATE VIEW self_join WITH (intractable = 'allow') AS
 CREATE VIEW theta WITH (strategy = 'first_order') AS
     SELECT r.a, COUNT(*) FROM r, t WHERE r.a = t.a AND r.c < t.g GROUP BY r.a;
 
+-- A theta factor tested in the loop that completes it, before the loops
+-- inside (δu: `r.c <> u.y` once `r` is found, before `s` is walked).
+CREATE VIEW theta_mid_join WITH (intractable = 'allow') AS
+    SELECT s.e, COUNT(*), SUM(r.c) FROM r, s, u WHERE r.b = s.b AND u.x = r.a AND r.c <> u.y GROUP BY s.e;
+
 CREATE VIEW path WITH (intractable = 'allow') AS
     SELECT COUNT(*), SUM(s.d * t.g) FROM r, s, t WHERE r.b = s.b AND r.a = t.a AND t.h;
 

@@ -48,6 +48,7 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ByAOfS::new()),
         Box::new(SelfJoin::new()),
         Box::new(Theta::new()),
+        Box::new(ThetaMidJoin::new()),
         Box::new(Path::new()),
         Box::new(TextConstant::new()),
         Box::new(Cases::new()),

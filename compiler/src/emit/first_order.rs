@@ -20,9 +20,12 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
         needed: needed_vars(p, join),
     };
     let names: Vec<TokenStream> = own.vars.iter().map(|&v| delta.bind_name(v)).collect();
-    // Wrap the derivation in the loops, innermost first.
-    let mut body = derivation(p, join);
-    for l in join.loops.iter().rev() {
+    let tests = ThetaTests::place(p, join, own);
+    // Wrap the derivation in the loops, innermost first, each loop's body
+    // in the tests of the theta factors its atom completes.
+    let mut body = derivation(p, join, &tests);
+    for (i, l) in join.loops.iter().enumerate().rev() {
+        body = tests.wrap(p, Level::Loop(i), body);
         body = match &l.access {
             Access::Smaller { index, partners } => {
                 delta.intersection(l.atom, *index, partners, body)
@@ -32,12 +35,107 @@ pub fn path(p: &Program, atom: usize, join: &DeltaJoin) -> TokenStream {
             Access::Index(m) => delta.wrap(l.atom, Walk::Index(*m), body),
         };
     }
+    let body = tests.wrap(p, Level::Own, body);
     let fields = super::field_refs(&quote! { __tuple }, own.vars.len());
     quote! {
         {
             let (#(#names,)*) = #fields;
             #body
         }
+    }
+}
+
+/// Where a delta join tests a theta factor: once the updated atom or a
+/// loop's atom has bound the last of its variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// The updated atom binds them all: tested before the first loop.
+    Own,
+    /// Tested in the loop at this position of the join, for each of its
+    /// tuples, before the loops inside it.
+    Loop(usize),
+}
+
+/// The theta factors of a delta join, each at its [`Level`]. A factor
+/// that fails skips the loops inside it: Q21's tests of the supplier
+/// against its order's least and greatest ones drop most lines before
+/// their supplier and nation are looked up.
+struct ThetaTests {
+    /// Each factor of `Program::theta`'s level.
+    levels: Vec<Level>,
+}
+
+impl ThetaTests {
+    /// Each factor at the first level where all its variables are bound.
+    fn place(p: &Program, join: &DeltaJoin, own: &AtomIr) -> Self {
+        let mut bound: Vec<Vec<VarId>> = vec![own.vars.clone()];
+        for l in &join.loops {
+            let mut vars = bound.last().cloned().unwrap_or_default();
+            vars.extend(&p.atoms[l.atom].vars);
+            if let Access::Smaller { partners, .. } = &l.access {
+                for &(partner, _) in partners {
+                    vars.extend(&p.atoms[partner].vars);
+                }
+            }
+            bound.push(vars);
+        }
+        let levels = p
+            .theta
+            .iter()
+            .map(|f| {
+                let at = bound
+                    .iter()
+                    .position(|vars| f.vars.iter().all(|v| vars.contains(v)))
+                    // The derivation binds every variable.
+                    .unwrap_or(join.loops.len());
+                match at {
+                    0 => Level::Own,
+                    i => Level::Loop(i - 1),
+                }
+            })
+            .collect();
+        ThetaTests { levels }
+    }
+
+    /// The levels that test some factor, outermost first.
+    fn used(&self) -> Vec<Level> {
+        let mut used = self.levels.clone();
+        used.sort_by_key(|l| match l {
+            Level::Own => 0,
+            Level::Loop(i) => i + 1,
+        });
+        used.dedup();
+        used
+    }
+
+    /// `body` where the product of the factors at `level`, named as
+    /// [`theta_name`] says, is not zero.
+    fn wrap(&self, p: &Program, level: Level, body: TokenStream) -> TokenStream {
+        let factors: Vec<crate::query::ExprFactor> = p
+            .theta
+            .iter()
+            .zip(&self.levels)
+            .filter(|(_, l)| **l == level)
+            .map(|(f, _)| f.clone())
+            .collect();
+        if factors.is_empty() {
+            return body;
+        }
+        let product = super::local::product(p, &factors);
+        let name = theta_name(level);
+        quote! {
+            if let ::core::option::Option::Some(#name) = #product {
+                #body
+            }
+        }
+    }
+}
+
+/// The name of the product of the theta factors tested at `level`.
+fn theta_name(level: Level) -> proc_macro2::Ident {
+    match level {
+        Level::Own => format_ident!("__theta"),
+        Level::Loop(i) => format_ident!("__theta_{i}"),
     }
 }
 
@@ -72,7 +170,7 @@ fn index_vars(p: &Program, atom: usize, m: Id<RelationIndex>) -> Vec<VarId> {
 /// The innermost body of a delta join: the derivation's payloads before
 /// and after, one per other atom (an intersection's partner included),
 /// times the theta factors, replace each other in the result.
-fn derivation(p: &Program, join: &DeltaJoin) -> TokenStream {
+fn derivation(p: &Program, join: &DeltaJoin, tests: &ThetaTests) -> TokenStream {
     let k = &p.payload;
     // The innermost body: the derivation's payloads before and after, one
     // per other atom (an intersection's partner included).
@@ -101,20 +199,17 @@ fn derivation(p: &Program, join: &DeltaJoin) -> TokenStream {
             self.#result.replace(__result_key, &__old_term, &__new_term);
         }
     };
-    if !p.theta.is_empty() {
-        // The theta factors, over variables of several atoms, multiply
-        // each derivation; a zero one leaves the result as it was.
-        let theta = super::local::product(p, &p.theta);
-        return quote! {
-            let __theta = #theta;
-            if let ::core::option::Option::Some(__theta) = __theta {
-                let __old = &::ivm::Semiring::mul(__old, &__theta);
-                let __new = &::ivm::Semiring::mul(__new, &__theta);
-                #body
-            }
-        };
+    // The theta factors, over variables of several atoms, multiply each
+    // derivation; the loops around it tested them (`ThetaTests`), and a
+    // zero one left the result as it was.
+    let thetas = tests.used().into_iter().map(theta_name);
+    quote! {
+        #(
+            let __old = &::ivm::Semiring::mul(__old, &#thetas);
+            let __new = &::ivm::Semiring::mul(__new, &#thetas);
+        )*
+        #body
     }
-    body
 }
 
 /// How one loop of a delta join reaches its atom's tuples.

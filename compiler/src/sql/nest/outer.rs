@@ -839,3 +839,57 @@ fn rename(e: &mut Expr, scope: &[(String, Vec<String>)], table: &str) {
         _ => children_mut(e, &mut |child| rename(child, scope, table)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::compile_sql_str;
+
+    const SCHEMA: &str = "CREATE TABLE cust (ck INT NOT NULL, seg INT);
+        CREATE TABLE ord (okey INT NOT NULL, ock INT, note INT NULL);";
+
+    /// Whether the joined table of the view compiled from `select` (after
+    /// `CREATE VIEW w AS`) keeps column `column` of `ord`.
+    fn keeps(select: &str, column: &str) -> bool {
+        let view = format!("{SCHEMA}\nCREATE VIEW w WITH (intractable = 'allow') AS {select};");
+        let code = compile_sql_str(&view).expect("the view compiles");
+        code.contains(&format!("ord_{column}"))
+    }
+
+    fn keeps_order_key(select: &str) -> bool {
+        keeps(select, "okey")
+    }
+
+    #[test]
+    fn a_count_of_a_column_that_cannot_be_null_counts_by_the_compared_one() {
+        assert!(!keeps_order_key(
+            "SELECT ck, COUNT(okey) FROM cust LEFT JOIN ord ON ck = ock GROUP BY ck"
+        ));
+        assert!(!keeps_order_key(
+            "SELECT ck, COUNT(ord.okey) + 1 FROM ord RIGHT JOIN cust ON ord.ock = cust.ck AND note > 0 GROUP BY ck"
+        ));
+    }
+
+    #[test]
+    fn other_counts_keep_their_column() {
+        // Read elsewhere too.
+        assert!(keeps_order_key(
+            "SELECT ck, COUNT(okey), SUM(okey) FROM cust LEFT JOIN ord ON ck = ock GROUP BY ck"
+        ));
+        assert!(keeps_order_key(
+            "SELECT ck, COUNT(DISTINCT okey) FROM cust LEFT JOIN ord ON ck = ock GROUP BY ck"
+        ));
+        // No column of `ord` compared with `=` across items.
+        assert!(keeps_order_key(
+            "SELECT ck, COUNT(okey) FROM cust LEFT JOIN ord ON ck < ock GROUP BY ck"
+        ));
+        // Both sides padded.
+        assert!(keeps_order_key(
+            "SELECT ck, COUNT(okey) FROM cust FULL JOIN ord ON ck = ock GROUP BY ck"
+        ));
+        // A column that can be NULL counts its own non-NULL values.
+        assert!(keeps(
+            "SELECT ck, COUNT(note) FROM cust LEFT JOIN ord ON ck = ock GROUP BY ck",
+            "note"
+        ));
+    }
+}

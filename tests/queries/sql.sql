@@ -226,6 +226,20 @@ CREATE VIEW scalar_correlated WITH (intractable = 'allow') AS
 CREATE VIEW having_sum AS
     SELECT a, SUM(c) AS total, COUNT(*) FROM r GROUP BY a HAVING SUM(c) > 2 AND a <> 3;
 
+-- CASE over aggregates, read as the row is: a group's only value (NULL
+-- where it has several), bands of a sum, a simple CASE of the count, a
+-- date, and a CASE of a view without GROUP BY.
+CREATE VIEW case_over_aggregates AS
+    SELECT e, CASE WHEN MIN(b) = MAX(b) THEN MIN(b) END AS only_b,
+        CASE WHEN SUM(d) > 1 AND NOT (MAX(b) < 3) THEN SUM(d) WHEN COUNT(*) = 1 THEN -1 ELSE 0 END
+            AS banded,
+        CASE COUNT(*) WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END AS size,
+        CASE WHEN MAX(f) > DATE '2020-02-15' THEN MAX(f) END AS late
+    FROM s GROUP BY e;
+
+CREATE VIEW case_keyless AS
+    SELECT CASE WHEN COUNT(*) > 2 OR SUM(c) < 0 THEN SUM(c) ELSE COUNT(*) END AS c FROM r;
+
 CREATE VIEW base_sums AS SELECT a, SUM(c) AS total FROM r GROUP BY a;
 
 CREATE VIEW over_view AS SELECT COUNT(*) AS n, SUM(total) FROM base_sums WHERE total > 0;

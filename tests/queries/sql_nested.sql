@@ -180,6 +180,21 @@ CREATE VIEW not_exists_own_group_nullable WITH (intractable = 'allow') AS
         AND NOT EXISTS (SELECT * FROM n n2 WHERE n2.a = n.a AND n2.v <> n.v AND n2.m > 0)
     GROUP BY n.e;
 
+-- A `<>`-correlated EXISTS whose outer value can be NULL: its nested view
+-- keeps each group's only value (NULL where the group has several), and
+-- a NULL outer value is unequal to no row.
+CREATE VIEW exists_other_nullable_outer WITH (intractable = 'allow') AS
+    SELECT n.e, COUNT(*) FROM n
+    WHERE EXISTS (SELECT * FROM s WHERE s.e = n.e AND s.b <> n.v)
+    GROUP BY n.e;
+
+-- ... and whose inner value can be NULL: a group of NULLs has no value
+-- unequal to anything, so its nested view keeps the extremes.
+CREATE VIEW exists_other_nullable_inner WITH (intractable = 'allow') AS
+    SELECT s.e, COUNT(*) FROM s
+    WHERE EXISTS (SELECT * FROM n WHERE n.e = s.e AND n.v <> s.b)
+    GROUP BY s.e;
+
 -- A NOT EXISTS (or NOT IN) that equates one of its columns with two of the
 -- outer query's must not make those two equal: the outer row stays where
 -- they differ (fuzzer-found). Its nested view has a key column per

@@ -196,6 +196,15 @@ CREATE VIEW greatest_of_nulls AS
 CREATE VIEW picks_keyless AS
     SELECT COALESCE(SUM(v), -1), LISTMIN(COUNT(*), MAX(v)), SUM(m) / GREATEST(COUNT(m), 1) FROM n;
 
+-- CASE over aggregates that can be NULL: a WHEN that is NULL is not
+-- taken, and a CASE with no ELSE is NULL where no WHEN is true.
+CREATE VIEW case_over_nulls AS
+    SELECT a, CASE WHEN SUM(v) IS NULL THEN -1 WHEN SUM(v) > 2 OR MAX(m) < 0 THEN SUM(v) END AS banded,
+        CASE WHEN NOT (MIN(v) = MAX(v)) THEN COUNT(*) ELSE COUNT(v) END AS counted,
+        CASE a WHEN 1 THEN MAX(m) ELSE SUM(v) END AS picked,
+        CASE WHEN MAX(v) IS NOT NULL AND NOT (MAX(m) > 0) THEN 1 END AS flag
+    FROM n GROUP BY a;
+
 -- sqlite: SELECT e, COUNT(*), SUM(d) FROM s WHERE CAST(strftime('%m', f) AS INTEGER) > 6 GROUP BY e
 CREATE VIEW date_part_month AS
     SELECT e, COUNT(*), SUM(d) FROM s WHERE DATE_PART('month', f) > 6 GROUP BY e;

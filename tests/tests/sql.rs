@@ -93,6 +93,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(GatedAndCorrelated::new()),
         Box::new(ScalarCorrelated::new()),
         Box::new(HavingSum::new()),
+        Box::new(CaseOverAggregates::new()),
+        Box::new(CaseKeyless::new()),
         Box::new(BaseSums::new()),
         Box::new(OverView::new()),
         Box::new(TrustedRevenue::new()),

@@ -315,6 +315,16 @@ sql_error!(
     "DATE_PART over aggregates is not supported yet"
 );
 sql_error!(
+    case_over_aggregates_with_like,
+    "CREATE VIEW v AS SELECT cust, CASE WHEN MAX(note) LIKE 'a%' THEN SUM(total) END FROM orders GROUP BY cust;",
+    "a WHEN of a CASE over aggregates compares values"
+);
+sql_error!(
+    case_over_aggregates_of_two_types,
+    "CREATE VIEW v AS SELECT cust, CASE WHEN COUNT(*) > 1 THEN MAX(day) ELSE SUM(total) END FROM orders GROUP BY cust;",
+    "the values of this CASE are a DATE and a DECIMAL"
+);
+sql_error!(
     nullable_case_over_two_tables,
     "CREATE TABLE n (a INT NULL, w INT NULL);\nCREATE VIEW v AS SELECT o.cust, SUM(CASE WHEN o.id > 1 THEN n.w END)\n  FROM orders o, n WHERE o.cust = n.a GROUP BY o.cust;",
     "an aggregate over columns of several tables that can be NULL"

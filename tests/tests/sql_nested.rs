@@ -67,6 +67,8 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(ExistsBothWays::new()),
         Box::new(NotExistsOwnGroup::new()),
         Box::new(NotExistsOwnGroupNullable::new()),
+        Box::new(ExistsOtherNullableOuter::new()),
+        Box::new(ExistsOtherNullableInner::new()),
         Box::new(NotExistsTwoKeys::new()),
         Box::new(NotInTwoKeys::new()),
         Box::new(NotExistsOtherUnderJoin::new()),

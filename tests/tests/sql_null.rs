@@ -102,6 +102,7 @@ fn views() -> Vec<Box<dyn TextRetract>> {
         Box::new(LeftJoinOnNullableCondition::new()),
         Box::new(ItemAfterLeftJoin::new()),
         Box::new(ListmaxSums::new()),
+        Box::new(CaseOverNulls::new()),
         Box::new(DatePartMonth::new()),
         Box::new(LosslessCasts::new()),
         Box::new(AnyBelow::new()),

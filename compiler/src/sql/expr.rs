@@ -76,6 +76,46 @@ pub enum Cmp {
     Ge,
 }
 
+impl Cmp {
+    /// The comparison SQL's operator `op` is, if it is one.
+    pub fn of(op: &BinaryOperator) -> Option<Cmp> {
+        Some(match op {
+            BinaryOperator::Eq => Cmp::Eq,
+            BinaryOperator::NotEq => Cmp::Ne,
+            BinaryOperator::Lt => Cmp::Lt,
+            BinaryOperator::LtEq => Cmp::Le,
+            BinaryOperator::Gt => Cmp::Gt,
+            BinaryOperator::GtEq => Cmp::Ge,
+            _ => return None,
+        })
+    }
+
+    /// The comparison that holds where this one fails (and is NULL
+    /// where it is).
+    pub fn negated(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Ne,
+            Cmp::Ne => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
+
+    /// `a op b` in Rust, of two operands of one type.
+    pub fn rust(self, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        match self {
+            Cmp::Eq => quote! { (#a == #b) },
+            Cmp::Ne => quote! { (#a != #b) },
+            Cmp::Lt => quote! { (#a < #b) },
+            Cmp::Le => quote! { (#a <= #b) },
+            Cmp::Gt => quote! { (#a > #b) },
+            Cmp::Ge => quote! { (#a >= #b) },
+        }
+    }
+}
+
 /// A typed scalar expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scalar {
@@ -512,15 +552,7 @@ impl Scalar {
             }
             Scalar::Cmp(op, a, b) => {
                 let ty = a.ty().common(b.ty()).unwrap_or(a.ty());
-                let (a, b) = (cast(a, ty, name), cast(b, ty, name));
-                match op {
-                    Cmp::Eq => quote! { (#a == #b) },
-                    Cmp::Ne => quote! { (#a != #b) },
-                    Cmp::Lt => quote! { (#a < #b) },
-                    Cmp::Le => quote! { (#a <= #b) },
-                    Cmp::Gt => quote! { (#a > #b) },
-                    Cmp::Ge => quote! { (#a >= #b) },
-                }
+                op.rust(&cast(a, ty, name), &cast(b, ty, name))
             }
             // `x BETWEEN lo AND hi`, as clippy would have it written.
             Scalar::And(a, b)
@@ -1263,17 +1295,7 @@ fn unsupported(expr: &Expr, loc: Loc) -> (Loc, String) {
 pub fn negate(e: Scalar) -> Scalar {
     match e {
         Scalar::Const(Value::Bool(b)) => Scalar::Const(Value::Bool(!b)),
-        Scalar::Cmp(op, a, b) => {
-            let op = match op {
-                Cmp::Eq => Cmp::Ne,
-                Cmp::Ne => Cmp::Eq,
-                Cmp::Lt => Cmp::Ge,
-                Cmp::Le => Cmp::Gt,
-                Cmp::Gt => Cmp::Le,
-                Cmp::Ge => Cmp::Lt,
-            };
-            Scalar::Cmp(op, a, b)
-        }
+        Scalar::Cmp(op, a, b) => Scalar::Cmp(op.negated(), a, b),
         Scalar::Not(e) => *e,
         Scalar::Null(t) => Scalar::Null(t),
         e => Scalar::Not(Box::new(e)),

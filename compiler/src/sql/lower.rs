@@ -21,7 +21,7 @@ use sqlparser::tokenizer::Span as Loc;
 use syn::Ident;
 
 use super::expr::{Arith, Cmp, Column, Scalar, scalar};
-use super::row::{Pick, RowValue, Term, Typed};
+use super::row::{Pick, RowCond, RowValue, Term, Typed};
 use super::span::SpanMap;
 use super::types::{SqlType, Value};
 use super::{SqlView, Table, ViewField, ViewOptions, ViewShape, ViewTable};
@@ -166,6 +166,22 @@ enum Out {
     Arith(Arith, Box<Out>, Box<Out>),
     Neg(Box<Out>),
     Pick(Pick, Vec<Out>),
+    /// `CASE WHEN c THEN v .. [ELSE e] END`; no `ELSE` is `ELSE NULL`.
+    Case {
+        arms: Vec<(OutCond, Out)>,
+        otherwise: Option<Box<Out>>,
+    },
+}
+
+/// A `WHEN` condition of a CASE over aggregates.
+#[derive(Debug, Clone)]
+enum OutCond {
+    Cmp(Cmp, Box<Out>, Box<Out>),
+    IsNull(Box<Out>),
+    IsNotNull(Box<Out>),
+    And(Box<OutCond>, Box<OutCond>),
+    Or(Box<OutCond>, Box<OutCond>),
+    Not(Box<OutCond>),
 }
 
 /// The lowering of one view.
@@ -1039,6 +1055,17 @@ impl<'a> Lowering<'a> {
                 *has_aggregate = true;
                 Out::Aggregate(self.aggregate(f, loc)?)
             }
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } if self::has_aggregate(e) => self.case_out(
+                operand.as_deref(),
+                conditions,
+                else_result.as_deref(),
+                has_aggregate,
+            )?,
             Expr::BinaryOp { left, op, right } => {
                 let op = match op {
                     sqlparser::ast::BinaryOperator::Plus => Arith::Add,
@@ -1104,6 +1131,77 @@ impl<'a> Lowering<'a> {
                     ));
                 }
             },
+        })
+    }
+
+    /// `CASE [operand] WHEN .. THEN .. [ELSE ..] END` over aggregates: a
+    /// simple CASE compares its operand with each `WHEN` value by `=`.
+    fn case_out(
+        &mut self,
+        operand: Option<&Expr>,
+        whens: &[sqlparser::ast::CaseWhen],
+        otherwise: Option<&Expr>,
+        has_aggregate: &mut bool,
+    ) -> Result<Out, Failure> {
+        let operand = operand.map(|o| self.out(o, has_aggregate)).transpose()?;
+        let mut arms = Vec::new();
+        for when in whens {
+            let condition = match &operand {
+                Some(o) => OutCond::Cmp(
+                    Cmp::Eq,
+                    Box::new(o.clone()),
+                    Box::new(self.out(&when.condition, has_aggregate)?),
+                ),
+                None => self.out_cond(&when.condition, has_aggregate)?,
+            };
+            arms.push((condition, self.out(&when.result, has_aggregate)?));
+        }
+        let otherwise = match otherwise {
+            Some(Expr::Value(v)) if v.value == sqlparser::ast::Value::Null => None,
+            Some(e) => Some(Box::new(self.out(e, has_aggregate)?)),
+            None => None,
+        };
+        Ok(Out::Case { arms, otherwise })
+    }
+
+    /// A `WHEN` condition over aggregates: comparisons, `IS [NOT] NULL`,
+    /// `AND`, `OR` and `NOT`.
+    fn out_cond(&mut self, e: &Expr, has_aggregate: &mut bool) -> Result<OutCond, Failure> {
+        use sqlparser::ast::{BinaryOperator, UnaryOperator};
+        let mut boxed = |e: &Expr| self.out(e, has_aggregate).map(Box::new);
+        Ok(match e {
+            Expr::Nested(inner) => return self.out_cond(inner, has_aggregate),
+            Expr::IsNull(v) => OutCond::IsNull(boxed(v)?),
+            Expr::IsNotNull(v) => OutCond::IsNotNull(boxed(v)?),
+            Expr::UnaryOp {
+                op: UnaryOperator::Not,
+                expr,
+            } => match self.out_cond(expr, has_aggregate)? {
+                // Folded as WHERE folds it (NULL stays NULL either way).
+                OutCond::Cmp(op, a, b) => OutCond::Cmp(op.negated(), a, b),
+                OutCond::Not(c) => *c,
+                c => OutCond::Not(Box::new(c)),
+            },
+            Expr::BinaryOp { left, op, right }
+                if matches!(op, BinaryOperator::And | BinaryOperator::Or) =>
+            {
+                let a = Box::new(self.out_cond(left, has_aggregate)?);
+                let b = Box::new(self.out_cond(right, has_aggregate)?);
+                match op {
+                    BinaryOperator::And => OutCond::And(a, b),
+                    _ => OutCond::Or(a, b),
+                }
+            }
+            Expr::BinaryOp { left, op, right } if Cmp::of(op).is_some() => {
+                let op = Cmp::of(op).expect("a comparison");
+                OutCond::Cmp(op, boxed(left)?, boxed(right)?)
+            }
+            _ => {
+                return Err((
+                    e.span(),
+                    "a WHEN of a CASE over aggregates compares values (`=`, `<>`, `<`, `<=`, `>`, `>=`), tests `IS [NOT] NULL`, or joins such tests with AND, OR and NOT".to_string(),
+                ));
+            }
         })
     }
 
@@ -1796,6 +1894,7 @@ impl<'a> Lowering<'a> {
                 ));
             }
             Out::Pick(pick, args) => self.typed_pick(*pick, args, loc)?,
+            Out::Case { arms, otherwise } => self.typed_case(arms, otherwise.as_deref(), loc)?,
             Out::Arith(op, a, b) => {
                 let (a, b, ty) = self.operands(a, b, loc)?;
                 Typed {
@@ -1804,6 +1903,71 @@ impl<'a> Lowering<'a> {
                     ty,
                 }
             }
+        })
+    }
+
+    /// A CASE over aggregates, in its values' common type; NULL where a
+    /// value can be or no `ELSE` catches what the arms leave.
+    fn typed_case(
+        &self,
+        arms: &[(OutCond, Out)],
+        otherwise: Option<&Out>,
+        loc: Loc,
+    ) -> Result<Typed, Failure> {
+        let arms = arms
+            .iter()
+            .map(|(c, v)| Ok((self.typed_cond(c, loc)?, self.typed_out(v, loc)?)))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        let otherwise = otherwise.map(|o| self.typed_out(o, loc)).transpose()?;
+        let values = || arms.iter().map(|(_, v)| v).chain(otherwise.as_ref());
+        let mut ty = arms[0].1.ty;
+        for v in values() {
+            ty = ty.common(v.ty).ok_or_else(|| {
+                (
+                    loc,
+                    format!(
+                        "the values of this CASE are a {} and a {}: give every THEN and ELSE one type",
+                        ty.name(),
+                        v.ty.name()
+                    ),
+                )
+            })?;
+        }
+        let nullable = otherwise.is_none() || values().any(|v| v.nullable);
+        Ok(Typed {
+            value: RowValue::Case {
+                arms,
+                otherwise: otherwise.map(Box::new),
+            },
+            ty: ty.computed(),
+            nullable,
+        })
+    }
+
+    /// A `WHEN` condition's operands typed, each comparison's in the
+    /// common type of its sides.
+    fn typed_cond(&self, c: &OutCond, loc: Loc) -> Result<RowCond, Failure> {
+        let boxed = |c: &OutCond| self.typed_cond(c, loc).map(Box::new);
+        Ok(match c {
+            OutCond::Cmp(op, a, b) => {
+                let (a, b) = (self.typed_out(a, loc)?, self.typed_out(b, loc)?);
+                let common = a.ty.common(b.ty).ok_or_else(|| {
+                    (
+                        loc,
+                        format!("cannot compare a {} with a {}", a.ty.name(), b.ty.name()),
+                    )
+                })?;
+                RowCond::Cmp {
+                    op: *op,
+                    common,
+                    operands: Box::new((a, b)),
+                }
+            }
+            OutCond::IsNull(v) => RowCond::IsNull(Box::new(self.typed_out(v, loc)?)),
+            OutCond::IsNotNull(v) => RowCond::IsNotNull(Box::new(self.typed_out(v, loc)?)),
+            OutCond::And(a, b) => RowCond::And(boxed(a)?, boxed(b)?),
+            OutCond::Or(a, b) => RowCond::Or(boxed(a)?, boxed(b)?),
+            OutCond::Not(c) => RowCond::Not(boxed(c)?),
         })
     }
 
@@ -2214,6 +2378,19 @@ pub(super) fn has_aggregate(e: &Expr) -> bool {
             has_aggregate(e)
         }
         Expr::BinaryOp { left, right, .. } => has_aggregate(left) || has_aggregate(right),
+        Expr::IsNull(e) | Expr::IsNotNull(e) => has_aggregate(e),
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            operand.as_deref().is_some_and(has_aggregate)
+                || else_result.as_deref().is_some_and(has_aggregate)
+                || conditions
+                    .iter()
+                    .any(|w| has_aggregate(&w.condition) || has_aggregate(&w.result))
+        }
         _ => false,
     }
 }

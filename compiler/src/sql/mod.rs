@@ -39,7 +39,7 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Location, Span as Loc};
 use syn::Ident;
 
-pub use expr::{Arith, bare, widen};
+pub use expr::{Arith, Cmp, bare, widen};
 pub use span::SpanMap;
 pub use types::SqlType;
 

@@ -3,7 +3,7 @@
 //! builds these (and reports what does not type); `emit::sql` renders
 //! them as Rust.
 
-use super::expr::Arith;
+use super::expr::{Arith, Cmp};
 use super::types::{SqlType, Value};
 
 /// A select item's value and its SQL type.
@@ -80,6 +80,52 @@ pub enum RowValue {
     /// the group (`SUM(x) / LISTMAX(1, SUM(y))`), each brought to the
     /// value's type.
     Pick(Pick, Vec<Typed>),
+    /// `CASE WHEN c THEN v .. [ELSE e] END` over aggregates: the value of
+    /// the first arm whose condition is true, else `otherwise` (NULL
+    /// where there is none); each value brought to the CASE's type.
+    Case {
+        /// Each `WHEN` condition and its `THEN` value, in order.
+        arms: Vec<(RowCond, Typed)>,
+        /// The `ELSE` value.
+        otherwise: Option<Box<Typed>>,
+    },
+}
+
+/// A condition of a [`RowValue::Case`], in SQL's three-valued logic: an
+/// arm is taken where its condition is true, not where it is NULL.
+#[derive(Debug, Clone)]
+pub enum RowCond {
+    /// `a op b`, both brought to `common`; NULL where either is.
+    Cmp {
+        /// The comparison.
+        op: Cmp,
+        /// The type both sides are compared in.
+        common: SqlType,
+        /// The two sides.
+        operands: Box<(Typed, Typed)>,
+    },
+    /// `v IS NULL`.
+    IsNull(Box<Typed>),
+    /// `v IS NOT NULL`.
+    IsNotNull(Box<Typed>),
+    /// `a AND b`.
+    And(Box<RowCond>, Box<RowCond>),
+    /// `a OR b`.
+    Or(Box<RowCond>, Box<RowCond>),
+    /// `NOT c`.
+    Not(Box<RowCond>),
+}
+
+impl RowCond {
+    /// Whether the condition can be NULL.
+    pub fn nullable(&self) -> bool {
+        match self {
+            RowCond::Cmp { operands, .. } => operands.0.nullable || operands.1.nullable,
+            RowCond::IsNull(_) | RowCond::IsNotNull(_) => false,
+            RowCond::And(a, b) | RowCond::Or(a, b) => a.nullable() || b.nullable(),
+            RowCond::Not(c) => c.nullable(),
+        }
+    }
 }
 
 /// Which argument of several a [`RowValue::Pick`] is.

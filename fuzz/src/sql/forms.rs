@@ -6,8 +6,8 @@
 //! `SOME` and `ALL` ([`quantified`]), and `GREATEST`, `LEAST`, `LISTMAX`,
 //! `LISTMIN`, `DATE_PART` and lossless `CAST`s in WHERE ([`condition`]),
 //! inside aggregates ([`term`]) and as GROUP BY expressions ([`key`]);
-//! and `GREATEST`, `LEAST`, `LISTMAX` and `COALESCE` over aggregates
-//! ([`over_aggregate`]).
+//! and `GREATEST`, `LEAST`, `LISTMAX`, `COALESCE` and `CASE` over
+//! aggregates ([`over_aggregate`]).
 //! Each keeps to what the compiler takes (`docs/design.md#nested-sql`):
 //! the rest are errors by design.
 
@@ -418,25 +418,32 @@ pub(super) fn key(rng: &mut Rng, table: &Table, alias: &str, drawn: String) -> S
 }
 
 /// Now and then (one in eight) select item `aggregate` under GREATEST,
-/// LEAST or COALESCE, or divided by `LISTMAX(1, COUNT(*))` (DBToaster's
-/// guarded division): each over the group's components already drawn
-/// (`COUNT(*)` is always one), so the view needs none more. Not a MIN or
-/// MAX (which may be of a date or text), an AVG under a division (a
-/// quotient of decimals that SQLite rounds otherwise), nor an item that
-/// divides already (a division is the last step of a select item).
+/// LEAST, COALESCE or a CASE, or divided by `LISTMAX(1, COUNT(*))`
+/// (DBToaster's guarded division): each over the group's components
+/// already drawn (`COUNT(*)` is always one), so the view needs none more.
+/// A MIN or MAX (which may be of a date or text) only under a CASE that
+/// tests the count; not an AVG under a division (a quotient of decimals
+/// that SQLite rounds otherwise), nor an item that divides already (a
+/// division is the last step of a select item).
 pub(super) fn over_aggregate(rng: &mut Rng, aggregate: String) -> String {
-    if rng.index(8) != 0
-        || aggregate.starts_with("MIN(")
-        || aggregate.starts_with("MAX(")
-        || aggregate.contains(" / ")
-    {
+    if rng.index(8) != 0 || aggregate.contains(" / ") {
         return aggregate;
     }
-    match rng.index(5) {
+    if aggregate.starts_with("MIN(") || aggregate.starts_with("MAX(") {
+        return match rng.index(2) {
+            0 => aggregate,
+            _ => format!("CASE WHEN COUNT(*) > 1 THEN {aggregate} END"),
+        };
+    }
+    match rng.index(7) {
         0 => format!("GREATEST({aggregate}, 1)"),
         1 => format!("LEAST(0, {aggregate})"),
         2 => format!("LISTMIN({aggregate}, COUNT(*), 5)"),
         3 => format!("COALESCE({aggregate}, -1)"),
+        4 => format!(
+            "CASE WHEN {aggregate} IS NULL THEN -1 WHEN COUNT(*) > 2 AND NOT ({aggregate} < 0) THEN {aggregate} ELSE 0 END"
+        ),
+        5 => format!("CASE COUNT(*) WHEN 1 THEN {aggregate} END"),
         _ if aggregate.starts_with("AVG(") => format!("LISTMAX({aggregate}, 2)"),
         _ => format!("({aggregate}) / LISTMAX(1, COUNT(*))"),
     }

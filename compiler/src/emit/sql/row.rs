@@ -5,7 +5,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use crate::sql::row::{Pick, RowValue, Term, Typed};
+use crate::sql::row::{Pick, RowCond, RowValue, Term, Typed};
 use crate::sql::types::Value;
 use crate::sql::{Arith, SqlType, SqlView, ViewField, bare, widen};
 
@@ -162,6 +162,7 @@ impl<'a> Reader<'a> {
                 }
             }
             RowValue::Pick(pick, args) => self.pick(*pick, args, t.ty),
+            RowValue::Case { arms, otherwise } => self.case(arms, otherwise.as_deref(), t),
             RowValue::Quotient { common, operands } => {
                 let (a, b) = &**operands;
                 // Arguments of a call: no parentheses of their own.
@@ -252,6 +253,117 @@ impl<'a> Reader<'a> {
         let f = if acc.is_some() { or } else { of };
         acc = nullable.iter().fold(acc, |acc, a| fold(acc, a, &f));
         acc.expect("GREATEST and LEAST have arguments")
+    }
+
+    /// A CASE over aggregates, of type `t`: an `if` per arm, each value
+    /// brought to the CASE's type (an `Option` of it where `t` can be NULL).
+    fn case(&self, arms: &[(RowCond, Typed)], otherwise: Option<&Typed>, t: &Typed) -> TokenStream {
+        let value = |v: &Typed| {
+            let x = bare(self.converted(v, t.ty));
+            if t.nullable && !v.nullable {
+                quote! { ::core::option::Option::Some(#x) }
+            } else {
+                x
+            }
+        };
+        let arms = arms.iter().map(|(c, v)| {
+            let (c, v) = (bare(self.holds(c)), value(v));
+            quote! { if #c { #v } else }
+        });
+        let otherwise = otherwise.map_or_else(|| quote! { ::core::option::Option::None }, value);
+        quote! { (#(#arms)* { #otherwise }) }
+    }
+
+    /// Whether a condition is true (neither false nor NULL), as a `bool`.
+    fn holds(&self, c: &RowCond) -> TokenStream {
+        let truth = self.truth(c);
+        if c.nullable() {
+            quote! { (#truth == ::core::option::Option::Some(true)) }
+        } else {
+            truth
+        }
+    }
+
+    /// A condition's value: a `bool`, or an `Option<bool>` where it can
+    /// be NULL (SQL's three-valued logic).
+    fn truth(&self, c: &RowCond) -> TokenStream {
+        // A side as an `Option<bool>`.
+        let maybe = |c: &RowCond| {
+            let v = bare(self.truth(c));
+            if c.nullable() {
+                v
+            } else {
+                quote! { ::core::option::Option::Some(#v) }
+            }
+        };
+        match c {
+            RowCond::Cmp {
+                op,
+                common,
+                operands,
+            } => self.compare(*op, *common, &operands.0, &operands.1),
+            RowCond::IsNull(v) if v.nullable => {
+                let v = self.value(v);
+                quote! { ::core::option::Option::is_none(&#v) }
+            }
+            RowCond::IsNotNull(v) if v.nullable => {
+                let v = self.value(v);
+                quote! { ::core::option::Option::is_some(&#v) }
+            }
+            RowCond::IsNull(_) => quote! { false },
+            RowCond::IsNotNull(_) => quote! { true },
+            RowCond::And(a, b) if !c.nullable() => {
+                let (a, b) = (self.truth(a), self.truth(b));
+                quote! { (#a && #b) }
+            }
+            RowCond::Or(a, b) if !c.nullable() => {
+                let (a, b) = (self.truth(a), self.truth(b));
+                quote! { (#a || #b) }
+            }
+            RowCond::And(a, b) => {
+                let (a, b) = (maybe(a), maybe(b));
+                quote! { ::ivm::sql::and(#a, #b) }
+            }
+            RowCond::Or(a, b) => {
+                let (a, b) = (maybe(a), maybe(b));
+                quote! { ::ivm::sql::or(#a, #b) }
+            }
+            RowCond::Not(x) if !x.nullable() => {
+                let x = self.truth(x);
+                quote! { (!#x) }
+            }
+            RowCond::Not(x) => {
+                let x = self.truth(x);
+                quote! { ::core::option::Option::map(#x, |__b: bool| !__b) }
+            }
+        }
+    }
+
+    /// `a op b` in type `common`: a `bool`, or an `Option<bool>` that is
+    /// NULL where either side is.
+    fn compare(&self, op: crate::sql::Cmp, common: SqlType, a: &Typed, b: &Typed) -> TokenStream {
+        let (av, bv) = (
+            bare(self.converted(a, common)),
+            bare(self.converted(b, common)),
+        );
+        if !a.nullable && !b.nullable {
+            return op.rust(&av, &bv);
+        }
+        let some = |x: TokenStream, nullable: bool| {
+            if nullable {
+                x
+            } else {
+                quote! { ::core::option::Option::Some(#x) }
+            }
+        };
+        let (av, bv) = (some(av, a.nullable), some(bv, b.nullable));
+        let cmp = bare(op.rust(&quote! { __c0 }, &quote! { __c1 }));
+        quote! {
+            match (#av, #bv) {
+                (::core::option::Option::Some(__c0), ::core::option::Option::Some(__c1)) => ::core::option::Option::Some(#cmp),
+                _ => ::core::option::Option::None,
+            }
+        }
     }
 
     /// A value brought to type `ty` (a `DECIMAL` at its scale), under

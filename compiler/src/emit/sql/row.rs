@@ -384,7 +384,16 @@ impl<'a> Reader<'a> {
         };
         if a.nullable {
             let w = to(quote! { __w });
-            quote! { ::core::option::Option::map(#v, |__w| #w) }
+            // `i64::from(__w)` maps by `i64::from` (clippy's
+            // `redundant_closure`).
+            let f = match syn::parse2::<syn::ExprCall>(w.clone()) {
+                Ok(call) if call.args.len() == 1 && call.args[0] == syn::parse_quote!(__w) => {
+                    let f = &call.func;
+                    quote! { #f }
+                }
+                _ => quote! { |__w| #w },
+            };
+            quote! { ::core::option::Option::map(#v, #f) }
         } else {
             to(v)
         }

@@ -100,7 +100,7 @@ pub struct Fingerprints<K: Semiring, P: Keeping<K> = Retracting> {
     /// The seed of this map's hash, drawn when it is made and kept with
     /// its state (a restored snapshot fingerprints as before).
     seed: u64,
-    /// Through [`add_delta`](Self::add_delta) (rings): the tuples whose
+    /// The tuples whose
     /// contributions were all one, by their number. An entry is 16 bytes
     /// whatever the payload (a tuple payload of six decimals is 88), and
     /// nearly every SQL row is such a tuple. A tuple past `u32::MAX`
@@ -229,8 +229,8 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
 impl<K: Maintained> Fingerprints<K, Retracting> {
     /// Adds the contribution `v` to `tuple`'s payload; returns the payload
     /// before and after, or `None` when it did not change. A map is
-    /// changed through this and [`retract`](Self::retract), or, over a
-    /// ring, through [`add_delta`](Self::add_delta) and
+    /// changed through this and [`retract`](Self::retract), or through
+    /// [`add_delta`](Self::add_delta) and
     /// [`retract_delta`](Self::retract_delta), never both.
     ///
     /// A contribution of one only counts a copy, in any semiring: the
@@ -330,13 +330,13 @@ fn changed<K: Semiring>(old: K, new: K) -> Option<(K, K)> {
 }
 
 impl<K: Maintained> Fingerprints<K, Retracting> {
-    /// Over a ring (`K::BY_SUBTRACTION`): adds `v` to `tuple`'s payload,
-    /// without saying what it was, which a ring's views do not ask. A
-    /// contribution of one only counts a copy, and waits to be counted
-    /// with the next few ([`PENDING`]).
+    /// Adds `v` to `tuple`'s payload, without saying what it was, which
+    /// views told each update's δ do not ask (every view but a
+    /// semijoin's, over a semiring that retracts exactly or linearly:
+    /// `Maintained::RETRACTS_EXACTLY`). A contribution of one only counts a copy, and waits to
+    /// be counted with the next few ([`PENDING`]).
     #[inline]
     pub fn add_delta<T: Hash + ?Sized>(&mut self, tuple: &T, v: &K) {
-        debug_assert!(K::BY_SUBTRACTION, "ivm: add_delta over a ring only");
         let key = self.of(tuple);
         if *v == K::one() {
             if self.pending.capacity() == 0 {
@@ -353,9 +353,9 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
         self.payloads.add(key, v);
     }
 
-    /// Over a ring: retracts `v` from `tuple`'s payload, refused exactly
-    /// where [`retract`](Self::retract) would refuse it (the payload is
-    /// zero: the tuple is absent).
+    /// Retracts the contribution `v` from `tuple`'s payload, refused
+    /// exactly where [`retract`](Self::retract) would refuse it (no such
+    /// contribution is live).
     ///
     /// # Errors
     ///
@@ -367,14 +367,12 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
         v: &K,
         relation: &'static str,
     ) -> Result<(), Error> {
-        debug_assert!(K::BY_SUBTRACTION, "ivm: retract_delta over a ring only");
         self.count_pending();
         let key = self.of(tuple);
         if *v == K::one()
             && let hashbrown::hash_map::Entry::Occupied(mut copies) = self.copies.entry(key)
         {
-            // n ≥ 1 copies of one: a non-zero payload in a ring of
-            // characteristic zero, which a retraction takes one from.
+            // n ≥ 1 copies of one, of which a retraction takes one.
             if *copies.get() == 1 {
                 copies.remove();
             } else {
@@ -576,26 +574,35 @@ mod tests {
         assert_eq!(map.len(), PENDING + 2);
     }
 
-    /// Over a ring, counting copies of one tells absent tuples from
-    /// present ones exactly as the payloads themselves do.
+    /// Through `add_delta` and `retract_delta`, in a ring or not,
+    /// counting copies of one tells absent contributions from live ones
+    /// exactly as the payloads themselves do.
     #[test]
     fn counted_copies_refuse_what_payloads_refuse() {
         use proptest::prelude::*;
-        proptest!(|(ops in prop::collection::vec((0u8..3, 0u32..4, -2i64..3), 1..80))| {
-            let mut counted: Fingerprints<Int> = Fingerprints::new();
-            let mut model: crate::payload_map::PayloadMap<u32, Int> = crate::payload_map::PayloadMap::new();
+        fn check<K: Maintained>(ops: &[(u8, u32, K)]) -> Result<(), TestCaseError> {
+            let mut counted: Fingerprints<K> = Fingerprints::new();
+            let mut model: crate::payload_map::PayloadMap<u32, K> =
+                crate::payload_map::PayloadMap::new();
             for (kind, tuple, v) in ops {
-                let v = if kind == 2 { Int(1) } else { Int(v) };
-                if kind == 0 {
-                    counted.add_delta(&tuple, &v);
-                    model.add(tuple, &v);
+                let v = if *kind == 2 { K::one() } else { v.clone() };
+                if *kind == 0 {
+                    counted.add_delta(tuple, &v);
+                    model.add(*tuple, &v);
                 } else {
-                    let got = counted.retract_delta(&tuple, &v, "R");
-                    let want = model.retract(&tuple, &v, "R").map(|_| ());
+                    let got = counted.retract_delta(tuple, &v, "R");
+                    let want = model.retract(tuple, &v, "R").map(|_| ());
                     prop_assert_eq!(got, want);
                 }
                 prop_assert_eq!(counted.len(), model.len());
             }
+            Ok(())
+        }
+        proptest!(|(ops in prop::collection::vec((0u8..3, 0u32..4, -2i64..3), 1..80))| {
+            let ints: Vec<_> = ops.iter().map(|&(k, t, v)| (k, t, Int(v))).collect();
+            check(&ints)?;
+            let costs: Vec<_> = ops.iter().map(|&(k, t, v)| (k, t, MinPlus(v))).collect();
+            check(&costs)?;
         });
     }
 

@@ -85,6 +85,15 @@ pub trait Maintained: Semiring {
     /// semirings retracts the same way as a whole.
     const BY_SUBTRACTION: bool = false;
 
+    /// Whether every retraction `retract` accepts takes back what was
+    /// inserted, so that a state told each contribution apart and one told
+    /// only each tuple's total agree: a ring's (by subtraction, which is
+    /// linear), or an exact `retract`, which refuses every contribution
+    /// that is not live. `Count`'s is neither (after 1 and 1 it takes back
+    /// 2). A relation kept as fingerprints then tells the views above each
+    /// update's δ, without waiting for its map's answer.
+    const RETRACTS_EXACTLY: bool = Self::BY_SUBTRACTION;
+
     /// The ⊕ of the live contributions (zero when none).
     fn value(state: &Self::State) -> Self;
 
@@ -423,6 +432,7 @@ macro_rules! maintained_by_order {
     ($($ty:ty),* $(,)?) => {$(
         impl Maintained for $ty {
             type State = OrderedState<$ty>;
+            const RETRACTS_EXACTLY: bool = true;
 
             #[inline]
             fn value(state: &Self::State) -> Self {

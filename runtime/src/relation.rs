@@ -51,14 +51,15 @@ macro_rules! __relation_methods {
         $($names:ident),+) => {
         $crate::__relation_methods!($relation($($col: $ty),+) as ($($col,)+), hashing ($(&$col,)+) => fingerprints with payloads $base, $on_changed; delta: $k; $($names),+);
     };
-    // Kept as fingerprints, the views told the update's delta over a ring.
+    // Kept as fingerprints, the views told the update's delta.
     ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr, hashing $hashed:expr => fingerprints $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
-        $crate::__relation_methods!(@fingerprints(<$k as $crate::Maintained>::BY_SUBTRACTION)
+        $crate::__relation_methods!(@fingerprints(<$k as $crate::Maintained>::RETRACTS_EXACTLY)
             $relation($($col: $ty),+) as $tuple, hashing $hashed => $base, $on_changed; delta: $k; $($names),+);
     };
     // Kept as fingerprints, for views that read the tuple's old and new
-    // payloads (a semijoin's counts): the map says what they were.
+    // payloads (a semijoin's counts, which change only when the tuple
+    // turns live or dead): the map says what they were.
     ($relation:ident($($col:ident: $ty:ty),+) as $tuple:expr, hashing $hashed:expr => fingerprints with payloads $base:ident, $on_changed:ident; delta: $k:ty;
         $($names:ident),+) => {
         $crate::__relation_methods!(@fingerprints(false)
@@ -78,10 +79,14 @@ macro_rules! __relation_methods {
         )]
         #[inline]
         pub fn $update(&mut self, $($col: $ty,)+ delta: $k) {
-            // Over a ring the views change by `delta` whatever the tuple's
-            // payload was (plan::storage), so they need not wait for the
-            // map's answer: the processor overlaps its probe, a cache miss
-            // in a large relation, with their work.
+            // Where the semiring retracts exactly or linearly
+            // (`Maintained::RETRACTS_EXACTLY`), the views change by `delta`
+            // whatever the tuple's payload was (`ir::Kept::Fingerprinted`):
+            // each update is a contribution of its own to their states, as
+            // under trusted deletes, and a retraction the map accepts takes
+            // one back. So they need not wait for the map's answer: the
+            // processor overlaps its probe, a cache miss in a large
+            // relation, with their work.
             if $by_delta {
                 if !$crate::Semiring::is_zero(&delta) {
                     self.$base.add_delta(&$hashed, &delta);
@@ -111,7 +116,7 @@ macro_rules! __relation_methods {
         #[inline]
         pub fn $retract(&mut self, $($col: $ty,)+ delta: $k) -> $crate::Result<()> {
             let relation = ::core::stringify!($relation);
-            // Over a ring, by `delta` as in the update.
+            // By `delta`, as in the update, once the map has found it live.
             if $by_delta {
                 self.$base.retract_delta(&$hashed, &delta, relation)?;
                 if !$crate::Semiring::is_zero(&delta) {

@@ -417,6 +417,20 @@ maintained! {
     fixed_and_int: (Fixed<2>, Int) = (fixeds(), ints()).boxed(), SumModel<(Fixed<2>, Int)>;
 }
 
+/// `RETRACTS_EXACTLY` says what the models above check: linear for the
+/// rings (`SumModel`), exact for the multisets (`MultisetModel`), neither
+/// for `Count` (`CountModel`), and for a tuple, each of its components.
+#[test]
+fn exact_retraction_is_declared_as_the_models_check_it() {
+    assert!(Int::RETRACTS_EXACTLY && Real::RETRACTS_EXACTLY && Covariance::<2>::RETRACTS_EXACTLY);
+    assert!(Bool::RETRACTS_EXACTLY && AccessControl::RETRACTS_EXACTLY);
+    assert!(MinPlus::RETRACTS_EXACTLY && MaxPlus::RETRACTS_EXACTLY && MaxMin::RETRACTS_EXACTLY);
+    assert!(MinMax::RETRACTS_EXACTLY && MaxMax::RETRACTS_EXACTLY);
+    assert!(!Count::RETRACTS_EXACTLY);
+    assert!(<(Int, MinPlus, MaxPlus)>::RETRACTS_EXACTLY);
+    assert!(!<(Int, Count)>::RETRACTS_EXACTLY);
+}
+
 /// A sum of decimals returns exactly to zero, where one of floats keeps a
 /// residue of rounding.
 #[cfg(feature = "sql")]

@@ -22,9 +22,10 @@
 //! from a real one. Where nothing else reads it, which is the rule for
 //! SQL (each table's atoms read it through a derived relation of the
 //! columns they use), it keeps each tuple's payload under a fingerprint
-//! of the tuple instead of the tuple (`Kept::Fingerprinted`): the same
-//! payloads, and so the same old and new payload for the views above, at
-//! the cost of one hash of the row. Where IVMε's state over a catalogue
+//! of the tuple instead of the tuple (`Kept::Fingerprinted`): the views
+//! above are told each update's δ, as under trusted deletes, and a
+//! delete, once the fingerprints find it live, takes its δ back; the cost
+//! is one hash of the row. Where IVMε's state over a catalogue
 //! ring holds the relation in all three roles, its partition has every
 //! tuple with its payload, which is all a ring's base map has
 //! (`Kept::InTriangle`).

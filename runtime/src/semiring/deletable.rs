@@ -134,6 +134,7 @@ impl Maintained for Count {
 
 impl Maintained for Bool {
     type State = BoolState;
+    const RETRACTS_EXACTLY: bool = true;
 
     #[inline]
     fn value(state: &Self::State) -> Self {
@@ -172,6 +173,7 @@ impl Maintained for Bool {
 
 impl Maintained for AccessControl {
     type State = LevelCounts;
+    const RETRACTS_EXACTLY: bool = true;
 
     /// The least restrictive level with a live contribution, or `Denied`
     /// (the zero) when there is none.

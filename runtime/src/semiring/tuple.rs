@@ -81,6 +81,9 @@ macro_rules! tuple_semiring {
         impl<$($t: Maintained),+> Maintained for ($($t,)+) {
             type State = ($($t::State,)+);
             const BY_SUBTRACTION: bool = $($t::BY_SUBTRACTION)&&+;
+            // A component refused refuses the whole, so each component
+            // retracting exactly (or linearly) is enough.
+            const RETRACTS_EXACTLY: bool = $($t::RETRACTS_EXACTLY)&&+;
 
             #[inline]
             fn value(state: &Self::State) -> Self {

@@ -422,13 +422,17 @@ maintained! {
 /// for `Count` (`CountModel`), and for a tuple, each of its components.
 #[test]
 fn exact_retraction_is_declared_as_the_models_check_it() {
-    assert!(Int::RETRACTS_EXACTLY && Real::RETRACTS_EXACTLY && Covariance::<2>::RETRACTS_EXACTLY);
-    assert!(Bool::RETRACTS_EXACTLY && AccessControl::RETRACTS_EXACTLY);
-    assert!(MinPlus::RETRACTS_EXACTLY && MaxPlus::RETRACTS_EXACTLY && MaxMin::RETRACTS_EXACTLY);
-    assert!(MinMax::RETRACTS_EXACTLY && MaxMax::RETRACTS_EXACTLY);
-    assert!(!Count::RETRACTS_EXACTLY);
-    assert!(<(Int, MinPlus, MaxPlus)>::RETRACTS_EXACTLY);
-    assert!(!<(Int, Count)>::RETRACTS_EXACTLY);
+    const {
+        assert!(Int::RETRACTS_EXACTLY && Real::RETRACTS_EXACTLY);
+        assert!(Covariance::<2>::RETRACTS_EXACTLY);
+        assert!(Bool::RETRACTS_EXACTLY && AccessControl::RETRACTS_EXACTLY);
+        assert!(MinPlus::RETRACTS_EXACTLY && MaxPlus::RETRACTS_EXACTLY);
+        assert!(MaxMin::RETRACTS_EXACTLY && MinMax::RETRACTS_EXACTLY);
+        assert!(MaxMax::RETRACTS_EXACTLY);
+        assert!(!Count::RETRACTS_EXACTLY);
+        assert!(<(Int, MinPlus, MaxPlus)>::RETRACTS_EXACTLY);
+        assert!(!<(Int, Count)>::RETRACTS_EXACTLY);
+    }
 }
 
 /// A sum of decimals returns exactly to zero, where one of floats keeps a

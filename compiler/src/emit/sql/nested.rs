@@ -24,6 +24,30 @@ struct Part<'a> {
     table: String,
     /// Whether it takes deletes.
     deletes: bool,
+    /// What the field holds.
+    holds: Holds,
+}
+
+/// What a part's field holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// A piece's nested view, whose own rule a table's row goes to: the
+    /// composite's caller brought its decimals to their columns' scales,
+    /// which the nested view's methods would do again.
+    Piece,
+    /// The view's own rule.
+    Rule,
+}
+
+impl Part<'_> {
+    /// Where a row of a table goes: the rule of the part.
+    fn rule(&self) -> TokenStream {
+        let field = &self.field;
+        match self.holds {
+            Holds::Piece => quote! { self.#field.rule },
+            Holds::Rule => quote! { self.#field },
+        }
+    }
 }
 
 /// The composite's name: `<View>Nested`.
@@ -204,6 +228,7 @@ fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
             tables: &p.wrapper.tables,
             table: p.table_name().to_string(),
             deletes,
+            holds: Holds::Piece,
         })
         .collect();
     parts.push(Part {
@@ -212,6 +237,7 @@ fn parts<'a>(view: &'a View, rule_deletes: &[bool]) -> Vec<Part<'a>> {
         tables: &view.wrapper.tables,
         table: String::new(),
         deletes: *rule_deletes.last().expect("the view's own"),
+        holds: Holds::Rule,
     });
     parts
 }
@@ -261,11 +287,11 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
     let delete = format_ident!("delete_{}", t.method);
     // The last part takes the row itself; the others a copy.
     let inserts = readers.iter().enumerate().map(|(i, p)| {
-        let field = &p.field;
+        let rule = p.rule();
         if i + 1 == readers.len() {
-            quote! { self.#field.#insert(#moved); }
+            quote! { #rule.#insert(#moved); }
         } else {
-            quote! { self.#field.#insert(#copies); }
+            quote! { #rule.#insert(#copies); }
         }
     });
     let insert_doc = format!(" Inserts one row into `{}`.", t.name);
@@ -281,13 +307,13 @@ fn update(t: &ViewTable, parts: &[Part<'_>], deletes: bool) -> TokenStream {
         return insert_fn;
     }
     let deletes = readers.iter().enumerate().map(|(i, p)| {
-        let field = &p.field;
+        let rule = p.rule();
         let undo = readers[..i].iter().map(|q| {
-            let field = &q.field;
-            quote! { self.#field.#insert(#copies); }
+            let rule = q.rule();
+            quote! { #rule.#insert(#copies); }
         });
         quote! {
-            if let ::core::result::Result::Err(__error) = self.#field.#delete(#copies) {
+            if let ::core::result::Result::Err(__error) = #rule.#delete(#copies) {
                 #(#undo)*
                 return ::core::result::Result::Err(__error);
             }

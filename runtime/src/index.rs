@@ -190,6 +190,13 @@ impl<'a, K> IntoIterator for &'a Group<K> {
 /// the same sweep instead of by a probe of the relation's map per tuple,
 /// which on a large relation is a cache miss each.
 ///
+/// Most groups are small: the lines of one order, or the one row of a
+/// nested view's group. A group of a few tuples is searched in place and
+/// holds its first tuple inline, so adding or removing a tuple is one
+/// probe of one map and, for a group of one, no allocation. Only a group
+/// that grows past eight tuples has each tuple's position kept in a
+/// second map, which makes its removals O(1) however large it grows.
+///
 /// ```
 /// use ivm::__private::Index;
 ///
@@ -212,9 +219,40 @@ impl<'a, K> IntoIterator for &'a Group<K> {
     ))
 )]
 pub struct Index<K, T, V = ()> {
-    groups: HashMap<K, Group<(T, V)>>,
-    /// Where each tuple sits in its group.
+    groups: HashMap<K, Tuples<T, V>>,
+    /// Where each tuple of a positioned group sits in it.
     pos: HashMap<T, usize>,
+}
+
+/// The most tuples a group of an [`Index`] holds before the positions of
+/// its tuples are kept; it is searched in place until then. A group that
+/// has them keeps them until it shrinks to half this, so a group that
+/// hovers around the limit does not gain and lose them at every update.
+const SEARCHED: usize = 8;
+
+/// The tuples under one key of an [`Index`], the first one inline.
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "T: serde::Serialize, V: serde::Serialize",
+        deserialize = "T: serde::Deserialize<'de>, V: serde::Deserialize<'de>"
+    ))
+)]
+struct Tuples<T, V> {
+    list: smallvec::SmallVec<[(T, V); 1]>,
+    /// Whether the index's `pos` holds the position of each tuple here.
+    positioned: bool,
+}
+
+impl<T, V> Default for Tuples<T, V> {
+    fn default() -> Self {
+        Tuples {
+            list: smallvec::SmallVec::new(),
+            positioned: false,
+        }
+    }
 }
 
 impl<K, T, V> Default for Index<K, T, V> {
@@ -239,43 +277,77 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash, V> Index<K, T, V>
     /// Adds tuple `t` under key `k` with value `v`; a tuple already present
     /// is left as it is.
     pub fn insert_with(&mut self, k: K, t: T, v: V) {
-        let hashbrown::hash_map::Entry::Vacant(slot) = self.pos.entry(t) else {
+        let group = self.groups.entry(k).or_default();
+        if group.positioned {
+            let hashbrown::hash_map::Entry::Vacant(slot) = self.pos.entry(t) else {
+                return;
+            };
+            group.list.push((slot.key().clone(), v));
+            slot.insert(group.list.len() - 1);
             return;
-        };
-        let at = self
-            .groups
-            .entry(k)
-            .or_default()
-            .push((slot.key().clone(), v));
-        slot.insert(at);
+        }
+        if group.list.iter().any(|(u, _)| *u == t) {
+            return;
+        }
+        group.list.push((t, v));
+        if group.list.len() > SEARCHED {
+            for (at, (u, _)) in group.list.iter().enumerate() {
+                self.pos.insert(u.clone(), at);
+            }
+            group.positioned = true;
+        }
     }
 
     /// Replaces the value beside tuple `t` (under key `k`), if present.
     pub fn set(&mut self, k: &K, t: &T, v: V) {
-        let Some(&at) = self.pos.get(t) else {
+        let Some(group) = self.groups.get_mut(k) else {
             return;
         };
-        if let Some(entry) = self.groups.get_mut(k).and_then(|g| g.keys.get_mut(at)) {
-            entry.1 = v;
+        if let Some(at) = Self::find(&self.pos, group, t) {
+            group.list[at].1 = v;
         }
     }
 
     /// Removes tuple `t` from under key `k`, if present.
     pub fn remove(&mut self, k: &K, t: &T) {
-        let Some(at) = self.pos.remove(t) else {
-            return;
-        };
         let Some(group) = self.groups.get_mut(k) else {
             return;
         };
-        if let Some((moved, _)) = group.swap_remove(at) {
-            // The tuple moved into the hole: its position is now `at`.
-            if let Some(slot) = self.pos.get_mut(moved) {
+        let found = if group.positioned {
+            self.pos.remove(t)
+        } else {
+            group.list.iter().position(|(u, _)| u == t)
+        };
+        let Some(at) = found else {
+            return;
+        };
+        group.list.swap_remove(at);
+        if group.positioned {
+            // The last tuple moved into the hole: its position is now `at`.
+            if let Some((moved, _)) = group.list.get(at)
+                && let Some(slot) = self.pos.get_mut(moved)
+            {
                 *slot = at;
             }
+            if group.list.len() <= SEARCHED / 2 {
+                for (u, _) in &group.list {
+                    self.pos.remove(u);
+                }
+                group.positioned = false;
+            }
         }
-        if group.is_empty() {
+        if group.list.is_empty() {
             self.groups.remove(k);
+        }
+    }
+
+    /// Where `t` sits in `group`: from `pos` if the group is positioned,
+    /// else by searching its few tuples.
+    fn find(pos: &HashMap<T, usize>, group: &Tuples<T, V>, t: &T) -> Option<usize> {
+        if group.positioned {
+            pos.get(t).copied()
+        } else {
+            group.list.iter().position(|(u, _)| u == t)
         }
     }
 
@@ -287,14 +359,14 @@ impl<K: Eq + std::hash::Hash, T: Clone + Eq + std::hash::Hash, V> Index<K, T, V>
     /// The tuples under key `k`, each with its value.
     #[inline]
     pub fn entries(&self, k: &K) -> &[(T, V)] {
-        self.groups.get(k).map_or(&[], |g| g.keys.as_slice())
+        self.groups.get(k).map_or(&[], |g| g.list.as_slice())
     }
 
     /// How many tuples are under key `k`: what a join that may walk either
     /// of two groups compares, to walk the smaller.
     #[inline]
     pub fn count(&self, k: &K) -> usize {
-        self.groups.get(k).map_or(0, Group::len)
+        self.groups.get(k).map_or(0, |g| g.list.len())
     }
 }
 

@@ -17,7 +17,7 @@
 //! billion rows), for tuples not chosen to collide under a seed they
 //! cannot see. A tuple that is there is never refused.
 
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use crate::payload_map::{Keeping, PayloadMap, Retracting};
 use crate::{Error, Maintained, Semiring};
@@ -27,9 +27,9 @@ use crate::{Error, Maintained, Semiring};
 /// 96 bits, not 128, so that an entry of the map of copies (fingerprint
 /// and count) takes 16 bytes, four to a cache line, where a `u128` key and
 /// an `i64` count took 32: at the scale where the map outgrows the caches,
-/// its probes miss half as often. The bits are already random, so the map
-/// finds a fingerprint by its first 64 ([`Hash`] writes them as one
-/// `u64`, which [`PassThrough`] hands on as the hash).
+/// its probes miss half as often. The bits are already random, so the
+/// table of copies ([`CopyTable`](crate::copies::CopyTable)) finds a
+/// fingerprint by its low bits, with no hash of its own.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Fingerprint([u32; 3]);
@@ -49,29 +49,8 @@ impl Hash for Fingerprint {
     }
 }
 
-/// A `Hasher` that returns the one `u64` it is given: a [`Fingerprint`]
-/// is its own hash.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
-
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("a fingerprint writes one u64")
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// The copies of one of each tuple counted so: see [`Fingerprints`].
-type Copies = hashbrown::HashMap<Fingerprint, u32, BuildHasherDefault<PassThrough>>;
+type Copies = crate::copies::CopyTable;
 
 /// Each tuple's payload under its fingerprint: see the module doc.
 ///
@@ -201,13 +180,9 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
     /// Counts one more copy of one of `key`, which is not in `payloads`.
     #[inline]
     fn count_one(&mut self, key: Fingerprint) {
-        let copies = self.copies.entry(key).or_insert(0);
-        match copies.checked_add(1) {
-            Some(more) => *copies = more,
-            None => {
-                self.generalize(key);
-                self.payloads.add(key, &K::one());
-            }
+        if self.copies.increment(key.0).is_none() {
+            self.generalize(key);
+            self.payloads.add(key, &K::one());
         }
     }
 
@@ -258,9 +233,7 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
     /// the payload before and after, as [`add`](Self::add) returns it.
     #[inline]
     fn add_copy(&mut self, key: Fingerprint) -> Option<(K, K)> {
-        let copies = self.copies.entry(key).or_insert(0);
-        let n = *copies;
-        let Some(more) = n.checked_add(1) else {
+        let Some(n) = self.copies.increment(key.0) else {
             assert!(
                 K::BY_SUBTRACTION,
                 "ivm: more than u32::MAX copies of one tuple"
@@ -268,8 +241,7 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
             self.generalize(key);
             return self.payloads.add(key, &K::one());
         };
-        *copies = more;
-        changed(times_one(n), times_one(more))
+        changed(times_one(n), times_one(n + 1))
     }
 
     /// Retracts one live contribution `v` of `tuple` in `relation`; returns
@@ -290,14 +262,8 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
         self.count_pending();
         let key = self.of(tuple);
         if *v == K::one()
-            && let hashbrown::hash_map::Entry::Occupied(mut copies) = self.copies.entry(key)
+            && let Some(n) = self.copies.decrement(key.0)
         {
-            let n = *copies.get();
-            if n == 1 {
-                copies.remove();
-            } else {
-                *copies.get_mut() = n - 1;
-            }
             return Ok(changed(times_one(n), times_one(n - 1)));
         }
         self.generalize(key);
@@ -309,7 +275,7 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
     /// so they go as one contribution of their sum; any other keeps each
     /// contribution, so each copy goes as one.
     fn generalize(&mut self, key: Fingerprint) {
-        let Some(n) = self.copies.remove(&key) else {
+        let Some(n) = self.copies.remove(key.0) else {
             return;
         };
         if K::BY_SUBTRACTION {
@@ -369,15 +335,7 @@ impl<K: Maintained> Fingerprints<K, Retracting> {
     ) -> Result<(), Error> {
         self.count_pending();
         let key = self.of(tuple);
-        if *v == K::one()
-            && let hashbrown::hash_map::Entry::Occupied(mut copies) = self.copies.entry(key)
-        {
-            // n ≥ 1 copies of one, of which a retraction takes one.
-            if *copies.get() == 1 {
-                copies.remove();
-            } else {
-                *copies.get_mut() -= 1;
-            }
+        if *v == K::one() && self.copies.decrement(key.0).is_some() {
             return Ok(());
         }
         self.generalize(key);
@@ -673,23 +631,17 @@ mod tests {
         assert_eq!(map.of(&owned), map.of(&("MAIL", 1_i64)));
     }
 
-    /// An entry of the map of copies is 16 bytes: four to a cache line.
-    #[test]
-    fn a_counted_tuple_takes_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<(Fingerprint, u32)>(), 16);
-    }
-
     /// A tuple with more copies than a `u32` counts moves to the payloads,
     /// which count on, and its deletes are checked as before.
     #[test]
     fn copies_past_u32_max_move_to_the_payloads() {
         let mut map: Fingerprints<Int> = Fingerprints::new();
         let key = map.of(&9_u64);
-        map.copies.insert(key, u32::MAX - 1);
+        map.copies.insert(key.0, u32::MAX - 1);
         map.add_delta(&9_u64, &Int(1));
         map.add_delta(&9_u64, &Int(1));
         assert_eq!(map.len(), 1);
-        assert!(map.copies.is_empty());
+        assert_eq!(map.copies.len(), 0);
         assert_eq!(map.payloads.value(&key), Int(i64::from(u32::MAX) + 1));
         assert_eq!(map.retract_delta(&9_u64, &Int(1), "R"), Ok(()));
         assert_eq!(map.payloads.value(&key), Int(i64::from(u32::MAX)));
@@ -702,10 +654,10 @@ mod tests {
     fn copies_past_u32_max_through_add() {
         let mut map: Fingerprints<Int> = Fingerprints::new();
         let key = map.of(&9_u64);
-        map.copies.insert(key, u32::MAX);
+        map.copies.insert(key.0, u32::MAX);
         let past = Int(i64::from(u32::MAX) + 1);
         assert_eq!(map.add(&9_u64, &Int(1)), Some((Int(past.0 - 1), past)));
-        assert!(map.copies.is_empty());
+        assert_eq!(map.copies.len(), 0);
         assert_eq!(
             map.retract(&9_u64, &Int(1), "R"),
             Ok(Some((past, Int(past.0 - 1))))
@@ -713,7 +665,7 @@ mod tests {
 
         let mut costs: Fingerprints<MinPlus> = Fingerprints::new();
         let key = costs.of(&9_u64);
-        costs.copies.insert(key, u32::MAX);
+        costs.copies.insert(key.0, u32::MAX);
         let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             costs.add(&9_u64, &MinPlus(0))
         }));

@@ -104,6 +104,7 @@ extern crate self as ivm;
 mod catalogue;
 mod changes;
 mod claims;
+mod copies;
 #[cfg(feature = "serde")]
 pub mod durable;
 mod enumerate;

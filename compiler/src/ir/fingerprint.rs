@@ -22,7 +22,8 @@ use super::Program;
 /// only a ring, tells its views each update's δ, so their states hold each
 /// contribution apart where they held each row's total. 5: an index keeps
 /// its first tuple of a group inline, and the positions of a group's
-/// tuples only past eight of them.)
+/// tuples only past eight of them; a fingerprint map counts copies in a
+/// table of its own.)
 pub const PLAN_FORMAT: u32 = 5;
 
 impl Program {

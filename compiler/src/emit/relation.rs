@@ -724,6 +724,21 @@ impl<'a> UpdateApi<'a> {
                     /// checked again here.
                 },
             )
+        } else if counted_as_rows(p, *rel_id) {
+            (
+                quote! {
+                    /// The relation's tuples are not kept (deletes are trusted):
+                    /// `delta` goes straight to the views above its atoms. A
+                    /// semijoin counts the table's rows, one per update, so
+                    /// `delta` adds rows, as the SQL view's inserts do: only a
+                    /// retraction takes rows back (`docs/design.md#how-a-delete-is-checked`).
+                },
+                quote! {
+                    /// Deletes are trusted (`deletes = 'trusted'`): the caller
+                    /// retracts only what it added, and this is not checked. A
+                    /// retraction of anything else leaves the result wrong.
+                },
+            )
         } else {
             (
                 quote! {
@@ -1133,4 +1148,15 @@ pub fn view_impls(p: &Program) -> TokenStream {
     quote! {
         ::ivm::__private::impl_view!(#name, #key, #k, #change { #(#variants),* });
     }
+}
+
+/// Whether a semijoin of `p` counts the rows of the SQL table `r` (its
+/// [`Tally::Rows`](crate::ir::Tally::Rows)), which the update's doc then
+/// says.
+fn counted_as_rows(p: &Program, r: RelId) -> bool {
+    p.semijoins.iter().any(|s| {
+        s.tally == crate::ir::Tally::Rows
+            && s.parts()
+                .any(|part| part.reads.iter().any(|read| read.relation == r))
+    })
 }

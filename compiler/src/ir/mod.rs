@@ -443,11 +443,45 @@ pub struct Semijoin {
     pub body: Subprogram,
     /// `exists` or `not exists`, with the latter's domain.
     pub polarity: Polarity,
-    /// The outer payloads are positive (a sum of non-zero payloads is
-    /// never zero): under inserts only, a tuple once present stays so, and
-    /// each insert may count as one more derivation, so its relation need
-    /// not be kept to tell whether it was present before.
-    pub positive: bool,
+    /// What the counts take for an update of a tuple they read.
+    pub tally: Tally,
+}
+
+/// What a semijoin's counts take for an update of a tuple they read: one
+/// per contribution, which the update's δ alone tells, or one where the
+/// tuple turns live or dead, which only its kept payload tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tally {
+    /// One per contribution: over a positive semiring no contribution
+    /// takes another away (a sum of non-zero payloads is never zero), so
+    /// a count of contributions is zero exactly where a count of live
+    /// tuples is.
+    Contributions,
+    /// The tables of a SQL view, whose API only adds or takes back whole
+    /// rows: a tuple's payload counts its rows and is never negative. One
+    /// per contribution where nothing else can reach the rule (its holder
+    /// checks the deletes) or the caller promises as much (`deletes =
+    /// 'trusted'`, the contract of which covers the rule's own update
+    /// methods); one per turn where the rule's `update_*` may be handed a
+    /// δ that takes rows away.
+    Rows,
+    /// One where the tuple turns live or dead: over a ring an update can
+    /// take a tuple away, and an update of δ does not say whether it did.
+    Turns,
+}
+
+impl Tally {
+    /// Whether the counts may take one per contribution for an update of
+    /// `relation` in `p`: then they need no payload of its tuples.
+    pub fn per_contribution(self, p: &Draft, relation: RelId) -> bool {
+        match self {
+            Tally::Contributions => true,
+            Tally::Rows => {
+                p.deletes == Deletes::Trusted || p.relations[relation].checked_by_holder()
+            }
+            Tally::Turns => false,
+        }
+    }
 }
 
 /// Which way a semijoin's indicator reads its counts.

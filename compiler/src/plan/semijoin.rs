@@ -12,9 +12,9 @@ use proc_macro2::Ident;
 
 use crate::ir::{
     AtomPath, Draft, KeyColumn, PathBody, Polarity, Program, Semijoin, Subprogram, SubprogramRead,
-    Trigger,
+    Tally, Trigger,
 };
-use crate::query::Query;
+use crate::query::{Dialect, Query};
 
 /// The lowered programs of one semijoin: its body's, and its domain's
 /// for `not exists`.
@@ -72,7 +72,13 @@ pub fn attach(p: &mut Draft, query: &Query, parts: Vec<Parts>) {
                 Some(domain) => Polarity::NotExists { domain },
                 None => Polarity::Exists,
             },
-            positive: query.semiring.class.positive,
+            tally: if query.semiring.class.positive {
+                Tally::Contributions
+            } else if matches!(query.dialect, Dialect::Sql { .. }) {
+                Tally::Rows
+            } else {
+                Tally::Turns
+            },
         });
     }
 }

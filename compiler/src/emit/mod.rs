@@ -57,8 +57,8 @@ use syn::Ident;
 use crate::tuple::{item, tuple};
 
 use crate::ir::{
-    AtomPath, BaseMap, BestMap, Factor, Kept, MapId, MapKind, Message, PathBody, Program, Reading,
-    Typed, VarId,
+    AtomPath, BaseMap, BestMap, Factor, FreeLevel, Kept, LevelStore, MapId, MapKind, Message,
+    PathBody, Program, Reading, Typed, VarId,
 };
 
 /// Emits the struct, its maintenance methods and its enumerator.
@@ -163,7 +163,8 @@ fn struct_docs(p: &Program) -> Vec<String> {
 }
 
 /// The maps the struct has a field for: a base map the program does not
-/// keep is only a name (plan::storage).
+/// keep is only a name (plan::storage), and so is a free level read off
+/// its factor's keys (`LevelStore::KeysOf`).
 fn kept_maps(p: &Program) -> Vec<MapId> {
     (0..p.maps.len())
         .filter(|&m| {
@@ -171,6 +172,9 @@ fn kept_maps(p: &Program) -> Vec<MapId> {
                 p.maps[m].kind,
                 MapKind::Base(BaseMap {
                     kept: Kept::None | Kept::IndexOnly | Kept::InTriangle | Kept::Trusted,
+                    ..
+                }) | MapKind::Free(FreeLevel {
+                    store: LevelStore::KeysOf(_),
                     ..
                 })
             )

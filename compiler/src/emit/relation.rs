@@ -379,6 +379,10 @@ fn feed_method(p: &Program, rel_id: RelId) -> TokenStream {
     } else if !p.stores(rel_id) {
         // Not kept (plan::storage): the views above change by the change.
         quote! { self.#on_changed(&__tuple, __from, __to); }
+    } else if !p.propagates(rel_id) {
+        // Nothing above reads its changes: its map is all there is (a
+        // semijoin's count read off its keys, `LevelStore::KeysOf`).
+        quote! { self.#base.replace(__tuple, __from, __to); }
     } else {
         // A tuple that is not `Copy` is lent: the map clones it only into
         // a new entry.
@@ -1024,7 +1028,9 @@ pub fn change_enum(p: &Program) -> TokenStream {
     }
 }
 
-/// One `on_<relation>_changed` method per relation.
+/// One `on_<relation>_changed` method per relation, but for a fed
+/// relation whose changes go nowhere (its feed method writes its map and
+/// stops): an update method always calls its relation's.
 pub fn propagations(p: &Program) -> TokenStream {
     // A relation held by its triangle state is updated there directly.
     let methods = p
@@ -1033,6 +1039,7 @@ pub fn propagations(p: &Program) -> TokenStream {
         .filter(|t| {
             p.kept(t.relation) != Kept::InTriangle
                 && super::message::raise_in_update(p, t.relation).is_none()
+                && (p.propagates(t.relation) || !p.relations[t.relation].is_fed())
         })
         .map(|t| propagation(p, t));
     quote! { #(#methods)* }

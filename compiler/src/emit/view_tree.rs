@@ -13,8 +13,8 @@ use quote::{format_ident, quote};
 
 use super::{factor_value, key_expr, key_type, product_value};
 use crate::ir::{
-    AtomId, Bind, Factor, FreeLevel, Id, Map, MapKind, Product, Program, Step, SumView, Target,
-    VarId, ViewIndex,
+    AtomId, Bind, Factor, FreeLevel, Id, LevelStore, Map, MapKind, Product, Program, Step, SumView,
+    Target, VarId, ViewIndex,
 };
 
 /// Up a view tree: each step replaces the changed factor's old payload by
@@ -192,6 +192,8 @@ impl Climb<'_> {
                     #upkeep
                 }
             }
+            // A level read off its factor's keys has nothing to note.
+            Target::Free(level) if p.get(level).store != LevelStore::Own => TokenStream::new(),
             Target::Free(level) => self.free_level_step(level, sib_product, terms),
             Target::Join(_) | Target::Support(_) => {
                 // Over a positive semiring a non-zero payload stays
@@ -502,8 +504,17 @@ fn recount(p: &Program, level: Id<FreeLevel>) -> TokenStream {
 /// levels below the roots.
 pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) -> TokenStream {
     let reading = Levels { p, scalars, roots };
-    let iter = reading.iter();
     let get = reading.get();
+    if let [root] = roots
+        && let LevelStore::KeysOf(f) = p.get(*root).store
+    {
+        let entries = keys_reading(p, f);
+        return quote! {
+            #entries
+            #get
+        };
+    }
+    let iter = reading.iter();
     let len = reading.len();
     let scalar = reading.scalar();
     quote! {
@@ -511,6 +522,39 @@ pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) ->
         #get
         #len
         #scalar
+    }
+}
+
+/// `iter`, `len` and `is_empty` of a result whose one level is read off
+/// the keys of its one factor `f` (`LevelStore::KeysOf`): that factor's
+/// entries, each an output tuple with its payload. Walking a hash map's
+/// entries has no constant delay, which only a holder that never walks
+/// the result can do without.
+fn keys_reading(p: &Program, f: Factor) -> TokenStream {
+    let k = &p.payload;
+    let head_ty = key_type(p, &p.head);
+    let field = &p.maps[p.factor_map(f)].name;
+    quote! {
+        /// The result: each output tuple (the head variables, in head
+        /// order) with its non-zero payload, read off the entries of the
+        /// one view it is.
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            self.#field
+                .iter()
+                .map(|(__key, __payload)| (::core::clone::Clone::clone(__key), __payload))
+                .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
+        }
+
+        /// The number of output tuples, in O(1): an entry is kept exactly
+        /// while its payload is non-zero.
+        pub fn len(&self) -> usize {
+            self.#field.len()
+        }
+
+        /// Whether the result is empty, in O(1).
+        pub fn is_empty(&self) -> bool {
+            self.#field.is_empty()
+        }
     }
 }
 
@@ -897,6 +941,14 @@ pub fn bulk_load(p: &Program) -> TokenStream {
         .map(|d| super::local::bulk_fill(p, d));
     let views = p.maps.iter().filter_map(|map| {
         let field = &map.name;
+        // A level read off its factor's keys has nothing to build.
+        if let MapKind::Free(FreeLevel {
+            store: LevelStore::KeysOf(_),
+            ..
+        }) = map.kind
+        {
+            return None;
+        }
         match map.kind.product()? {
             // Only view trees are built in one pass, and they have no top
             // join.

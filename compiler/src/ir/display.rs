@@ -79,6 +79,17 @@ impl Program {
                 )
             }
             MapKind::Free(FreeLevel {
+                store: super::LevelStore::KeysOf(factor),
+                vars,
+                ..
+            }) => writeln!(
+                f,
+                "  {} (no map: the values of {} are the keys of {}, read by lookup only)",
+                map.name,
+                self.var_list(vars),
+                self.maps[self.factor_map(*factor)].name
+            ),
+            MapKind::Free(FreeLevel {
                 vars,
                 factors,
                 children,
@@ -475,7 +486,15 @@ impl Program {
             Reading::Levels { scalars, roots } => {
                 self.write_scalars(f, scalars)?;
                 for &r in roots {
-                    writeln!(f, "  over the values of {}", self.maps[r].name)?;
+                    match self.get(r).store {
+                        super::LevelStore::Own => {
+                            writeln!(f, "  over the values of {}", self.maps[r].name)?;
+                        }
+                        super::LevelStore::KeysOf(factor) => {
+                            let map = &self.maps[self.factor_map(factor)].name;
+                            writeln!(f, "  over the entries of {map}")?;
+                        }
+                    }
                 }
             }
             Reading::Triangle { map, scalars } => {

@@ -994,6 +994,23 @@ pub struct FreeLevel {
     pub children: Vec<Id<FreeLevel>>,
     /// The free variable directly above, if any.
     pub parent: Option<Id<FreeLevel>>,
+    /// Where its values live.
+    pub store: LevelStore,
+}
+
+/// Where a free level's values live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelStore {
+    /// In a `FreeLevel` map of its own, which keeps each value's place in
+    /// a dense list, so that enumeration has constant delay.
+    Own,
+    /// Nowhere of its own: they are the keys of this factor, its one
+    /// factor, keyed by its one variable. Only for the one level of a
+    /// query whose holder never walks its result but on the first call of
+    /// `changes()` (`query::Reader::Holder`: a semijoin's counts, looked
+    /// up by key), where walking a hash map's entries will do, and each
+    /// update then saves the level's probes.
+    KeysOf(Factor),
 }
 
 /// The delta join of a new value of one support of a cyclic top join:
@@ -1782,6 +1799,14 @@ impl Draft {
                 | Kept::FingerprintedPayloads
                 | Kept::Trusted
         )
+    }
+
+    /// Whether some path carries relation `r`'s changes on (a relation
+    /// whose map is itself what is read, `LevelStore::KeysOf`, has none).
+    pub fn propagates(&self, r: RelId) -> bool {
+        self.triggers
+            .iter()
+            .any(|t| t.relation == r && !t.paths.is_empty())
     }
 
     /// The variables a factor is looked up with, in key order.

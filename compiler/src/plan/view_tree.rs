@@ -23,11 +23,11 @@ use syn::Ident;
 
 use crate::analysis::VariableOrder;
 use crate::ir::{
-    AtomIr, Bind, Draft, Factor, FreeLevel, Id, Map, MapId, MapKind, PathBody, Program, Reading,
-    RelId, Step, SumView, Target, Trigger, Var, ViewIndex, push_map,
+    AtomIr, Bind, Draft, Factor, FreeLevel, Id, LevelStore, Map, MapId, MapKind, PathBody, Program,
+    Reading, RelId, Step, SumView, Target, Trigger, Var, ViewIndex, push_map,
 };
 use crate::plan::{Verdict, skeleton};
-use crate::query::Query;
+use crate::query::{Query, Reader};
 
 /// Lowers a query to the IR over a free-top variable order (the canonical
 /// one, or a general one whose free variables' subtrees read every
@@ -86,7 +86,67 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         }
     }
     program.triggers = triggers;
+    if query.reader == Reader::Holder {
+        read_off_its_factor(&mut program, &scalars, &roots);
+    }
     program.finish(Reading::Levels { scalars, roots })
+}
+
+/// For a query whose holder only looks its result up: where the result is
+/// one root level of one variable, the head, whose one factor is keyed by
+/// that variable alone, the level's live values are that factor's keys,
+/// and it keeps no map of its own (`LevelStore::KeysOf`).
+fn read_off_its_factor(p: &mut Draft, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) {
+    let ([root], []) = (roots, scalars) else {
+        return;
+    };
+    let level = p.get(*root);
+    let [f] = level.factors[..] else {
+        return;
+    };
+    let alone = level.children.is_empty() && level.vars == p.head;
+    if alone
+        && p.journal_key(f) == Some(&p.head[..])
+        && p.maps[*root].key.is_empty()
+        && keyed_as_head(p, f)
+    {
+        p.get_mut(*root).store = LevelStore::KeysOf(f);
+        // Its one step, the last of its factor's path, has nothing to do.
+        for trigger in &mut p.triggers {
+            trigger.paths.retain_mut(|path| match &mut path.body {
+                PathBody::Steps { steps, .. } => {
+                    steps.retain(|s| s.target != Target::Free(*root));
+                    !steps.is_empty()
+                }
+                _ => true,
+            });
+        }
+    }
+}
+
+/// Whether factor `f`'s keys have the head's type: a view's always do,
+/// and a relation's where each column has its variable's type. A relation
+/// must also be fed by others' updates, with no index, so that once the
+/// level's step is gone its changes go nowhere but into its map (a
+/// declared relation's update methods still call its propagation).
+fn keyed_as_head(p: &Draft, f: Factor) -> bool {
+    let Factor::Atom(a) = f else {
+        return true;
+    };
+    let r = p.atoms[a].relation;
+    let indexed = p
+        .maps
+        .iter()
+        .any(|m| matches!(&m.kind, MapKind::Index(index) if index.relation == r));
+    if !p.relations[r].is_fed() || indexed {
+        return false;
+    }
+    let columns = &p.relations[r].columns;
+    let same = |(column, &v): (&(Ident, syn::Type), &usize)| {
+        let (ty, var) = (&column.1, &p.vars[v].ty);
+        quote::quote!(#ty).to_string() == quote::quote!(#var).to_string()
+    };
+    columns.iter().zip(&p.atoms[a].vars).all(same)
 }
 
 /// The map of a variable of the order.
@@ -182,6 +242,7 @@ fn var_map(
             factors,
             children,
             parent: None,
+            store: LevelStore::Own,
         };
         VarMap::Free(push_map(&mut p.maps, unnamed, String::new(), key, level))
     } else {
@@ -405,5 +466,56 @@ fn label(f: &Factor, atoms: &[AtomIr], maps: &[Map], vars: &[Var]) -> String {
     match *f {
         Factor::Atom(a) => format!("`{}`", atoms[a].label),
         Factor::Map(m) => format!("`{}[{}]`", maps[m].name, names(&maps[m].key, vars)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::ir_str;
+    use crate::ir::{LevelStore, MapKind, Program};
+
+    /// The one program of `text`.
+    fn program(text: &str) -> Program {
+        let programs = ir_str(text).expect("parses");
+        programs
+            .into_iter()
+            .next()
+            .expect("one query")
+            .expect("lowers")
+    }
+
+    /// Where each free level of `p` keeps its values.
+    fn stores(p: &Program) -> Vec<LevelStore> {
+        p.maps
+            .iter()
+            .filter_map(|m| match &m.kind {
+                MapKind::Free(level) => Some(level.store),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_semijoin_count_reads_its_one_level_off_its_view() {
+        // The count's one level, `b`, would hold the keys of its one
+        // factor: the holder only looks counts up, so it keeps no map.
+        let filtered = "#[semiring(ivm::semiring::Int)]
+            query J { relation R(a: u32, b: u32); relation S(b: u32, c: u32);
+                      Q(a, b) = R(a, b) * exists(S(b, c) * { c > 3 }); }";
+        let summed = filtered.replace(" * { c > 3 }", "");
+        for text in [filtered, &summed] {
+            let p = program(text);
+            let body = &p.semijoins[0].body.program;
+            assert!(
+                matches!(stores(body)[..], [LevelStore::KeysOf(_)]),
+                "{text}"
+            );
+            // The outer query's user walks its result with constant delay.
+            assert!(stores(&p).iter().all(|&s| s == LevelStore::Own), "{text}");
+        }
+        // The same shape as a query of its own keeps its level.
+        let own = "#[semiring(ivm::semiring::Int)]
+            query U { relation S(b: u32, c: u32); Q(b) = S(b, c) * { c > 3 }; }";
+        assert_eq!(stores(&program(own)), [LevelStore::Own]);
     }
 }

@@ -15,7 +15,8 @@ use super::ast::{self, ArgSyntax, Attribute, ExprSyntax, idents};
 use super::errors::{Errors, unknown_relation};
 use crate::query::{
     Arg, Atom, Column, DeleteCheck, Deletes, ExprFactor, Let, LetKind, LocalStep, Origin, Query,
-    Relation, SemiringSpec, Strategy, StrategyRequest, UpdateModel, VarId, Variable, type_string,
+    Reader, Relation, SemiringSpec, Strategy, StrategyRequest, UpdateModel, VarId, Variable,
+    type_string,
 };
 use crate::semiring::{self, SemiringClass};
 
@@ -141,6 +142,7 @@ fn check_item(item: &ast::QueryItem, errors: &mut Errors) -> Option<Query> {
         atoms,
         theta: Vec::new(),
         semijoins,
+        reader: Reader::User,
     })
     .map(|q| super::local::derive(super::nullary::bind(q), factors))
 }

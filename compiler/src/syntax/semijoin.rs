@@ -26,7 +26,8 @@ use super::ast::idents;
 use super::ast::{self, ArgSyntax, Attribute, ExistsSyntax, QueryItem, Rule};
 use super::errors::{Errors, unknown_relation};
 use crate::query::{
-    Arg, Atom, Column, DeleteCheck, Origin, Polarity, Query, Relation, Semijoin, VarId, type_string,
+    Arg, Atom, Column, DeleteCheck, Origin, Polarity, Query, Reader, Relation, Semijoin, VarId,
+    type_string,
 };
 
 /// What the rule's check knows when it reaches its semijoins.
@@ -314,6 +315,7 @@ fn check_body(
     };
     let mut body = (outer.check_item)(&body_item, errors)?;
     body.name = Ident::new(&format!("{}{name}Count", item.name), e.span);
+    body.reader = Reader::Holder;
     Some(body)
 }
 
@@ -468,5 +470,6 @@ fn check_domain(
     };
     let mut domain = (outer.check_item)(&domain_item, errors)?;
     domain.name = Ident::new(&format!("{}{name}Domain", item.name), e.span);
+    domain.reader = Reader::Holder;
     Some(Box::new(domain))
 }

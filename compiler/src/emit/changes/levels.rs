@@ -18,7 +18,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::super::{item, level_type};
-use crate::ir::{Factor, FreeLevel, Id, MapId, Program, SumView, VarId};
+use crate::ir::{Factor, FreeLevel, Id, LevelStore, MapId, Program, SumView, VarId};
 
 /// The free levels in preorder, and the scalar views.
 pub(super) struct Chain {
@@ -164,8 +164,14 @@ impl<'a> Levels<'a> {
                 }
             }
         }
-        maps.into_iter()
-            .chain(self.c.levels.iter().map(|&m| m.map()))
+        // A level read off its factor's keys has no map, and its factor's
+        // journal says which values lost their output.
+        let own = self
+            .c
+            .levels
+            .iter()
+            .filter(|&&m| self.p.get(m).store == LevelStore::Own);
+        maps.into_iter().chain(own.map(|&m| m.map()))
     }
 
     /// The type of level `j`'s changed prefixes: its path's values.

@@ -11,7 +11,7 @@ use proc_macro2::{Span, TokenStream};
 use crate::emit;
 use crate::ir::Program;
 use crate::pipeline::{self, lower};
-use crate::query::UpdateModel;
+use crate::query::{Reader, UpdateModel};
 use crate::sql;
 use crate::sql::order::Keeping;
 use crate::syntax;
@@ -70,7 +70,7 @@ fn sql_literal(tokens: &TokenStream) -> Option<syn::LitStr> {
 fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let checked_before = view.checked_before_parts();
     if view.pieces.is_empty() {
-        let (mut out, deletes, program) = rule_program(&view.item, &[])?;
+        let (mut out, deletes, program) = rule_program(&view.item, &[], Reader::User)?;
         let keeping = Keeping::of(&program.change_tracking());
         out.extend(emit::sql_wrapper(
             &view.wrapper,
@@ -83,7 +83,7 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let mut out = TokenStream::new();
     let mut rule_deletes = Vec::new();
     for (piece, checked_before) in view.pieces.iter().zip(&checked_before) {
-        let (code, deletes, _) = rule_program(&piece.item, checked_before)?;
+        let (code, deletes, _) = rule_program(&piece.item, checked_before, Reader::Holder)?;
         out.extend(code);
         out.extend(emit::sql_nested_view(&piece.wrapper, deletes));
         rule_deletes.push(deletes);
@@ -91,7 +91,7 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
     let own = checked_before
         .last()
         .expect("the view's own rule is a part");
-    let (code, deletes, program) = rule_program(&view.item, own)?;
+    let (code, deletes, program) = rule_program(&view.item, own, Reader::User)?;
     out.extend(code);
     rule_deletes.push(deletes);
     // The composite reports the changes of the view's own rule.
@@ -108,13 +108,15 @@ fn compile_view(view: &sql::View) -> Result<TokenStream, syn::Error> {
 }
 
 /// Checks, plans and emits a view's rule, given the relations whose
-/// deletes the struct that holds it checks first: its code, whether it
-/// takes deletes, and its program; or its rejection.
+/// deletes the struct that holds it checks first and who reads its
+/// result: its code, whether it takes deletes, and its program; or its
+/// rejection.
 fn rule_program(
     item: &syntax::ast::QueryItem,
     checked_before: &[String],
+    reader: Reader,
 ) -> Result<(TokenStream, bool, Program), syn::Error> {
-    let query = pipeline::sql_rule(item, checked_before)?;
+    let query = pipeline::sql_rule(item, checked_before, reader)?;
     let deletes = query.updates == UpdateModel::InsertDelete;
     let program = lower(&pipeline::report(query))?;
     Ok((emit::emit(&program), deletes, program))

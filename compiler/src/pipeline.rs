@@ -9,7 +9,7 @@ use crate::ir::Program;
 use crate::plan::partition::{self, Partition};
 use crate::plan::verdict::{self, Setting, Verdict};
 use crate::plan::{self, Plan, Rejection};
-use crate::query::{DeleteCheck, Deletes, Query};
+use crate::query::{DeleteCheck, Deletes, Query, Reader};
 use crate::sql;
 use crate::sql::order::Keeping;
 use crate::syntax;
@@ -162,13 +162,18 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
                     shape: piece.wrapper.shape,
                     read_by,
                     feeds: piece.feeds.clone(),
-                    report: sql_report(&piece.item, checked_before, &piece.wrapper.sql)?,
+                    report: sql_report(
+                        &piece.item,
+                        checked_before,
+                        Reader::Holder,
+                        &piece.wrapper.sql,
+                    )?,
                 });
             }
             let own = checked_before
                 .last()
                 .expect("the view's own rule is a part");
-            let report = sql_report(&view.item, own, &view.wrapper.sql)?;
+            let report = sql_report(&view.item, own, Reader::User, &view.wrapper.sql)?;
             let keeping =
                 lower(&report).map_or(Keeping::Sorted, |p| Keeping::of(&p.change_tracking()));
             let order = view.wrapper.order.as_ref().map(|o| OrderReport {
@@ -194,12 +199,19 @@ pub fn report_str(text: &str) -> syn::Result<Vec<Report>> {
 
 /// Checks a SQL view's rule (one query item), given the relations whose
 /// deletes the struct that holds it checks first
-/// ([`View::checked_before_parts`](sql::View::checked_before_parts)).
-pub fn sql_rule(item: &syntax::ast::QueryItem, checked_before: &[String]) -> syn::Result<Query> {
+/// ([`View::checked_before_parts`](sql::View::checked_before_parts)) and
+/// who reads its result: a nested view's rule is read by the struct that
+/// holds it, through `changes()`.
+pub fn sql_rule(
+    item: &syntax::ast::QueryItem,
+    checked_before: &[String],
+    reader: Reader,
+) -> syn::Result<Query> {
     let file = syntax::ast::File {
         items: vec![item.clone()],
     };
     let mut query = syntax::check(&file)?.pop().expect("one view, one query");
+    query.reader = reader;
     for r in &mut query.relations {
         if !r.is_derived() && checked_before.iter().any(|c| r.name == c) {
             r.check = DeleteCheck::Holder;
@@ -212,9 +224,10 @@ pub fn sql_rule(item: &syntax::ast::QueryItem, checked_before: &[String]) -> syn
 fn sql_report(
     item: &syntax::ast::QueryItem,
     checked_before: &[String],
+    reader: Reader,
     sql: &str,
 ) -> syn::Result<Report> {
-    let query = sql_rule(item, checked_before)?;
+    let query = sql_rule(item, checked_before, reader)?;
     Ok(Report {
         sql: Some(sql.to_string()),
         ..report(query)

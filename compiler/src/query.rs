@@ -58,8 +58,8 @@ pub struct Query {
     /// written. Each is an atom of the rule over a relation of its own
     /// ([`Origin::Semijoin`]) that holds the indicator of the subquery.
     pub semijoins: Vec<Semijoin>,
-    /// Who reads the result: a user, or the query holding this one as a
-    /// semijoin's body or domain.
+    /// Who reads the result: a user, or the query or SQL view holding
+    /// this one as a semijoin's body or domain, or as a nested view.
     pub reader: Reader,
 }
 
@@ -70,10 +70,10 @@ pub enum Reader {
     /// A user of the generated struct: `iter()` walks the result with
     /// constant delay, and `len()` is O(1).
     User,
-    /// The query that holds this one as a semijoin's body or domain (a
-    /// private field of its struct), which looks counts up (`get`) and
-    /// reads `changes()`, and never walks the whole result but on its
-    /// first call of `changes()`. A view tree may then read a root level's
+    /// The query that holds this one as a semijoin's body or domain, or
+    /// the SQL view that holds it as a nested view (a part of its struct),
+    /// which looks its result up (`get`) and reads `changes()`, and never
+    /// walks the whole result but on its first call of `changes()`. A view tree may then read a root level's
     /// values off the keys of its one view instead of keeping the level
     /// (`ir::LevelStore`).
     Holder,

@@ -1007,9 +1007,9 @@ pub enum LevelStore {
     /// Nowhere of its own: they are the keys of this factor, its one
     /// factor, keyed by its one variable. Only for the one level of a
     /// query whose holder never walks its result but on the first call of
-    /// `changes()` (`query::Reader::Holder`: a semijoin's counts, looked
-    /// up by key), where walking a hash map's entries will do, and each
-    /// update then saves the level's probes.
+    /// `changes()` (`query::Reader::Holder`: a semijoin's counts, a
+    /// nested view's rows), where walking a hash map's entries will do,
+    /// and each update then saves the level's probes.
     KeysOf(Factor),
 }
 

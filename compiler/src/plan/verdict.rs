@@ -106,6 +106,17 @@ impl Accepted {
         )
     }
 
+    /// [`summary`](Self::summary) for a query read by the struct that
+    /// holds it, whose result is walked off one view's entries
+    /// (`ir::LevelStore::KeysOf`).
+    pub fn summary_for_holder(&self) -> String {
+        format!(
+            "Maintained with the `{}` strategy: {} per update. The struct that holds it reads it by lookup and `changes()`, so `iter()` walks its one view's entries, without constant delay.",
+            self.strategy.keyword(),
+            self.bounds.update,
+        )
+    }
+
     /// The deprecation warning of a query taken on although it is not
     /// tractable.
     pub fn warning(&self, query: &impl std::fmt::Display, d: &Dialect) -> Option<String> {

@@ -86,8 +86,10 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
         }
     }
     program.triggers = triggers;
-    if query.reader == Reader::Holder {
-        read_off_its_factor(&mut program, &scalars, &roots);
+    if query.reader == Reader::Holder && read_off_its_factor(&mut program, &scalars, &roots) {
+        program.summary = verdict
+            .accepted()
+            .map_or_else(String::new, |v| v.summary_for_holder());
     }
     program.finish(Reading::Levels { scalars, roots })
 }
@@ -95,21 +97,21 @@ pub fn lower(query: &Query, order: &VariableOrder, verdict: &Verdict) -> Program
 /// For a query whose holder only looks its result up: where the result is
 /// one root level of one variable, the head, whose one factor is keyed by
 /// that variable alone, the level's live values are that factor's keys,
-/// and it keeps no map of its own (`LevelStore::KeysOf`).
-fn read_off_its_factor(p: &mut Draft, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) {
+/// and it keeps no map of its own (`LevelStore::KeysOf`). Whether it did.
+fn read_off_its_factor(p: &mut Draft, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) -> bool {
     let ([root], []) = (roots, scalars) else {
-        return;
+        return false;
     };
     let level = p.get(*root);
     let [f] = level.factors[..] else {
-        return;
+        return false;
     };
     let alone = level.children.is_empty() && level.vars == p.head;
-    if alone
+    let readable = alone
         && p.journal_key(f) == Some(&p.head[..])
         && p.maps[*root].key.is_empty()
-        && keyed_as_head(p, f)
-    {
+        && keyed_as_head(p, f);
+    if readable {
         p.get_mut(*root).store = LevelStore::KeysOf(f);
         // Its one step, the last of its factor's path, has nothing to do.
         for trigger in &mut p.triggers {
@@ -122,6 +124,7 @@ fn read_off_its_factor(p: &mut Draft, scalars: &[Id<SumView>], roots: &[Id<FreeL
             });
         }
     }
+    readable
 }
 
 /// Whether factor `f`'s keys have the head's type: a view's always do,
@@ -517,5 +520,22 @@ mod tests {
         let own = "#[semiring(ivm::semiring::Int)]
             query U { relation S(b: u32, c: u32); Q(b) = S(b, c) * { c > 3 }; }";
         assert_eq!(stores(&program(own)), [LevelStore::Own]);
+    }
+
+    #[test]
+    fn a_nested_view_reads_its_one_level_off_its_view() {
+        // The derived table's groups are read by the view around it, by
+        // lookup and `changes()`; the view itself is walked by its user.
+        let text = "CREATE TABLE s (b INT NOT NULL, c INT NOT NULL);
+            CREATE VIEW big AS SELECT t.b, t.n FROM
+                (SELECT b, COUNT(*) AS n FROM s GROUP BY b) AS t WHERE t.n > 2;";
+        let reports = crate::pipeline::report_str(text).expect("parses");
+        let [report] = &reports[..] else {
+            panic!("one view");
+        };
+        let nested = crate::pipeline::lower(&report.nested[0].report).expect("lowers");
+        assert!(matches!(stores(&nested)[..], [LevelStore::KeysOf(_)]));
+        let own = crate::pipeline::lower(report).expect("lowers");
+        assert!(stores(&own).iter().all(|&s| s == LevelStore::Own));
     }
 }

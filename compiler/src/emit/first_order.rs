@@ -424,22 +424,44 @@ pub fn reading(p: &Program, result: Id<ResultMap>, scalars: &[Id<SumView>]) -> T
         return super::nullary::reading(p, quote! { self.#field.value(&()) }, scalars);
     }
     let head_ty = super::head_type(p);
+    let doc = [
+        " order) with its non-zero payload, read from the materialized",
+        " result.",
+    ];
+    let (iter, len) = entries_reading(p, field, &doc);
     quote! {
-        /// The result: each output tuple (the head variables, in head
-        /// order) with its non-zero payload, read from the materialized
-        /// result.
-        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
-            self.#field
-                .iter()
-                .map(|(__key, __payload)| (::core::clone::Clone::clone(__key), __payload))
-                .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
-        }
+        #iter
 
         /// The payload of one output tuple; zero when it is not in the result.
         pub fn get(&self, key: &#head_ty) -> #k {
             self.#field.value(key)
         }
 
+        #len
+    }
+}
+
+/// `iter`, and `len` with `is_empty`, of a result that is the entries of
+/// the payload map `field`, each an output tuple with its payload; `doc`
+/// goes on the first line of `iter`'s doc.
+pub fn entries_reading(
+    p: &Program,
+    field: &syn::Ident,
+    doc: &[&str],
+) -> (TokenStream, TokenStream) {
+    let k = &p.payload;
+    let head_ty = super::head_type(p);
+    let iter = quote! {
+        /// The result: each output tuple (the head variables, in head
+        #(#[doc = #doc])*
+        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
+            self.#field
+                .iter()
+                .map(|(__key, __payload)| (::core::clone::Clone::clone(__key), __payload))
+                .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
+        }
+    };
+    let len = quote! {
         /// The number of output tuples, in O(1): an entry is kept exactly
         /// while its payload is non-zero.
         pub fn len(&self) -> usize {
@@ -450,5 +472,6 @@ pub fn reading(p: &Program, result: Id<ResultMap>, scalars: &[Id<SumView>]) -> T
         pub fn is_empty(&self) -> bool {
             self.#field.is_empty()
         }
-    }
+    };
+    (iter, len)
 }

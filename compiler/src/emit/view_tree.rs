@@ -508,10 +508,11 @@ pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) ->
     if let [root] = roots
         && let LevelStore::KeysOf(f) = p.get(*root).store
     {
-        let entries = keys_reading(p, f);
+        let (iter, len) = keys_reading(p, f);
         return quote! {
-            #entries
+            #iter
             #get
+            #len
         };
     }
     let iter = reading.iter();
@@ -530,32 +531,13 @@ pub fn reading(p: &Program, scalars: &[Id<SumView>], roots: &[Id<FreeLevel>]) ->
 /// entries, each an output tuple with its payload. Walking a hash map's
 /// entries has no constant delay, which only a holder that never walks
 /// the result can do without.
-fn keys_reading(p: &Program, f: Factor) -> TokenStream {
-    let k = &p.payload;
-    let head_ty = key_type(p, &p.head);
+fn keys_reading(p: &Program, f: Factor) -> (TokenStream, TokenStream) {
     let field = &p.maps[p.factor_map(f)].name;
-    quote! {
-        /// The result: each output tuple (the head variables, in head
-        /// order) with its non-zero payload, read off the entries of the
-        /// one view it is.
-        pub fn iter(&self) -> impl ::core::iter::Iterator<Item = (#head_ty, #k)> + '_ {
-            self.#field
-                .iter()
-                .map(|(__key, __payload)| (::core::clone::Clone::clone(__key), __payload))
-                .filter(|(_, __payload)| !::ivm::Semiring::is_zero(__payload))
-        }
-
-        /// The number of output tuples, in O(1): an entry is kept exactly
-        /// while its payload is non-zero.
-        pub fn len(&self) -> usize {
-            self.#field.len()
-        }
-
-        /// Whether the result is empty, in O(1).
-        pub fn is_empty(&self) -> bool {
-            self.#field.is_empty()
-        }
-    }
+    let doc = [
+        " order) with its non-zero payload, read off the entries of the",
+        " one view it is.",
+    ];
+    super::first_order::entries_reading(p, field, &doc)
 }
 
 /// What the methods of a view tree's reading share: the nullary views of

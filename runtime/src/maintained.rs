@@ -252,8 +252,13 @@ maintained_by_sum!([] Real, [const M: usize] Covariance<M>);
 /// with Aggregations under Updates*, Lemma 24 and section 5.3).
 ///
 /// Most keys of a view have a single distinct contribution; a state with
-/// one keeps it inline and allocates nothing. There is one representation
-/// per multiset, so two states are equal exactly when their multisets are.
+/// one keeps it inline and allocates nothing. Most of the others have a
+/// few (the suppliers of an order's lines, the offers of a product): up to
+/// [`FEW`] distinct values are kept in one sorted vector, where a search
+/// and a shift of a handful of entries beat a tree's nodes, each a heap
+/// allocation of its own. Past [`FEW`] a B-tree keeps the bound O(log N).
+/// Two states are equal exactly when their multisets are, whatever form
+/// holds them.
 ///
 /// The order of `K` (its `Ord`) must rank values by the semiring's
 /// preference, in either direction: then the best of a multiset is at one
@@ -278,7 +283,7 @@ maintained_by_sum!([] Real, [const M: usize] Covariance<M>);
 /// assert_eq!(scores.best(), MaxPlus(4));
 /// assert!(!scores.retract(&MaxPlus(9)));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -291,9 +296,17 @@ pub struct OrderedState<K> {
     repr: Repr<K>,
 }
 
-/// The forms of an [`OrderedState`]. `Many` always holds at least two
-/// distinct values, which is what makes the form of a multiset unique.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The most distinct values an [`OrderedState`] keeps in its sorted
+/// vector before it moves them to a B-tree.
+pub const FEW: usize = 16;
+
+/// The forms of an [`OrderedState`]. `Few` holds two to [`FEW`] distinct
+/// values, and `Many` more than `FEW` once it has grown past them (it goes
+/// back to `Few` when a retraction leaves `FEW`; a snapshot of a build
+/// without `Few` may restore a smaller `Many`, which is as right, and
+/// turns into `Few` at its first retraction). `Few` comes last so that the
+/// other forms keep their place in a snapshot.
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -307,8 +320,11 @@ enum Repr<K> {
     Empty,
     /// One distinct value is live, this many times.
     One(K, u32),
-    /// Two or more distinct values are live, each this many times.
+    /// More than [`FEW`] distinct values are live, each this many times.
     Many(BTreeMap<K, u32>),
+    /// Two to [`FEW`] distinct values are live, in order, each this many
+    /// times.
+    Few(Vec<(K, u32)>),
 }
 
 impl<K> Default for OrderedState<K> {
@@ -330,9 +346,24 @@ impl<K: Ord + Clone> OrderedState<K> {
             Repr::Empty => self.repr = Repr::One(v, 1),
             Repr::One(k, count) if *k == v => increment(count),
             Repr::One(k, count) => {
-                let map = BTreeMap::from([(k.clone(), *count), (v, 1)]);
-                self.repr = Repr::Many(map);
+                let first = (k.clone(), *count);
+                let mut few = Vec::with_capacity(4);
+                if v < first.0 {
+                    few.extend([(v, 1), first]);
+                } else {
+                    few.extend([first, (v, 1)]);
+                }
+                self.repr = Repr::Few(few);
             }
+            Repr::Few(few) => match few.binary_search_by(|(k, _)| k.cmp(&v)) {
+                Ok(at) => increment(&mut few[at].1),
+                Err(at) if few.len() < FEW => few.insert(at, (v, 1)),
+                Err(_) => {
+                    let mut map: BTreeMap<K, u32> = std::mem::take(few).into_iter().collect();
+                    map.insert(v, 1);
+                    self.repr = Repr::Many(map);
+                }
+            },
             Repr::Many(map) => increment(map.entry(v).or_insert(0)),
         }
     }
@@ -357,18 +388,54 @@ impl<K: Ord + Clone> OrderedState<K> {
                 };
                 if *count > 1 {
                     *count -= 1;
-                    return true;
+                } else {
+                    map.remove(v);
                 }
-                map.remove(v);
-                // Back to the inline form when one value is left: frees the
-                // tree, and keeps the form of each multiset unique.
-                if map.len() == 1
-                    && let Some((k, count)) = map.pop_first()
-                {
-                    self.repr = Repr::One(k, count);
+                // Back to the vector when few values are left: frees the
+                // tree's nodes.
+                if map.len() <= FEW {
+                    let few: Vec<(K, u32)> = std::mem::take(map).into_iter().collect();
+                    self.repr = Repr::Few(few);
+                    self.unless_one_is_left();
                 }
                 true
             }
+            Repr::Few(few) => {
+                let Ok(at) = few.binary_search_by(|(k, _)| k.cmp(v)) else {
+                    return false;
+                };
+                if few[at].1 > 1 {
+                    few[at].1 -= 1;
+                } else {
+                    few.remove(at);
+                    self.unless_one_is_left();
+                }
+                true
+            }
+        }
+    }
+
+    /// Back to the inline form when one value is left in the vector:
+    /// frees it, and keeps `Few` to two or more values.
+    fn unless_one_is_left(&mut self) {
+        if let Repr::Few(few) = &mut self.repr
+            && few.len() <= 1
+        {
+            self.repr = match few.pop() {
+                Some((k, count)) => Repr::One(k, count),
+                None => Repr::Empty,
+            };
+        }
+    }
+
+    /// The distinct live values in order, each with how many times it is
+    /// live.
+    fn entries(&self) -> Entries<'_, K> {
+        match &self.repr {
+            Repr::Empty => Entries::One(None),
+            Repr::One(k, count) => Entries::One(Some((k, *count))),
+            Repr::Few(few) => Entries::Few(few.iter()),
+            Repr::Many(map) => Entries::Many(map.iter()),
         }
     }
 
@@ -383,6 +450,9 @@ impl<K: Ord + Clone> OrderedState<K> {
                     0
                 }
             }
+            Repr::Few(few) => few
+                .binary_search_by(|(k, _)| k.cmp(v))
+                .map_or(0, |at| few[at].1),
             Repr::Many(map) => map.get(v).copied().unwrap_or(0),
         }
     }
@@ -403,10 +473,43 @@ impl<K: Selective + Ord> OrderedState<K> {
             Repr::One(k, _) => k.clone(),
             // The best is at one end of the order; which end is the
             // semiring's to say, so ask ⊕ instead of assuming min or max.
+            Repr::Few(few) => match (few.first(), few.last()) {
+                (Some((first, _)), Some((last, _))) => first.add(last),
+                _ => K::zero(),
+            },
             Repr::Many(map) => match (map.first_key_value(), map.last_key_value()) {
                 (Some((first, _)), Some((last, _))) => first.add(last),
                 _ => K::zero(),
             },
+        }
+    }
+}
+
+/// Equal multisets, whatever forms hold them.
+impl<K: Ord + Clone> PartialEq for OrderedState<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries().eq(other.entries())
+    }
+}
+
+impl<K: Ord + Clone> Eq for OrderedState<K> {}
+
+/// The entries of an [`OrderedState`], in order: see
+/// [`OrderedState::entries`].
+enum Entries<'a, K> {
+    One(Option<(&'a K, u32)>),
+    Few(std::slice::Iter<'a, (K, u32)>),
+    Many(std::collections::btree_map::Iter<'a, K, u32>),
+}
+
+impl<'a, K> Iterator for Entries<'a, K> {
+    type Item = (&'a K, u32);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Entries::One(one) => one.take(),
+            Entries::Few(few) => few.next().map(|(k, count)| (k, *count)),
+            Entries::Many(many) => many.next().map(|(k, count)| (k, *count)),
         }
     }
 }
@@ -538,5 +641,34 @@ impl<K: crate::Idempotent> Absorbed for K {
     #[inline]
     fn is_empty(state: &Self::State) -> bool {
         state.0.is_zero()
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+
+    /// A build before the sorted vector kept every state of two or more
+    /// distinct values in a tree. Its snapshots restore here as the same
+    /// multisets, and move to the vector at their first retraction.
+    #[test]
+    fn a_small_tree_of_an_older_snapshot_restores_as_the_same_multiset() {
+        let tree = BTreeMap::from([(MinPlus(3), 1), (MinPlus(5), 2)]);
+        let older = OrderedState {
+            repr: Repr::Many(tree),
+        };
+        let bytes = postcard::to_stdvec(&older).expect("serializes");
+        let mut restored: OrderedState<MinPlus> = postcard::from_bytes(&bytes).expect("restores");
+        let mut fresh = OrderedState::default();
+        for v in [5, 3, 5] {
+            fresh.insert(MinPlus(v));
+        }
+        assert!(matches!(fresh.repr, Repr::Few(_)));
+        assert_eq!(restored, fresh);
+        assert_eq!(restored.best(), MinPlus(3));
+        assert!(restored.retract(&MinPlus(5)));
+        assert!(matches!(restored.repr, Repr::Few(_)));
+        assert!(fresh.retract(&MinPlus(5)));
+        assert_eq!(restored, fresh);
     }
 }

@@ -543,6 +543,69 @@ fn ordered_state_returns_to_its_inline_form() {
     assert_eq!(state.best(), MinMax::zero());
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// An ordered state against a plain ordered map of counts, over more
+    /// distinct values than its sorted vector holds (`ivm::maintained::FEW`),
+    /// so that updates cross between the vector and the tree both ways.
+    /// Each step also checks that a state built afresh from the same
+    /// multiset, in another order, is equal to it whatever its form.
+    #[test]
+    fn ordered_state_agrees_with_a_map_of_counts(
+        ops in vec((any::<bool>(), 0i64..40), 0..400),
+    ) {
+        let mut state = OrderedState::default();
+        let mut model: std::collections::BTreeMap<i64, u32> = Default::default();
+        for (insert, v) in ops {
+            if insert {
+                state.insert(MinPlus(v));
+                *model.entry(v).or_default() += 1;
+            } else {
+                let live = model.get(&v).is_some_and(|&n| n > 0);
+                prop_assert_eq!(state.retract(&MinPlus(v)), live);
+                if live {
+                    let n = model.get_mut(&v).expect("live");
+                    *n -= 1;
+                    if *n == 0 {
+                        model.remove(&v);
+                    }
+                }
+            }
+            let best = model.keys().next().map_or(MinPlus::zero(), |&v| MinPlus(v));
+            prop_assert_eq!(state.best(), best);
+            prop_assert_eq!(state.is_empty(), model.is_empty());
+            prop_assert_eq!(state.contributions(&MinPlus(v)), model.get(&v).copied().unwrap_or(0));
+            let mut afresh = OrderedState::default();
+            for (&v, &n) in model.iter().rev() {
+                for _ in 0..n {
+                    afresh.insert(MinPlus(v));
+                }
+            }
+            prop_assert_eq!(&afresh, &state);
+        }
+    }
+}
+
+#[test]
+fn ordered_states_of_different_multisets_differ() {
+    let mut few = OrderedState::default();
+    let mut many = OrderedState::default();
+    for v in 0..3 {
+        few.insert(MaxPlus(v));
+    }
+    for v in 0..40 {
+        many.insert(MaxPlus(v));
+    }
+    assert_ne!(few, many);
+    for v in 3..40 {
+        assert!(many.retract(&MaxPlus(v)));
+    }
+    assert_eq!(few, many);
+    few.insert(MaxPlus(1));
+    assert_ne!(few, many);
+    assert_eq!(few.contributions(&MaxPlus(1)), 2);
+}
+
 #[test]
 fn the_best_is_found_at_either_end_of_the_order() {
     // The same values, opposite preferences.

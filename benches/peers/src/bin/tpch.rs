@@ -7,9 +7,10 @@
 //!   fed through its typed owned-row API (Q1, Q3, Q4, Q5, Q6, Q10, Q12,
 //!   Q14, Q17, Q18, and Q7, Q8, Q15, Q19, Q21, Q9, Q20, then Q2, Q11, Q13,
 //!   Q16, Q22, which read no lines: every query of the file);
-//! - a hand-written loop for Q1, Q3, Q6 and Q14 (`tpch/hand.rs`) taking
-//!   the same owned rows, adding into plain maps in integer units and
-//!   checking nothing: the floor for a generated struct;
+//! - a hand-written loop for Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14
+//!   (`tpch/hand.rs`) taking the same owned rows, adding into plain maps
+//!   in integer units and checking nothing: the floor for a generated
+//!   struct;
 //! - a drop-only engine, which takes each row and drops it: what the
 //!   owned-row API costs on its own;
 //! - the generated struct again, checked and trusted, fed the same typed
@@ -105,7 +106,7 @@ const QUERIES: &[Query] = &[
         name: "Q4",
         tables: &[Table::Orders, Table::Lineitem],
         hot_dog: 10.08e6,
-        measure: |b| b.generated_only(TpchQ4::new),
+        measure: q4,
         trusted: |b| b.trusted(trusted::TpchQ4::new),
     },
     Query {
@@ -119,7 +120,7 @@ const QUERIES: &[Query] = &[
             Table::Lineitem,
         ],
         hot_dog: 584e3,
-        measure: |b| b.generated_only(TpchQ5::new),
+        measure: q5,
         trusted: |b| b.trusted(trusted::TpchQ5::new),
     },
     Query {
@@ -145,7 +146,7 @@ const QUERIES: &[Query] = &[
         name: "Q12",
         tables: &[Table::Orders, Table::Lineitem],
         hot_dog: 8.68e6,
-        measure: |b| b.generated_only(TpchQ12::new),
+        measure: q12,
         trusted: |b| b.trusted(trusted::TpchQ12::new),
     },
     Query {
@@ -559,10 +560,54 @@ fn q6(b: &mut Bench) {
     assert_eq!(only, expected, "Q6: insert_only and generated");
 }
 
+/// Q4's count of orders per priority.
+fn q4(b: &mut Bench) {
+    let view = b.generated(TpchQ4::new);
+    let expected: HashMap<String, i64> = view
+        .iter()
+        .map(|(_, row)| (row.o_orderpriority, row.order_count))
+        .collect();
+    let mut hand = b.hand(hand::Q4::default()).counts;
+    hand.retain(|_, count| *count != 0);
+    assert_eq!(hand, expected, "Q4: hand-written and generated");
+}
+
+/// Q5's revenue per nation, in cents × hundredths.
+fn q5(b: &mut Bench) {
+    let view = b.generated(TpchQ5::new);
+    let expected: HashMap<String, i64> = view
+        .iter()
+        .map(|(_, row)| (row.n_name, row.revenue.scaled_mantissa(4)))
+        .collect();
+    let mut hand = b.hand(hand::Q5::default()).revenue;
+    hand.retain(|_, revenue| *revenue != 0);
+    assert_eq!(hand, expected, "Q5: hand-written and generated");
+}
+
 fn q10(b: &mut Bench) {
     let view = b.generated(TpchQ10::new);
     let flow = b.dd(dd::q10);
     check_q10(&view, &flow, "Q10: generated and differential-dataflow");
+    let mut hand = b.hand(hand::Q10::default()).revenue;
+    hand.retain(|_, revenue| *revenue != 0);
+    assert_eq!(hand, flow, "Q10: hand-written and differential-dataflow");
+}
+
+/// Q12's counts of high and low priority lines per ship mode.
+fn q12(b: &mut Bench) {
+    let view = b.generated(TpchQ12::new);
+    let expected: HashMap<String, (i64, i64)> = view
+        .iter()
+        .map(|(_, row)| (row.l_shipmode, (row.high_line_count, row.low_line_count)))
+        .collect();
+    let counts = b.hand(hand::Q12::default()).counts;
+    let hand: HashMap<String, (i64, i64)> = hand::Q12::MODES
+        .iter()
+        .zip(counts)
+        .filter(|&(_, counts)| counts != (0, 0))
+        .map(|(mode, counts)| (mode.to_string(), counts))
+        .collect();
+    assert_eq!(hand, expected, "Q12: hand-written and generated");
 }
 
 /// Q14's revenue of promoted parts and of all (the view divides the one

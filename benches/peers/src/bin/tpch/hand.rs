@@ -1,6 +1,7 @@
-//! Q1, Q3, Q6 and Q14 as a person would write them by hand for this
-//! stream: filter, add into plain maps or scalars in integer units
-//! (cents, and cents × hundredths for products), subtract on a delete.
+//! Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14 as a person would write them by
+//! hand for this stream: filter, add into plain maps or scalars in
+//! integer units (cents, and cents × hundredths for products), subtract on
+//! a delete.
 //! No delete is checked, and the joins lean on the stream's order, which a
 //! foreign key gives: a line comes after its order, customer and part,
 //! and leaves before them. The floor a generated struct is measured
@@ -104,6 +105,133 @@ impl Engine for Q3 {
     }
 }
 
+/// Q4's count of the quarter's orders with a late line, per priority.
+#[derive(Default)]
+pub struct Q4 {
+    /// The quarter's orders: their priority and their number of late
+    /// lines.
+    orders: HashMap<i64, (String, i64)>,
+    pub counts: HashMap<String, i64>,
+}
+
+impl Q4 {
+    const PLACED: std::ops::Range<Date> = date(19930701)..date(19931001);
+}
+
+impl Engine for Q4 {
+    fn apply(&mut self, insert: bool, row: Typed) {
+        match row {
+            Typed::Orders(o) if Q4::PLACED.contains(&o.orderdate) => {
+                if insert {
+                    self.orders.insert(o.orderkey, (o.orderpriority, 0));
+                } else {
+                    self.orders.remove(&o.orderkey);
+                }
+            }
+            Typed::Lineitem(l) if l.commitdate < l.receiptdate => {
+                let Some((priority, late)) = self.orders.get_mut(&l.orderkey) else {
+                    return;
+                };
+                let was = *late > 0;
+                *late += sign(insert);
+                if was != (*late > 0) {
+                    let count = match self.counts.get_mut(priority.as_str()) {
+                        Some(count) => count,
+                        None => self.counts.entry(priority.clone()).or_default(),
+                    };
+                    *count += sign(!was);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Q5's revenue per Asian nation whose customers bought from its own
+/// suppliers, in cents × hundredths.
+#[derive(Default)]
+pub struct Q5 {
+    asia: HashSet<i32>,
+    /// The Asian nations' names.
+    nations: HashMap<i32, String>,
+    /// Each supplier's nation.
+    suppliers: HashMap<i64, i32>,
+    /// Each customer's nation.
+    customers: HashMap<i64, i32>,
+    /// The year's orders of Asian customers: the customer's nation.
+    orders: HashMap<i64, i32>,
+    pub revenue: HashMap<String, i64>,
+}
+
+impl Q5 {
+    const PLACED: std::ops::Range<Date> = date(19940101)..date(19950101);
+}
+
+impl Engine for Q5 {
+    fn apply(&mut self, insert: bool, row: Typed) {
+        match row {
+            Typed::Region(r) if r.name == "ASIA" => {
+                if insert {
+                    self.asia.insert(r.regionkey);
+                } else {
+                    self.asia.remove(&r.regionkey);
+                }
+            }
+            Typed::Nation(n) if self.asia.contains(&n.regionkey) => {
+                if insert {
+                    self.nations.insert(n.nationkey, n.name);
+                } else {
+                    self.nations.remove(&n.nationkey);
+                }
+            }
+            Typed::Supplier(s) => {
+                if insert {
+                    self.suppliers.insert(s.suppkey, s.nationkey);
+                } else {
+                    self.suppliers.remove(&s.suppkey);
+                }
+            }
+            Typed::Customer(c) => {
+                if insert {
+                    self.customers.insert(c.custkey, c.nationkey);
+                } else {
+                    self.customers.remove(&c.custkey);
+                }
+            }
+            Typed::Orders(o) if Q5::PLACED.contains(&o.orderdate) => {
+                let Some(&nation) = self.customers.get(&o.custkey) else {
+                    return;
+                };
+                if !self.nations.contains_key(&nation) {
+                    return;
+                }
+                if insert {
+                    self.orders.insert(o.orderkey, nation);
+                } else {
+                    self.orders.remove(&o.orderkey);
+                }
+            }
+            Typed::Lineitem(l) => {
+                let Some(&nation) = self.orders.get(&l.orderkey) else {
+                    return;
+                };
+                if self.suppliers.get(&l.suppkey) != Some(&nation) {
+                    return;
+                }
+                let revenue = cents(l.extendedprice) * (100 - cents(l.discount));
+                let name = &self.nations[&nation];
+                match self.revenue.get_mut(name) {
+                    Some(sum) => *sum += sign(insert) * revenue,
+                    None => {
+                        self.revenue.insert(name.clone(), sign(insert) * revenue);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Q6's revenue, in cents × hundredths.
 #[derive(Default)]
 pub struct Q6 {
@@ -121,6 +249,90 @@ impl Engine for Q6 {
         if Q6::SHIPPED.contains(&l.shipdate) && (5..=7).contains(&disc) && cents(l.quantity) < 2400
         {
             self.revenue += sign(insert) * cents(l.extendedprice) * disc;
+        }
+    }
+}
+
+/// Q10's revenue of returned lines per customer, over the quarter's
+/// orders, in cents × hundredths.
+#[derive(Default)]
+pub struct Q10 {
+    /// The quarter's orders: their customer.
+    orders: HashMap<i64, i64>,
+    pub revenue: HashMap<i64, i64>,
+}
+
+impl Q10 {
+    const PLACED: std::ops::Range<Date> = date(19931001)..date(19940101);
+}
+
+impl Engine for Q10 {
+    fn apply(&mut self, insert: bool, row: Typed) {
+        match row {
+            Typed::Orders(o) if Q10::PLACED.contains(&o.orderdate) => {
+                if insert {
+                    self.orders.insert(o.orderkey, o.custkey);
+                } else {
+                    self.orders.remove(&o.orderkey);
+                }
+            }
+            Typed::Lineitem(l) if l.returnflag == "R" => {
+                let Some(&custkey) = self.orders.get(&l.orderkey) else {
+                    return;
+                };
+                let revenue = cents(l.extendedprice) * (100 - cents(l.discount));
+                *self.revenue.entry(custkey).or_default() += sign(insert) * revenue;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Q12's counts of late lines per ship mode, of urgent or high priority
+/// orders and of the others.
+#[derive(Default)]
+pub struct Q12 {
+    /// Whether each order's priority is urgent or high.
+    high: HashMap<i64, bool>,
+    /// The counts of `MAIL` and of `SHIP`, high and low.
+    pub counts: [(i64, i64); 2],
+}
+
+impl Q12 {
+    pub const MODES: [&str; 2] = ["MAIL", "SHIP"];
+    const RECEIVED: std::ops::Range<Date> = date(19940101)..date(19950101);
+}
+
+impl Engine for Q12 {
+    fn apply(&mut self, insert: bool, row: Typed) {
+        match row {
+            Typed::Orders(o) => {
+                if insert {
+                    let high = o.orderpriority == "1-URGENT" || o.orderpriority == "2-HIGH";
+                    self.high.insert(o.orderkey, high);
+                } else {
+                    self.high.remove(&o.orderkey);
+                }
+            }
+            Typed::Lineitem(l)
+                if l.commitdate < l.receiptdate
+                    && l.shipdate < l.commitdate
+                    && Q12::RECEIVED.contains(&l.receiptdate) =>
+            {
+                let Some(mode) = Q12::MODES.iter().position(|&m| m == l.shipmode) else {
+                    return;
+                };
+                let Some(&high) = self.high.get(&l.orderkey) else {
+                    return;
+                };
+                let counts = &mut self.counts[mode];
+                if high {
+                    counts.0 += sign(insert);
+                } else {
+                    counts.1 += sign(insert);
+                }
+            }
+            _ => {}
         }
     }
 }

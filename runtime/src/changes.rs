@@ -28,6 +28,7 @@ use std::hash::Hash;
 use hashbrown::hash_map::EntryRef;
 
 use crate::Semiring;
+use crate::epoch::{EpochMap, next_epoch};
 use crate::index::{HashMap, new_map};
 
 /// The change tracking of one generated query: its output keys `Key` and
@@ -141,8 +142,8 @@ pub struct Noted<Key, K> {
 /// The epoch being written (`now`) and the last one ended (`then`).
 #[derive(Debug)]
 struct Epochs<Key, K> {
-    now: HashMap<Key, K>,
-    then: HashMap<Key, K>,
+    now: EpochMap<Key, K>,
+    then: EpochMap<Key, K>,
 }
 
 impl<Key, K> Default for Noted<Key, K> {
@@ -182,11 +183,11 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     /// [`written_then`](Self::written_then) read.
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
-            Some(journal) => crate::index::next_epoch(&mut journal.now, &mut journal.then),
+            Some(journal) => next_epoch(&mut journal.now, &mut journal.then),
             None => {
                 self.journal = Some(Box::new(Epochs {
-                    now: new_map(),
-                    then: new_map(),
+                    now: EpochMap::default(),
+                    then: EpochMap::default(),
                 }));
             }
         }
@@ -216,8 +217,8 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
 /// it is done (see `PayloadMap`'s journal).
 #[cold]
 #[inline(never)]
-fn note_first<Key: Eq + Hash, K>(now: &mut HashMap<Key, K>, key: Key, old: K) {
-    now.entry(key).or_insert(old);
+fn note_first<Key: Eq + Hash, K>(now: &mut EpochMap<Key, K>, key: Key, old: K) {
+    now.note_first(key, old);
 }
 
 /// What `changes_since` of generated code returns: when `all` is given

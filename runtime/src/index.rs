@@ -37,30 +37,6 @@ pub fn new_map<K, V>() -> HashMap<K, V> {
     HashMap::with_hasher(foldhash::fast::RandomState::default())
 }
 
-/// The largest capacity a journal's map keeps from one epoch to the next.
-const KEPT_CAPACITY: usize = 64;
-
-/// Empties a journal's map for the next epoch. A view read by another (a
-/// nested view) ends an epoch on every update, so a small map keeps its
-/// allocation; a large one, left by an epoch of many writes, is freed,
-/// since emptying it would cost its whole capacity on every epoch after.
-#[inline]
-pub fn emptied<K, V>(map: &mut HashMap<K, V>) {
-    if map.capacity() <= KEPT_CAPACITY {
-        map.clear();
-    } else {
-        *map = new_map();
-    }
-}
-
-/// Ends an epoch of a journal (the keys written, by epoch): what `now`
-/// holds becomes `then`, and `now` starts [`emptied`].
-#[inline]
-pub fn next_epoch<K, V>(now: &mut HashMap<K, V>, then: &mut HashMap<K, V>) {
-    std::mem::swap(now, then);
-    emptied(now);
-}
-
 /// An empty [`HashMap`] with room for `capacity` entries, for bulk loads
 /// that know their size.
 #[inline]
@@ -527,23 +503,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn an_epoch_keeps_a_small_map_and_frees_a_large_one() {
-        let (mut now, mut then) = (new_map::<u32, u32>(), new_map());
-        now.insert(1, 10);
-        next_epoch(&mut now, &mut then);
-        assert_eq!((then.get(&1), now.len()), (Some(&10), 0));
-        // `now` is the emptied map of the epoch before: still allocated.
-        now.insert(2, 20);
-        next_epoch(&mut now, &mut then);
-        assert_eq!((then.get(&2), then.get(&1)), (Some(&20), None));
-        assert!(now.is_empty() && now.capacity() > 0);
-        // A bulk epoch's map is not kept to be cleared ever after.
-        now.extend((0..10_000).map(|k| (k, k)));
-        next_epoch(&mut now, &mut then);
-        next_epoch(&mut now, &mut then);
-        assert!(then.is_empty() && now.capacity() == 0);
     }
 }

@@ -108,6 +108,7 @@ mod copies;
 #[cfg(feature = "serde")]
 pub mod durable;
 mod enumerate;
+mod epoch;
 pub mod error;
 mod factor;
 mod fingerprint;

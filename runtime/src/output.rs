@@ -15,9 +15,8 @@
 
 use std::hash::Hash;
 
-use hashbrown::hash_map::EntryRef;
-
 use crate::__private::{Group, HashMap};
+use crate::epoch::{EpochMap, next_epoch};
 
 /// One value of a free variable under a key of the variables above it.
 #[derive(Debug, Clone)]
@@ -123,9 +122,9 @@ pub struct FreeLevel<G, X> {
 /// in `seen`) and those of the last one ended (`then`).
 #[derive(Debug, Clone)]
 struct LevelJournal<G, X> {
-    seen: HashMap<(G, X), ()>,
-    now: HashMap<G, Gone<X>>,
-    then: HashMap<G, Gone<X>>,
+    seen: EpochMap<(G, X), ()>,
+    now: EpochMap<G, Gone<X>>,
+    then: EpochMap<G, Gone<X>>,
 }
 
 /// The values under one key that lost their output in an epoch: a
@@ -209,14 +208,15 @@ where
         }
         let (g, x) = entry.key().clone();
         if let Some(journal) = &mut self.journal
-            && let EntryRef::Vacant(first) = journal.seen.entry_ref(&(g.clone(), x.clone()))
+            && journal.seen.note_first((g.clone(), x.clone()), ())
+            && before > 0
         {
-            // The first change of the epoch: whether the value had output
+            // The first change of the epoch, to a value that had output
             // when it began.
-            first.insert(());
-            if before > 0 {
-                journal.now.entry(g.clone()).or_default().push(x.clone());
-            }
+            journal
+                .now
+                .or_insert_with(g.clone(), Gone::new)
+                .push(x.clone());
         }
         let group = self.groups.entry(g.clone()).or_default();
         group.total = group
@@ -275,14 +275,14 @@ where
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
             Some(journal) => {
-                crate::index::next_epoch(&mut journal.now, &mut journal.then);
-                crate::index::emptied(&mut journal.seen);
+                next_epoch(&mut journal.now, &mut journal.then);
+                journal.seen.clear();
             }
             None => {
                 self.journal = Some(Box::new(LevelJournal {
-                    seen: HashMap::default(),
-                    now: HashMap::default(),
-                    then: HashMap::default(),
+                    seen: EpochMap::default(),
+                    now: EpochMap::default(),
+                    then: EpochMap::default(),
                 }));
             }
         }

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 
 use hashbrown::hash_map::{Entry, EntryRef, OccupiedEntry};
 
+use crate::epoch::{EpochMap, next_epoch};
 use crate::index::{HashMap, new_map};
 use crate::{Absorbed, Error, Maintained, Semiring};
 
@@ -169,8 +170,8 @@ pub struct PayloadMap<Key, K: Semiring, P: Keeping<K> = Retracting> {
 /// (`then`), which `changes()` reads.
 #[derive(Debug)]
 struct Journal<Key, K> {
-    now: HashMap<Key, K>,
-    then: HashMap<Key, K>,
+    now: EpochMap<Key, K>,
+    then: EpochMap<Key, K>,
 }
 
 impl<Key: Clone + Eq + Hash, K> Journal<Key, K> {
@@ -185,7 +186,7 @@ impl<Key: Clone + Eq + Hash, K> Journal<Key, K> {
     #[cold]
     #[inline(never)]
     fn note(&mut self, key: Key, before: K) {
-        self.now.entry(key).or_insert(before);
+        self.now.note_first(key, before);
     }
 }
 
@@ -355,11 +356,11 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// [`changed_then`](Self::changed_then) read.
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
-            Some(journal) => crate::index::next_epoch(&mut journal.now, &mut journal.then),
+            Some(journal) => next_epoch(&mut journal.now, &mut journal.then),
             None => {
                 self.journal = Some(Box::new(Journal {
-                    now: new_map(),
-                    then: new_map(),
+                    now: EpochMap::default(),
+                    then: EpochMap::default(),
                 }));
             }
         }

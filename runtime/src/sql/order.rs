@@ -283,7 +283,11 @@ where
         return;
     }
     let (rule, ranked) = view.parts();
-    for (key, then, now) in rule.changes() {
+    // Read through `by_ref`: a `for` loop over the iterator itself would
+    // move it (a kilobyte or more for a rule of several views) before its
+    // first step, at every update.
+    let mut changes = rule.changes();
+    for (key, then, now) in changes.by_ref() {
         ranked.journal.note(&key, || then.clone());
         ranked.moved(key, &then, &now);
     }

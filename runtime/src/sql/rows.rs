@@ -89,7 +89,9 @@ pub fn text_rows<V: Rows>(view: &V) -> Vec<Vec<String>> {
 pub fn text_changes<V: Rows>(view: &mut V) -> TextChanges {
     let (mut gone, mut came) = (Vec::new(), Vec::new());
     *view.changes_started() = true;
-    for (key, then, now) in view.rule_mut().changes() {
+    // Read in place, as `order::rank` does.
+    let mut changes = view.rule_mut().changes();
+    for (key, then, now) in changes.by_ref() {
         for (payload, into) in [(&then, &mut gone), (&now, &mut came)] {
             if !payload.is_zero() {
                 let text = V::text(&V::row(&key, payload));
@@ -244,7 +246,9 @@ where
     V::Row: PartialEq,
 {
     *view.changes_started() = true;
-    for (key, then, now) in view.rule_mut().changes() {
+    // Read in place, as `order::rank` does.
+    let mut changes = view.rule_mut().changes();
+    for (key, then, now) in changes.by_ref() {
         let copies = |payload: &Payload<V>| {
             if payload.is_zero() {
                 0

@@ -28,7 +28,7 @@ use std::hash::Hash;
 use hashbrown::hash_map::EntryRef;
 
 use crate::Semiring;
-use crate::epoch::{EpochMap, next_epoch};
+use crate::epoch::{EpochMap, next_epoch, started};
 use crate::index::{HashMap, new_map};
 
 /// The change tracking of one generated query: its output keys `Key` and
@@ -146,6 +146,15 @@ struct Epochs<Key, K> {
     then: EpochMap<Key, K>,
 }
 
+impl<Key, K> Default for Epochs<Key, K> {
+    fn default() -> Self {
+        Epochs {
+            now: EpochMap::default(),
+            then: EpochMap::default(),
+        }
+    }
+}
+
 impl<Key, K> Default for Noted<Key, K> {
     fn default() -> Self {
         Noted { journal: None }
@@ -181,15 +190,11 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     /// written since the last call, with their payloads then, become what
     /// [`then_and_now`](Self::then_and_now) and
     /// [`written_then`](Self::written_then) read.
+    #[inline]
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
             Some(journal) => next_epoch(&mut journal.now, &mut journal.then),
-            None => {
-                self.journal = Some(Box::new(Epochs {
-                    now: EpochMap::default(),
-                    then: EpochMap::default(),
-                }));
-            }
+            None => self.journal = started(),
         }
     }
 

@@ -16,7 +16,7 @@
 use std::hash::Hash;
 
 use crate::__private::{Group, HashMap};
-use crate::epoch::{EpochMap, next_epoch};
+use crate::epoch::{EpochMap, next_epoch, started};
 
 /// One value of a free variable under a key of the variables above it.
 #[derive(Debug, Clone)]
@@ -125,6 +125,16 @@ struct LevelJournal<G, X> {
     seen: EpochMap<(G, X), ()>,
     now: EpochMap<G, Gone<X>>,
     then: EpochMap<G, Gone<X>>,
+}
+
+impl<G, X> Default for LevelJournal<G, X> {
+    fn default() -> Self {
+        LevelJournal {
+            seen: EpochMap::default(),
+            now: EpochMap::default(),
+            then: EpochMap::default(),
+        }
+    }
 }
 
 /// The values under one key that lost their output in an epoch: a
@@ -272,19 +282,14 @@ where
     /// call): the values that lost their output since the last call
     /// become what [`values_then_and_now`](Self::values_then_and_now)
     /// adds.
+    #[inline]
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
             Some(journal) => {
                 next_epoch(&mut journal.now, &mut journal.then);
                 journal.seen.clear();
             }
-            None => {
-                self.journal = Some(Box::new(LevelJournal {
-                    seen: EpochMap::default(),
-                    now: EpochMap::default(),
-                    then: EpochMap::default(),
-                }));
-            }
+            None => self.journal = started(),
         }
     }
 

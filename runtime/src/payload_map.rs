@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 
 use hashbrown::hash_map::{Entry, EntryRef, OccupiedEntry};
 
-use crate::epoch::{EpochMap, next_epoch};
+use crate::epoch::{EpochMap, next_epoch, started};
 use crate::index::{HashMap, new_map};
 use crate::{Absorbed, Error, Maintained, Semiring};
 
@@ -172,6 +172,15 @@ pub struct PayloadMap<Key, K: Semiring, P: Keeping<K> = Retracting> {
 struct Journal<Key, K> {
     now: EpochMap<Key, K>,
     then: EpochMap<Key, K>,
+}
+
+impl<Key, K> Default for Journal<Key, K> {
+    fn default() -> Self {
+        Journal {
+            now: EpochMap::default(),
+            then: EpochMap::default(),
+        }
+    }
 }
 
 impl<Key: Clone + Eq + Hash, K> Journal<Key, K> {
@@ -354,15 +363,11 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     /// call): the keys written since the last call, with their payloads
     /// then, become what [`value_then`](Self::value_then) and
     /// [`changed_then`](Self::changed_then) read.
+    #[inline]
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
             Some(journal) => next_epoch(&mut journal.now, &mut journal.then),
-            None => {
-                self.journal = Some(Box::new(Journal {
-                    now: EpochMap::default(),
-                    then: EpochMap::default(),
-                }));
-            }
+            None => self.journal = started(),
         }
     }
 

@@ -393,6 +393,17 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
         }
     }
 
+    /// The keys written during the last epoch, whatever their payload now:
+    /// for a caller that compares each key's payload then and now itself,
+    /// to which [`changed_then`](Self::changed_then)'s comparison would be
+    /// a second lookup.
+    pub fn written_then(&self) -> impl Iterator<Item = &Key> + '_ {
+        self.journal
+            .iter()
+            .flat_map(|j| j.then.iter())
+            .map(|(key, _)| key)
+    }
+
     /// The keys written during the last epoch whose payload is not what it
     /// was when the epoch began.
     pub fn changed_then(&self) -> impl Iterator<Item = &Key> + '_ {

@@ -20,6 +20,17 @@ use quote::{format_ident, quote};
 use super::super::{item, level_type};
 use crate::ir::{Factor, FreeLevel, Id, LevelStore, MapId, Program, SumView, VarId};
 
+/// Which keys of a factor's journal a walk starts from.
+#[derive(Clone, Copy)]
+enum Read {
+    /// Those whose payload changed: a walk below them costs each tuple
+    /// under them, so a key written back to its payload is skipped.
+    Changed,
+    /// Every key written: each is an output tuple whose payloads `since`
+    /// compares anyway.
+    Written,
+}
+
 /// The free levels in preorder, and the scalar views.
 pub(super) struct Chain {
     pub levels: Vec<Id<FreeLevel>>,
@@ -191,7 +202,7 @@ impl<'a> Levels<'a> {
         let set = format_ident!("__changed_{j}");
         let ty = self.path_type(j);
         let per_factor = self.p.get(self.c.levels[j]).factors.iter().map(|&f| {
-            self.journal_prefixes(j, f)
+            self.journal_prefixes(j, f, Read::Changed)
                 .unwrap_or_else(|| self.projected_prefixes(j, f))
         });
         match per_factor.reduce(|a, b| quote! { #a.chain(#b) }) {
@@ -203,8 +214,10 @@ impl<'a> Levels<'a> {
     }
 
     /// The changed prefixes of level `j` as factor `f`'s journal gives
-    /// them, when it is keyed by the path itself, in order.
-    fn journal_prefixes(&self, j: usize, f: Factor) -> Option<TokenStream> {
+    /// them, when it is keyed by the path itself, in order: the keys whose
+    /// payload changed, or every key written where `read` says a caller
+    /// compares each output tuple's payloads then and now anyway.
+    fn journal_prefixes(&self, j: usize, f: Factor, read: Read) -> Option<TokenStream> {
         let p = self.p;
         let map = &p.maps[p.factor_map(f)].name;
         let key = p.journal_key(f).expect("checked by `change_tracking`");
@@ -213,8 +226,12 @@ impl<'a> Levels<'a> {
             .flat_map(|&i| self.vars[i].to_vec())
             .collect();
         let single = self.paths[j].iter().all(|&i| self.vars[i].len() == 1);
+        let keys = match read {
+            Read::Changed => quote! { changed_then },
+            Read::Written => quote! { written_then },
+        };
         (single && path_vars == key && key.len() <= 12)
-            .then(|| quote! { self.#map.changed_then().cloned() })
+            .then(|| quote! { self.#map.#keys().cloned() })
     }
 
     /// The changed prefixes of level `j` read off the keys of factor
@@ -257,7 +274,10 @@ impl<'a> Levels<'a> {
         if self.paths[j].len() != 1 || asked || !self.c.scalars.is_empty() {
             return None;
         }
-        self.journal_prefixes(j, f)
+        // The only level: each prefix is an output tuple, which `since`
+        // keeps only if its payload then and now differ.
+        let read = if n == 1 { Read::Written } else { Read::Changed };
+        self.journal_prefixes(j, f, read)
     }
 
     /// `__from_j`: the changed prefixes of level `j` under no changed

@@ -529,11 +529,19 @@ fn reads_head(p: &Program, code: &TokenStream) -> bool {
 }
 
 /// What binds `key` (an output tuple, by reference) for `parts` to read:
-/// the head variables by name where a part reads one, nothing where the
-/// parts read `key` itself, and `let _ = key;` where they read neither.
+/// the head variables the parts read by name (the others `_`: a part may
+/// read `key` itself too), nothing where the parts read only `key`, and
+/// `let _ = key;` where they read neither.
 fn head_binding(p: &Program, parts: &[TokenStream]) -> TokenStream {
     if parts.iter().any(|part| reads_head(p, part)) {
-        let pattern = head_pattern(p);
+        let pattern = tuple(p.head.iter().map(|&v| {
+            let name = &p.vars[v].name;
+            if parts.iter().any(|part| aliases::mentions(part, name)) {
+                quote! { #name }
+            } else {
+                quote! { _ }
+            }
+        }));
         quote! { let #pattern = key; }
     } else if parts
         .iter()

@@ -663,16 +663,13 @@ impl Levels<'_> {
         let k = &p.payload;
         let head_ty = key_type(p, &p.head);
         let key = quote! { key };
-        // A factor keyed by the whole output tuple is read at `key`; the
-        // variables are bound by name only if some other factor reads them.
+        // A factor keyed by the whole output tuple is read at `key`, with
+        // no key built; the variables the others read are bound by name.
         let whole = super::Whole {
             vars: &p.head,
             tuple: &key,
         };
-        let mut factors = self.get_factors(Some(whole));
-        if factors.iter().any(|f| super::reads_head(p, f)) {
-            factors = self.get_factors(None);
-        }
+        let factors = self.get_factors(Some(whole));
         let bind = super::head_binding(p, &factors);
         let lookup = match factors.as_slice() {
             [] => quote! { <#k as ::ivm::Semiring>::one() },

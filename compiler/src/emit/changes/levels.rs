@@ -146,11 +146,18 @@ impl<'a> Levels<'a> {
 
     /// A variable's value, cloned out of the preorder tuple `src`.
     fn clone_var(&self, src: TokenStream, v: VarId) -> TokenStream {
+        let at = self.var_at(src, v);
+        quote! { ::core::clone::Clone::clone(&#at) }
+    }
+
+    /// Where a variable's value lies in the preorder tuple `src`: the
+    /// place itself, which moves the value out when read.
+    fn var_at(&self, src: TokenStream, v: VarId) -> TokenStream {
         let (i, j) = self.slot(v);
         let i = syn::Index::from(i);
         match j.map(syn::Index::from) {
-            Some(j) => quote! { ::core::clone::Clone::clone(&#src.#i.#j) },
-            None => quote! { ::core::clone::Clone::clone(&#src.#i) },
+            Some(j) => quote! { #src.#i.#j },
+            None => quote! { #src.#i },
         }
     }
 
@@ -477,7 +484,9 @@ impl<'a> Levels<'a> {
         {
             return quote! { __tuples.map(|(__x,)| __x) };
         }
-        let items = head.iter().map(|&v| self.clone_var(quote! { __p }, v));
+        // Each variable is moved out of its preorder tuple, which is
+        // owned here and read once per head variable.
+        let items = head.iter().map(|&v| self.var_at(quote! { __p }, v));
         let tuple = crate::tuple::tuple(items);
         quote! { __tuples.map(|__p| #tuple) }
     }
@@ -498,19 +507,15 @@ impl<'a> Levels<'a> {
     /// level's factors, each read then and now with one probe.
     fn lookups(&self) -> Vec<TokenStream> {
         let p = self.p;
-        // A factor keyed by the whole output tuple is read at `key`, unless
-        // another reads the variables by name (then all do).
+        // A factor keyed by the whole output tuple is read at `key`, with
+        // no key built (a wide key's strings cloned); the variables the
+        // others read are bound by name.
         let key = quote! { key };
         let whole = super::super::Whole {
             vars: &p.head,
             tuple: &key,
         };
-        let at_key = self.lookups_at(Some(whole));
-        if at_key.iter().any(|l| super::super::reads_head(p, l)) {
-            self.lookups_at(None)
-        } else {
-            at_key
-        }
+        self.lookups_at(Some(whole))
     }
 
     /// [`lookups`](Self::lookups), reading a factor keyed like `whole` at

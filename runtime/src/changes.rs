@@ -28,7 +28,7 @@ use std::hash::Hash;
 use hashbrown::hash_map::EntryRef;
 
 use crate::Semiring;
-use crate::epoch::{EpochMap, next_epoch, started};
+use crate::epoch::{Epochs, note_first, started};
 use crate::index::{HashMap, new_map};
 
 /// The change tracking of one generated query: its output keys `Key` and
@@ -139,22 +139,6 @@ pub struct Noted<Key, K> {
     journal: Option<Box<Epochs<Key, K>>>,
 }
 
-/// The epoch being written (`now`) and the last one ended (`then`).
-#[derive(Debug)]
-struct Epochs<Key, K> {
-    now: EpochMap<Key, K>,
-    then: EpochMap<Key, K>,
-}
-
-impl<Key, K> Default for Epochs<Key, K> {
-    fn default() -> Self {
-        Epochs {
-            now: EpochMap::default(),
-            then: EpochMap::default(),
-        }
-    }
-}
-
 impl<Key, K> Default for Noted<Key, K> {
     fn default() -> Self {
         Noted { journal: None }
@@ -193,7 +177,7 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     #[inline]
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
-            Some(journal) => next_epoch(&mut journal.now, &mut journal.then),
+            Some(journal) => journal.end(),
             None => self.journal = started(),
         }
     }
@@ -213,17 +197,6 @@ impl<Key: Clone + Eq + Hash, K: Clone> Noted<Key, K> {
     pub fn written_then(&self) -> impl Iterator<Item = (&Key, &K)> + '_ {
         self.journal.iter().flat_map(|j| j.then.iter())
     }
-}
-
-/// Records `old` at `key` unless the epoch has noted `key` already. Out
-/// of line, and given the key by value: a reference to the caller's key
-/// passed to a call would keep that key in memory, stored in parts and
-/// read back whole to hash it, a read that waits until every store before
-/// it is done (see `PayloadMap`'s journal).
-#[cold]
-#[inline(never)]
-fn note_first<Key: Eq + Hash, K>(now: &mut EpochMap<Key, K>, key: Key, old: K) {
-    now.note_first(key, old);
 }
 
 /// What `changes_since` of generated code returns: when `all` is given

@@ -134,7 +134,7 @@ impl<'a, Key, V> Iterator for Iter<'a, Key, V> {
 /// noted nothing, as most do for a map a single update does not reach,
 /// only empties `then`.
 #[inline]
-pub(crate) fn next_epoch<Key: Eq + Hash, V>(
+fn next_epoch<Key: Eq + Hash, V>(
     now: &mut EpochMap<Key, V>,
     then: &mut EpochMap<Key, V>,
 ) {
@@ -144,6 +144,44 @@ pub(crate) fn next_epoch<Key: Eq + Hash, V>(
         std::mem::swap(now, then);
         now.clear();
     }
+}
+
+/// What a journal noted during the epoch being written (`now`) and during
+/// the last one ended (`then`, which `changes()` reads).
+#[derive(Debug, Clone)]
+pub(crate) struct Epochs<Key, V> {
+    pub(crate) now: EpochMap<Key, V>,
+    pub(crate) then: EpochMap<Key, V>,
+}
+
+impl<Key, V> Default for Epochs<Key, V> {
+    fn default() -> Self {
+        Epochs {
+            now: EpochMap::default(),
+            then: EpochMap::default(),
+        }
+    }
+}
+
+impl<Key: Eq + Hash, V> Epochs<Key, V> {
+    /// Ends the epoch being written: see [`next_epoch`].
+    #[inline]
+    pub(crate) fn end(&mut self) {
+        next_epoch(&mut self.now, &mut self.then);
+    }
+}
+
+/// Notes `value` at `key` in `now` unless the epoch noted the key already.
+/// Out of line: only programs that call `changes()` come here.
+///
+/// The key comes by value: a reference to the caller's key would make the
+/// compiler keep that key in memory, stored in parts and read back whole
+/// to hash it, and such a read waits until the stores before it are done,
+/// the previous update's cache misses included.
+#[cold]
+#[inline(never)]
+pub(crate) fn note_first<Key: Eq + Hash, V>(now: &mut EpochMap<Key, V>, key: Key, value: V) {
+    now.note_first(key, value);
 }
 
 /// A journal kept from the first call of `changes()` on: made out of

@@ -16,7 +16,7 @@
 use std::hash::Hash;
 
 use crate::__private::{Group, HashMap};
-use crate::epoch::{EpochMap, next_epoch, started};
+use crate::epoch::{EpochMap, Epochs, started};
 
 /// One value of a free variable under a key of the variables above it.
 #[derive(Debug, Clone)]
@@ -117,22 +117,20 @@ pub struct FreeLevel<G, X> {
     journal: Option<Box<LevelJournal<G, X>>>,
 }
 
-/// The values of a [`FreeLevel`] whose output went during an epoch: those
-/// of the epoch being written (`now`, with every value whose count changed
-/// in `seen`) and those of the last one ended (`then`).
+/// The values of a [`FreeLevel`] whose output went during an epoch, by
+/// epoch (`gone`), and every value whose count changed during the epoch
+/// being written (`seen`).
 #[derive(Debug, Clone)]
 struct LevelJournal<G, X> {
     seen: EpochMap<(G, X), ()>,
-    now: EpochMap<G, Gone<X>>,
-    then: EpochMap<G, Gone<X>>,
+    gone: Epochs<G, Gone<X>>,
 }
 
 impl<G, X> Default for LevelJournal<G, X> {
     fn default() -> Self {
         LevelJournal {
             seen: EpochMap::default(),
-            now: EpochMap::default(),
-            then: EpochMap::default(),
+            gone: Epochs::default(),
         }
     }
 }
@@ -223,10 +221,8 @@ where
         {
             // The first change of the epoch, to a value that had output
             // when it began.
-            journal
-                .now
-                .or_insert_with(g.clone(), Gone::new)
-                .push(x.clone());
+            let gone = &mut journal.gone.now;
+            gone.or_insert_with(g.clone(), Gone::new).push(x.clone());
         }
         let group = self.groups.entry(g.clone()).or_default();
         group.total = group
@@ -286,7 +282,7 @@ where
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
             Some(journal) => {
-                next_epoch(&mut journal.now, &mut journal.then);
+                journal.gone.end();
                 journal.seen.clear();
             }
             None => self.journal = started(),
@@ -299,7 +295,7 @@ where
         let gone = self
             .journal
             .as_ref()
-            .and_then(|j| j.then.get(g))
+            .and_then(|j| j.gone.then.get(g))
             .into_iter()
             .flatten();
         let key = g.clone();

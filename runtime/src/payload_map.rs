@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 
 use hashbrown::hash_map::{Entry, EntryRef, OccupiedEntry};
 
-use crate::epoch::{EpochMap, next_epoch, started};
+use crate::epoch::{Epochs, note_first, started};
 use crate::index::{HashMap, new_map};
 use crate::{Absorbed, Error, Maintained, Semiring};
 
@@ -162,51 +162,17 @@ pub struct PayloadMap<Key, K: Semiring, P: Keeping<K> = Retracting> {
     /// What `changes()` reads, once it has been called: the payload of
     /// each key written during an epoch, from before its first write.
     #[cfg_attr(feature = "serde", serde(skip))]
-    journal: Option<Box<Journal<Key, K>>>,
-}
-
-/// The payloads a [`PayloadMap`] had at the start of an epoch, at the keys
-/// written since: the epoch being written (`now`) and the last one ended
-/// (`then`), which `changes()` reads.
-#[derive(Debug)]
-struct Journal<Key, K> {
-    now: EpochMap<Key, K>,
-    then: EpochMap<Key, K>,
-}
-
-impl<Key, K> Default for Journal<Key, K> {
-    fn default() -> Self {
-        Journal {
-            now: EpochMap::default(),
-            then: EpochMap::default(),
-        }
-    }
-}
-
-impl<Key: Clone + Eq + Hash, K> Journal<Key, K> {
-    /// Notes the payload `before` a write at `key`, if the key was not
-    /// written yet this epoch. Out of line: only programs that call
-    /// `changes()` come here.
-    ///
-    /// The key comes by value: a reference to the caller's key would make
-    /// the compiler keep that key in memory, stored in parts and read back
-    /// whole to hash it, and such a read waits until the stores before it
-    /// are done, the previous update's cache misses included.
-    #[cold]
-    #[inline(never)]
-    fn note(&mut self, key: Key, before: K) {
-        self.now.note_first(key, before);
-    }
+    journal: Option<Box<Epochs<Key, K>>>,
 }
 
 /// What [`update_state`] tells of a write: the journal, if one is kept.
 #[inline(always)]
 fn noter<Key: Clone + Eq + Hash, K>(
-    journal: &mut Option<Box<Journal<Key, K>>>,
+    journal: &mut Option<Box<Epochs<Key, K>>>,
 ) -> impl FnOnce(&Key, K) + '_ {
     move |key, before| {
         if let Some(journal) = journal {
-            journal.note(key.clone(), before);
+            note_first(&mut journal.now, key.clone(), before);
         }
     }
 }
@@ -336,7 +302,7 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
         if let Some((key, state)) = self.states.remove_entry(key)
             && let Some(journal) = &mut self.journal
         {
-            journal.note(key, P::value(&state));
+            note_first(&mut journal.now, key, P::value(&state));
         }
     }
 
@@ -366,7 +332,7 @@ impl<Key: Clone + Eq + Hash, K: Semiring, P: Keeping<K>> PayloadMap<Key, K, P> {
     #[inline]
     pub fn end_epoch(&mut self) {
         match &mut self.journal {
-            Some(journal) => next_epoch(&mut journal.now, &mut journal.then),
+            Some(journal) => journal.end(),
             None => self.journal = started(),
         }
     }
@@ -476,7 +442,7 @@ impl<Key: Clone + Eq + Hash, K: Maintained> PayloadMap<Key, K, Retracting> {
             entry.remove();
         }
         if let Some(journal) = &mut self.journal {
-            journal.note(key.clone(), before.clone());
+            note_first(&mut journal.now, key.clone(), before.clone());
         }
         Ok((before != after).then_some((before, after)))
     }

@@ -134,10 +134,7 @@ impl<'a, Key, V> Iterator for Iter<'a, Key, V> {
 /// noted nothing, as most do for a map a single update does not reach,
 /// only empties `then`.
 #[inline]
-fn next_epoch<Key: Eq + Hash, V>(
-    now: &mut EpochMap<Key, V>,
-    then: &mut EpochMap<Key, V>,
-) {
+fn next_epoch<Key: Eq + Hash, V>(now: &mut EpochMap<Key, V>, then: &mut EpochMap<Key, V>) {
     if now.is_empty() {
         then.clear();
     } else {

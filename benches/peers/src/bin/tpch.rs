@@ -10,7 +10,8 @@
 //! - a hand-written loop for Q1, Q3, Q4, Q5, Q6, Q10, Q12 and Q14
 //!   (`tpch/hand.rs`) taking the same owned rows, adding into plain maps
 //!   in integer units and checking nothing: the floor for a generated
-//!   struct;
+//!   struct; and the same loop with its deletes checked as the generated
+//!   struct checks them (`hand::Checked`): the floor for a checked one;
 //! - a drop-only engine, which takes each row and drops it: what the
 //!   owned-row API costs on its own;
 //! - the generated struct again, checked and trusted, fed the same typed
@@ -356,6 +357,8 @@ struct Figures {
     lent: Option<Duration>,
     lent_trusted: Option<Duration>,
     hand: Option<Duration>,
+    /// The hand-written loop with checked deletes (`hand::Checked`).
+    hand_checked: Option<Duration>,
     drop_only: Duration,
     dd: Option<Duration>,
     dd_batched: Option<Duration>,
@@ -388,6 +391,7 @@ impl<'a> Bench<'a> {
             lent: None,
             lent_trusted: None,
             hand: None,
+            hand_checked: None,
             drop_only,
             dd: None,
             dd_batched: None,
@@ -445,9 +449,16 @@ impl<'a> Bench<'a> {
         self.generated(new);
     }
 
-    fn hand<E: Engine>(&mut self, engine: E) -> E {
-        let (took, engine) = time(self.stream.typed(self.db), engine);
+    /// Times the hand-written loop `new()` gives, and the same loop with
+    /// its deletes checked, which must refuse none.
+    fn hand<E: Engine>(&mut self, new: impl Fn() -> E) -> E {
+        let (took, engine) = time(self.stream.typed(self.db), new());
         self.figures.hand = Some(took);
+        let checked = hand::Checked::new(new());
+        let (took, checked) = time(self.stream.typed(self.db), checked);
+        let what = format!("{}: the checked loop refused a delete", self.figures.query);
+        assert_eq!(checked.refused, 0, "{what}");
+        self.figures.hand_checked = Some(took);
         engine
     }
 
@@ -506,7 +517,7 @@ fn q1(b: &mut Bench) {
             (group, sums)
         })
         .collect();
-    let mut hand = b.hand(hand::Q1::default()).groups;
+    let mut hand = b.hand(hand::Q1::default).groups;
     // A group whose lines all left stays, at zero.
     hand.retain(|_, sums| sums[5] != 0);
     assert_eq!(hand, expected, "Q1: hand-written and generated");
@@ -529,7 +540,7 @@ fn q3(b: &mut Bench) {
     let flow = b.dd(dd::q3);
     check_q3(&view, &flow, "Q3: generated and differential-dataflow");
     let hand: Q3Result = b
-        .hand(hand::Q3::default())
+        .hand(hand::Q3::default)
         .revenue
         .into_iter()
         .filter(|&(_, revenue)| revenue != 0)
@@ -551,7 +562,7 @@ fn q6(b: &mut Bench) {
     let revenue = |r: Option<Decimal>| r.map_or(0, |d| d.scaled_mantissa(4));
     let view = b.generated(TpchQ6::new);
     let expected = revenue(view.get(&()).expect("one row").revenue);
-    let hand = b.hand(hand::Q6::default()).revenue;
+    let hand = b.hand(hand::Q6::default).revenue;
     assert_eq!(hand, expected, "Q6: hand-written and generated");
     let flow = b.dd(dd::q6).get(&()).copied().unwrap_or(0);
     assert_eq!(flow, expected, "Q6: differential-dataflow and generated");
@@ -567,7 +578,7 @@ fn q4(b: &mut Bench) {
         .iter()
         .map(|(_, row)| (row.o_orderpriority, row.order_count))
         .collect();
-    let mut hand = b.hand(hand::Q4::default()).counts;
+    let mut hand = b.hand(hand::Q4::default).counts;
     hand.retain(|_, count| *count != 0);
     assert_eq!(hand, expected, "Q4: hand-written and generated");
 }
@@ -579,7 +590,7 @@ fn q5(b: &mut Bench) {
         .iter()
         .map(|(_, row)| (row.n_name, row.revenue.scaled_mantissa(4)))
         .collect();
-    let mut hand = b.hand(hand::Q5::default()).revenue;
+    let mut hand = b.hand(hand::Q5::default).revenue;
     hand.retain(|_, revenue| *revenue != 0);
     assert_eq!(hand, expected, "Q5: hand-written and generated");
 }
@@ -588,7 +599,7 @@ fn q10(b: &mut Bench) {
     let view = b.generated(TpchQ10::new);
     let flow = b.dd(dd::q10);
     check_q10(&view, &flow, "Q10: generated and differential-dataflow");
-    let mut hand = b.hand(hand::Q10::default()).revenue;
+    let mut hand = b.hand(hand::Q10::default).revenue;
     hand.retain(|_, revenue| *revenue != 0);
     assert_eq!(hand, flow, "Q10: hand-written and differential-dataflow");
 }
@@ -600,7 +611,7 @@ fn q12(b: &mut Bench) {
         .iter()
         .map(|(_, row)| (row.l_shipmode, (row.high_line_count, row.low_line_count)))
         .collect();
-    let counts = b.hand(hand::Q12::default()).counts;
+    let counts = b.hand(hand::Q12::default).counts;
     let hand: HashMap<String, (i64, i64)> = hand::Q12::MODES
         .iter()
         .zip(counts)
@@ -620,7 +631,7 @@ fn q14(b: &mut Bench) {
         .next()
         .unwrap_or_default();
     let in_hundredths = |(promo, all): (i64, i64)| (Decimal::new(promo, 4), Decimal::new(all, 4));
-    let hand = b.hand(hand::Q14::default());
+    let hand = b.hand(hand::Q14::default);
     assert_eq!(
         in_hundredths((hand.promo_revenue, hand.revenue)),
         expected,
@@ -715,13 +726,15 @@ fn print_rates(figures: &[Figures]) {
     );
     println!();
     println!(
-        "| query | rows in stream | result rows | generated (checked) | generated (trusted) | hand-written | checked / hand | trusted / hand | drop-only | lent, checked | lent, trusted | dd, batch 1 | dd, batch 10^4 | insert_only, load only | Hot Dog, published |"
+        "| query | rows in stream | result rows | generated (checked) | generated (trusted) | hand-written | checked / hand | trusted / hand | hand-written, checked | checked / hand, checked | drop-only | lent, checked | lent, trusted | dd, batch 1 | dd, batch 10^4 | insert_only, load only | Hot Dog, published |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for f in figures {
         let per_s = |d: Duration| f.rows as f64 / d.as_secs_f64();
         let cell = |d: Option<Duration>| d.map_or("–".into(), |d| rate(per_s(d)));
-        let ratio = |took: Option<Duration>| match (f.hand, took) {
+        let ratio = |hand: Option<Duration>, took: Option<Duration>| match (hand, took) {
             (Some(hand), Some(took)) => format!("{:.2}", hand.as_secs_f64() / took.as_secs_f64()),
             _ => "–".into(),
         };
@@ -729,15 +742,17 @@ fn print_rates(figures: &[Figures]) {
             rate(rows as f64 / d.as_secs_f64())
         });
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {only} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {only} | {} |",
             f.query,
             f.rows,
             f.result_rows,
             rate(per_s(f.generated)),
             cell(f.trusted),
             cell(f.hand),
-            ratio(Some(f.generated)),
-            ratio(f.trusted),
+            ratio(f.hand, Some(f.generated)),
+            ratio(f.hand, f.trusted),
+            cell(f.hand_checked),
+            ratio(f.hand_checked, Some(f.generated)),
             rate(per_s(f.drop_only)),
             cell(f.lent),
             cell(f.lent_trusted),
@@ -755,18 +770,19 @@ fn print_seconds(figures: &[Figures]) {
     println!("Seconds per query:");
     println!();
     println!(
-        "| query | generated (checked) | generated (trusted) | hand-written | drop-only | dd, batch 1 | dd, batch 10^4 | insert_only, load only |"
+        "| query | generated (checked) | generated (trusted) | hand-written | hand-written, checked | drop-only | dd, batch 1 | dd, batch 10^4 | insert_only, load only |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let secs = |d: Duration| format!("{:.3}", d.as_secs_f64());
     let cell = |d: Option<Duration>| d.map_or("–".into(), secs);
     for f in figures {
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             f.query,
             secs(f.generated),
             cell(f.trusted),
             cell(f.hand),
+            cell(f.hand_checked),
             secs(f.drop_only),
             cell(f.dd),
             cell(f.dd_batched),

@@ -173,12 +173,14 @@ pub enum Typed {
     Lineitem(LineitemRow),
 }
 
+#[derive(Hash)]
 pub struct RegionRow {
     pub regionkey: i32,
     pub name: String,
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct NationRow {
     pub nationkey: i32,
     pub name: String,
@@ -186,6 +188,7 @@ pub struct NationRow {
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct SupplierRow {
     pub suppkey: i64,
     pub name: String,
@@ -196,6 +199,7 @@ pub struct SupplierRow {
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct PartRow {
     pub partkey: i64,
     pub name: String,
@@ -208,6 +212,7 @@ pub struct PartRow {
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct PartSuppRow {
     pub partkey: i64,
     pub suppkey: i64,
@@ -216,6 +221,7 @@ pub struct PartSuppRow {
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct CustomerRow {
     pub custkey: i64,
     pub name: String,
@@ -227,6 +233,7 @@ pub struct CustomerRow {
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct OrdersRow {
     pub orderkey: i64,
     pub custkey: i64,
@@ -239,6 +246,7 @@ pub struct OrdersRow {
     pub comment: String,
 }
 
+#[derive(Hash)]
 pub struct LineitemRow {
     pub orderkey: i64,
     pub partkey: i64,

@@ -479,47 +479,65 @@ fn overflow(op: &str, a: &Decimal, b: &Decimal) -> ! {
     )
 }
 
-// By the value without trailing zeros, as `Eq` compares (1.0 = 1.00).
-// `rust_decimal`'s own hash finds that form by dividing its 96-bit
-// mantissa by ten; most money values fit 64 bits and have no trailing
-// zero, which this finds with one division. A relation's fingerprints
-// (`crate::fingerprint`) hash every column of every row.
+// By the value, as `Eq` compares (1.0 = 1.00), as one `i128`: the
+// mantissa brought to scale 18 where it fits (every value of at most 18
+// fractional digits whose mantissa fits 64 bits: one multiplication),
+// else the form without trailing zeros, tagged. A relation's fingerprints
+// (`crate::fingerprint`) hash every column of every row, and a
+// `LINEITEM` row has four decimals: dividing out trailing zeros one by
+// one was a tenth of the instructions of TPC-H Q10, checked.
 impl std::hash::Hash for Decimal {
-    /// Hashes the value, not its representation: `1.50` as `1.5`. The
-    /// scale goes first, tagged when the mantissa takes 128 bits, so the
-    /// bytes of a value say where they end (a row's fingerprint hashes its
-    /// columns' bytes one after another). Snapshots keep fingerprints made
-    /// of these bytes: a change to them must raise the compiler's
-    /// `PLAN_FORMAT`, or a restored view would refuse its rows' deletes.
+    /// Hashes the value, not its representation: `1.50` as `1.5`. Every
+    /// value writes 16 bytes, so the bytes of a value say where they end
+    /// (a row's fingerprint hashes its columns' bytes one after another).
+    /// Snapshots keep fingerprints made of these bytes: a change to them
+    /// must raise the compiler's `PLAN_FORMAT`, or a restored view would
+    /// refuse its rows' deletes.
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let (mantissa, scale) = without_trailing_zeros(self.0.mantissa(), self.0.scale());
-        match i64::try_from(mantissa) {
-            Ok(small) => {
-                state.write_u32(scale);
-                state.write_i64(small);
-            }
-            Err(_) => {
-                state.write_u32(scale | 1 << 31);
-                state.write_i128(mantissa);
-            }
-        }
+        state.write_i128(hash_form(self.0.mantissa(), self.0.scale()));
     }
+}
+
+/// The scale every value of [`hash_form`]'s common case is brought to.
+const HASH_SCALE: u32 = 18;
+
+/// `mantissa / 10^scale` as one `i128`, equal for equal values and
+/// different for different ones:
+/// - `mantissa · 10^(18 − scale)` where the mantissa without trailing
+///   zeros fits 64 bits and its scale is at most 18: less than 2^123 in
+///   magnitude;
+/// - otherwise bit 126 set, the scale without trailing zeros at bit 97,
+///   the sign at bit 96 and the 96-bit magnitude below: at least 2^126.
+#[inline]
+fn hash_form(mantissa: i128, scale: u32) -> i128 {
+    if let Ok(small) = i64::try_from(mantissa)
+        && scale <= HASH_SCALE
+    {
+        // 10^18 fits an `i64`, so this is one 64-by-64-bit product, at
+        // most 2^63 · 10^18 < 2^123 in magnitude: no overflow.
+        let power = pow10(HASH_SCALE - scale) as i64;
+        return i128::from(small) * i128::from(power);
+    }
+    hash_form_rare(mantissa, scale)
+}
+
+/// [`hash_form`] past 64 bits or 18 fractional digits.
+#[cold]
+fn hash_form_rare(mantissa: i128, scale: u32) -> i128 {
+    let (mantissa, scale) = without_trailing_zeros(mantissa, scale);
+    if i64::try_from(mantissa).is_ok() && scale <= HASH_SCALE {
+        return hash_form(mantissa, scale);
+    }
+    let sign = i128::from(mantissa < 0) << 96;
+    (1 << 126) | (i128::from(scale) << 97) | sign | (mantissa.unsigned_abs() as i128)
 }
 
 /// `mantissa / 10^scale` as the mantissa and scale with no trailing zero
 /// (zero as `(0, 0)`).
-#[inline]
 fn without_trailing_zeros(mantissa: i128, mut scale: u32) -> (i128, u32) {
     if mantissa == 0 {
         return (0, 0);
-    }
-    if let Ok(mut small) = i64::try_from(mantissa) {
-        while scale > 0 && small % 10 == 0 {
-            small /= 10;
-            scale -= 1;
-        }
-        return (i128::from(small), scale);
     }
     let mut large = mantissa;
     while scale > 0 && large % 10 == 0 {
@@ -867,6 +885,15 @@ mod tests {
         assert_eq!(hash_of(d("1.0")), hash_of(Decimal::ONE));
         assert_eq!(hash_of(d("0.000")), hash_of(d("-0")));
         assert_eq!(hash_of(d("-2.50")), hash_of(Decimal::new(-25, 1)));
+        // Past 64 bits and 18 fractional digits, and back within them.
+        let wide = d("1.000000000000000000000000000");
+        assert_eq!(hash_of(wide), hash_of(Decimal::ONE));
+        let fine = d("0.0000000000000000000000000001");
+        assert_ne!(hash_of(fine), hash_of(Decimal::ZERO));
+        assert_ne!(hash_of(fine), hash_of(-fine));
+        let max = d("79228162514264337593543950335");
+        assert_ne!(hash_of(max), hash_of(d("79228162514264337593543950334")));
+        assert_ne!(hash_of(max), hash_of(-max));
         assert_ne!(d("1.01"), d("1.1"));
         assert!(d("-1.5") < d("-1.49") && d("1.49") < d("1.5") && d("2") > d("1.99999"));
         assert_eq!(d("2.0").cmp(&d("2")), std::cmp::Ordering::Equal);
@@ -1133,6 +1160,26 @@ mod tests {
             // Equal values keep their scale too.
             if let Some(sum) = x.checked_add(y) {
                 proptest::prop_assert_eq!(sum.scale(), sa.max(sb));
+            }
+        }
+
+        /// The hashed form is equal exactly for equal values: across the
+        /// fast path (64 bits, scale at most 18) and the rare one, and
+        /// for the same value written with more trailing zeros.
+        #[test]
+        fn the_hash_form_is_the_value(
+            a in edge_mantissa(), sa in 0u32..=28, b in edge_mantissa(), sb in 0u32..=28,
+            zeros in 0u32..=28,
+        ) {
+            let (Some(x), Some(y)) = (Decimal::from_mantissa(a, sa), Decimal::from_mantissa(b, sb)) else {
+                return Ok(());
+            };
+            let form = |d: Decimal| hash_form(d.mantissa(), d.scale());
+            proptest::prop_assert_eq!(form(x) == form(y), x == y, "{} and {}", x, y);
+            let padded = a.checked_mul(pow10(zeros)).and_then(|m| Decimal::from_mantissa(m, sa + zeros));
+            if let Some(padded) = padded {
+                proptest::prop_assert_eq!(padded, x);
+                proptest::prop_assert_eq!(form(padded), form(x), "{} and {}", padded, x);
             }
         }
 

@@ -313,14 +313,21 @@ impl Decimal {
     /// assert_eq!((-x).rescale(2).unwrap().to_string(), "-2.35");
     /// assert_eq!(x.rescale(5).unwrap().to_string(), "2.34500");
     /// ```
+    #[inline]
     pub fn rescale(self, scale: u32) -> Option<Decimal> {
-        if scale > Decimal::MAX_SCALE {
-            return None;
-        }
         // Already at that scale: what every value a DECIMAL column is given
-        // at its own scale meets.
+        // at its own scale meets, once per decimal column of each row a
+        // generated `insert_*` takes. Inlined there, and the rest is not.
         if scale == self.scale() {
             return Some(self);
+        }
+        self.rescale_to_another(scale)
+    }
+
+    /// [`rescale`](Self::rescale) to a scale other than this value's.
+    fn rescale_to_another(self, scale: u32) -> Option<Decimal> {
+        if scale > Decimal::MAX_SCALE {
+            return None;
         }
         if scale >= self.scale() {
             return Decimal::from_mantissa(self.mantissa_at(scale)?, scale);

@@ -494,6 +494,47 @@ mod tests {
         }
     }
 
+    /// The product agrees with exact `i128` arithmetic, on mantissas
+    /// around the edges of 64 bits and past them, at scales from 0 to 20.
+    #[test]
+    fn products_agree_with_exact_i128_arithmetic() {
+        use proptest::prelude::*;
+        fn exact<const S: u32>(a: i128, b: i128) -> Option<Option<Fixed<S>>> {
+            let product = a.checked_mul(b)?;
+            let unit = pow10(S);
+            Some(
+                (product % unit == 0)
+                    .then(|| Fixed::from_mantissa(product / unit))
+                    .flatten(),
+            )
+        }
+        fn agree<const S: u32>(a: i128, b: i128) -> Result<(), TestCaseError> {
+            let (Some(x), Some(y)) = (Fixed::<S>::from_mantissa(a), Fixed::<S>::from_mantissa(b))
+            else {
+                return Ok(());
+            };
+            if let Some(expected) = exact::<S>(a, b) {
+                prop_assert_eq!(x.checked_mul(y), expected, "{} × {}", x, y);
+            }
+            Ok(())
+        }
+        let mantissa = || {
+            prop_oneof![
+                -10_000i128..10_000,
+                any::<i64>().prop_map(i128::from),
+                any::<i32>().prop_map(|m| i128::from(m) * 100),
+                (-(1i128 << 96) + 1)..(1i128 << 96),
+            ]
+        };
+        proptest!(|(a in mantissa(), b in mantissa())| {
+            agree::<0>(a, b)?;
+            agree::<2>(a, b)?;
+            agree::<4>(a, b)?;
+            agree::<18>(a, b)?;
+            agree::<20>(a, b)?;
+        });
+    }
+
     #[test]
     fn overflow_is_none_at_96_bits() {
         let max = Fixed::<0>::from_mantissa(MAX_MANTISSA).unwrap();

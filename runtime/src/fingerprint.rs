@@ -359,19 +359,29 @@ fn times_one<K: Semiring>(n: u32) -> K {
 
 /// A `Hasher` that only collects the bytes it is given, so that the tuple
 /// is hashed once, as a whole, by a 128-bit hash. Rows of up to 256 bytes
-/// (`LINEITEM`'s are about 150) stay on the stack; a longer one moves to
+/// (`LINEITEM`'s are about 170) stay on the stack; a longer one moves to
 /// the heap.
 struct Bytes {
-    inline: [u8; 256],
+    inline: [u8; INLINE],
+    /// The bytes written to `inline`, or [`SPILLED`] once they moved to
+    /// `spilled`: one comparison per write tells both.
     len: usize,
     spilled: Vec<u8>,
 }
+
+/// The bytes a row keeps on the stack.
+const INLINE: usize = 256;
+
+/// [`Bytes::len`] once the bytes are on the heap: past any inline length,
+/// so that every later write takes the cold path, and no overflow when a
+/// slice's length (at most `isize::MAX`) is added to it.
+const SPILLED: usize = usize::MAX / 2 + 1;
 
 impl Bytes {
     #[inline]
     fn new() -> Self {
         Bytes {
-            inline: [0; 256],
+            inline: [0; INLINE],
             len: 0,
             spilled: Vec::new(),
         }
@@ -380,10 +390,10 @@ impl Bytes {
     /// The bytes written so far.
     #[inline]
     fn as_slice(&self) -> &[u8] {
-        if self.spilled.is_empty() {
-            &self.inline[..self.len]
-        } else {
+        if self.len == SPILLED {
             &self.spilled
+        } else {
+            &self.inline[..self.len]
         }
     }
 }
@@ -394,7 +404,7 @@ impl Bytes {
     #[inline(always)]
     fn push<const N: usize>(&mut self, bytes: [u8; N]) {
         let end = self.len + N;
-        if self.spilled.is_empty() && end <= self.inline.len() {
+        if end <= INLINE {
             self.inline[self.len..end].copy_from_slice(&bytes);
             self.len = end;
         } else {
@@ -405,8 +415,9 @@ impl Bytes {
     /// Appends past the inline buffer: on the heap.
     #[cold]
     fn spill(&mut self, bytes: &[u8]) {
-        if self.spilled.is_empty() {
+        if self.len != SPILLED {
             self.spilled.extend_from_slice(&self.inline[..self.len]);
+            self.len = SPILLED;
         }
         self.spilled.extend_from_slice(bytes);
     }
@@ -416,7 +427,7 @@ impl Hasher for Bytes {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
-        if self.spilled.is_empty() && end <= self.inline.len() {
+        if end <= INLINE {
             self.inline[self.len..end].copy_from_slice(bytes);
             self.len = end;
         } else {
@@ -512,6 +523,31 @@ mod tests {
         assert_eq!(map.of(&long), map.of(&long.clone()));
         let other = (String::from("x").repeat(201), String::from("y").repeat(199));
         assert_ne!(map.of(&long), map.of(&other));
+    }
+
+    /// Whatever write crosses the inline buffer's end, a number's or a
+    /// string's, the bytes gathered are those written, in order.
+    #[test]
+    fn bytes_are_gathered_in_order_across_the_inline_end() {
+        // Pairs of 15 bytes end at 255, and the next number crosses; of
+        // 48, the sixth pair's string crosses.
+        for (numbers, text) in [0, 1, 17, 18, 30]
+            .into_iter()
+            .flat_map(|n| [(n, 7), (n, 40)])
+        {
+            let text = "z".repeat(text);
+            let mut bytes = Bytes::new();
+            let mut expected = Vec::new();
+            for i in 0..numbers {
+                bytes.write_u64(i as u64);
+                expected.extend_from_slice(&(i as u64).to_ne_bytes());
+                bytes.write(text.as_bytes());
+                expected.extend_from_slice(text.as_bytes());
+            }
+            bytes.write_u8(0xff);
+            expected.push(0xff);
+            assert_eq!(bytes.as_slice(), &expected[..], "{numbers} pairs");
+        }
     }
 
     /// Copies of one wait to be counted, and every other call counts

@@ -364,8 +364,8 @@ fn times_one<K: Semiring>(n: u32) -> K {
 
 /// A `Hasher` that only collects the bytes it is given, so that the tuple
 /// is hashed once, as a whole, by a 128-bit hash. Rows of up to 256 bytes
-/// (`LINEITEM`'s are about 170) stay on the stack; a longer one moves to
-/// the heap.
+/// (`LINEITEM`'s are about 170) are gathered in the map's [`Scratch`]; a
+/// longer one moves to a `Vec` of its own.
 struct Bytes<'a> {
     inline: &'a mut [u8; INLINE],
     /// The bytes written to `inline`, or [`SPILLED`] once they moved to
@@ -374,7 +374,7 @@ struct Bytes<'a> {
     spilled: Vec<u8>,
 }
 
-/// The bytes a row keeps on the stack.
+/// The bytes of a row gathered in place, in the map's [`Scratch`].
 const INLINE: usize = 256;
 
 /// [`Bytes::len`] once the bytes are on the heap: past any inline length,
@@ -430,7 +430,7 @@ impl Bytes<'_> {
         }
     }
 
-    /// Appends past the inline buffer: on the heap.
+    /// Appends past the inline buffer: in `spilled`.
     #[cold]
     fn spill(&mut self, bytes: &[u8]) {
         if self.len != SPILLED {
